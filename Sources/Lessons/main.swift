@@ -1,0 +1,3 @@
+import LessonsKit
+
+print("Core Data workbook \(LessonsKit.version): lessons are on their way.")

@@ -1,0 +1,91 @@
+import Foundation
+
+/// The identity of one managed object, valid in every context of one store.
+///
+/// An object inserted into a context has a *temporary* ID until it is saved (or until
+/// ``ManagedObjectContext/obtainPermanentIDs(for:)``); from then on it has a *permanent* one. The two are different
+/// IDs: a temporary ID never equals the permanent ID the object later gets.
+///
+/// IDs are plain values and `Sendable`: they are the only thing about an object that may be handed from one context
+/// (or queue) to another. Use ``ManagedObjectContext/object(with:)`` or
+/// ``ManagedObjectContext/existingObject(with:)`` on the other side.
+public struct ManagedObjectID: Hashable, Sendable {
+    enum Storage: Hashable, Sendable {
+        case temporary(UUID)
+        case permanent(Int64)
+    }
+
+    /// The name of the object's entity.
+    public let entityName: String
+    /// The identifier of the store the object lives in (the store's metadata UUID); empty for a temporary ID.
+    public let storeIdentifier: String
+    let storage: Storage
+
+    init(entityName: String, storeIdentifier: String, storage: Storage) {
+        self.entityName = entityName
+        self.storeIdentifier = storeIdentifier
+        self.storage = storage
+    }
+
+    static func temporary(entityName: String) -> ManagedObjectID {
+        ManagedObjectID(entityName: entityName, storeIdentifier: "", storage: .temporary(UUID()))
+    }
+
+    static func permanent(entityName: String, storeIdentifier: String, primaryKey: Int64) -> ManagedObjectID {
+        ManagedObjectID(entityName: entityName, storeIdentifier: storeIdentifier, storage: .permanent(primaryKey))
+    }
+
+    /// `true` until the object has been saved or given a permanent ID.
+    public var isTemporaryID: Bool {
+        if case .temporary = storage { return true }
+        return false
+    }
+
+    /// The row's primary key in the store, or `nil` for a temporary ID.
+    public var primaryKey: Int64? {
+        if case .permanent(let pk) = storage { return pk }
+        return nil
+    }
+
+    /// A URI that names this object and can be stored outside the database (in user defaults, a URL, a file),
+    /// then turned back into an ID with ``PersistentStoreCoordinator/managedObjectID(forURIRepresentation:)``.
+    ///
+    /// Permanent: `x-coredata://<store UUID>/<Entity>/p<primary key>`; temporary: `x-coredata:///<Entity>/t<UUID>`.
+    public func uriRepresentation() -> URL {
+        var components = URLComponents()
+        components.scheme = "x-coredata"
+        switch storage {
+        case .temporary(let uuid):
+            components.host = ""
+            components.path = "/\(entityName)/t\(uuid.uuidString)"
+        case .permanent(let pk):
+            components.host = storeIdentifier
+            components.path = "/\(entityName)/p\(pk)"
+        }
+        // The parts are checked names and numbers, so a URL always forms.
+        return components.url!
+    }
+
+    /// Parses a URI made by ``uriRepresentation()``; `nil` when it is not one.
+    public init?(uriRepresentation uri: URL) {
+        guard uri.scheme == "x-coredata" else { return nil }
+        let parts = uri.path.split(separator: "/", omittingEmptySubsequences: true)
+        guard parts.count == 2, let tag = parts[1].first else { return nil }
+        let entity = String(parts[0])
+        let rest = String(parts[1].dropFirst())
+        switch tag {
+        case "p":
+            guard let pk = Int64(rest), pk > 0, let host = uri.host, !host.isEmpty else { return nil }
+            self.init(entityName: entity, storeIdentifier: host, storage: .permanent(pk))
+        case "t":
+            guard let uuid = UUID(uuidString: rest) else { return nil }
+            self.init(entityName: entity, storeIdentifier: "", storage: .temporary(uuid))
+        default:
+            return nil
+        }
+    }
+}
+
+extension ManagedObjectID: CustomStringConvertible {
+    public var description: String { "<\(uriRepresentation().absoluteString)>" }
+}
