@@ -1,0 +1,52 @@
+import Foundation
+import SQLite3C
+
+/// The floor: the same work through SQLite's C API with prepared statements and no objects.
+enum RawSQLite {
+    static func open(_ path: String) -> OpaquePointer {
+        var db: OpaquePointer?
+        precondition(sqlite3_open(path, &db) == SQLITE_OK, "cannot open \(path)")
+        exec(db!, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
+        return db!
+    }
+
+    static func exec(_ db: OpaquePointer, _ sql: String) {
+        precondition(sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK, String(cString: sqlite3_errmsg(db)))
+    }
+
+    static func createTable(_ db: OpaquePointer) {
+        let columns = (0..<10).map { "ZV\($0) INTEGER" }.joined(separator: ", ")
+        exec(db, "CREATE TABLE ZROW (Z_PK INTEGER PRIMARY KEY, Z_OPT INTEGER, \(columns))")
+    }
+
+    /// Inserts `count` rows of 10 integers in one transaction.
+    static func insert(_ db: OpaquePointer, count: Int) {
+        exec(db, "BEGIN")
+        var statement: OpaquePointer?
+        let marks = Array(repeating: "?", count: 10).joined(separator: ", ")
+        sqlite3_prepare_v2(db, "INSERT INTO ZROW (Z_PK, Z_OPT, \((0..<10).map { "ZV\($0)" }.joined(separator: ", "))) VALUES (?, 1, \(marks))", -1, &statement, nil)
+        for row in 0..<count {
+            sqlite3_bind_int64(statement, 1, Int64(row + 1))
+            for column in 0..<10 { sqlite3_bind_int64(statement, Int32(column + 2), Int64(row * 10 + column)) }
+            precondition(sqlite3_step(statement) == SQLITE_DONE)
+            sqlite3_reset(statement)
+        }
+        sqlite3_finalize(statement)
+        exec(db, "COMMIT")
+    }
+
+    /// Reads every row and every column; returns their sum so nothing is optimised away.
+    static func readAll(_ db: OpaquePointer) -> Int64 {
+        var statement: OpaquePointer?
+        sqlite3_prepare_v2(db, "SELECT Z_PK, Z_OPT, \((0..<10).map { "ZV\($0)" }.joined(separator: ", ")) FROM ZROW", -1, &statement, nil)
+        var rows: [[Int64]] = []
+        while sqlite3_step(statement) == SQLITE_ROW {
+            var row: [Int64] = []
+            row.reserveCapacity(10)
+            for column in 0..<10 { row.append(sqlite3_column_int64(statement, Int32(column + 2))) }
+            rows.append(row)
+        }
+        sqlite3_finalize(statement)
+        return rows.reduce(0) { $0 + $1.reduce(0, +) }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import Persistence
+
+/// An object with ten integer attributes, the shape every case uses.
+final class Row: ManagedObject {
+    @Managed var v0: Int
+    @Managed var v1: Int
+    @Managed var v2: Int
+    @Managed var v3: Int
+    @Managed var v4: Int
+    @Managed var v5: Int
+    @Managed var v6: Int
+    @Managed var v7: Int
+    @Managed var v8: Int
+    @Managed var v9: Int
+
+    func set(_ base: Int) {
+        v0 = base; v1 = base + 1; v2 = base + 2; v3 = base + 3; v4 = base + 4
+        v5 = base + 5; v6 = base + 6; v7 = base + 7; v8 = base + 8; v9 = base + 9
+    }
+
+    var sum: Int { v0 + v1 + v2 + v3 + v4 + v5 + v6 + v7 + v8 + v9 }
+}
+
+enum Workload {
+    static func model() throws -> ManagedObjectModel {
+        try ManagedObjectModel(entities: [
+            EntityDescription(name: "Row", managedObjectClass: Row.self,
+                              properties: (0..<10).map { .attribute("v\($0)", .integer64, optional: false) }),
+        ])
+    }
+
+    static func container(path: String) throws -> PersistentContainer {
+        let container = PersistentContainer(name: "Bench", managedObjectModel: try model())
+        container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: path))]
+        nonisolated(unsafe) var failure: (any Error)?
+        container.loadPersistentStores { _, error in failure = error }
+        if let failure { throw failure }
+        return container
+    }
+
+    /// Inserts `count` objects in one context and saves once.
+    static func insert(into container: PersistentContainer, count: Int) throws {
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            for index in 0..<count { Row(context: context).set(index * 10) }
+            try context.save()
+        }
+    }
+
+    /// Fetches every object and reads every attribute; returns the sum.
+    static func readAll(from container: PersistentContainer) throws -> Int {
+        let context = container.newBackgroundContext()
+        return try context.performAndWait {
+            try context.fetch(Row.fetchRequest()).reduce(0) { $0 + $1.sum }
+        }
+    }
+}

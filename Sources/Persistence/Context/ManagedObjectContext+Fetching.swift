@@ -1,0 +1,157 @@
+import Foundation
+
+extension ManagedObjectContext {
+    /// Runs `request` and returns its results, typed as the request's `Result`.
+    ///
+    /// With ``FetchRequest/includesPendingChanges`` (the default) the results reflect unsaved work: inserted
+    /// objects that match appear, deleted ones do not, and changed objects are tested with their current values.
+    /// - Throws: ``PersistenceError`` for an unknown entity or key, a predicate that does not fit the model, or a
+    ///   `Result` type that does not match the result type; store errors with the SQL.
+    public func fetch<Result>(_ request: FetchRequest<Result>) throws -> [Result] {
+        let entity = try entity(for: request)
+        let results: [Any]
+        switch request.resultType {
+        case .managedObjectResultType:
+            results = try fetchObjects(request, entity: entity)
+        case .managedObjectIDResultType:
+            results = try fetchObjects(request, entity: entity, idsOnly: true).map(\.objectID)
+        case .dictionaryResultType:
+            results = try fetchDictionaries(request, entity: entity)
+        case .countResultType:
+            results = [try count(request, entity: entity)]
+        }
+        if let typed = results as? [Result] { return typed }
+        throw PersistenceError(.coreData,
+                               "FetchRequest<\(Result.self)> for \(entity.name) returns \(request.resultType) results, which are not \(Result.self). Use FetchRequest<\(Self.expectedResultTypeName(request.resultType, entity: entity))>.",
+                               entityName: entity.name)
+    }
+
+    /// The number of objects `request` would return (its limit and offset applied).
+    public func count<Result>(for request: FetchRequest<Result>) throws -> Int {
+        try count(request, entity: try entity(for: request))
+    }
+
+    private static func expectedResultTypeName(_ type: FetchRequestResultType, entity: EntityDescription) -> String {
+        switch type {
+        case .managedObjectResultType: return String(describing: entity.managedObjectClass)
+        case .managedObjectIDResultType: return "ManagedObjectID"
+        case .dictionaryResultType: return "[String: Any]"
+        case .countResultType: return "Int"
+        }
+    }
+
+    private func entity<Result>(for request: FetchRequest<Result>) throws -> EntityDescription {
+        guard let model else {
+            throw PersistenceError(.persistentStoreInvalidType, "This context has no persistent store coordinator to fetch from.")
+        }
+        if let entity = model.entitiesByName[request.entityName] { return entity }
+        if let type = Result.self as? ManagedObject.Type, let entity = model.entity(for: type) { return entity }
+        return try model.entity(named: request.entityName)
+    }
+
+    private var storeIdentifier: String { persistentStoreCoordinator?.storeIdentifier ?? "" }
+
+    /// Objects matching the request, pending changes included when asked.
+    private func fetchObjects<Result>(_ request: FetchRequest<Result>, entity: EntityDescription, idsOnly: Bool = false) throws -> [ManagedObject] {
+        let coordinator = persistentStoreCoordinator!
+        var query = try FetchQueryCompiler.query(for: request, entity: entity, schema: coordinator.schema())
+        let pending = request.includesPendingChanges && hasChanges
+        if pending {
+            query.limit = 0
+            query.offset = 0
+        }
+        var objects: [ManagedObject]
+        if idsOnly || request.fetchBatchSize > 0 {
+            let keys = try coordinator.withStore { try $0.primaryKeys(for: query) }
+            objects = keys.map { object(forPrimaryKey: $0, entity: entity) }
+            if request.fetchBatchSize > 0 && !idsOnly { FaultBatch.assign(objects, size: request.fetchBatchSize) }
+        } else {
+            let (rows, identifier) = try coordinator.withStore { store in (try store.rows(for: query), store.identifier) }
+            objects = self.objects(for: rows, entity: entity, storeIdentifier: identifier, asFaults: request.returnsObjectsAsFaults)
+        }
+        guard pending else { return objects }
+        return try applyPendingChanges(to: objects, request: request, entity: entity)
+    }
+
+    /// Reconciles store results with unsaved work, then sorts and pages in memory.
+    private func applyPendingChanges<Result>(to fetched: [ManagedObject], request: FetchRequest<Result>, entity: EntityDescription) throws -> [ManagedObject] {
+        var seen = Set<ObjectIdentifier>()
+        var results: [ManagedObject] = []
+        func matches(_ object: ManagedObject) throws -> Bool {
+            guard let predicate = request.predicate else { return true }
+            return try predicate.evaluate(with: object)
+        }
+        for object in fetched where !object.deletedFlag {
+            seen.insert(ObjectIdentifier(object))
+            if object.hasChanges, try !matches(object) { continue }
+            results.append(object)
+        }
+        for object in inserted.objects + updated.objects where object.entity === entity && !object.deletedFlag {
+            guard seen.insert(ObjectIdentifier(object)).inserted else { continue }
+            if try matches(object) { results.append(object) }
+        }
+        if !request.sortDescriptors.isEmpty {
+            results = Self.sorted(results, by: request.sortDescriptors)
+        }
+        let start = min(request.fetchOffset, results.count)
+        let end = request.fetchLimit > 0 ? min(start + request.fetchLimit, results.count) : results.count
+        return Array(results[start..<end])
+    }
+
+    /// Sorts in memory exactly as the SQL does: nil first, strings by UTF-8 bytes (or ASCII case folded).
+    static func sorted(_ objects: [ManagedObject], by descriptors: [FetchSortDescriptor]) -> [ManagedObject] {
+        let keyed = objects.map { object in (object, descriptors.map { object.sortValue(forKeyPath: $0.keyPath) }) }
+        return keyed.sorted { lhs, rhs in
+            for (index, descriptor) in descriptors.enumerated() {
+                let order = SortOrdering.compare(lhs.1[index], rhs.1[index], caseInsensitive: descriptor.caseInsensitive)
+                if order == .orderedSame { continue }
+                return (order == .orderedAscending) == descriptor.ascending
+            }
+            return false
+        }.map(\.0)
+    }
+
+    private func count<Result>(_ request: FetchRequest<Result>, entity: EntityDescription) throws -> Int {
+        if request.includesPendingChanges && hasChanges {
+            return try fetchObjects(request, entity: entity, idsOnly: true).count
+        }
+        let coordinator = persistentStoreCoordinator!
+        let query = try FetchQueryCompiler.query(for: request, entity: entity, schema: coordinator.schema())
+        return try coordinator.withStore { try $0.count(for: query) }
+    }
+
+    /// Dictionary rows straight from the store (unsaved changes are not included, as in Core Data).
+    private func fetchDictionaries<Result>(_ request: FetchRequest<Result>, entity: EntityDescription) throws -> [[String: Any]] {
+        let coordinator = persistentStoreCoordinator!
+        let schema = try coordinator.schema()
+        let table = schema[entity]
+        let names = request.propertiesToFetch ?? entity.attributeNames
+        var columns: [String] = []
+        var indexes: [Int] = []
+        for name in names {
+            let index = try entity.propertyIndex(forKey: name)
+            guard let column = table.columns[index] else {
+                throw PersistenceError(.coreData, "\(entity.name).\(name) is a to-many relationship; dictionary results can hold attributes and to-one relationships only.", entityName: entity.name, key: name)
+            }
+            columns.append("t0." + column)
+            indexes.append(index)
+        }
+        let query = try FetchQueryCompiler.query(for: request, entity: entity, schema: schema)
+        let (rows, identifier) = try coordinator.withStore { store in
+            (try store.values(for: query, columns: columns, distinct: request.returnsDistinctResults), store.identifier)
+        }
+        return rows.map { row in
+            var dictionary: [String: Any] = [:]
+            for (position, index) in indexes.enumerated() {
+                let name = entity.properties[index].name
+                if let attribute = entity.attributeAt[index] {
+                    let value = attribute.attributeType.persistentValue(row[position])
+                    if let swift = ManagedObject.swiftValue(value, type: attribute.attributeType) { dictionary[name] = swift }
+                } else if case .integer(let pk) = row[position], let destination = entity.relationshipAt[index]?.destinationEntity {
+                    dictionary[name] = ManagedObjectID.permanent(entityName: destination.name, storeIdentifier: identifier, primaryKey: pk)
+                }
+            }
+            return dictionary
+        }
+    }
+}

@@ -1,0 +1,186 @@
+import Foundation
+
+extension ManagedObjectContext {
+    /// Writes every insert, change and delete to the store in one transaction: all of it, or — on any error —
+    /// none of it, with the context left as it was so you can fix the objects or ``rollback()``.
+    ///
+    /// Before writing: delete rules run (cascade, nullify), then every inserted and updated object is validated.
+    /// - Throws: ``PersistenceError``: 1570 missing value, 1550 a value that does not fit, 1580/1590 a to-many
+    ///   count out of range, 1600 a deny rule, 1551 two objects of this save clash on a uniqueness constraint,
+    ///   1560 several of these at once (see `detailedErrors`); 133020 "Could not merge changes." when another
+    ///   context saved the same objects first; 133021 a clash with a stored row under a uniqueness constraint;
+    ///   or the first mistake made through API that cannot throw (an object related across contexts…).
+    public func save() throws {
+        if let misuse = misuseErrors.first { throw misuse }
+        guard hasChanges else { return }
+        guard let coordinator = persistentStoreCoordinator else {
+            throw PersistenceError(.persistentStoreInvalidType, "This context has no persistent store coordinator to save to.")
+        }
+        propagateDeletes()
+        try validateForSave()
+
+        let insertedObjects = inserted.objects
+        let updatedObjects = updated.objects.filter { !$0.deletedFlag && !$0.insertedFlag }
+        let deletedObjects = deleted.objects
+        for object in insertedObjects + updatedObjects + deletedObjects { object.willSave() }
+
+        let (keys, storeIdentifier) = try coordinator.withStore { store in
+            (try write(inserted: insertedObjects, updated: updatedObjects, deleted: deletedObjects, to: store), store.identifier)
+        }
+
+        for object in deletedObjects {
+            registry[object.objectID] = nil
+            object.invalidate()
+        }
+        for object in insertedObjects {
+            if let pk = keys[ObjectIdentifier(object)] {
+                assignPermanentID(to: object, primaryKey: pk, storeIdentifier: storeIdentifier)
+            }
+            object.insertedFlag = false
+            object.version = 1
+            object.committedSlots = nil
+            object.changedIndexes = []
+        }
+        for object in updatedObjects {
+            object.version += 1
+            object.committedSlots = nil
+            object.changedIndexes = []
+        }
+        inserted.removeAll()
+        updated.removeAll()
+        deleted.removeAll()
+        for object in insertedObjects + updatedObjects { object.didSave() }
+    }
+
+    // MARK: - Delete rules
+
+    /// Applies delete rules: cascade deletes related objects, nullify removes the deleted object from them.
+    func propagateDeletes() {
+        var pending = deleted.objects
+        var next = 0
+        while next < pending.count {
+            let object = pending[next]
+            next += 1
+            for (index, relationship) in object.entity.relationshipAt.enumerated() {
+                guard let relationship else { continue }
+                switch relationship.deleteRule {
+                case .cascade:
+                    for related in relatedObjects(of: object, at: index) where !related.deletedFlag {
+                        delete(related)
+                        pending.append(related)
+                    }
+                case .nullify:
+                    guard let inverse = relationship.inverseRelationship,
+                          let inverseIndex = relationship.destinationEntity.propertyIndexByName[inverse.name] else { continue }
+                    for related in relatedObjects(of: object, at: index) where !related.deletedFlag {
+                        related.primitiveDetach(object, at: inverseIndex, relationship: inverse)
+                    }
+                case .deny, .noAction:
+                    continue
+                }
+            }
+        }
+    }
+
+    func relatedObjects(of object: ManagedObject, at index: Int) -> [ManagedObject] {
+        guard let relationship = object.entity.relationshipAt[index] else { return [] }
+        if relationship.isToMany { return object.toManyObjects(at: index).objects }
+        return object.toOneObject(at: index).map { [$0] } ?? []
+    }
+
+    // MARK: - Validation
+
+    func validateForSave() throws {
+        var errors: [PersistenceError] = []
+        for object in deleted.objects {
+            for (index, relationship) in object.entity.relationshipAt.enumerated() where relationship?.deleteRule == .deny {
+                let blocking = relatedObjects(of: object, at: index).filter { !$0.deletedFlag }
+                guard !blocking.isEmpty else { continue }
+                errors.append(PersistenceError(
+                    .validationRelationshipDeniedDelete,
+                    "\(object.entity.name) \(object.objectID) cannot be deleted: its relationship '\(relationship!.name)' still holds \(blocking.count) object(s) and its delete rule is deny.",
+                    objectID: object.objectID, key: relationship!.name))
+            }
+        }
+        let saving = inserted.objects + updated.objects.filter { !$0.deletedFlag }
+        for object in saving { validate(object, into: &errors) }
+        errors += uniquenessErrors(among: saving)
+        if errors.count == 1 { throw errors[0] }
+        if errors.count > 1 {
+            throw PersistenceError(.validationMultipleErrors,
+                                   "Multiple validation errors occurred (\(errors.count)): " + errors.map(\.message).joined(separator: " "),
+                                   detailedErrors: errors)
+        }
+    }
+
+    private func validate(_ object: ManagedObject, into errors: inout [PersistenceError]) {
+        let entity = object.entity
+        let name = entity.name
+        for (index, property) in entity.properties.enumerated() {
+            switch property {
+            case .attribute(let attribute):
+                let value = object.attributeValue(at: index)
+                if value.isNull {
+                    if !attribute.isOptional {
+                        errors.append(PersistenceError(.validationMissingMandatoryProperty,
+                                                       "\(name).\(attribute.name) is required but is nil.",
+                                                       objectID: object.objectID, key: attribute.name, value: .null))
+                    }
+                } else if attribute.attributeType.coerce(value) == nil {
+                    errors.append(PersistenceError(.managedObjectValidation,
+                                                   "\(name).\(attribute.name) holds \(attribute.attributeType.rawValue) values; \(value) (\(value.kindName)) does not fit.",
+                                                   objectID: object.objectID, key: attribute.name, value: value))
+                }
+            case .relationship(let relationship) where !relationship.isToMany:
+                if !relationship.isOptional, object.toOneObject(at: index) == nil {
+                    errors.append(PersistenceError(.validationMissingMandatoryProperty,
+                                                   "\(name).\(relationship.name) is required but points at no \(relationship.destinationEntityName).",
+                                                   objectID: object.objectID, key: relationship.name))
+                }
+            case .relationship(let relationship):
+                // Only a loaded relationship can have changed; an unloaded one was valid when saved.
+                guard case .toMany(let related?) = object.slots[index] else { continue }
+                let minimum = max(relationship.minCount, relationship.isOptional ? 0 : 1)
+                if related.count < minimum {
+                    errors.append(PersistenceError(.validationRelationshipLacksMinimumCount,
+                                                   "\(name).\(relationship.name) needs at least \(minimum) object(s) but holds \(related.count).",
+                                                   objectID: object.objectID, key: relationship.name))
+                } else if relationship.maxCount > 0, related.count > relationship.maxCount {
+                    errors.append(PersistenceError(.validationRelationshipExceedsMaximumCount,
+                                                   "\(name).\(relationship.name) may hold at most \(relationship.maxCount) object(s) but holds \(related.count).",
+                                                   objectID: object.objectID, key: relationship.name))
+                }
+            }
+        }
+    }
+
+    /// Objects of one save that share the values of a uniqueness constraint (code 1551).
+    private func uniquenessErrors(among objects: [ManagedObject]) -> [PersistenceError] {
+        var errors: [PersistenceError] = []
+        let byEntity = Dictionary(grouping: objects.filter { !$0.entity.uniquenessConstraints.isEmpty }, by: { ObjectIdentifier($0.entity) })
+        for group in byEntity.values {
+            let entity = group[0].entity
+            for constraint in entity.uniquenessConstraints {
+                let indexes = constraint.map { entity.propertyIndexByName[$0]! }
+                var seen: [[PersistentValue]: [ManagedObject]] = [:]
+                for object in group {
+                    let values = indexes.map { object.attributeValue(at: $0) }
+                    // As in SQL, nil never equals nil, so objects with a nil in the constraint never clash.
+                    if values.contains(where: \.isNull) { continue }
+                    seen[values, default: []].append(object)
+                }
+                for (values, clashing) in seen where clashing.count > 1 {
+                    let described = zip(constraint, values).map { "\($0) = \($1)" }.joined(separator: ", ")
+                    errors.append(PersistenceError(
+                        .managedObjectConstraintValidation,
+                        "\(clashing.count) \(entity.name) objects in this save share \(described), but (\(constraint.joined(separator: ", "))) must be unique.",
+                        objectID: clashing[0].objectID, key: constraint.joined(separator: ","),
+                        conflicts: [MergeConflict(objectID: clashing[0].objectID, oldVersion: 0, newVersion: 0,
+                                                  objectSnapshot: [:], cachedSnapshot: [:], persistedSnapshot: [:],
+                                                  constraint: constraint, conflictingObjectIDs: clashing.map(\.objectID))]))
+                }
+            }
+        }
+        return errors
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+
+extension ManagedObjectContext {
+    /// Writes one save in one transaction and returns the primary keys given to inserted objects.
+    /// Any failure rolls the transaction back, so the store is exactly as before.
+    func write(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject],
+               to store: SQLiteStore) throws -> [ObjectIdentifier: Int64] {
+        try store.beginWrite()
+        do {
+            try checkVersions(of: updated + deleted.filter { !$0.objectID.isTemporaryID }, in: store)
+            let keys = try allocateKeys(for: inserted, in: store)
+            func key(of object: ManagedObject) -> Int64? { keys[ObjectIdentifier(object)] ?? object.objectID.primaryKey }
+
+            for object in deleted {
+                guard let pk = object.objectID.primaryKey else { continue }
+                _ = try store.deleteRow(store.schema[object.entity], primaryKey: pk, expectedVersion: object.version)
+            }
+            for object in inserted {
+                let table = store.schema[object.entity]
+                try writingRow(of: object, table: table, store: store, key: key) {
+                    try store.insertRow(table, primaryKey: key(of: object)!, values: columnValues(of: object, table: table, key: key))
+                }
+            }
+            for object in updated {
+                let table = store.schema[object.entity]
+                let changes = object.changedIndexes.sorted().compactMap { index -> (column: String, value: SQLiteValue)? in
+                    guard let column = table.columns[index] else { return nil }
+                    return (column, columnValue(of: object, at: index, key: key))
+                }
+                try writingRow(of: object, table: table, store: store, key: key) {
+                    _ = try store.updateRow(table, primaryKey: object.objectID.primaryKey!, expectedVersion: object.version, changes: changes)
+                }
+            }
+            for object in inserted + updated {
+                try writeToManyRelationships(of: object, store: store, key: key)
+            }
+            try store.commitWrite()
+            return keys
+        } catch {
+            store.rollbackWrite()
+            throw error
+        }
+    }
+
+    /// Optimistic locking: every object being updated or deleted must still be at the version this context read.
+    private func checkVersions(of objects: [ManagedObject], in store: SQLiteStore) throws {
+        var conflicts: [MergeConflict] = []
+        for group in Dictionary(grouping: objects, by: { ObjectIdentifier($0.entity) }).values {
+            let entity = group[0].entity
+            let versions = try store.versions(of: entity, primaryKeys: group.compactMap(\.objectID.primaryKey))
+            for object in group {
+                let current = versions[object.objectID.primaryKey!] ?? 0
+                guard current != object.version else { continue }
+                let persisted = try store.row(of: entity, primaryKey: object.objectID.primaryKey!)
+                conflicts.append(MergeConflict(
+                    objectID: object.objectID, oldVersion: object.version, newVersion: current,
+                    objectSnapshot: Self.attributeSnapshot(object.slots, entity: entity),
+                    cachedSnapshot: Self.attributeSnapshot(object.committedSlots ?? object.slots, entity: entity),
+                    persistedSnapshot: persisted.map { Self.attributeSnapshot($0.slots, entity: entity) } ?? [:]))
+            }
+        }
+        guard conflicts.isEmpty else {
+            throw PersistenceError(.managedObjectMerge, "Could not merge changes.", objectID: conflicts[0].objectID,
+                                   conflicts: conflicts)
+        }
+    }
+
+    static func attributeSnapshot(_ slots: [PropertySlot], entity: EntityDescription) -> [String: PersistentValue] {
+        var snapshot: [String: PersistentValue] = [:]
+        for (index, attribute) in entity.attributeAt.enumerated() {
+            guard let attribute, index < slots.count, case .value(let value) = slots[index] else { continue }
+            snapshot[attribute.name] = value
+        }
+        return snapshot
+    }
+
+    private func allocateKeys(for objects: [ManagedObject], in store: SQLiteStore) throws -> [ObjectIdentifier: Int64] {
+        var keys: [ObjectIdentifier: Int64] = [:]
+        keys.reserveCapacity(objects.count)
+        let temporary = objects.filter(\.objectID.isTemporaryID)
+        for group in Dictionary(grouping: temporary, by: { ObjectIdentifier($0.entity) }).values {
+            var next = try store.allocatePrimaryKeys(for: group[0].entity, count: group.count)
+            for object in group {
+                keys[ObjectIdentifier(object)] = next
+                next += 1
+            }
+        }
+        return keys
+    }
+
+    private func columnValues(of object: ManagedObject, table: EntityTable, key: (ManagedObject) -> Int64?) -> [SQLiteValue] {
+        var values: [SQLiteValue] = []
+        values.reserveCapacity(table.columns.count)
+        for (index, column) in table.columns.enumerated() where column != nil {
+            values.append(columnValue(of: object, at: index, key: key))
+        }
+        return values
+    }
+
+    private func columnValue(of object: ManagedObject, at index: Int, key: (ManagedObject) -> Int64?) -> SQLiteValue {
+        switch object.slots[index] {
+        case .value(let value):
+            return object.entity.attributeAt[index]!.attributeType.sqliteValue(value)
+        case .toOne(let related?):
+            return key(related).map(SQLiteValue.integer) ?? .null
+        case .toOneKey(let pk):
+            return .integer(pk)
+        case .toOne(nil), .toMany:
+            return .null
+        }
+    }
+
+    /// Runs one row write; a uniqueness violation becomes Core Data's constraint conflict (133021).
+    private func writingRow(of object: ManagedObject, table: EntityTable, store: SQLiteStore,
+                            key: (ManagedObject) -> Int64?, _ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as SQLiteError where error.isConstraintViolation {
+            let entity = object.entity
+            var conflicts: [MergeConflict] = []
+            for constraint in entity.uniquenessConstraints {
+                let values = constraint.map { object.attributeValue(at: entity.propertyIndexByName[$0]!) }
+                let stored = zip(constraint, values).map { entity.attributesByName[$0]!.attributeType.sqliteValue($1) }
+                let clashing = try store.rowsMatching(table, columns: constraint.map { table.column(forKey: $0)! },
+                                                      values: stored, excluding: key(object))
+                guard !clashing.isEmpty else { continue }
+                conflicts.append(MergeConflict(
+                    objectID: object.objectID, oldVersion: object.version, newVersion: 0,
+                    objectSnapshot: Self.attributeSnapshot(object.slots, entity: entity), cachedSnapshot: [:],
+                    persistedSnapshot: [:], constraint: constraint,
+                    conflictingObjectIDs: clashing.map { .permanent(entityName: entity.name, storeIdentifier: store.identifier, primaryKey: $0) }))
+            }
+            let described = conflicts.first.map { "(\($0.constraint.joined(separator: ", ")))" } ?? "a uniqueness constraint"
+            throw PersistenceError(.managedObjectConstraintMerge,
+                                   "\(entity.name) \(object.objectID) clashes with a stored object on \(described), which must be unique.",
+                                   objectID: object.objectID, conflicts: conflicts, sql: error.sql, sqliteCode: error.code)
+        }
+    }
+
+    /// Ordered children get their positions; join tables get this object's current list.
+    private func writeToManyRelationships(of object: ManagedObject, store: SQLiteStore, key: (ManagedObject) -> Int64?) throws {
+        let table = store.schema[object.entity]
+        for (index, relationship) in object.entity.relationshipAt.enumerated() {
+            guard let relationship, relationship.isToMany else { continue }
+            guard object.insertedFlag || object.changedIndexes.contains(index) else { continue }
+            guard case .toMany(let related?) = object.slots[index], let pk = key(object) else { continue }
+            let members = related.objects.filter { !$0.deletedFlag }
+            if let join = table.joinTables[index] {
+                var otherPositions: [Int64: Int] = [:]
+                if let inverse = relationship.inverseRelationship, inverse.isOrdered,
+                   let inverseIndex = relationship.destinationEntity.propertyIndexByName[inverse.name] {
+                    for member in members {
+                        guard case .toMany(let theirs?) = member.slots[inverseIndex], let memberKey = key(member),
+                              let position = theirs.objects.firstIndex(where: { $0 === object }) else { continue }
+                        otherPositions[memberKey] = position
+                    }
+                }
+                try store.replaceJoinRows(join, primaryKey: pk, targets: members.compactMap(key),
+                                          ordered: relationship.isOrdered, otherPositions: otherPositions)
+            } else if relationship.isOrdered, let inverse = relationship.inverseRelationship {
+                let childTable = store.schema[relationship.destinationEntity]
+                let inverseIndex = relationship.destinationEntity.propertyIndexByName[inverse.name]!
+                guard let orderColumn = childTable.orderColumns[inverseIndex] else { continue }
+                for (position, member) in members.enumerated() {
+                    guard let memberKey = key(member) else { continue }
+                    try store.setOrder(orderColumn, of: childTable, primaryKey: memberKey, position: position)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,250 @@
+import Foundation
+
+/// A scratchpad of managed objects: insert, change and delete them, then ``save()`` to write everything to the
+/// store at once (or ``rollback()`` to forget it).
+///
+/// A context belongs to one queue. A `.mainQueue` context (the container's `viewContext`) is used on the main
+/// thread; a `.privateQueue` context owns a serial queue, and every use of it and of its objects goes through
+/// ``perform(_:)`` or ``performAndWait(_:)``. Between contexts, pass ``ManagedObjectID``s, never objects.
+public final class ManagedObjectContext: @unchecked Sendable, CustomStringConvertible {
+    /// Which queue a context runs on.
+    public enum ConcurrencyType: Sendable {
+        /// The main queue; use it from the main thread.
+        case mainQueue
+        /// A private serial queue of its own.
+        case privateQueue
+    }
+
+    public let concurrencyType: ConcurrencyType
+    /// The coordinator this context reads from and saves to.
+    public var persistentStoreCoordinator: PersistentStoreCoordinator?
+    /// A name for debugging output.
+    public var name: String?
+    /// When a fault's row is gone from the store: `true` (Core Data's default) makes the object read as deleted
+    /// with empty values instead of failing.
+    public var shouldDeleteInaccessibleFaults = true
+
+    let queue: DispatchQueue
+    private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+
+    var registry: [ManagedObjectID: ManagedObject] = [:]
+    var inserted = ObjectList()
+    var updated = ObjectList()
+    var deleted = ObjectList()
+    /// Mistakes made through API that cannot throw (a class missing from the model, relating objects of two
+    /// contexts); the next save throws the first of them. Cleared by rollback and reset.
+    var misuseErrors: [PersistenceError] = []
+    private var unknownEntities: [ObjectIdentifier: EntityDescription] = [:]
+
+    public init(concurrencyType: ConcurrencyType) {
+        self.concurrencyType = concurrencyType
+        switch concurrencyType {
+        case .mainQueue:
+            queue = .main
+        case .privateQueue:
+            queue = DispatchQueue(label: "Persistence.ManagedObjectContext")
+        }
+        if concurrencyType == .privateQueue { queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self)) }
+    }
+
+    deinit {
+        // Related objects point at each other; clearing their values breaks the cycles.
+        for object in registry.values { object.invalidate() }
+        for object in inserted.objects { object.invalidate() }
+    }
+
+    public var description: String {
+        "<ManagedObjectContext \(name ?? String(describing: ObjectIdentifier(self))) \(concurrencyType)>"
+    }
+
+    var model: ManagedObjectModel? { persistentStoreCoordinator?.managedObjectModel }
+
+    // MARK: - Queues
+
+    /// `true` when the caller is running on this context's queue.
+    var isOnQueue: Bool {
+        switch concurrencyType {
+        case .mainQueue: return Thread.isMainThread
+        case .privateQueue: return DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self)
+        }
+    }
+
+    /// Runs `block` on the context's queue, later; returns at once.
+    public func perform(_ block: @escaping @Sendable () -> Void) {
+        queue.async(execute: block)
+    }
+
+    /// When an `async` ``perform(schedule:_:)`` runs its block.
+    public enum ScheduledTaskType: Sendable {
+        /// At once when already on the context's queue, otherwise as soon as the queue is free.
+        case immediate
+        /// Always after the work already waiting on the queue.
+        case enqueued
+    }
+
+    /// Runs `block` on the context's queue and returns its result when it is done.
+    public func perform<T: Sendable>(schedule: ScheduledTaskType = .immediate,
+                                     _ block: @escaping @Sendable () throws -> T) async throws -> T {
+        if schedule == .immediate && isOnQueue { return try block() }
+        return try await withCheckedThrowingContinuation { continuation in
+            queue.async {
+                continuation.resume(with: Result { try block() })
+            }
+        }
+    }
+
+    /// Runs `block` on the context's queue and waits for it. Re-entrant: called from the queue itself, it runs
+    /// `block` at once.
+    public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
+        if isOnQueue { return try block() }
+        return try queue.sync(execute: block)
+    }
+
+    // MARK: - State
+
+    /// `true` when there are inserted, updated or deleted objects not yet saved.
+    public var hasChanges: Bool { !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty }
+    /// Objects inserted since the last save.
+    public var insertedObjects: Set<ManagedObject> { Set(inserted.objects) }
+    /// Saved objects changed since the last save.
+    public var updatedObjects: Set<ManagedObject> { Set(updated.objects.filter { !$0.deletedFlag && $0.hasChanges }) }
+    /// Saved objects deleted since the last save.
+    public var deletedObjects: Set<ManagedObject> { Set(deleted.objects.filter { !$0.objectID.isTemporaryID }) }
+    /// Every object this context knows (faults included).
+    public var registeredObjects: Set<ManagedObject> { Set(registry.values) }
+
+    // MARK: - Inserting and deleting
+
+    /// Inserts `object` (made with `insertInto: nil`) into this context.
+    public func insert(_ object: ManagedObject) {
+        guard object.managedObjectContext == nil || object.managedObjectContext === self else {
+            recordMisuse(PersistenceError(.coreData, "\(object.objectID) already belongs to another context; an object lives in one context only.", objectID: object.objectID))
+            return
+        }
+        if object.deletedFlag, deleted.contains(object) {
+            // Re-inserting a deleted object undoes the delete, as in Core Data.
+            object.deletedFlag = false
+            deleted.remove(object)
+            return
+        }
+        guard !object.insertedFlag else { return }
+        object.managedObjectContext = self
+        object.insertedFlag = true
+        registry[object.objectID] = object
+        inserted.append(object)
+        object.awakeFromInsert()
+    }
+
+    /// Marks `object` for deletion; its delete rules run when the context saves.
+    public func delete(_ object: ManagedObject) {
+        guard object.managedObjectContext === self else {
+            recordMisuse(PersistenceError(.coreData, "Cannot delete \(object.objectID): it belongs to another context.", objectID: object.objectID))
+            return
+        }
+        guard !object.deletedFlag else { return }
+        if object.faultState != .fired { object.fireFault() }
+        object.deletedFlag = true
+        if object.insertedFlag {
+            // Never saved: it is forgotten at save (its delete rules still tidy the graph).
+            object.insertedFlag = false
+            inserted.remove(object)
+        }
+        deleted.append(object)
+    }
+
+    /// Called by an object the first time it changes after a save.
+    func objectDidChange(_ object: ManagedObject) {
+        if !object.insertedFlag { updated.append(object) }
+    }
+
+    /// Remembers a mistake reported by API that cannot throw; ``save()`` throws it.
+    func recordMisuse(_ error: PersistenceError) {
+        misuseErrors.append(error)
+    }
+
+    /// The entity for a new object of `type`: the model's, or a stand-in that makes the next save fail.
+    func entityForInsert(of type: ManagedObject.Type) -> EntityDescription {
+        if let entity = model?.entity(for: type) { return entity }
+        if let entity = model?.entitiesByName[type.entityName], entity.managedObjectClass == ManagedObject.self || entity.managedObjectClass == type {
+            return entity
+        }
+        let known = model.map { $0.entities.map(\.name).joined(separator: ", ") } ?? "none (no coordinator)"
+        recordMisuse(PersistenceError(.persistentStoreIncompatibleSchema,
+                                      "\(type) is not the class of any entity in this context's model. Entities: \(known).",
+                                      entityName: type.entityName))
+        if let entity = unknownEntities[ObjectIdentifier(type)] { return entity }
+        let entity = EntityDescription(name: type.entityName, properties: [])
+        unknownEntities[ObjectIdentifier(type)] = entity
+        return entity
+    }
+
+    // MARK: - Looking objects up
+
+    /// The object this context has for `objectID`, if it has one; never reads the store.
+    public func registeredObject(for objectID: ManagedObjectID) -> ManagedObject? {
+        registry[objectID]
+    }
+
+    /// The object for `objectID`: the registered one, or a fault that reads its row when first used.
+    /// Does not check that the row exists (use ``existingObject(with:)`` for that).
+    public func object(with objectID: ManagedObjectID) -> ManagedObject {
+        if let object = registry[objectID] { return object }
+        guard let entity = model?.entitiesByName[objectID.entityName] else {
+            // An ID from another model: a fault that reads as deleted.
+            let object = ManagedObject(fetchedEntity: EntityDescription(name: objectID.entityName, properties: []), objectID: objectID, context: self)
+            object.markInaccessible()
+            return object
+        }
+        let object = entity.managedObjectClass.init(fetchedEntity: entity, objectID: objectID, context: self)
+        registry[objectID] = object
+        return object
+    }
+
+    /// The object for `objectID`, its values read from the store if needed.
+    /// - Throws: ``PersistenceError`` 133000 when the object does not exist (deleted, or never saved).
+    public func existingObject(with objectID: ManagedObjectID) throws -> ManagedObject {
+        if let object = registry[objectID], object.faultState != .faultWithoutRow, !object.isInaccessible {
+            return object
+        }
+        guard !objectID.isTemporaryID, let entity = model?.entitiesByName[objectID.entityName],
+              objectID.storeIdentifier == persistentStoreCoordinator?.storeIdentifier,
+              let pk = objectID.primaryKey,
+              let row = try persistentStoreCoordinator?.withStore({ try $0.row(of: entity, primaryKey: pk) })
+        else {
+            throw PersistenceError(.managedObjectReferentialIntegrity,
+                                   "No object exists for \(objectID): it was deleted, never saved, or belongs to another store.",
+                                   objectID: objectID)
+        }
+        let object = registry[objectID] ?? entity.managedObjectClass.init(fetchedEntity: entity, objectID: objectID, context: self)
+        registry[objectID] = object
+        if object.faultState == .faultWithoutRow { object.adopt(row, asFault: true) }
+        return object
+    }
+
+    /// Gives inserted objects permanent IDs now (they stay inserted). Useful before handing their IDs to
+    /// another context.
+    public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
+        let pending = objects.filter { $0.objectID.isTemporaryID && $0.managedObjectContext === self }
+        guard !pending.isEmpty, let coordinator = persistentStoreCoordinator else { return }
+        let grouped = Dictionary(grouping: pending, by: { ObjectIdentifier($0.entity) })
+        // Keys are handed out only once the transaction that reserved them has committed.
+        let (allocations, storeIdentifier) = try coordinator.withStore { store in
+            let allocations = try store.connection.inTransaction {
+                try grouped.values.flatMap { group in
+                    let first = try store.allocatePrimaryKeys(for: group[0].entity, count: group.count)
+                    return group.enumerated().map { (object: $1, primaryKey: first + Int64($0)) }
+                }
+            }
+            return (allocations, store.identifier)
+        }
+        for allocation in allocations {
+            assignPermanentID(to: allocation.object, primaryKey: allocation.primaryKey, storeIdentifier: storeIdentifier)
+        }
+    }
+
+    func assignPermanentID(to object: ManagedObject, primaryKey: Int64, storeIdentifier: String) {
+        registry[object.objectID] = nil
+        object.objectID = .permanent(entityName: object.entity.name, storeIdentifier: storeIdentifier, primaryKey: primaryKey)
+        registry[object.objectID] = object
+    }
+}

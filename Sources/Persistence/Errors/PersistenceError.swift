@@ -1,0 +1,156 @@
+import Foundation
+
+/// Every failure Persistence reports: Core Data's error code, a message a person can act on, and the details
+/// that locate the problem (object, entity, key, value, SQL, file).
+///
+/// Codes are Core Data's own (`NSCocoaErrorDomain`), so what a learner reads here matches what Apple's
+/// framework would say: 1570 for a missing mandatory property, 133020 for a merge conflict, and so on.
+public struct PersistenceError: Error, Sendable, CustomStringConvertible {
+    /// Core Data's numeric error codes.
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+
+        /// 1550: an object failed validation (a value of the wrong type or out of range).
+        public static let managedObjectValidation = Code(rawValue: 1550)
+        /// 1551: objects in one save break a uniqueness constraint among themselves.
+        public static let managedObjectConstraintValidation = Code(rawValue: 1551)
+        /// 1560: several validation errors; see ``PersistenceError/detailedErrors``.
+        public static let validationMultipleErrors = Code(rawValue: 1560)
+        /// 1570: a non-optional property has no value.
+        public static let validationMissingMandatoryProperty = Code(rawValue: 1570)
+        /// 1580: a to-many relationship has fewer objects than its minimum.
+        public static let validationRelationshipLacksMinimumCount = Code(rawValue: 1580)
+        /// 1590: a to-many relationship has more objects than its maximum.
+        public static let validationRelationshipExceedsMaximumCount = Code(rawValue: 1590)
+        /// 1600: a deny delete rule stops the deletion of an object that still has related objects.
+        public static let validationRelationshipDeniedDelete = Code(rawValue: 1600)
+        /// 133000: the object's row is gone from the store.
+        public static let managedObjectReferentialIntegrity = Code(rawValue: 133_000)
+        /// 133020: optimistic locking failed: "Could not merge changes."
+        public static let managedObjectMerge = Code(rawValue: 133_020)
+        /// 133021: a save collides with a stored row under a uniqueness constraint.
+        public static let managedObjectConstraintMerge = Code(rawValue: 133_021)
+        /// 134000: the store URL or type is not valid.
+        public static let persistentStoreInvalidType = Code(rawValue: 134_000)
+        /// 134020: the operation is not valid for this store or context (e.g. unknown entity or key).
+        public static let persistentStoreIncompatibleSchema = Code(rawValue: 134_020)
+        /// 134030: the store could not save.
+        public static let persistentStoreSave = Code(rawValue: 134_030)
+        /// 134060: a general Core Data error (bad request, misuse of the API).
+        public static let coreData = Code(rawValue: 134_060)
+        /// 134100: the store was made with a different model.
+        public static let persistentStoreIncompatibleVersionHash = Code(rawValue: 134_100)
+        /// 256: the store file could not be read.
+        public static let fileReadUnknown = Code(rawValue: 256)
+        /// 257: no permission to read the store file or its folder.
+        public static let fileReadNoPermission = Code(rawValue: 257)
+        /// 259: the store file is not a database (corrupt or another format).
+        public static let fileReadCorruptFile = Code(rawValue: 259)
+        /// 260: the store's folder does not exist.
+        public static let fileReadNoSuchFile = Code(rawValue: 260)
+        /// 513: no permission to write the store file or its folder.
+        public static let fileWriteNoPermission = Code(rawValue: 513)
+
+        public var description: String { String(rawValue) }
+    }
+
+    /// Core Data's error code.
+    public var code: Code
+    /// What went wrong, in a sentence a person can act on.
+    public var message: String
+    /// The object concerned, when there is one.
+    public var objectID: ManagedObjectID?
+    /// The entity concerned.
+    public var entityName: String?
+    /// The property concerned (Core Data's `NSValidationKeyErrorKey`).
+    public var key: String?
+    /// The offending value (Core Data's `NSValidationValueErrorKey`).
+    public var value: PersistentValue?
+    /// For code 1560: one error per problem found.
+    public var detailedErrors: [PersistenceError]
+    /// The merge conflicts, for codes 133020 and 133021.
+    public var conflicts: [MergeConflict]
+    /// The SQL that failed, when SQLite reported the error.
+    public var sql: String?
+    /// SQLite's extended result code, when SQLite reported the error.
+    public var sqliteCode: Int32?
+    /// The store or file concerned.
+    public var url: URL?
+
+    public init(
+        _ code: Code, _ message: String, objectID: ManagedObjectID? = nil, entityName: String? = nil,
+        key: String? = nil, value: PersistentValue? = nil, detailedErrors: [PersistenceError] = [],
+        conflicts: [MergeConflict] = [], sql: String? = nil, sqliteCode: Int32? = nil, url: URL? = nil
+    ) {
+        self.code = code
+        self.message = message
+        self.objectID = objectID
+        self.entityName = entityName ?? objectID?.entityName
+        self.key = key
+        self.value = value
+        self.detailedErrors = detailedErrors
+        self.conflicts = conflicts
+        self.sql = sql
+        self.sqliteCode = sqliteCode
+        self.url = url
+    }
+
+    public var description: String {
+        var text = "Persistence error \(code.rawValue): \(message)"
+        if let sql { text += "\n  SQL: \(sql)" }
+        for detail in detailedErrors { text += "\n  - \(detail.code.rawValue): \(detail.message)" }
+        return text
+    }
+
+    /// The error for a failure SQLite reported while running `sql`.
+    static func sqlite(_ error: SQLiteError, _ context: String, url: URL? = nil) -> PersistenceError {
+        PersistenceError(.persistentStoreSave, "\(context): \(error.message) (SQLite \(error.code))",
+                         sql: error.sql, sqliteCode: error.code, url: url)
+    }
+}
+
+extension PersistenceError: LocalizedError {
+    public var errorDescription: String? { description }
+}
+
+/// One object that could not be saved because the store changed under it (optimistic locking), or one clash
+/// under a uniqueness constraint. Snapshots hold attribute values by name.
+public struct MergeConflict: Sendable, CustomStringConvertible {
+    /// The object being saved.
+    public var objectID: ManagedObjectID
+    /// The row version the context last saw.
+    public var oldVersion: Int64
+    /// The row version now in the store (0 when the row was deleted).
+    public var newVersion: Int64
+    /// The object's values as it would save them.
+    public var objectSnapshot: [String: PersistentValue]
+    /// The values the context last read from the store.
+    public var cachedSnapshot: [String: PersistentValue]
+    /// The values now in the store (empty when the row was deleted).
+    public var persistedSnapshot: [String: PersistentValue]
+    /// For a uniqueness conflict: the constraint's attribute names and the IDs of the clashing objects.
+    public var constraint: [String]
+    public var conflictingObjectIDs: [ManagedObjectID]
+
+    public init(objectID: ManagedObjectID, oldVersion: Int64, newVersion: Int64,
+                objectSnapshot: [String: PersistentValue], cachedSnapshot: [String: PersistentValue],
+                persistedSnapshot: [String: PersistentValue], constraint: [String] = [],
+                conflictingObjectIDs: [ManagedObjectID] = []) {
+        self.objectID = objectID
+        self.oldVersion = oldVersion
+        self.newVersion = newVersion
+        self.objectSnapshot = objectSnapshot
+        self.cachedSnapshot = cachedSnapshot
+        self.persistedSnapshot = persistedSnapshot
+        self.constraint = constraint
+        self.conflictingObjectIDs = conflictingObjectIDs
+    }
+
+    public var description: String {
+        if !constraint.isEmpty {
+            return "\(objectID.entityName) clashes on (\(constraint.joined(separator: ", "))) with \(conflictingObjectIDs)"
+        }
+        return "\(objectID): version \(oldVersion) in the context, \(newVersion) in the store"
+    }
+}

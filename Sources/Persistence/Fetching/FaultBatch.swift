@@ -1,0 +1,37 @@
+/// A group of faults fetched together with a ``FetchRequest/fetchBatchSize``: firing one reads the rows of the
+/// whole group in one query.
+final class FaultBatch {
+    let entity: EntityDescription
+    let primaryKeys: [Int64]
+
+    init(entity: EntityDescription, primaryKeys: [Int64]) {
+        self.entity = entity
+        self.primaryKeys = primaryKeys
+    }
+
+    /// Splits `objects` into batches of `size` and attaches each batch to its faults.
+    static func assign(_ objects: [ManagedObject], size: Int) {
+        for chunk in objects.chunked(into: size) {
+            let faults = chunk.filter { $0.faultState == .faultWithoutRow }
+            guard let first = faults.first else { continue }
+            let batch = FaultBatch(entity: first.entity, primaryKeys: faults.compactMap(\.objectID.primaryKey))
+            for object in faults { object.batch = batch }
+        }
+    }
+}
+
+extension ManagedObjectContext {
+    /// Reads the rows of every fault still waiting in `batch`.
+    func fulfill(_ batch: FaultBatch) {
+        guard let coordinator = persistentStoreCoordinator,
+              let (rows, identifier) = try? coordinator.withStore({ store in
+                  (try store.rows(of: batch.entity, primaryKeys: batch.primaryKeys), store.identifier)
+              }) else { return }
+        for row in rows {
+            let id = ManagedObjectID.permanent(entityName: batch.entity.name, storeIdentifier: identifier, primaryKey: row.primaryKey)
+            guard let object = registry[id], object.faultState == .faultWithoutRow else { continue }
+            object.adopt(row, asFault: true)
+            object.batch = nil
+        }
+    }
+}

@@ -1,0 +1,70 @@
+/// What a fetch returns.
+public enum FetchRequestResultType: Sendable {
+    /// Managed objects (the default).
+    case managedObjectResultType
+    /// ``ManagedObjectID``s only: cheap, and safe to hand to another context.
+    case managedObjectIDResultType
+    /// `[String: Any]` per row, with the attributes in ``FetchRequest/propertiesToFetch`` (nil values left out).
+    case dictionaryResultType
+    /// A single `Int`: the number of matches.
+    case countResultType
+}
+
+/// A description of what to fetch: an entity, an optional predicate, sort order and limits.
+///
+/// ```swift
+/// let request = Movie.fetchRequest()                        // FetchRequest<Movie>
+/// request.predicate = try FetchPredicate(format: "year >= %@", 1990)
+/// request.sortDescriptors = [FetchSortDescriptor(key: "title")]
+/// let movies = try context.fetch(request)
+/// ```
+public final class FetchRequest<Result>: CustomStringConvertible {
+    public let entityName: String
+    /// Only objects matching it are returned; `nil` returns every object of the entity.
+    public var predicate: FetchPredicate?
+    /// The order of results; without any, the store's order (which you should not rely on).
+    public var sortDescriptors: [FetchSortDescriptor] = []
+    /// At most this many results (0: no limit).
+    public var fetchLimit = 0
+    /// Skip this many results first.
+    public var fetchOffset = 0
+    /// With a size above 0, the fetch reads only the IDs; objects read their rows in batches of this size when
+    /// first used.
+    public var fetchBatchSize = 0
+    /// `true` (the default): objects come back as faults holding their row, firing when a property is read.
+    /// `false`: objects come back with their values already in place.
+    public var returnsObjectsAsFaults = true
+    /// `true` (the default): the result reflects the context's unsaved inserts, changes and deletes.
+    public var includesPendingChanges = true
+    public var resultType: FetchRequestResultType = .managedObjectResultType
+    /// For ``FetchRequestResultType/dictionaryResultType``: the attribute and to-one names to return
+    /// (to-ones as object IDs); `nil` for every attribute.
+    public var propertiesToFetch: [String]?
+    /// For dictionary results: leave out rows equal to an earlier one.
+    public var returnsDistinctResults = false
+
+    public init(entityName: String) {
+        self.entityName = entityName
+    }
+
+    public var description: String {
+        var text = "FetchRequest<\(Result.self)>(\(entityName)"
+        if let predicate { text += " where \(predicate.predicateFormat)" }
+        if !sortDescriptors.isEmpty { text += " order by \(sortDescriptors.map(\.description).joined(separator: ", "))" }
+        if fetchLimit > 0 { text += " limit \(fetchLimit)" }
+        if fetchOffset > 0 { text += " offset \(fetchOffset)" }
+        return text + ")"
+    }
+}
+
+/// Gives every `ManagedObject` subclass Core Data's generated `fetchRequest()`.
+public protocol FetchRequestProviding {}
+
+extension ManagedObject: FetchRequestProviding {}
+
+extension FetchRequestProviding where Self: ManagedObject {
+    /// A request for this class's entity: `Movie.fetchRequest()` is a `FetchRequest<Movie>`.
+    public static func fetchRequest() -> FetchRequest<Self> {
+        FetchRequest<Self>(entityName: entityName)
+    }
+}

@@ -1,0 +1,522 @@
+import Foundation
+
+/// Compiles a predicate's tree (``PredicateNode``) to SQL for the store, with the same meaning the
+/// in-memory evaluator gives it (see ``PredicateComparison``).
+///
+/// - Values are always bound as arguments, never written into the SQL.
+/// - Every comparison yields 0 or 1, never NULL, so `NOT` behaves as in memory when a value is nil.
+/// - Key paths through to-one relationships become `LEFT JOIN`s; through to-many relationships, `EXISTS`
+///   subqueries (`NOT EXISTS … NOT …` for `ALL`); collection operators, scalar subqueries.
+/// - String operators run ``StringComparison`` through the `PST_STRING` SQL function; plain `==`, `!=` and
+///   ordering without options use SQLite's own byte comparison, which is the same order.
+struct PredicateSQLCompiler {
+    let schema: StoreSchema
+    /// The predicate's format, for error messages.
+    let format: String
+    private(set) var arguments: [SQLiteValue] = []
+    private var aliasCount = 0
+    private var root: SQLScope?
+
+    init(schema: StoreSchema, format: String) {
+        self.schema = schema
+        self.format = format
+    }
+
+    /// What a key path ends at.
+    private enum Leaf {
+        /// An SQL expression of an attribute type (a column, or a collection operator's subquery).
+        case value(String, AttributeType)
+        /// An SQL expression giving an object's primary key (a to-one's column, or `Z_PK` for `SELF`).
+        case object(String, EntityDescription)
+    }
+
+    mutating func compile(_ expression: PredicateNode, in scope: SQLScope) throws -> String {
+        if root == nil { root = scope }
+        switch expression {
+        case .constant(let value):
+            return value ? "1" : "0"
+        case .and(let children):
+            var parts: [String] = []
+            for child in children { parts.append(try compile(child, in: scope)) }
+            return "(" + parts.joined(separator: " AND ") + ")"
+        case .or(let children):
+            var parts: [String] = []
+            for child in children { parts.append(try compile(child, in: scope)) }
+            return "(" + parts.joined(separator: " OR ") + ")"
+        case .not(let child):
+            return "NOT (" + (try compile(child, in: scope)) + ")"
+        case .comparison(let comparison):
+            return "IFNULL(" + (try compileComparison(comparison, in: scope)) + ", 0)"
+        }
+    }
+
+    /// The column to sort by for a key path through to-one relationships.
+    mutating func sortColumn(_ path: [String], in scope: SQLScope) throws -> String {
+        if root == nil { root = scope }
+        let (leaf, wrap) = try resolve(path, in: scope, modifier: .direct, fanned: false)
+        guard wrap == nil, case .value(let sql, _) = leaf else {
+            throw failure("cannot sort by '\(path.joined(separator: "."))': sort keys must be attributes, reached through to-one relationships only")
+        }
+        return sql
+    }
+
+    // MARK: - Comparisons
+
+    private static func isPath(_ operand: PredicateOperand) -> Bool {
+        switch operand {
+        case .keyPath, .evaluatedObject, .collectionOperation: return true
+        default: return false
+        }
+    }
+
+    private mutating func compileComparison(_ original: PredicateComparison, in scope: SQLScope) throws -> String {
+        var comparison = original
+        for operand in [comparison.left, comparison.right] where Self.containsVariable(operand) {
+            throw failure("the predicate still has a $variable; call withSubstitutionVariables(_:) before fetching")
+        }
+        if !Self.isPath(comparison.left) && Self.isPath(comparison.right) {
+            switch comparison.operator {
+            case .in:
+                // `value IN path` is membership: some element of the path equals the value.
+                comparison = PredicateComparison(comparison.right, .equalTo, comparison.left, modifier: .any, options: comparison.options)
+            case .equalTo, .notEqualTo, .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
+                comparison = PredicateComparison(comparison.right, Self.mirrored(comparison.operator), comparison.left,
+                                                 modifier: comparison.modifier, options: comparison.options)
+            case .contains:
+                // `"text" CONTAINS name`: the name is a substring of the constant.
+                let (leaf, wrap) = try resolveOperand(comparison.right, in: scope, modifier: comparison.modifier)
+                guard case .value(let sql, .string) = leaf, case .constant(.string(let text)) = comparison.left else {
+                    throw failure("CONTAINS with a constant on the left needs a string on both sides")
+                }
+                arguments.append(.text(text))
+                let inner = "PST_STRING(\(StoreFunctions.Code.contains.rawValue), \(comparison.options.rawValue), ?, \(sql))"
+                return wrap?(inner) ?? inner
+            default:
+                throw failure("\(comparison.operator.symbol) needs the key path on its left side")
+            }
+        }
+        guard Self.isPath(comparison.left) else {
+            throw failure("a comparison needs a key path or SELF on one side (both sides are constants)")
+        }
+        let (leaf, wrap) = try resolveOperand(comparison.left, in: scope, modifier: comparison.modifier)
+        let fanned = wrap != nil
+        let inner = try compileLeaf(leaf, comparison, fanned: fanned)
+        return wrap?(inner) ?? inner
+    }
+
+    private static func mirrored(_ op: PredicateComparison.Operator) -> PredicateComparison.Operator {
+        switch op {
+        case .lessThan: return .greaterThan
+        case .lessThanOrEqualTo: return .greaterThanOrEqualTo
+        case .greaterThan: return .lessThan
+        case .greaterThanOrEqualTo: return .lessThanOrEqualTo
+        default: return op
+        }
+    }
+
+    private static func containsVariable(_ operand: PredicateOperand) -> Bool {
+        switch operand {
+        case .variable: return true
+        case .aggregate(let items): return items.contains(where: containsVariable)
+        default: return false
+        }
+    }
+
+    private mutating func compileLeaf(_ leaf: Leaf, _ comparison: PredicateComparison, fanned: Bool) throws -> String {
+        var op = comparison.operator
+        // On a collection (a path through a to-many), CONTAINS is membership.
+        if fanned && comparison.modifier == .direct && op == .contains { op = .equalTo }
+        switch leaf {
+        case .value(let sql, let type):
+            switch comparison.right {
+            case .constant(let value):
+                return try compareValue(sql, type, op, comparison.options, value)
+            case .aggregate(let items):
+                return try compareValueToList(sql, type, op, comparison.options, items)
+            case .keyPath, .collectionOperation:
+                let (other, wrap) = try resolveOperand(comparison.right, in: root!, modifier: .direct)
+                guard wrap == nil, case .value(let otherSQL, let otherType) = other else {
+                    throw failure("the right side of \(op.symbol) must be an attribute reached through to-one relationships")
+                }
+                return try compareColumns(sql, type, op, comparison.options, otherSQL, otherType)
+            case .object, .evaluatedObject:
+                throw failure("\(op.symbol) compares a \(type.rawValue) attribute with an object")
+            case .variable:
+                throw failure("unresolved $variable")
+            }
+        case .object(let keySQL, let entity):
+            switch (op, comparison.right) {
+            case (.equalTo, .object(let id)):
+                return objectEquals(keySQL, entity, id)
+            case (.notEqualTo, .object(let id)):
+                return "\(keySQL) IS NOT " + (objectKey(entity, id).map { bind(.integer($0)) } ?? "NULL")
+            case (.equalTo, .constant(.null)):
+                return "\(keySQL) IS NULL"
+            case (.notEqualTo, .constant(.null)):
+                return "\(keySQL) IS NOT NULL"
+            case (.in, .aggregate(let items)):
+                var keys: [String] = []
+                var includesNil = false
+                for item in items {
+                    switch item {
+                    case .object(let id): if let key = objectKey(entity, id) { keys.append(bind(.integer(key))) }
+                    case .constant(.null): includesNil = true
+                    default: throw failure("IN compares objects with a list of objects")
+                    }
+                }
+                var parts: [String] = []
+                if !keys.isEmpty { parts.append("\(keySQL) IN (\(keys.joined(separator: ", ")))") }
+                if includesNil { parts.append("\(keySQL) IS NULL") }
+                return parts.isEmpty ? "0" : "(" + parts.joined(separator: " OR ") + ")"
+            case (.equalTo, .keyPath), (.notEqualTo, .keyPath):
+                let (other, wrap) = try resolveOperand(comparison.right, in: root!, modifier: .direct)
+                guard wrap == nil, case .object(let otherSQL, _) = other else {
+                    throw failure("\(op.symbol) compares an object with a non-object")
+                }
+                return op == .equalTo ? "\(keySQL) = \(otherSQL)" : "\(keySQL) IS NOT \(otherSQL)"
+            default:
+                throw failure("objects support ==, !=, IN and CONTAINS only (\(op.symbol) given)")
+            }
+        }
+    }
+
+    private func objectKey(_ entity: EntityDescription, _ id: ManagedObjectID) -> Int64? {
+        id.entityName == entity.name ? id.primaryKey : nil
+    }
+
+    private mutating func objectEquals(_ keySQL: String, _ entity: EntityDescription, _ id: ManagedObjectID) -> String {
+        // An unsaved object, or one of another entity, is never in the store.
+        guard let key = objectKey(entity, id) else { return "0" }
+        return "\(keySQL) = \(bind(.integer(key)))"
+    }
+
+    private mutating func bind(_ value: SQLiteValue) -> String {
+        arguments.append(value)
+        return "?"
+    }
+
+    // MARK: - Values
+
+    private mutating func compareValue(_ sql: String, _ type: AttributeType, _ op: PredicateComparison.Operator,
+                                       _ options: StringComparison.Options, _ value: PersistentValue) throws -> String {
+        if value.isNull {
+            switch op {
+            case .equalTo: return "\(sql) IS NULL"
+            case .notEqualTo: return "\(sql) IS NOT NULL"
+            default: return "0"
+            }
+        }
+        try checkKinds(type, value, op)
+        if type == .string, case .string(let text) = value {
+            let folds = !options.intersection([.caseInsensitive, .diacriticInsensitive]).isEmpty
+            switch op {
+            case .equalTo where !folds: return "\(sql) = \(bind(.text(text)))"
+            case .notEqualTo where !folds: return "\(sql) IS NOT \(bind(.text(text)))"
+            case .notEqualTo: return "(\(sql) IS NULL OR NOT \(stringCall(.equal, options, sql, bind(.text(text)))))"
+            case .lessThan where !folds: return "\(sql) < \(bind(.text(text)))"
+            case .lessThanOrEqualTo where !folds: return "\(sql) <= \(bind(.text(text)))"
+            case .greaterThan where !folds: return "\(sql) > \(bind(.text(text)))"
+            case .greaterThanOrEqualTo where !folds: return "\(sql) >= \(bind(.text(text)))"
+            case .in:
+                // `name IN "text"`: the name is a substring of the text.
+                return "PST_STRING(\(StoreFunctions.Code.contains.rawValue), \(options.rawValue), \(bind(.text(text))), \(sql))"
+            case .between:
+                throw failure("BETWEEN needs a list of two bounds")
+            default:
+                return stringCall(Self.code(for: op)!, options, sql, bind(.text(text)))
+            }
+        }
+        let column = type == .decimal ? "CAST(\(sql) AS REAL)" : sql
+        let argument = bind(Self.sqlValue(value))
+        switch op {
+        case .equalTo: return "\(column) = \(argument)"
+        case .notEqualTo: return "\(column) IS NOT \(argument)"
+        case .lessThan: return "\(column) < \(argument)"
+        case .lessThanOrEqualTo: return "\(column) <= \(argument)"
+        case .greaterThan: return "\(column) > \(argument)"
+        case .greaterThanOrEqualTo: return "\(column) >= \(argument)"
+        default: throw failure("\(op.symbol) is not defined for \(type.rawValue) values")
+        }
+    }
+
+    private mutating func compareValueToList(_ sql: String, _ type: AttributeType, _ op: PredicateComparison.Operator,
+                                             _ options: StringComparison.Options, _ items: [PredicateOperand]) throws -> String {
+        var values: [PersistentValue] = []
+        for item in items {
+            guard case .constant(let value) = item else { throw failure("a list compared with a \(type.rawValue) attribute must hold values") }
+            values.append(value)
+        }
+        let folds = type == .string && !options.intersection([.caseInsensitive, .diacriticInsensitive]).isEmpty
+        let column = type == .decimal ? "CAST(\(sql) AS REAL)" : sql
+        switch op {
+        case .between:
+            guard values.count == 2 else { throw failure("BETWEEN needs exactly two bounds, got \(values.count)") }
+            if values.contains(where: \.isNull) { return "0" }
+            for value in values { try checkKinds(type, value, .lessThan) }
+            if folds {
+                let low = stringCall(.greaterOrEqual, options, sql, bind(Self.sqlValue(values[0])))
+                let high = stringCall(.lessOrEqual, options, sql, bind(Self.sqlValue(values[1])))
+                return "(\(low) AND \(high))"
+            }
+            let low = bind(Self.sqlValue(values[0]))
+            return "\(column) BETWEEN \(low) AND \(bind(Self.sqlValue(values[1])))"
+        case .in:
+            var parts: [String] = []
+            var marks: [String] = []
+            for value in values {
+                if value.isNull { parts.append("\(sql) IS NULL"); continue }
+                try checkKinds(type, value, .equalTo)
+                if folds { parts.append(stringCall(.equal, options, sql, bind(Self.sqlValue(value)))) } else { marks.append(bind(Self.sqlValue(value))) }
+            }
+            if !marks.isEmpty { parts.insert("\(column) IN (\(marks.joined(separator: ", ")))", at: 0) }
+            return parts.isEmpty ? "0" : "(" + parts.joined(separator: " OR ") + ")"
+        default:
+            throw failure("\(op.symbol) cannot take a list on its right (only IN and BETWEEN do)")
+        }
+    }
+
+    private func compareColumns(_ left: String, _ leftType: AttributeType, _ op: PredicateComparison.Operator,
+                                _ options: StringComparison.Options, _ right: String, _ rightType: AttributeType) throws -> String {
+        guard Self.kind(of: leftType) == Self.kind(of: rightType) else {
+            throw failure("\(op.symbol) compares a \(leftType.rawValue) attribute with a \(rightType.rawValue) attribute")
+        }
+        if leftType == .string {
+            let folds = !options.intersection([.caseInsensitive, .diacriticInsensitive]).isEmpty
+            if !folds, let symbol = Self.sqlSymbol(op) { return "\(left) \(symbol) \(right)" }
+            if op == .notEqualTo { return "(\(left) IS NULL OR \(right) IS NULL OR NOT \(stringCall(.equal, options, left, right)))" }
+            guard let code = Self.code(for: op) else { throw failure("\(op.symbol) is not defined between two strings") }
+            return stringCall(code, options, left, right)
+        }
+        guard let symbol = Self.sqlSymbol(op) else { throw failure("\(op.symbol) is not defined for \(leftType.rawValue) values") }
+        return "\(left) \(symbol) \(right)"
+    }
+
+    private func stringCall(_ code: StoreFunctions.Code, _ options: StringComparison.Options, _ left: String, _ right: String) -> String {
+        "PST_STRING(\(code.rawValue), \(options.rawValue), \(left), \(right))"
+    }
+
+    private static func sqlSymbol(_ op: PredicateComparison.Operator) -> String? {
+        switch op {
+        case .equalTo: return "="
+        case .notEqualTo: return "IS NOT"
+        case .lessThan: return "<"
+        case .lessThanOrEqualTo: return "<="
+        case .greaterThan: return ">"
+        case .greaterThanOrEqualTo: return ">="
+        default: return nil
+        }
+    }
+
+    private static func code(for op: PredicateComparison.Operator) -> StoreFunctions.Code? {
+        switch op {
+        case .equalTo: return .equal
+        case .lessThan: return .less
+        case .lessThanOrEqualTo: return .lessOrEqual
+        case .greaterThan: return .greater
+        case .greaterThanOrEqualTo: return .greaterOrEqual
+        case .contains: return .contains
+        case .beginsWith: return .beginsWith
+        case .endsWith: return .endsWith
+        case .like: return .like
+        case .matches: return .matches
+        default: return nil
+        }
+    }
+
+    private enum ValueKind { case number, string, date, uuid, uri, data }
+
+    private static func kind(of type: AttributeType) -> ValueKind {
+        switch type {
+        case .string: return .string
+        case .integer16, .integer32, .integer64, .double, .float, .boolean, .decimal: return .number
+        case .date: return .date
+        case .uuid: return .uuid
+        case .uri: return .uri
+        case .binaryData: return .data
+        }
+    }
+
+    private static func kind(of value: PersistentValue) -> ValueKind? {
+        switch value {
+        case .string: return .string
+        case .integer, .double, .bool, .decimal: return .number
+        case .date: return .date
+        case .uuid: return .uuid
+        case .uri: return .uri
+        case .data: return .data
+        case .null: return nil
+        }
+    }
+
+    /// The same type rules as in memory: mixing kinds is an error, and only numbers, strings and dates order.
+    private func checkKinds(_ type: AttributeType, _ value: PersistentValue, _ op: PredicateComparison.Operator) throws {
+        let attributeKind = Self.kind(of: type)
+        guard Self.kind(of: value) == attributeKind else {
+            throw failure("\(op.symbol) compares a \(type.rawValue) attribute with \(value) (\(value.kindName))")
+        }
+        if op.isStringPattern || op == .contains, attributeKind != .string {
+            throw failure("\(op.symbol) needs strings, but the attribute is \(type.rawValue)")
+        }
+        let orders: Set<PredicateComparison.Operator> = [.lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo, .between]
+        if orders.contains(op), ![.number, .string, .date].contains(attributeKind) {
+            throw failure("\(op.symbol) cannot order \(type.rawValue) values; only == and != apply")
+        }
+    }
+
+    static func sqlValue(_ value: PersistentValue) -> SQLiteValue {
+        switch value {
+        case .decimal(let v): return .real(Double(truncating: v as NSNumber))
+        case .integer, .double, .bool, .string, .date, .uuid, .uri, .data, .null:
+            // Every other kind is stored exactly as an attribute of its own type stores it.
+            return AttributeType.string.sqliteValue(value)
+        }
+    }
+
+    // MARK: - Key paths
+
+    private typealias Wrap = (String) -> String
+
+    private mutating func resolveOperand(_ operand: PredicateOperand, in scope: SQLScope,
+                                         modifier: PredicateComparison.Modifier) throws -> (Leaf, Wrap?) {
+        switch operand {
+        case .evaluatedObject:
+            guard modifier == .direct else { throw failure("ANY and ALL need a key path through a to-many relationship, not SELF") }
+            return (.object("\(scope.alias).Z_PK", scope.entity), nil)
+        case .keyPath(let path):
+            return try resolve(path, in: scope, modifier: modifier, fanned: false)
+        case .collectionOperation(let op, let collection, let key):
+            guard modifier == .direct else { throw failure("ANY and ALL cannot apply to \(op.name)") }
+            return (try aggregate(op, collection: collection, key: key, in: scope), nil)
+        default:
+            throw failure("expected a key path")
+        }
+    }
+
+    /// Follows `path` from `scope`: to-ones join, a to-many opens an `EXISTS` subquery for the rest of the path.
+    private mutating func resolve(_ path: [String], in scope: SQLScope, modifier: PredicateComparison.Modifier,
+                                  fanned: Bool) throws -> (Leaf, Wrap?) {
+        var alias = scope.alias
+        var entity = scope.entity
+        var prefix = ""
+        for (position, key) in path.enumerated() {
+            let index = try propertyIndex(key, of: entity, path: path)
+            let table = schema[entity]
+            let isLast = position == path.count - 1
+            if let attribute = entity.attributeAt[index] {
+                guard isLast else {
+                    throw failure("'\(path.joined(separator: "."))' continues past the attribute '\(key)'")
+                }
+                guard modifier == .direct || fanned else {
+                    throw failure("ANY and ALL need a key path through a to-many relationship; '\(path.joined(separator: "."))' has none")
+                }
+                return (.value("\(alias).\(table.columns[index]!)", attribute.attributeType), nil)
+            }
+            let relationship = entity.relationshipAt[index]!
+            if !relationship.isToMany {
+                if isLast {
+                    guard modifier == .direct || fanned else {
+                        throw failure("ANY and ALL need a key path through a to-many relationship; '\(path.joined(separator: "."))' has none")
+                    }
+                    return (.object("\(alias).\(table.columns[index]!)", relationship.destinationEntity), nil)
+                }
+                prefix += key + "."
+                alias = scope.join(path: prefix, from: alias, column: table.columns[index]!, to: relationship.destinationEntity) { newAlias() }
+                entity = relationship.destinationEntity
+                continue
+            }
+            let sub = SQLScope(alias: newAlias(), entity: relationship.destinationEntity)
+            let (from, link) = fanOutSource(relationship, owner: entity, ownerAlias: alias, subAlias: sub.alias)
+            let rest = Array(path[(position + 1)...])
+            let (leaf, innerWrap): (Leaf, Wrap?)
+            if rest.isEmpty {
+                (leaf, innerWrap) = (.object("\(sub.alias).Z_PK", relationship.destinationEntity), nil)
+            } else {
+                (leaf, innerWrap) = try resolve(rest, in: sub, modifier: modifier, fanned: true)
+            }
+            let all = modifier == .all
+            let wrap: Wrap = { inner in
+                let body = innerWrap?(inner) ?? inner
+                let joins = sub.joins.isEmpty ? "" : " " + sub.joins.joined(separator: " ")
+                return all
+                    ? "NOT EXISTS (SELECT 1 FROM \(from)\(joins) WHERE \(link) AND NOT IFNULL((\(body)), 0))"
+                    : "EXISTS (SELECT 1 FROM \(from)\(joins) WHERE \(link) AND IFNULL((\(body)), 0))"
+            }
+            return (leaf, wrap)
+        }
+        return (.object("\(scope.alias).Z_PK", scope.entity), nil)
+    }
+
+    /// The `FROM` clause and the condition linking a to-many's destination rows (as `subAlias`) to their owner.
+    private mutating func fanOutSource(_ relationship: RelationshipDescription, owner: EntityDescription,
+                                       ownerAlias: String, subAlias: String) -> (from: String, link: String) {
+        let ownerTable = schema[owner]
+        let index = owner.propertyIndexByName[relationship.name]!
+        let destination = schema[relationship.destinationEntity]
+        if let join = ownerTable.joinTables[index] {
+            let joinAlias = newAlias()
+            return ("\(join.name) \(joinAlias) JOIN \(destination.name) \(subAlias) ON \(subAlias).Z_PK = \(joinAlias).\(join.otherColumn)",
+                    "\(joinAlias).\(join.selfColumn) = \(ownerAlias).Z_PK")
+        }
+        let inverseIndex = relationship.destinationEntity.propertyIndexByName[relationship.inverseRelationship!.name]!
+        return ("\(destination.name) \(subAlias)", "\(subAlias).\(destination.columns[inverseIndex]!) = \(ownerAlias).Z_PK")
+    }
+
+    /// `items.@count`, `items.@sum.price`…: a scalar subquery over the to-many at the end of `collection`.
+    private mutating func aggregate(_ op: PredicateOperand.CollectionOperator, collection: [String], key: [String],
+                                    in scope: SQLScope) throws -> Leaf {
+        var alias = scope.alias
+        var entity = scope.entity
+        var prefix = ""
+        for (position, name) in collection.enumerated() {
+            let index = try propertyIndex(name, of: entity, path: collection)
+            guard let relationship = entity.relationshipAt[index] else {
+                throw failure("\(op.name) needs a to-many relationship, but '\(name)' is an attribute")
+            }
+            if position < collection.count - 1 {
+                guard !relationship.isToMany else {
+                    throw failure("\(op.name) over '\(collection.joined(separator: "."))' passes through two to-many relationships, which SQL fetches do not support")
+                }
+                prefix += name + "."
+                alias = scope.join(path: prefix, from: alias, column: schema[entity].columns[index]!, to: relationship.destinationEntity) { newAlias() }
+                entity = relationship.destinationEntity
+                continue
+            }
+            guard relationship.isToMany else { throw failure("\(op.name) needs a to-many relationship, but '\(name)' is to-one") }
+            let sub = SQLScope(alias: newAlias(), entity: relationship.destinationEntity)
+            let (from, link) = fanOutSource(relationship, owner: entity, ownerAlias: alias, subAlias: sub.alias)
+            if op == .count { return .value("(SELECT COUNT(*) FROM \(from) WHERE \(link))", .integer64) }
+            let (leaf, wrap) = try resolve(key, in: sub, modifier: .direct, fanned: false)
+            guard wrap == nil, case .value(let column, let type) = leaf else {
+                throw failure("\(op.name).\(key.joined(separator: ".")) must reach an attribute through to-one relationships")
+            }
+            let joins = sub.joins.isEmpty ? "" : " " + sub.joins.joined(separator: " ")
+            let numeric = type == .decimal ? "CAST(\(column) AS REAL)" : column
+            switch op {
+            case .sum: return .value("(SELECT IFNULL(SUM(\(numeric)), 0) FROM \(from)\(joins) WHERE \(link))", type == .decimal ? .double : type)
+            case .avg: return .value("(SELECT AVG(\(numeric)) FROM \(from)\(joins) WHERE \(link))", .double)
+            case .min: return .value("(SELECT MIN(\(column)) FROM \(from)\(joins) WHERE \(link))", type)
+            case .max: return .value("(SELECT MAX(\(column)) FROM \(from)\(joins) WHERE \(link))", type)
+            case .count: break
+            }
+        }
+        throw failure("\(op.name) needs a key path")
+    }
+
+    private func propertyIndex(_ key: String, of entity: EntityDescription, path: [String]) throws -> Int {
+        guard let index = entity.propertyIndexByName[key] else {
+            throw PersistenceError(.persistentStoreIncompatibleSchema,
+                                   "Predicate `\(format)`: \(entity.name) has no property named '\(key)' (in key path '\(path.joined(separator: "."))'). Its properties: \(entity.properties.map(\.name).joined(separator: ", ")).",
+                                   entityName: entity.name, key: key)
+        }
+        return index
+    }
+
+    private mutating func newAlias() -> String {
+        aliasCount += 1
+        return "t\(aliasCount)"
+    }
+
+    private func failure(_ message: String) -> PersistenceError {
+        PersistenceError(.coreData, "Predicate `\(format)` cannot be fetched: \(message).")
+    }
+}

@@ -1,0 +1,20 @@
+/// One attribute of an entity: a name, a type, whether it may be nil, and the value new objects start with.
+public final class AttributeDescription: Sendable, CustomStringConvertible {
+    public let name: String
+    public let attributeType: AttributeType
+    /// An optional attribute may be nil when saved; a non-optional one fails validation with code 1570.
+    public let isOptional: Bool
+    /// The value a newly inserted object starts with (`.null` for none).
+    public let defaultValue: PersistentValue
+
+    public init(name: String, type: AttributeType, isOptional: Bool = true, defaultValue: PersistentValue = .null) {
+        self.name = name
+        self.attributeType = type
+        self.isOptional = isOptional
+        self.defaultValue = defaultValue
+    }
+
+    public var description: String {
+        "\(name): \(attributeType.rawValue)\(isOptional ? "?" : "")" + (defaultValue.isNull ? "" : " = \(defaultValue)")
+    }
+}

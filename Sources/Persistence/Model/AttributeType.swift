@@ -1,0 +1,88 @@
+import Foundation
+
+/// The type of an attribute, as Core Data's `NSAttributeDescription.AttributeType` names them.
+public enum AttributeType: String, Sendable, Hashable, CaseIterable {
+    case string, integer16, integer32, integer64, double, float, boolean, date, uuid, uri, binaryData, decimal
+
+    /// SQLite's column type for the attribute.
+    var columnType: String {
+        switch self {
+        case .string, .uri, .decimal: return "TEXT"
+        case .integer16, .integer32, .integer64, .boolean: return "INTEGER"
+        case .double, .float, .date: return "REAL"
+        case .uuid, .binaryData: return "BLOB"
+        }
+    }
+
+    /// Accepts `value` for this attribute, converting between compatible forms (an integer for a double, a
+    /// `Float` widened to double), or returns `nil` when the value does not fit (wrong kind, out of range).
+    func coerce(_ value: PersistentValue) -> PersistentValue? {
+        switch (self, value) {
+        case (_, .null): return .null
+        case (.string, .string): return value
+        case (.integer16, .integer(let v)): return Int16(exactly: v) == nil ? nil : value
+        case (.integer32, .integer(let v)): return Int32(exactly: v) == nil ? nil : value
+        case (.integer64, .integer): return value
+        case (.integer16, .bool(let b)), (.integer32, .bool(let b)), (.integer64, .bool(let b)): return .integer(b ? 1 : 0)
+        case (.double, .double), (.float, .double): return value
+        case (.double, .integer(let v)), (.float, .integer(let v)): return .double(Double(v))
+        case (.boolean, .bool): return value
+        case (.boolean, .integer(let v)) where v == 0 || v == 1: return .bool(v == 1)
+        case (.date, .date), (.uuid, .uuid), (.uri, .uri), (.binaryData, .data), (.decimal, .decimal): return value
+        case (.decimal, .integer(let v)): return .decimal(Decimal(v))
+        case (.decimal, .double(let v)): return .decimal(Decimal(v))
+        default: return nil
+        }
+    }
+
+    /// The stored form of a value already accepted by ``coerce(_:)``.
+    func sqliteValue(_ value: PersistentValue) -> SQLiteValue {
+        switch value {
+        case .null: return .null
+        case .string(let v): return .text(v)
+        case .integer(let v): return .integer(v)
+        case .double(let v): return .real(v)
+        case .bool(let v): return .integer(v ? 1 : 0)
+        // Like Core Data, dates are seconds since 2001-01-01.
+        case .date(let v): return .real(v.timeIntervalSinceReferenceDate)
+        case .uuid(let v): return .blob(withUnsafeBytes(of: v.uuid) { Data($0) })
+        case .uri(let v): return .text(v.absoluteString)
+        case .data(let v): return .blob(v)
+        case .decimal(let v): return .text(v.description)
+        }
+    }
+
+    /// Reads a stored value back; a value SQLite holds in another storage class is converted where it can be.
+    func persistentValue(_ value: SQLiteValue) -> PersistentValue {
+        switch (self, value) {
+        case (_, .null): return .null
+        case (.string, .text(let v)): return .string(v)
+        case (.integer16, .integer(let v)), (.integer32, .integer(let v)), (.integer64, .integer(let v)): return .integer(v)
+        case (.double, .real(let v)), (.float, .real(let v)): return .double(v)
+        case (.double, .integer(let v)), (.float, .integer(let v)): return .double(Double(v))
+        case (.boolean, .integer(let v)): return .bool(v != 0)
+        case (.date, .real(let v)): return .date(Date(timeIntervalSinceReferenceDate: v))
+        case (.date, .integer(let v)): return .date(Date(timeIntervalSinceReferenceDate: Double(v)))
+        case (.uuid, .blob(let d)) where d.count == 16:
+            return .uuid(d.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) })
+        case (.uri, .text(let v)): return URL(string: v).map(PersistentValue.uri) ?? .null
+        case (.binaryData, .blob(let v)): return .data(v)
+        case (.decimal, .text(let v)): return Decimal(string: v).map(PersistentValue.decimal) ?? .null
+        case (.decimal, .integer(let v)): return .decimal(Decimal(v))
+        case (.decimal, .real(let v)): return .decimal(Decimal(v))
+        case (.string, .integer(let v)): return .string(String(v))
+        case (.string, .real(let v)): return .string(String(v))
+        default: return .null
+        }
+    }
+}
+
+// No ExpressibleByNilLiteral: `nil` must keep meaning "no value" in `PersistentValue?` code; write `.null`.
+extension PersistentValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+    ExpressibleByBooleanLiteral
+{
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int64) { self = .integer(value) }
+    public init(floatLiteral value: Double) { self = .double(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+}

@@ -1,0 +1,96 @@
+/// One entity of a model: its name, the class of its objects, its attributes and relationships, and its
+/// uniqueness constraints.
+///
+/// ```swift
+/// EntityDescription(name: "Movie", managedObjectClass: Movie.self, properties: [
+///     .attribute("title", .string, optional: false),
+///     .attribute("year", .integer32, defaultValue: 2000),
+///     .toOne("director", "Director", inverse: "movies"),
+/// ], uniquenessConstraints: [["title", "year"]])
+/// ```
+///
+/// An entity belongs to one ``ManagedObjectModel``; once the model is made it never changes.
+public final class EntityDescription: @unchecked Sendable, CustomStringConvertible {
+    public let name: String
+    /// The class instantiated for this entity's objects (`ManagedObject` itself when there is no subclass).
+    public let managedObjectClass: ManagedObject.Type
+    /// Attributes and relationships, in the order declared.
+    public let properties: [PropertyDescription]
+    /// Each constraint is a list of attribute names whose values, together, must be unique among all objects.
+    public let uniquenessConstraints: [[String]]
+
+    public let attributesByName: [String: AttributeDescription]
+    public let relationshipsByName: [String: RelationshipDescription]
+    /// Position of each property in ``properties``; objects keep their values in that order.
+    let propertyIndexByName: [String: Int]
+    /// Per property: its attribute (nil for a relationship).
+    let attributeAt: [AttributeDescription?]
+    /// Per property: its relationship (nil for an attribute).
+    let relationshipAt: [RelationshipDescription?]
+
+    // Set once by ManagedObjectModel.
+    public internal(set) unowned(unsafe) var managedObjectModel: ManagedObjectModel!
+    var index = 0
+
+    /// Maps a `@Managed` property's storage key path to the property's index, filled on first use.
+    let keyPathIndexCache = KeyPathIndexCache()
+
+    public init(name: String, managedObjectClass: ManagedObject.Type = ManagedObject.self,
+                properties: [PropertyDescription], uniquenessConstraints: [[String]] = []) {
+        self.name = name
+        self.managedObjectClass = managedObjectClass
+        self.properties = properties
+        self.uniquenessConstraints = uniquenessConstraints
+        var attributes: [String: AttributeDescription] = [:]
+        var relationships: [String: RelationshipDescription] = [:]
+        var indexes: [String: Int] = [:]
+        var attributeAt: [AttributeDescription?] = []
+        var relationshipAt: [RelationshipDescription?] = []
+        for (index, property) in properties.enumerated() {
+            // Duplicates are reported by ManagedObjectModel's checks; the first one wins here.
+            if indexes[property.name] == nil { indexes[property.name] = index }
+            switch property {
+            case .attribute(let a):
+                attributes[a.name] = attributes[a.name] ?? a
+                attributeAt.append(a)
+                relationshipAt.append(nil)
+            case .relationship(let r):
+                relationships[r.name] = relationships[r.name] ?? r
+                attributeAt.append(nil)
+                relationshipAt.append(r)
+            }
+        }
+        self.attributesByName = attributes
+        self.relationshipsByName = relationships
+        self.propertyIndexByName = indexes
+        self.attributeAt = attributeAt
+        self.relationshipAt = relationshipAt
+    }
+
+    /// Properties by name.
+    public var propertiesByName: [String: PropertyDescription] {
+        Dictionary(properties.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Attribute names in declaration order.
+    public var attributeNames: [String] { properties.compactMap { if case .attribute(let a) = $0 { a.name } else { nil } } }
+
+    public var description: String {
+        "entity \(name) (\(managedObjectClass)) {\n" + properties.map {
+            switch $0 {
+            case .attribute(let a): "  \(a)"
+            case .relationship(let r): "  \(r)"
+            }
+        }.joined(separator: "\n") + "\n}"
+    }
+
+    /// The index of the property `key`, or a clear error naming the entity and its keys.
+    func propertyIndex(forKey key: String) throws -> Int {
+        guard let index = propertyIndexByName[key] else {
+            throw PersistenceError(.persistentStoreIncompatibleSchema,
+                                   "\(name) has no property named '\(key)'. Its properties: \(properties.map(\.name).joined(separator: ", ")).",
+                                   entityName: name, key: key)
+        }
+        return index
+    }
+}

@@ -1,0 +1,153 @@
+/// The schema of a store: its entities, checked and linked together.
+///
+/// Making a model checks it: every relationship names an existing destination and a matching inverse, names
+/// are unique and usable, constraints name attributes, and each `ManagedObject` subclass declares only
+/// properties its entity has. A problem throws a ``PersistenceError`` that names the entity and property.
+public final class ManagedObjectModel: @unchecked Sendable, CustomStringConvertible {
+    public let entities: [EntityDescription]
+    public let entitiesByName: [String: EntityDescription]
+    private let entitiesByClass: [ObjectIdentifier: EntityDescription]
+    /// A hash of everything that shapes the store's tables; a store made with another hash is incompatible (134100).
+    public let versionHash: String
+
+    public init(entities: [EntityDescription]) throws {
+        var byName: [String: EntityDescription] = [:]
+        var byClass: [ObjectIdentifier: EntityDescription] = [:]
+        for (index, entity) in entities.enumerated() {
+            try Self.checkName(entity.name, what: "Entity name")
+            guard byName[entity.name] == nil else {
+                throw Self.invalid("The model has two entities named '\(entity.name)'.", entity: entity.name)
+            }
+            guard entity.managedObjectModel == nil else {
+                throw Self.invalid("Entity '\(entity.name)' already belongs to another model; make a new EntityDescription for each model.", entity: entity.name)
+            }
+            byName[entity.name] = entity
+            entity.index = index
+            if entity.managedObjectClass != ManagedObject.self {
+                let id = ObjectIdentifier(entity.managedObjectClass)
+                if let other = byClass[id] {
+                    throw Self.invalid("Entities '\(other.name)' and '\(entity.name)' both use class \(entity.managedObjectClass); each subclass maps to one entity.", entity: entity.name)
+                }
+                byClass[id] = entity
+            }
+        }
+        self.entities = entities
+        self.entitiesByName = byName
+        self.entitiesByClass = byClass
+
+        for entity in entities { try Self.checkProperties(of: entity, in: byName) }
+        self.versionHash = Self.hash(of: entities)
+        for entity in entities { entity.managedObjectModel = self }
+        for entity in entities { try entity.checkManagedObjectClass() }
+    }
+
+    /// The entity whose objects are instances of `type`.
+    public func entity(for type: ManagedObject.Type) -> EntityDescription? {
+        entitiesByClass[ObjectIdentifier(type)]
+    }
+
+    /// The entity named `name`, or an error listing the model's entities.
+    func entity(named name: String) throws -> EntityDescription {
+        guard let entity = entitiesByName[name] else {
+            throw PersistenceError(.persistentStoreIncompatibleSchema,
+                                   "The model has no entity named '\(name)'. Its entities: \(entities.map(\.name).joined(separator: ", ")).",
+                                   entityName: name)
+        }
+        return entity
+    }
+
+    public var description: String { entities.map(\.description).joined(separator: "\n") }
+
+    // MARK: - Checks
+
+    private static func invalid(_ message: String, entity: String, key: String? = nil) -> PersistenceError {
+        PersistenceError(.coreData, "Invalid model: " + message, entityName: entity, key: key)
+    }
+
+    private static func checkName(_ name: String, what: String, entity: String? = nil) throws {
+        let scalars = name.unicodeScalars
+        let valid = !name.isEmpty
+            && scalars.first.map { $0 == "_" || ($0.isASCII && $0.properties.isAlphabetic) } == true
+            && scalars.allSatisfy { $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil)) }
+        guard valid else {
+            throw invalid("\(what) '\(name)' must start with a letter or '_' and hold only ASCII letters, digits and '_'.",
+                          entity: entity ?? name)
+        }
+    }
+
+    private static let reservedPropertyNames: Set<String> = [
+        "objectid", "entity", "managedobjectcontext", "description", "isinserted", "isupdated", "isdeleted",
+        "isfault", "haschanges", "self",
+    ]
+
+    private static func checkProperties(of entity: EntityDescription, in entities: [String: EntityDescription]) throws {
+        var seen: Set<String> = []
+        for property in entity.properties {
+            try checkName(property.name, what: "Property name", entity: entity.name)
+            let folded = property.name.lowercased()
+            guard !folded.hasPrefix("z_") else {
+                throw invalid("Property '\(entity.name).\(property.name)': names starting with 'Z_' are kept for the store's own columns.", entity: entity.name, key: property.name)
+            }
+            guard !reservedPropertyNames.contains(folded) else {
+                throw invalid("Property '\(entity.name).\(property.name)' clashes with a ManagedObject member; choose another name.", entity: entity.name, key: property.name)
+            }
+            // Column names are upper-cased (Core Data's ZNAME style), so names must differ in more than case.
+            guard seen.insert(folded).inserted else {
+                throw invalid("Entity '\(entity.name)' has two properties named '\(property.name)' (names must differ in more than case).", entity: entity.name, key: property.name)
+            }
+            guard case .relationship(let relationship) = property else { continue }
+            guard let destination = entities[relationship.destinationEntityName] else {
+                throw invalid("Relationship '\(entity.name).\(relationship.name)' points at '\(relationship.destinationEntityName)', which is not an entity of this model. Entities: \(entities.keys.sorted().joined(separator: ", ")).", entity: entity.name, key: relationship.name)
+            }
+            relationship.destinationEntity = destination
+            if relationship.isOrdered && !relationship.isToMany {
+                throw invalid("Relationship '\(entity.name).\(relationship.name)' is to-one and cannot be ordered.", entity: entity.name, key: relationship.name)
+            }
+            if relationship.minCount < 0 || relationship.maxCount < 0 || (relationship.maxCount > 0 && relationship.minCount > relationship.maxCount) {
+                throw invalid("Relationship '\(entity.name).\(relationship.name)' has an impossible count range \(relationship.minCount)…\(relationship.maxCount).", entity: entity.name, key: relationship.name)
+            }
+            guard let inverseName = relationship.inverseName else { continue }
+            guard let inverse = destination.relationshipsByName[inverseName] else {
+                throw invalid("Relationship '\(entity.name).\(relationship.name)' names the inverse '\(relationship.destinationEntityName).\(inverseName)', which does not exist.", entity: entity.name, key: relationship.name)
+            }
+            guard inverse.destinationEntityName == entity.name, inverse.inverseName == relationship.name else {
+                throw invalid("'\(entity.name).\(relationship.name)' and '\(destination.name).\(inverseName)' must name each other as inverses and point at each other's entities.", entity: entity.name, key: relationship.name)
+            }
+            if relationship.isOrdered && inverse.isOrdered {
+                throw invalid("'\(entity.name).\(relationship.name)' and its inverse cannot both be ordered.", entity: entity.name, key: relationship.name)
+            }
+            relationship.inverseRelationship = inverse
+        }
+        for constraint in entity.uniquenessConstraints {
+            guard !constraint.isEmpty else {
+                throw invalid("Entity '\(entity.name)' has an empty uniqueness constraint.", entity: entity.name)
+            }
+            for key in constraint where entity.attributesByName[key] == nil {
+                throw invalid("The uniqueness constraint (\(constraint.joined(separator: ", "))) of '\(entity.name)' names '\(key)', which is not one of its attributes.", entity: entity.name, key: key)
+            }
+        }
+    }
+
+    /// FNV-1a over a canonical description of what the tables depend on. Optionality and default values do not
+    /// change the tables, so changing them keeps a store compatible.
+    private static func hash(of entities: [EntityDescription]) -> String {
+        var text = ""
+        for entity in entities.sorted(by: { $0.name < $1.name }) {
+            text += "E:\(entity.name);"
+            for property in entity.properties.sorted(by: { $0.name < $1.name }) {
+                switch property {
+                case .attribute(let a): text += "A:\(a.name):\(a.attributeType.rawValue);"
+                case .relationship(let r):
+                    text += "R:\(r.name):\(r.destinationEntityName):\(r.inverseName ?? "-"):\(r.isToMany):\(r.isOrdered);"
+                }
+            }
+            for constraint in entity.uniquenessConstraints { text += "U:\(constraint.joined(separator: ","));" }
+        }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return String(hash, radix: 16, uppercase: true)
+    }
+}

@@ -1,0 +1,35 @@
+/// One property of an entity: an attribute or a relationship. The static functions are the short way to
+/// declare a model in code.
+public enum PropertyDescription: Sendable {
+    case attribute(AttributeDescription)
+    case relationship(RelationshipDescription)
+
+    public var name: String {
+        switch self {
+        case .attribute(let a): return a.name
+        case .relationship(let r): return r.name
+        }
+    }
+
+    /// An attribute: `.attribute("title", .string, optional: false)`.
+    public static func attribute(_ name: String, _ type: AttributeType, optional: Bool = true,
+                                 defaultValue: PersistentValue = .null) -> PropertyDescription {
+        .attribute(AttributeDescription(name: name, type: type, isOptional: optional, defaultValue: defaultValue))
+    }
+
+    /// A to-one relationship: `.toOne("group", "Group", inverse: "items")`.
+    public static func toOne(_ name: String, _ destination: String, inverse: String?,
+                             deleteRule: DeleteRule = .nullify, optional: Bool = true) -> PropertyDescription {
+        .relationship(RelationshipDescription(name: name, destination: destination, inverse: inverse,
+                                              deleteRule: deleteRule, isOptional: optional))
+    }
+
+    /// A to-many relationship: `.toMany("items", "Item", inverse: "group", ordered: true, deleteRule: .cascade)`.
+    public static func toMany(_ name: String, _ destination: String, inverse: String?, ordered: Bool = false,
+                              deleteRule: DeleteRule = .nullify, optional: Bool = true,
+                              minCount: Int = 0, maxCount: Int = 0) -> PropertyDescription {
+        .relationship(RelationshipDescription(name: name, destination: destination, inverse: inverse, toMany: true,
+                                              ordered: ordered, deleteRule: deleteRule, isOptional: optional,
+                                              minCount: minCount, maxCount: maxCount))
+    }
+}

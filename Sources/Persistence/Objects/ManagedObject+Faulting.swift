@@ -1,0 +1,43 @@
+extension ManagedObject {
+    /// Takes a row's values as its committed state (and as its current values).
+    func adopt(_ row: StoreRow, asFault: Bool) {
+        slots = row.slots
+        committedSlots = nil
+        version = row.version
+        changedIndexes = []
+        faultState = asFault ? .faultWithRow : .fired
+        if !asFault { awakeFromFetch() }
+    }
+
+    /// Turns the object back into a fault without a row: its values are read again on next use.
+    func turnIntoFault() {
+        slots = []
+        committedSlots = nil
+        changedIndexes = []
+        faultState = .faultWithoutRow
+    }
+
+    /// The row behind a fault is gone: the object reads as deleted with empty values
+    /// (Core Data's `shouldDeleteInaccessibleFaults`).
+    func markInaccessible() {
+        slots = Self.emptySlots(of: entity)
+        committedSlots = nil
+        changedIndexes = []
+        faultState = .fired
+        inaccessible = true
+    }
+
+    /// `true` for a fault whose row was gone when it fired.
+    var isInaccessible: Bool { inaccessible }
+
+    /// Detaches the object from its context and drops its values (after reset, or a saved deletion).
+    func invalidate() {
+        slots = []
+        committedSlots = nil
+        changedIndexes = []
+        faultState = .faultWithoutRow
+        insertedFlag = false
+        deletedFlag = false
+        managedObjectContext = nil
+    }
+}

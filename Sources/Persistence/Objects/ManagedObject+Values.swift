@@ -1,0 +1,250 @@
+import Foundation
+
+extension ManagedObject {
+    // MARK: - Reading
+
+    /// The current slot of property `index`, firing the fault first.
+    func slot(at index: Int) -> PropertySlot {
+        if faultState != .fired { fireFault() }
+        return slots[index]
+    }
+
+    /// Fills a fault: from the row it was fetched with, or from the store.
+    func fireFault() {
+        switch faultState {
+        case .fired:
+            return
+        case .faultWithRow:
+            faultState = .fired
+            awakeFromFetch()
+        case .faultWithoutRow:
+            guard let context = managedObjectContext else {
+                // A fault whose context is gone cannot load anything: it reads as empty.
+                slots = Self.emptySlots(of: entity)
+                faultState = .fired
+                return
+            }
+            if let batch {
+                self.batch = nil
+                context.fulfill(batch)
+                if faultState == .faultWithRow {
+                    faultState = .fired
+                    awakeFromFetch()
+                    return
+                }
+            }
+            context.fulfillFault(self)
+        }
+    }
+
+    static func emptySlots(of entity: EntityDescription) -> [PropertySlot] {
+        entity.properties.map { property in
+            switch property {
+            case .attribute: .value(.null)
+            case .relationship(let r): r.isToMany ? .toMany(RelatedObjects()) : .toOne(nil)
+            }
+        }
+    }
+
+    /// The attribute value of property `index`.
+    func attributeValue(at index: Int) -> PersistentValue {
+        if case .value(let v) = slot(at: index) { return v }
+        return .null
+    }
+
+    /// The related object of to-one property `index`, resolving a stored key to an object.
+    func toOneObject(at index: Int) -> ManagedObject? {
+        switch slot(at: index) {
+        case .toOne(let object):
+            return object
+        case .toOneKey(let pk):
+            guard let context = managedObjectContext, let relationship = entity.relationshipAt[index] else { return nil }
+            let object = context.object(forPrimaryKey: pk, entity: relationship.destinationEntity)
+            slots[index] = .toOne(object)
+            return object
+        default:
+            return nil
+        }
+    }
+
+    /// The related objects of to-many property `index`, loading them from the store the first time.
+    func toManyObjects(at index: Int) -> RelatedObjects {
+        if case .toMany(let related?) = slot(at: index) { return related }
+        guard let context = managedObjectContext, let relationship = entity.relationshipAt[index] else {
+            return RelatedObjects()
+        }
+        let related = context.loadToMany(relationship, of: self)
+        slots[index] = .toMany(related)
+        if var committed = committedSlots, case .toMany(nil) = committed[index] {
+            committed[index] = .toMany(related)
+            committedSlots = committed
+        }
+        return related
+    }
+
+    /// Property `index` as the typed `@Managed` wrappers and `value(forKey:)` see it.
+    func storage(at index: Int) -> ManagedStorage {
+        if entity.relationshipAt[index]?.isToMany == true {
+            return .objects(toManyObjects(at: index).objects)
+        }
+        if entity.relationshipAt[index] != nil {
+            return .objects(toOneObject(at: index).map { [$0] } ?? [])
+        }
+        return .value(attributeValue(at: index))
+    }
+
+    // MARK: - Writing
+
+    /// Records that property `index` is about to change (for rollback and `changedValues()`).
+    func willChange(at index: Int) {
+        if faultState != .fired { fireFault() }
+        guard let context = managedObjectContext, !insertedFlag else { return }
+        if committedSlots == nil { committedSlots = slots }
+        if changedIndexes.insert(index).inserted, changedIndexes.count == 1 {
+            context.objectDidChange(self)
+        }
+    }
+
+    /// Sets attribute `index`. A value that does not fit the attribute is kept as given and reported when the
+    /// context saves (the typed setters cannot throw).
+    func setAttributeValue(_ value: PersistentValue, at index: Int) {
+        willChange(at: index)
+        let attribute = entity.attributeAt[index]
+        slots[index] = .value(attribute?.attributeType.coerce(value) ?? value)
+    }
+
+    /// Sets property `index` from the typed wrappers' storage form.
+    func setStorage(_ storage: ManagedStorage, at index: Int) {
+        switch storage {
+        case .value(let value):
+            setAttributeValue(value, at: index)
+        case .objects(let objects):
+            guard let relationship = entity.relationshipAt[index] else { return }
+            do {
+                try setRelationship(relationship, at: index, to: objects)
+            } catch let error as PersistenceError {
+                managedObjectContext?.recordMisuse(error)
+            } catch {}
+        }
+    }
+
+    // MARK: - Key-value access
+
+    /// The value of `key`: attributes as Swift values (`String`, `Int` for every integer type, `Double`, `Float`,
+    /// `Bool`, `Date`, `UUID`, `URL`, `Data`, `Decimal`), a to-one as its object, a to-many as a
+    /// `Set<ManagedObject>` (an ordered one as `[ManagedObject]`); `nil` for nil or an unknown key.
+    public func value(forKey key: String) -> Any? {
+        guard let index = entity.propertyIndexByName[key] else { return nil }
+        return anyValue(at: index)
+    }
+
+    func anyValue(at index: Int) -> Any? {
+        if let relationship = entity.relationshipAt[index] {
+            if !relationship.isToMany { return toOneObject(at: index) }
+            let objects = toManyObjects(at: index).objects
+            return relationship.isOrdered ? objects as Any : Set(objects) as Any
+        }
+        return Self.swiftValue(attributeValue(at: index), type: entity.attributeAt[index]!.attributeType)
+    }
+
+    static func swiftValue(_ value: PersistentValue, type: AttributeType) -> Any? {
+        switch (value, type) {
+        case (.integer(let v), _): return Int(v)
+        case (.double(let v), .float): return Float(v)
+        default: return value.anyValue
+        }
+    }
+
+    /// Sets `key` to `value`, checking the key and the value's type first.
+    ///
+    /// - Throws: ``PersistenceError`` (134020) for an unknown key, (1550) for a value of the wrong type or
+    ///   entity, or an object from another context.
+    public func setValue(_ value: Any?, forKey key: String) throws {
+        let index = try entity.propertyIndex(forKey: key)
+        if let relationship = entity.relationshipAt[index] {
+            let objects: [ManagedObject]
+            switch value {
+            case nil, is NSNull: objects = []
+            case let object as ManagedObject where !relationship.isToMany: objects = [object]
+            case let many as [ManagedObject] where relationship.isToMany: objects = many
+            case let many as Set<ManagedObject> where relationship.isToMany: objects = Array(many)
+            default:
+                throw PersistenceError(.managedObjectValidation,
+                                       "\(entity.name).\(key) is a \(relationship.isToMany ? "to-many" : "to-one") relationship to \(relationship.destinationEntityName); \(type(of: value!)) does not fit.",
+                                       objectID: objectID, key: key)
+            }
+            try setRelationship(relationship, at: index, to: objects)
+            return
+        }
+        let attribute = entity.attributeAt[index]!
+        guard let stored = PersistentValue(any: value), let coerced = attribute.attributeType.coerce(stored) else {
+            throw PersistenceError(.managedObjectValidation,
+                                   "\(entity.name).\(key) holds \(attribute.attributeType.rawValue) values; \(value.map { "\(type(of: $0)) \($0)" } ?? "nil") does not fit.",
+                                   objectID: objectID, key: key, value: PersistentValue(any: value))
+        }
+        setAttributeValue(coerced, at: index)
+    }
+
+    // MARK: - Changes
+
+    /// The properties changed since the last save, by name, with their new values (`NSNull()` for nil).
+    /// For an inserted object: every property that holds a value.
+    public func changedValues() -> [String: Any] {
+        var result: [String: Any] = [:]
+        let indexes = insertedFlag ? Set(entity.properties.indices) : changedIndexes
+        for index in indexes {
+            let value = anyValue(at: index)
+            if insertedFlag {
+                if value == nil { continue }
+                if let many = value as? Set<ManagedObject>, many.isEmpty { continue }
+                if let many = value as? [ManagedObject], many.isEmpty { continue }
+            }
+            result[entity.properties[index].name] = value ?? NSNull()
+        }
+        return result
+    }
+
+    /// The values the store held when this context last read or saved the object (`NSNull()` for nil);
+    /// `keys` nil means every attribute and to-one relationship.
+    public func committedValues(forKeys keys: [String]?) -> [String: Any] {
+        guard !insertedFlag else { return [:] }
+        if faultState != .fired { fireFault() }
+        let snapshot = committedSlots ?? slots
+        var result: [String: Any] = [:]
+        for (index, property) in entity.properties.enumerated() {
+            if let keys, !keys.contains(property.name) { continue }
+            switch snapshot[index] {
+            case .value(let v): result[property.name] = Self.swiftValue(v, type: entity.attributeAt[index]!.attributeType) ?? NSNull()
+            case .toOne(let o): result[property.name] = o ?? NSNull()
+            case .toOneKey(let pk):
+                let destination = entity.relationshipAt[index]!.destinationEntity!
+                result[property.name] = managedObjectContext?.object(forPrimaryKey: pk, entity: destination) ?? NSNull()
+            case .toMany(let related?) where keys != nil:
+                result[property.name] = entity.relationshipAt[index]!.isOrdered ? related.objects as Any : Set(related.objects) as Any
+            case .toMany: continue
+            }
+        }
+        return result
+    }
+
+    /// `true` when two slots hold the same value (relationships compared by object identity).
+    static func same(_ a: PropertySlot, _ b: PropertySlot, ordered: Bool) -> Bool {
+        switch (a, b) {
+        case (.value(let x), .value(let y)): return x == y
+        case (.toOne(let x), .toOne(let y)): return x === y
+        case (.toOneKey(let x), .toOneKey(let y)): return x == y
+        case (.toOne(let x), .toOneKey(let pk)), (.toOneKey(let pk), .toOne(let x)): return x?.objectID.primaryKey == pk
+        case (.toMany(let x?), .toMany(let y?)): return x.sameObjects(as: y, ordered: ordered)
+        case (.toMany(nil), .toMany(nil)): return true
+        default: return false
+        }
+    }
+}
+
+/// How a `@Managed` property's value travels between the object and its Swift type.
+public enum ManagedStorage {
+    /// An attribute value.
+    case value(PersistentValue)
+    /// Related objects: zero or one for a to-one, any number (in order) for a to-many.
+    case objects([ManagedObject])
+}

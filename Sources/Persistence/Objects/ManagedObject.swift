@@ -1,0 +1,133 @@
+import Foundation
+
+/// An object of the graph: one row of one entity, living in one context.
+///
+/// Subclass it and declare the entity's properties with ``Managed``:
+///
+/// ```swift
+/// final class Movie: ManagedObject {
+///     @Managed var title: String
+///     @Managed var year: Int?
+///     @Managed var director: Director?
+///     @Managed var actors: Set<Actor>
+/// }
+/// let movie = Movie(context: context)   // inserts a new movie
+/// ```
+///
+/// An object belongs to the context that made or fetched it and may be used only on that context's queue, and
+/// only while that context exists (when a context goes away, its objects are emptied). To hand an object to another
+/// context, pass its ``objectID``.
+///
+/// Non-optional Swift properties (`String`, `Int`…) read a neutral value (`""`, `0`…) while the attribute is nil;
+/// the nil is still what gets validated, so a save fails with code 1570 until you set it.
+open class ManagedObject: CustomStringConvertible {
+    /// The entity of this object.
+    public let entity: EntityDescription
+    /// This object's identity: temporary until saved, then permanent.
+    public internal(set) var objectID: ManagedObjectID
+    /// The context this object lives in; `nil` once it has been deleted and saved, or was never inserted.
+    public internal(set) weak var managedObjectContext: ManagedObjectContext?
+
+    /// Current values, one per property of the entity; empty while a fault has no row.
+    var slots: [PropertySlot]
+    /// The values last read from or written to the store (what rollback restores); `nil` for inserted objects.
+    var committedSlots: [PropertySlot]?
+    /// The row version (`Z_OPT`) that ``committedSlots`` belong to; optimistic locking compares it at save.
+    var version: Int64 = 0
+    /// Properties set since the last save; only tracked for objects that are not inserted.
+    var changedIndexes: Set<Int> = []
+    var faultState: FaultState
+    var insertedFlag = false
+    var deletedFlag = false
+    /// The batch this fault's row is read with (``FetchRequest/fetchBatchSize``).
+    var batch: FaultBatch?
+    /// Set only on the samples that translate Swift key paths into model key paths.
+    var keyPathRecorder: KeyPathRecorder?
+    /// Set when a fault fired and found its row gone.
+    var inaccessible = false
+
+    enum FaultState {
+        /// Values are in ``slots``.
+        case fired
+        /// Values are in ``slots`` (read with the fetch: the row cache) but have not been touched yet.
+        case faultWithRow
+        /// No values yet: the first read loads the row from the store.
+        case faultWithoutRow
+    }
+
+    /// Makes an object of `entity` and, when `context` is given, inserts it there.
+    public required init(entity: EntityDescription, insertInto context: ManagedObjectContext?) {
+        self.entity = entity
+        self.objectID = .temporary(entityName: entity.name)
+        self.faultState = .fired
+        self.slots = entity.properties.map { property in
+            switch property {
+            case .attribute(let a): .value(a.defaultValue)
+            case .relationship(let r): r.isToMany ? .toMany(RelatedObjects()) : .toOne(nil)
+            }
+        }
+        if let context { context.insert(self) }
+    }
+
+    /// Makes the object for a stored row (a fault until its values arrive). Persistence calls this while
+    /// fetching; you do not call it yourself.
+    public required init(fetchedEntity entity: EntityDescription, objectID: ManagedObjectID, context: ManagedObjectContext) {
+        self.entity = entity
+        self.objectID = objectID
+        self.faultState = .faultWithoutRow
+        self.slots = []
+        self.managedObjectContext = context
+    }
+
+    /// Makes an object of this class's entity in `context` and inserts it (Core Data's `init(context:)`).
+    ///
+    /// When the class is not part of the context's model, the object is still made (so nothing traps) but the
+    /// context remembers the mistake and its next `save()` throws an error that names the class.
+    public convenience init(context: ManagedObjectContext) {
+        let entity = context.entityForInsert(of: Self.self)
+        self.init(entity: entity, insertInto: context)
+    }
+
+    /// Called once, right after the object is inserted: set up initial values here.
+    open func awakeFromInsert() {}
+    /// Called when a fault is filled with values from the store.
+    open func awakeFromFetch() {}
+    /// Called before the object is saved (inserted, updated or deleted).
+    open func willSave() {}
+    /// Called after the object has been saved.
+    open func didSave() {}
+
+    /// The entity's name for this class: the class name unless a subclass overrides it.
+    open class var entityName: String { String(describing: self) }
+
+    // MARK: - State
+
+    /// `true` between insertion and the save that writes it.
+    public var isInserted: Bool { insertedFlag && managedObjectContext != nil }
+    /// `true` when a registered, saved object has unsaved changes.
+    public var isUpdated: Bool { !insertedFlag && !deletedFlag && !changedIndexes.isEmpty }
+    /// `true` once deleted in its context (until the deletion is saved or rolled back).
+    public var isDeleted: Bool { deletedFlag || inaccessible }
+    /// `true` while no property has been read since the object was fetched or refreshed.
+    public var isFault: Bool { faultState != .fired }
+    /// `true` when the object is inserted, deleted or updated.
+    public var hasChanges: Bool { insertedFlag || deletedFlag || !changedIndexes.isEmpty }
+
+    /// `true` when a changed property differs from what the store holds (setting a value to itself is no change).
+    public var hasPersistentChangedValues: Bool {
+        if insertedFlag || deletedFlag { return true }
+        guard let committed = committedSlots else { return false }
+        return changedIndexes.contains { !Self.same(slots[$0], committed[$0], ordered: true) }
+    }
+
+    public var description: String {
+        let state = isDeleted ? "deleted" : isInserted ? "inserted" : isUpdated ? "updated" : isFault ? "fault" : "saved"
+        return "<\(type(of: self)) \(objectID.uriRepresentation().absoluteString) \(state)>"
+    }
+}
+
+extension ManagedObject: Hashable {
+    /// Objects are equal only to themselves (one object per ID per context).
+    public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool { lhs === rhs }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}

@@ -1,0 +1,48 @@
+/// The value of one property of one object, as the object holds it in memory.
+enum PropertySlot {
+    /// An attribute value.
+    case value(PersistentValue)
+    /// A to-one relationship that has been resolved to an object (or to nothing).
+    case toOne(ManagedObject?)
+    /// A to-one relationship read from the store whose object has not been looked up yet (its primary key).
+    case toOneKey(Int64)
+    /// A to-many relationship; `nil` while it is a fault (not read from the store yet).
+    case toMany(RelatedObjects?)
+}
+
+/// The objects of a to-many relationship: in order (meaningful for ordered relationships) with a set for fast
+/// membership tests.
+struct RelatedObjects {
+    private(set) var objects: [ManagedObject] = []
+    private var members: Set<ObjectIdentifier> = []
+
+    init() {}
+
+    init(_ objects: [ManagedObject]) {
+        for object in objects { append(object) }
+    }
+
+    var count: Int { objects.count }
+
+    func contains(_ object: ManagedObject) -> Bool { members.contains(ObjectIdentifier(object)) }
+
+    /// Adds `object` at the end (or at `index`) unless it is already there.
+    @discardableResult
+    mutating func append(_ object: ManagedObject, at index: Int? = nil) -> Bool {
+        guard members.insert(ObjectIdentifier(object)).inserted else { return false }
+        if let index { objects.insert(object, at: min(index, objects.count)) } else { objects.append(object) }
+        return true
+    }
+
+    @discardableResult
+    mutating func remove(_ object: ManagedObject) -> Bool {
+        guard members.remove(ObjectIdentifier(object)) != nil else { return false }
+        objects.removeAll { $0 === object }
+        return true
+    }
+
+    /// `true` when both hold the same objects (in the same order when `ordered`).
+    func sameObjects(as other: RelatedObjects, ordered: Bool) -> Bool {
+        ordered ? objects.elementsEqual(other.objects, by: ===) : members == other.members
+    }
+}

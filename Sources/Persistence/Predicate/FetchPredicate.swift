@@ -1,0 +1,72 @@
+/// A condition on objects, written as a Core Data predicate format string — Core Data's `NSPredicate`.
+///
+/// ```swift
+/// let recent = try FetchPredicate(format: "year >= %d AND title CONTAINS[cd] %@", 2000, "star")
+/// let cast = try FetchPredicate(format: "ANY actors.name == %@ AND director == %@", "Kim", director)
+/// ```
+///
+/// Supported: comparisons `== = != <> < <= =< > >= =>`, `BETWEEN`, `IN`, `CONTAINS`, `BEGINSWITH`, `ENDSWITH`,
+/// `LIKE` (`*`, `?`), `MATCHES` (ICU regular expressions, whole string), with options `[c]`, `[d]`, `[n]`;
+/// `AND && OR || NOT !` and parentheses (NOT binds tighter than AND, AND tighter than OR); `TRUEPREDICATE`,
+/// `FALSEPREDICATE`; strings, numbers, `TRUE YES FALSE NO NIL NULL`, lists `{…}`, `$VARIABLES`; key paths through
+/// to-one and to-many relationships, `SELF`, `@count @sum @avg @min @max`, and `ANY SOME ALL NONE`. A key that is a
+/// reserved word is written with `#` (`#in`). See ``PredicateComparison`` for the exact meaning of each operator.
+///
+/// Arguments are converted when the predicate is made (see ``init(format:_:)``), so a predicate holds only values
+/// and object IDs: it is `Sendable`, can be shared between contexts, and compares and hashes by its structure.
+public struct FetchPredicate: Sendable, Hashable, CustomStringConvertible {
+    /// The tree the SQL compiler and the in-memory evaluator read.
+    let expression: PredicateNode
+
+    init(expression: PredicateNode) {
+        self.expression = expression
+    }
+
+    /// Parses a predicate format string, replacing its placeholders with `arguments` in order.
+    ///
+    /// Placeholders: `%@` (a value, an object or a collection), `%K` (a key path, given as a string such as
+    /// `"director.name"`), `%d %i %ld %lld %u %lu` (an integer), `%f %lf` (a floating-point number), `%s` (a string).
+    /// `%@` accepts nil and `NSNull`, `String`, every integer type, `Double`, `Float`, `Bool`, `NSNumber`, `Date`,
+    /// `UUID`, `URL`, `Data`, `Decimal`, ``PersistentValue``, ``ManagedObjectID``, any
+    /// ``PredicateObjectConvertible`` (a managed object, kept as its ID), and arrays or sets of those.
+    ///
+    /// - Throws: ``FetchPredicateError`` — `.syntax` for a malformed format, `.argument` for too few or too many
+    ///   arguments or one of an unsupported type — with the offending position.
+    public init(format: String, _ arguments: Any?...) throws {
+        try self.init(format: format, argumentArray: arguments)
+    }
+
+    /// Parses a predicate format string, replacing its placeholders with the elements of `argumentArray` in order.
+    /// See ``init(format:_:)``.
+    public init(format: String, argumentArray: [Any?]) throws {
+        self.expression = try PredicateParser.parse(format: format, arguments: argumentArray)
+    }
+
+    /// `TRUEPREDICATE` (every object matches) or `FALSEPREDICATE` (none does).
+    public init(value: Bool) {
+        self.expression = .constant(value)
+    }
+
+    /// True when every subpredicate is; `TRUEPREDICATE` for none.
+    public static func and(_ subpredicates: [FetchPredicate]) -> FetchPredicate {
+        FetchPredicate(expression: .conjunction(subpredicates.map(\.expression)))
+    }
+
+    /// True when any subpredicate is; `FALSEPREDICATE` for none.
+    public static func or(_ subpredicates: [FetchPredicate]) -> FetchPredicate {
+        FetchPredicate(expression: .disjunction(subpredicates.map(\.expression)))
+    }
+
+    /// True when `predicate` is false.
+    public static func not(_ predicate: FetchPredicate) -> FetchPredicate {
+        FetchPredicate(expression: .not(predicate.expression))
+    }
+
+    /// The predicate as a canonical format string, which parses back to an equal predicate. Constants with no
+    /// literal (dates, UUIDs, URLs, data, decimals, objects) are written with `CAST`, as NSPredicate does for dates.
+    public var predicateFormat: String {
+        PredicateFormatter.format(expression)
+    }
+
+    public var description: String { predicateFormat }
+}

@@ -1,0 +1,497 @@
+import Foundation
+
+/// Evaluates a predicate tree against one object in memory, with the semantics written down on
+/// ``PredicateComparison`` and ``PredicateOperand/CollectionOperator``.
+///
+/// Errors thrown by the object (an unknown key) pass through unchanged; problems with the values themselves are
+/// thrown as ``Failure`` and turned into a ``FetchPredicateError`` by ``FetchPredicate/evaluate(with:)``.
+struct PredicateEvaluator {
+    /// A value that cannot be used as the predicate asks: what and which key path.
+    struct Failure: Error {
+        var message: String
+        var keyPath: String?
+    }
+
+    /// One value met while evaluating: an attribute or constant, or an object (known by ID only when it came from
+    /// an argument).
+    private enum Item {
+        case value(PersistentValue)
+        case object(any PredicateEvaluable)
+        case objectID(ManagedObjectID)
+
+        var isNull: Bool {
+            if case .value(.null) = self { return true }
+            return false
+        }
+
+        var kindName: String {
+            switch self {
+            case .value(let value): return value.kindName
+            case .object, .objectID: return "object"
+            }
+        }
+    }
+
+    /// What an operand stands for on one object.
+    private enum Resolved {
+        /// One value or object (nil included).
+        case single(Item)
+        /// Nil because a to-one before the end of the key path is nil (`sequel.title` with no sequel). It compares as
+        /// nil, and counts as an empty collection for ANY, ALL and collection operators, since the keys after the
+        /// nil one may be to-many.
+        case nilOnTheWay
+        /// A collection in its own right: the objects of a to-many at the end of a key path, or a list.
+        case collection([Item])
+        /// The values reached through a to-many before the end of a key path (`actors.name`).
+        case fanOut([Item])
+    }
+
+    let root: any PredicateEvaluable
+
+    func evaluate(_ expression: PredicateNode) throws -> Bool {
+        switch expression {
+        case .constant(let value):
+            return value
+        case .and(let children):
+            for child in children where try !evaluate(child) { return false }
+            return true
+        case .or(let children):
+            for child in children where try evaluate(child) { return true }
+            return false
+        case .not(let inner):
+            return try !evaluate(inner)
+        case .comparison(let comparison):
+            return try evaluate(comparison)
+        }
+    }
+
+    // MARK: Comparisons
+
+    private func evaluate(_ comparison: PredicateComparison) throws -> Bool {
+        let left = try resolve(comparison.left)
+        let right = try resolve(comparison.right)
+        switch comparison.modifier {
+        case .any, .all:
+            let elements: [Item]
+            switch left {
+            case .collection(let items), .fanOut(let items): elements = items
+            case .nilOnTheWay: elements = []
+            case .single:
+                let word = comparison.modifier == .any ? "ANY" : "ALL"
+                throw Failure(message: "\(word) needs a to-many key path on its left, but "
+                              + "\(PredicateFormatter.format(comparison.left)) is a single value",
+                              keyPath: keyPathText(comparison.left))
+            }
+            if comparison.modifier == .any {
+                for element in elements where try compare(element, right, comparison) { return true }
+                return false
+            }
+            for element in elements where try !compare(element, right, comparison) { return false }
+            return true
+        case .direct:
+            switch left {
+            case .single(let item):
+                return try compare(item, right, comparison)
+            case .nilOnTheWay:
+                return try compare(.value(.null), right, comparison)
+            case .collection(let items) where comparison.operator == .contains:
+                let needle = try single(right, comparison, side: "right")
+                for item in items where try equal(item, needle, comparison) { return true }
+                return false
+            case .collection(let items), .fanOut(let items):
+                // A to-many without a modifier behaves as ANY, as in Core Data's SQL store.
+                for item in items where try compare(item, right, comparison) { return true }
+                return false
+            }
+        }
+    }
+
+    /// One left value against the right side.
+    private func compare(_ left: Item, _ right: Resolved, _ comparison: PredicateComparison) throws -> Bool {
+        let op = comparison.operator
+        switch op {
+        case .in:
+            switch right {
+            case .collection(let items), .fanOut(let items):
+                for item in items where try equal(left, item, comparison) { return true }
+                return false
+            case .nilOnTheWay:
+                return false
+            case .single(let container):
+                // `name IN "text"`: a substring test, as NSPredicate does.
+                if left.isNull || container.isNull { return false }
+                guard case .value(.string(let needle)) = left, case .value(.string(let haystack)) = container else {
+                    throw mismatch(left, container, comparison, needs: "a collection (or two strings)")
+                }
+                return StringComparison.contains(haystack, needle, options: comparison.options)
+            }
+        case .between:
+            guard case .collection(let bounds) = right, bounds.count == 2 else {
+                throw Failure(message: "BETWEEN needs a list of two values on its right",
+                              keyPath: keyPathText(comparison.right))
+            }
+            if left.isNull || bounds[0].isNull || bounds[1].isNull { return false }
+            guard let low = try order(left, bounds[0], comparison),
+                  let high = try order(left, bounds[1], comparison) else { return false }
+            return low != .orderedAscending && high != .orderedDescending
+        default:
+            let other = try single(right, comparison, side: "right")
+            switch op {
+            case .equalTo:
+                return try equal(left, other, comparison)
+            case .notEqualTo:
+                return try !equal(left, other, comparison)
+            case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
+                guard let result = try order(left, other, comparison) else { return false }
+                switch op {
+                case .lessThan: return result == .orderedAscending
+                case .lessThanOrEqualTo: return result != .orderedDescending
+                case .greaterThan: return result == .orderedDescending
+                default: return result != .orderedAscending
+                }
+            default:
+                return try stringOperation(left, other, comparison)
+            }
+        }
+    }
+
+    /// CONTAINS, BEGINSWITH, ENDSWITH, LIKE, MATCHES between two single values.
+    private func stringOperation(_ left: Item, _ right: Item, _ comparison: PredicateComparison) throws -> Bool {
+        if left.isNull || right.isNull { return false }
+        guard case .value(.string(let string)) = left, case .value(.string(let pattern)) = right else {
+            let needs = comparison.operator == .contains ? "two strings, or a to-many on its left" : "two strings"
+            throw mismatch(left, right, comparison, needs: needs)
+        }
+        let options = comparison.options
+        switch comparison.operator {
+        case .contains: return StringComparison.contains(string, pattern, options: options)
+        case .beginsWith: return StringComparison.beginsWith(string, pattern, options: options)
+        case .endsWith: return StringComparison.endsWith(string, pattern, options: options)
+        case .like: return StringComparison.like(string, pattern: pattern, options: options)
+        default:
+            do {
+                return try StringComparison.matches(string, regex: pattern, options: options)
+            } catch let error as FetchPredicateError {
+                throw Failure(message: error.message, keyPath: keyPathText(comparison.right))
+            }
+        }
+    }
+
+    /// `==` between two single values: nil equals only nil; otherwise the kinds must be comparable.
+    private func equal(_ left: Item, _ right: Item, _ comparison: PredicateComparison) throws -> Bool {
+        if left.isNull || right.isNull { return left.isNull && right.isNull }
+        switch (left, right) {
+        case (.value(let a), .value(let b)):
+            switch (a, b) {
+            case (.string(let x), .string(let y)):
+                return StringComparison.equals(x, y, options: comparison.options)
+            case (.date(let x), .date(let y)): return x == y
+            case (.uuid(let x), .uuid(let y)): return x == y
+            case (.uri(let x), .uri(let y)): return x == y
+            case (.data(let x), .data(let y)): return x == y
+            default:
+                guard Self.isNumber(a), Self.isNumber(b) else {
+                    throw mismatch(left, right, comparison, needs: "values of the same kind")
+                }
+                return Self.compareNumbers(a, b) == .orderedSame  // nil for NaN, which equals nothing
+            }
+        case (.value, _), (_, .value):
+            throw mismatch(left, right, comparison, needs: "values of the same kind")
+        default:
+            return try objectID(left, comparison) == objectID(right, comparison)
+        }
+    }
+
+    /// The order of two single values, or nil when either is nil (so every ordering comparison is false).
+    private func order(_ left: Item, _ right: Item, _ comparison: PredicateComparison) throws -> ComparisonResult? {
+        if left.isNull || right.isNull { return nil }
+        if case .value(let a) = left, case .value(let b) = right {
+            switch (a, b) {
+            case (.string(let x), .string(let y)): return StringComparison.compare(x, y, options: comparison.options)
+            case (.date(let x), .date(let y)): return x.compare(y)
+            default:
+                // NaN is unordered: every ordering comparison with it is false.
+                if Self.isNumber(a), Self.isNumber(b) { return Self.compareNumbers(a, b) }
+            }
+        }
+        throw mismatch(left, right, comparison, needs: "two numbers, two strings or two dates")
+    }
+
+    private func objectID(_ item: Item, _ comparison: PredicateComparison) throws -> ManagedObjectID {
+        switch item {
+        case .objectID(let id): return id
+        case .object(let object):
+            if let id = object.predicateObjectID { return id }
+            throw Failure(message: "a \(type(of: object)) has no object ID, so it cannot be compared as an object",
+                          keyPath: keyPathText(comparison.left))
+        case .value(let value):
+            throw Failure(message: "expected an object, found \(value.kindName) \(value)",
+                          keyPath: keyPathText(comparison.left))
+        }
+    }
+
+    /// The one value a side must be for operators other than IN, BETWEEN and CONTAINS on a collection.
+    private func single(_ resolved: Resolved, _ comparison: PredicateComparison, side: String) throws -> Item {
+        if case .single(let item) = resolved { return item }
+        if case .nilOnTheWay = resolved { return .value(.null) }
+        let operand = side == "right" ? comparison.right : comparison.left
+        throw Failure(message: "\(PredicateFormatter.format(operand)) on the \(side) of "
+                      + "\(comparison.operator.symbol) is a collection; use IN, CONTAINS or ANY",
+                      keyPath: keyPathText(operand))
+    }
+
+    private func mismatch(_ left: Item, _ right: Item, _ comparison: PredicateComparison, needs: String) -> Failure {
+        let leftText = PredicateFormatter.format(comparison.left)
+        let rightText = PredicateFormatter.format(comparison.right)
+        let keyPath = keyPathText(comparison.left) ?? keyPathText(comparison.right)
+        return Failure(message: "\(comparison.operator.symbol) needs \(needs), but \(leftText) is \(left.kindName) "
+                       + "and \(rightText) is \(right.kindName)", keyPath: keyPath)
+    }
+
+    private func keyPathText(_ operand: PredicateOperand) -> String? {
+        switch operand {
+        case .keyPath, .collectionOperation, .evaluatedObject: return PredicateFormatter.format(operand)
+        default: return nil
+        }
+    }
+
+    // MARK: Numbers
+
+    /// `true` for the kinds that compare as numbers.
+    static func isNumber(_ value: PersistentValue) -> Bool {
+        switch value {
+        case .integer, .double, .decimal, .bool: return true
+        default: return false
+        }
+    }
+
+    /// Integers, doubles, decimals and booleans compared as numbers; nil when either is not a number or is NaN.
+    static func compareNumbers(_ a: PersistentValue, _ b: PersistentValue) -> ComparisonResult? {
+        switch (a, b) {
+        case (.integer, .integer), (.integer, .bool), (.bool, .integer), (.bool, .bool):
+            guard let x = integer(a), let y = integer(b) else { return nil }
+            return x == y ? .orderedSame : x < y ? .orderedAscending : .orderedDescending
+        case (.decimal, .decimal), (.decimal, .integer), (.integer, .decimal), (.decimal, .bool), (.bool, .decimal):
+            guard let x = decimal(a), let y = decimal(b) else { return nil }
+            return x == y ? .orderedSame : x < y ? .orderedAscending : .orderedDescending
+        default:
+            guard let x = double(a), let y = double(b) else { return nil }
+            if x.isNaN || y.isNaN { return nil }
+            return x == y ? .orderedSame : x < y ? .orderedAscending : .orderedDescending
+        }
+    }
+
+    private static func integer(_ value: PersistentValue) -> Int64? {
+        switch value {
+        case .integer(let i): return i
+        case .bool(let b): return b ? 1 : 0
+        default: return nil
+        }
+    }
+
+    private static func decimal(_ value: PersistentValue) -> Decimal? {
+        switch value {
+        case .decimal(let d): return d
+        case .integer(let i): return Decimal(i)
+        case .bool(let b): return b ? 1 : 0
+        default: return nil
+        }
+    }
+
+    private static func double(_ value: PersistentValue) -> Double? {
+        switch value {
+        case .double(let d): return d
+        case .integer(let i): return Double(i)
+        case .bool(let b): return b ? 1 : 0
+        case .decimal(let d): return NSDecimalNumber(decimal: d).doubleValue
+        default: return nil
+        }
+    }
+
+    // MARK: Operands
+
+    private func resolve(_ operand: PredicateOperand) throws -> Resolved {
+        switch operand {
+        case .constant(let value):
+            return .single(.value(value))
+        case .object(let id):
+            return .single(.objectID(id))
+        case .aggregate(let elements):
+            return .collection(try elements.map { element in
+                guard case .single(let item) = try resolve(element) else {
+                    throw Failure(message: "a list may not contain a collection", keyPath: nil)
+                }
+                return item
+            })
+        case .evaluatedObject:
+            return .single(.object(root))
+        case .variable(let name):
+            throw Failure(message: "the variable $\(name) has no value; use withSubstitutionVariables(_:) first",
+                          keyPath: nil)
+        case .keyPath(let keys):
+            return try follow(keys, from: root)
+        case .collectionOperation(let op, let collection, let key):
+            return .single(.value(try apply(op, collection: collection, key: key)))
+        }
+    }
+
+    /// Follows `keys` from `start`: through to-ones (nil propagates), fanning out through to-manys.
+    private func follow(_ keys: [String], from start: any PredicateEvaluable) throws -> Resolved {
+        var frontier: [any PredicateEvaluable] = [start]
+        var nulls = 0  // branches that met a nil to-one before the last key
+        var fannedOut = false
+        for (index, key) in keys.enumerated() {
+            let isLast = index == keys.count - 1
+            var next: [any PredicateEvaluable] = []
+            var items: [Item] = []
+            var endsAtToMany = false
+            for object in frontier {
+                switch try object.predicateValue(forKey: key) {
+                case .value(let value):
+                    if isLast {
+                        items.append(.value(value))
+                    } else if value.isNull {
+                        nulls += 1
+                    } else {
+                        let path = keys[...index].joined(separator: ".")
+                        throw Failure(message: "'\(path)' is \(value.kindName) \(value), not an object, so "
+                                      + "'\(keys[index + 1])' cannot be read from it",
+                                      keyPath: keys.joined(separator: "."))
+                    }
+                case .object(let related):
+                    if isLast { items.append(.object(related)) } else { next.append(related) }
+                case .objects(let related):
+                    if isLast {
+                        items += related.map { .object($0) }
+                        endsAtToMany = true
+                    } else {
+                        next += related
+                        fannedOut = true
+                    }
+                }
+            }
+            if isLast {
+                if endsAtToMany {
+                    return .collection(items.filter { !$0.isNull })
+                }
+                if fannedOut { return .fanOut(items + Array(repeating: Item.value(.null), count: nulls)) }
+                if nulls > 0 { return .nilOnTheWay }
+                return .single(items.first ?? .value(.null))
+            }
+            frontier = next
+        }
+        return .single(.object(start))
+    }
+
+    /// `@count`, `@sum`, `@avg`, `@min`, `@max` over the to-many at the end of `collection`.
+    private func apply(_ op: PredicateOperand.CollectionOperator, collection: [String],
+                       key: [String]) throws -> PersistentValue {
+        let path = PredicateFormatter.format(.collectionOperation(op, collection: collection, key: key))
+        let elements: [Item]
+        switch try follow(collection, from: root) {
+        case .collection(let items), .fanOut(let items): elements = items.filter { !$0.isNull }
+        case .nilOnTheWay: elements = []
+        case .single(let item):
+            let what = item.kindName == "object" ? "a to-one" : item.kindName
+            throw Failure(message: "\(op.name) needs a to-many key path before it, but "
+                          + "'\(collection.joined(separator: "."))' is \(what)", keyPath: path)
+        }
+        if op == .count { return .integer(Int64(elements.count)) }
+
+        var values: [PersistentValue] = []
+        for element in elements {
+            guard case .object(let object) = element else { continue }
+            let found: [Item]
+            switch try follow(key, from: object) {
+            case .single(let item): found = [item]
+            case .nilOnTheWay: found = []
+            case .collection(let items), .fanOut(let items): found = items
+            }
+            for item in found {
+                switch item {
+                case .value(let value) where !value.isNull: values.append(value)
+                case .value: break
+                case .object, .objectID:
+                    throw Failure(message: "\(op.name) needs values, but '\(key.joined(separator: "."))' is an object",
+                                  keyPath: path)
+                }
+            }
+        }
+        switch op {
+        case .sum, .avg: return try arithmetic(op, values, path: path)
+        default: return try extreme(op, values, path: path)
+        }
+    }
+
+    private func arithmetic(_ op: PredicateOperand.CollectionOperator, _ values: [PersistentValue],
+                            path: String) throws -> PersistentValue {
+        var integerSum: Int64 = 0
+        var integerOverflow = false
+        var doubleSum = 0.0
+        var decimalSum = Decimal(0)
+        var sawDouble = false, sawDecimal = false
+        for value in values {
+            switch value {
+            case .integer, .bool:
+                let i = Self.integer(value) ?? 0
+                let (sum, overflow) = integerSum.addingReportingOverflow(i)
+                integerSum = sum
+                integerOverflow = integerOverflow || overflow
+                doubleSum += Double(i)
+                decimalSum += Decimal(i)
+            case .double(let d):
+                sawDouble = true
+                doubleSum += d
+            case .decimal(let d):
+                sawDecimal = true
+                decimalSum += d
+                doubleSum += NSDecimalNumber(decimal: d).doubleValue
+            default:
+                throw Failure(message: "\(op.name) needs numbers, but found \(value.kindName) \(value)", keyPath: path)
+            }
+        }
+        if op == .sum {
+            if sawDecimal && !sawDouble { return .decimal(decimalSum) }
+            if sawDouble || sawDecimal { return .double(doubleSum) }
+            if integerOverflow {
+                throw Failure(message: "@sum overflows a 64-bit integer", keyPath: path)
+            }
+            return .integer(integerSum)
+        }
+        guard !values.isEmpty else { return .null }
+        if sawDecimal && !sawDouble { return .decimal(decimalSum / Decimal(values.count)) }
+        return .double(doubleSum / Double(values.count))
+    }
+
+    private func extreme(_ op: PredicateOperand.CollectionOperator, _ values: [PersistentValue],
+                         path: String) throws -> PersistentValue {
+        guard var best = values.first else { return .null }
+        for value in values.dropFirst() {
+            let result: ComparisonResult?
+            switch (value, best) {
+            case (.string(let x), .string(let y)): result = StringComparison.compare(x, y)
+            case (.date(let x), .date(let y)): result = x.compare(y)
+            default:
+                // NaN is unordered; it never becomes the minimum or the maximum.
+                if Self.isNumber(value), Self.isNumber(best) {
+                    result = Self.compareNumbers(value, best) ?? .orderedSame
+                } else {
+                    result = nil
+                }
+            }
+            guard let result else {
+                throw Failure(message: "\(op.name) needs numbers, strings or dates of one kind, but found "
+                              + "\(best.kindName) and \(value.kindName)", keyPath: path)
+            }
+            if (op == .min && result == .orderedAscending) || (op == .max && result == .orderedDescending) {
+                best = value
+            }
+        }
+        switch best {
+        case .string, .date, .integer, .double, .decimal, .bool: return best
+        default:
+            throw Failure(message: "\(op.name) needs numbers, strings or dates, but found \(best.kindName)",
+                          keyPath: path)
+        }
+    }
+}

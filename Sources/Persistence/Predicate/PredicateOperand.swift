@@ -1,0 +1,42 @@
+/// One side of a comparison (Core Data's `NSExpression`, restricted to what a persistent store can answer).
+indirect enum PredicateOperand: Sendable, Hashable {
+    /// A literal or a converted argument: `"x"`, `3`, `2.5`, `YES`, `nil`, a date, a UUID…
+    case constant(PersistentValue)
+    /// A managed object given as an argument (`SELF == %@`, `director == %@`), by identity.
+    case object(ManagedObjectID)
+    /// A list, `{1, 2, 3}`, or an array or set argument. Elements are only `.constant`, `.object` or `.variable`.
+    case aggregate([PredicateOperand])
+    /// `SELF`: the object being tested.
+    case evaluatedObject
+    /// A key path from the object being tested, one key per element: `name` is `["name"]`, `director.name` is
+    /// `["director", "name"]`. Never empty; `SELF.name` is stored as `["name"]`. Keys are as written (or as given
+    /// to `%K`), without `#` escapes.
+    case keyPath([String])
+    /// A collection operator applied to the to-many at the end of `collection`, then, except for `@count`, to the
+    /// value at `key` of each related object: `actors.@count` is `(.count, ["actors"], [])`,
+    /// `items.@sum.price` is `(.sum, ["items"], ["price"])`. `collection` is never empty; `key` is empty exactly for
+    /// `@count`.
+    case collectionOperation(CollectionOperator, collection: [String], key: [String])
+    /// `$NAME`: a substitution variable, replaced by ``FetchPredicate/withSubstitutionVariables(_:)``. Evaluating
+    /// a predicate that still has one is an error.
+    case variable(String)
+
+    /// The collection operators of key paths.
+    ///
+    /// Over the values found (nil values skipped): `@count` is the number of related objects, 0 when the path meets
+    /// a nil to-one; `@sum` is 0 for none, an integer when every value is one, else a double (a decimal when any
+    /// value is a decimal); `@avg` is nil for none, else a double (a decimal when any value is a decimal); `@min` and
+    /// `@max` are nil for none and work on numbers, strings (literal order) or dates.
+    enum CollectionOperator: String, Sendable, Hashable, CaseIterable {
+        case count, sum, avg, min, max
+
+        /// As written in a key path: `@count`, `@sum`, …
+        var name: String { "@" + rawValue }
+    }
+
+    /// `true` for `.keyPath`.
+    var isKeyPath: Bool {
+        if case .keyPath = self { return true }
+        return false
+    }
+}

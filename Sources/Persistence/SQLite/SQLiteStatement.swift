@@ -1,0 +1,98 @@
+import CSQLite
+import Foundation
+
+/// Owns one `sqlite3_stmt*`. Columns come back as Swift values; arguments are always bound, never spliced.
+final class SQLiteStatement {
+    private let handle: OpaquePointer
+    private unowned let connection: SQLiteConnection
+    let sql: String
+    let columnCount: Int32
+
+    init(connection: SQLiteConnection, sql: String) throws {
+        var statement: OpaquePointer?
+        let rc = sqlite3_prepare_v3(connection.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard rc == SQLITE_OK, let statement else {
+            throw SQLiteError(code: sqlite3_extended_errcode(connection.handle), message: connection.lastErrorMessage, sql: sql)
+        }
+        self.handle = statement
+        self.connection = connection
+        self.sql = sql
+        self.columnCount = sqlite3_column_count(statement)
+    }
+
+    deinit {
+        sqlite3_finalize(handle)
+    }
+
+    func reset() throws {
+        sqlite3_reset(handle)
+        try connection.check(sqlite3_clear_bindings(handle), sql: sql)
+    }
+
+    func bind(_ arguments: [SQLiteValue]) throws {
+        let expected = Int(sqlite3_bind_parameter_count(handle))
+        guard expected == arguments.count else {
+            throw SQLiteError(code: SQLITE_RANGE, message: "expected \(expected) arguments, got \(arguments.count)", sql: sql)
+        }
+        for (offset, argument) in arguments.enumerated() {
+            try bind(argument, at: Int32(offset + 1))
+        }
+    }
+
+    func bind(_ value: SQLiteValue, at index: Int32) throws {
+        let rc: Int32
+        switch value {
+        case .null: rc = sqlite3_bind_null(handle, index)
+        case .integer(let v): rc = sqlite3_bind_int64(handle, index, v)
+        case .real(let v): rc = sqlite3_bind_double(handle, index, v)
+        case .text(let v): rc = sqlite3_bind_text(handle, index, v, -1, csqlite_transient())
+        case .blob(let v):
+            rc = v.withUnsafeBytes { bytes in
+                // A zero-length blob needs a non-null pointer to stay a blob rather than NULL.
+                sqlite3_bind_blob64(handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
+                                    sqlite3_uint64(bytes.count), csqlite_transient())
+            }
+        }
+        try connection.check(rc, sql: sql)
+    }
+
+    func bind(_ value: Int64, at index: Int32) throws {
+        try connection.check(sqlite3_bind_int64(handle, index, value), sql: sql)
+    }
+
+    /// Advances to the next row; `false` when the statement is done.
+    func step() throws -> Bool {
+        let rc = sqlite3_step(handle)
+        switch rc {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default:
+            let error = SQLiteError(code: sqlite3_extended_errcode(connection.handle), message: connection.lastErrorMessage, sql: sql)
+            sqlite3_reset(handle)
+            throw error
+        }
+    }
+
+    func int64(at column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+    func double(at column: Int32) -> Double { sqlite3_column_double(handle, column) }
+    func isNull(at column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+
+    func text(at column: Int32) -> String {
+        guard let pointer = sqlite3_column_text(handle, column) else { return "" }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+    }
+
+    func value(at column: Int32) -> SQLiteValue {
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, column))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, column))
+        case SQLITE_TEXT: return .text(text(at: column))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(handle, column))
+            guard count > 0, let pointer = sqlite3_column_blob(handle, column) else { return .blob(Data()) }
+            return .blob(Data(bytes: pointer, count: count))
+        default: return .null
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// The whole stack in one object: a model, a coordinator, a store, a main-queue ``viewContext`` and
+/// background contexts on demand.
+///
+/// ```swift
+/// let container = PersistentContainer(name: "Movies", managedObjectModel: model)
+/// container.persistentStoreDescriptions = [.inMemory()]      // for tests
+/// container.loadPersistentStores { description, error in
+///     if let error { print("could not load \(description.url): \(error)") }
+/// }
+/// ```
+public final class PersistentContainer: @unchecked Sendable {
+    public let name: String
+    public let managedObjectModel: ManagedObjectModel
+    public let persistentStoreCoordinator: PersistentStoreCoordinator
+    /// Where and how the store is opened. By default: `<name>.sqlite` in ``defaultDirectoryURL()``.
+    public var persistentStoreDescriptions: [PersistentStoreDescription]
+    private let viewContextLock = NSLock()
+    private var _viewContext: ManagedObjectContext?
+
+    public init(name: String, managedObjectModel: ManagedObjectModel) {
+        self.name = name
+        self.managedObjectModel = managedObjectModel
+        self.persistentStoreCoordinator = PersistentStoreCoordinator(managedObjectModel: managedObjectModel)
+        self.persistentStoreDescriptions = [
+            PersistentStoreDescription(url: Self.defaultDirectoryURL().appendingPathComponent("\(name).sqlite")),
+        ]
+    }
+
+    /// The folder stores go in by default: `$XDG_DATA_HOME` or `~/.local/share` on Linux, Application Support on macOS.
+    public class func defaultDirectoryURL() -> URL {
+        #if os(Linux)
+        if let xdg = ProcessInfo.processInfo.environment["XDG_DATA_HOME"], !xdg.isEmpty {
+            return URL(fileURLWithPath: xdg, isDirectory: true)
+        }
+        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share", isDirectory: true)
+        #else
+        return FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask)[0]
+        #endif
+    }
+
+    /// Loads every described store and calls `completionHandler` once per store, with the error if it failed.
+    /// Errors: 260 missing folder, 257/513 no permission (the message says which file or folder), 259 not a
+    /// database, 134100 a store made with another model, 134000 a second store or a bad URL.
+    ///
+    /// Synchronous unless a description asks for ``PersistentStoreDescription/shouldAddStoreAsynchronously``.
+    public func loadPersistentStores(completionHandler: @escaping @Sendable (PersistentStoreDescription, (any Error)?) -> Void) {
+        for description in persistentStoreDescriptions {
+            let load: @Sendable () -> Void = { [persistentStoreCoordinator] in
+                do {
+                    try persistentStoreCoordinator.addPersistentStore(with: description)
+                    completionHandler(description, nil)
+                } catch {
+                    completionHandler(description, error)
+                }
+            }
+            if description.shouldAddStoreAsynchronously {
+                DispatchQueue.global().async(execute: load)
+            } else {
+                load()
+            }
+        }
+    }
+
+    /// The main-queue context, for the UI (and for tests, which run on the main thread).
+    public var viewContext: ManagedObjectContext {
+        viewContextLock.withLock {
+            if let context = _viewContext { return context }
+            let context = ManagedObjectContext(concurrencyType: .mainQueue)
+            context.persistentStoreCoordinator = persistentStoreCoordinator
+            context.name = "viewContext"
+            _viewContext = context
+            return context
+        }
+    }
+
+    /// A new private-queue context connected straight to the store.
+    public func newBackgroundContext() -> ManagedObjectContext {
+        let context = ManagedObjectContext(concurrencyType: .privateQueue)
+        context.persistentStoreCoordinator = persistentStoreCoordinator
+        return context
+    }
+
+    /// Runs `block` on a new background context's queue.
+    public func performBackgroundTask(_ block: @escaping @Sendable (ManagedObjectContext) -> Void) {
+        let context = newBackgroundContext()
+        context.perform { block(context) }
+    }
+
+    /// Runs `block` on a new background context's queue and returns its result.
+    public func performBackgroundTask<T: Sendable>(_ block: @escaping @Sendable (ManagedObjectContext) throws -> T) async throws -> T {
+        let context = newBackgroundContext()
+        return try await context.perform { try block(context) }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// Connects contexts to the store and serialises access to it. Contexts on any queue call in; one lock keeps
+/// SQLite's connection to one caller at a time.
+public final class PersistentStoreCoordinator: @unchecked Sendable {
+    public let managedObjectModel: ManagedObjectModel
+    private let lock = NSRecursiveLock()
+    private var store: SQLiteStore?
+
+    public init(managedObjectModel: ManagedObjectModel) {
+        self.managedObjectModel = managedObjectModel
+    }
+
+    /// Opens (creating if needed) the store described by `description`.
+    /// - Throws: ``PersistenceError`` naming the file and the reason (see ``PersistentContainer/loadPersistentStores(completionHandler:)``).
+    public func addPersistentStore(with description: PersistentStoreDescription) throws {
+        try lock.withLock {
+            guard store == nil else {
+                throw PersistenceError(.persistentStoreInvalidType, "This coordinator already has a store (\(store!.url.path)); Persistence supports one store per coordinator.", url: description.url)
+            }
+            store = try SQLiteStore(description: description, model: managedObjectModel)
+        }
+    }
+
+    /// The URLs of the loaded stores.
+    public var persistentStoreURLs: [URL] { lock.withLock { store.map { [$0.url] } ?? [] } }
+
+    /// The loaded store's identifier (its metadata UUID).
+    public var storeIdentifier: String? { lock.withLock { store?.identifier } }
+
+    /// The ID named by a URI from ``ManagedObjectID/uriRepresentation()``, or `nil` when it is not an ID of
+    /// this coordinator's store and model.
+    public func managedObjectID(forURIRepresentation uri: URL) -> ManagedObjectID? {
+        guard let id = ManagedObjectID(uriRepresentation: uri), !id.isTemporaryID,
+              managedObjectModel.entitiesByName[id.entityName] != nil,
+              id.storeIdentifier == storeIdentifier else { return nil }
+        return id
+    }
+
+    /// The loaded store's table layout.
+    func schema() throws -> StoreSchema {
+        try withStore { $0.schema }
+    }
+
+    /// Runs `body` with the store, holding the lock.
+    func withStore<T>(_ body: (SQLiteStore) throws -> T) throws -> T {
+        try lock.withLock {
+            guard let store else {
+                throw PersistenceError(.persistentStoreInvalidType, "No store is loaded: call loadPersistentStores(completionHandler:) first and check its error.")
+            }
+            do {
+                return try body(store)
+            } catch let error as SQLiteError {
+                throw PersistenceError.sqlite(error, "The store failed", url: store.url)
+            }
+        }
+    }
+}

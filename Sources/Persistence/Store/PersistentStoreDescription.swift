@@ -1,0 +1,25 @@
+import Foundation
+
+/// Where and how a container opens its store.
+///
+/// The URL `/dev/null` asks for a private in-memory store: each container that loads it gets its own, empty,
+/// so parallel tests never share data.
+public final class PersistentStoreDescription: @unchecked Sendable, CustomStringConvertible {
+    /// The store file (`/dev/null` for an in-memory store).
+    public var url: URL
+    /// Open the store without writing to it; saves fail.
+    public var isReadOnly = false
+    /// Load on a background queue and call the completion handler there (instead of before returning).
+    public var shouldAddStoreAsynchronously = false
+
+    public init(url: URL) {
+        self.url = url
+    }
+
+    /// A description of a private in-memory store.
+    public static func inMemory() -> PersistentStoreDescription {
+        PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))
+    }
+
+    public var description: String { "<store \(url.path)\(isReadOnly ? " read-only" : "")>" }
+}

@@ -1,0 +1,149 @@
+import Foundation
+
+extension SQLiteStore {
+    /// Rows of `query.entity` matching the query, decoded into slots.
+    func rows(for query: StoreQuery) throws -> [StoreRow] {
+        let table = schema[query.entity]
+        let projection = "t0.Z_PK, t0.Z_OPT" + table.columns.compactMap { $0.map { ", t0." + $0 } }.joined()
+        let statement = try connection.cachedStatement(sql(for: query, projection: projection))
+        try statement.bind(arguments(for: query))
+        var rows: [StoreRow] = []
+        while try statement.step() { rows.append(decodeRow(statement, table: table)) }
+        return rows
+    }
+
+    /// Primary keys of the rows matching the query, in the query's order.
+    func primaryKeys(for query: StoreQuery) throws -> [Int64] {
+        let statement = try connection.cachedStatement(sql(for: query, projection: "t0.Z_PK"))
+        try statement.bind(arguments(for: query))
+        var keys: [Int64] = []
+        while try statement.step() { keys.append(statement.int64(at: 0)) }
+        return keys
+    }
+
+    /// The number of rows matching the query (limit and offset applied as SQL would).
+    func count(for query: StoreQuery) throws -> Int {
+        var inner = query
+        inner.orderBy = nil
+        let sql = "SELECT COUNT(*) FROM (\(sql(for: inner, projection: "t0.Z_PK")))"
+        let rows = try connection.query(sql, arguments(for: inner))
+        guard case .integer(let count)? = rows.first?.first else { return 0 }
+        return Int(count)
+    }
+
+    /// Selected columns of matching rows, for dictionary results.
+    func values(for query: StoreQuery, columns: [String], distinct: Bool) throws -> [[SQLiteValue]] {
+        let projection = (distinct ? "DISTINCT " : "") + columns.joined(separator: ", ")
+        return try connection.query(sql(for: query, projection: projection), arguments(for: query))
+    }
+
+    /// Rows by primary key (for batch faulting); missing rows are left out.
+    func rows(of entity: EntityDescription, primaryKeys: [Int64]) throws -> [StoreRow] {
+        let table = schema[entity]
+        var rows: [StoreRow] = []
+        for chunk in primaryKeys.chunked(into: 500) {
+            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+            let statement = try connection.cachedStatement("SELECT \(table.selectColumns) FROM \(table.name) WHERE Z_PK IN (\(marks))")
+            try statement.bind(chunk.map(SQLiteValue.integer))
+            while try statement.step() { rows.append(decodeRow(statement, table: table)) }
+        }
+        return rows
+    }
+
+    /// One row by primary key, or nil when it is gone.
+    func row(of entity: EntityDescription, primaryKey: Int64) throws -> StoreRow? {
+        let table = schema[entity]
+        let statement = try connection.cachedStatement("SELECT \(table.selectColumns) FROM \(table.name) WHERE Z_PK = ?")
+        try statement.bind([.integer(primaryKey)])
+        return try statement.step() ? decodeRow(statement, table: table) : nil
+    }
+
+    /// The current version of each listed row that still exists.
+    func versions(of entity: EntityDescription, primaryKeys: [Int64]) throws -> [Int64: Int64] {
+        var result: [Int64: Int64] = [:]
+        let table = schema[entity]
+        for chunk in primaryKeys.chunked(into: 500) {
+            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+            for row in try connection.query("SELECT Z_PK, Z_OPT FROM \(table.name) WHERE Z_PK IN (\(marks))", chunk.map(SQLiteValue.integer)) {
+                if case .integer(let pk) = row[0], case .integer(let version) = row[1] { result[pk] = version }
+            }
+        }
+        return result
+    }
+
+    /// The primary keys of the objects related to row `primaryKey` through to-many `relationship`, in order.
+    func relatedKeys(_ relationship: RelationshipDescription, of entity: EntityDescription, primaryKey: Int64) throws -> [Int64] {
+        let table = schema[entity]
+        let index = entity.propertyIndexByName[relationship.name]!
+        let sql: String
+        if let join = table.joinTables[index] {
+            let order = relationship.isOrdered ? "\(join.selfOrderColumn), rowid" : "rowid"
+            sql = "SELECT \(join.otherColumn) FROM \(join.name) WHERE \(join.selfColumn) = ? ORDER BY \(order)"
+        } else {
+            let inverse = relationship.inverseRelationship!
+            let destination = schema[relationship.destinationEntity]
+            let inverseIndex = destination.entity.propertyIndexByName[inverse.name]!
+            let foreignKey = destination.columns[inverseIndex]!
+            let order = destination.orderColumns[inverseIndex].map { "\($0), Z_PK" } ?? "Z_PK"
+            sql = "SELECT Z_PK FROM \(destination.name) WHERE \(foreignKey) = ? ORDER BY \(order)"
+        }
+        return try connection.query(sql, [.integer(primaryKey)]).compactMap {
+            if case .integer(let pk) = $0[0] { return pk } else { return nil }
+        }
+    }
+
+    // MARK: - SQL
+
+    func sql(for query: StoreQuery, projection: String) -> String {
+        var sql = "SELECT \(projection) FROM \(schema[query.entity].name) t0"
+        if !query.joins.isEmpty { sql += " " + query.joins }
+        if let whereClause = query.whereClause { sql += " WHERE " + whereClause }
+        if let orderBy = query.orderBy { sql += " ORDER BY " + orderBy }
+        if query.limit > 0 || query.offset > 0 { sql += " LIMIT ? OFFSET ?" }
+        return sql
+    }
+
+    func arguments(for query: StoreQuery) -> [SQLiteValue] {
+        guard query.limit > 0 || query.offset > 0 else { return query.arguments }
+        return query.arguments + [.integer(query.limit > 0 ? Int64(query.limit) : -1), .integer(Int64(query.offset))]
+    }
+
+    /// Turns the current row of `statement` (projected as `Z_PK, Z_OPT, columns…`) into slots.
+    func decodeRow(_ statement: SQLiteStatement, table: EntityTable) -> StoreRow {
+        let entity = table.entity
+        var slots: [PropertySlot] = []
+        slots.reserveCapacity(entity.properties.count)
+        var column: Int32 = 2
+        for index in entity.properties.indices {
+            if let attribute = entity.attributeAt[index] {
+                slots.append(.value(decodeValue(statement, column: column, type: attribute.attributeType)))
+                column += 1
+            } else if entity.relationshipAt[index]!.isToMany {
+                slots.append(.toMany(nil))
+            } else {
+                slots.append(statement.isNull(at: column) ? .toOne(nil) : .toOneKey(statement.int64(at: column)))
+                column += 1
+            }
+        }
+        return StoreRow(primaryKey: statement.int64(at: 0), version: statement.int64(at: 1), slots: slots)
+    }
+
+    private func decodeValue(_ statement: SQLiteStatement, column: Int32, type: AttributeType) -> PersistentValue {
+        if statement.isNull(at: column) { return .null }
+        switch type {
+        // Fast paths for the common types; everything else goes through the general conversion.
+        case .integer16, .integer32, .integer64: return .integer(statement.int64(at: column))
+        case .double, .float: return .double(statement.double(at: column))
+        case .string: return .string(statement.text(at: column))
+        case .boolean: return .bool(statement.int64(at: column) != 0)
+        case .date: return .date(Date(timeIntervalSinceReferenceDate: statement.double(at: column)))
+        default: return type.persistentValue(statement.value(at: column))
+        }
+    }
+}
+
+extension Array {
+    func chunked(into size: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+
+/// Row writes. Each runs inside ``beginWrite()`` … ``commitWrite()``; a failure anywhere leads to
+/// ``rollbackWrite()``, so a save is applied whole or not at all.
+extension SQLiteStore {
+    func beginWrite() throws {
+        try connection.execute("BEGIN IMMEDIATE")
+    }
+
+    func commitWrite() throws {
+        try connection.execute("COMMIT")
+    }
+
+    func rollbackWrite() {
+        if connection.isInTransaction { try? connection.execute("ROLLBACK") }
+    }
+
+    /// Inserts a row with version 1. `values` follow the table's columns (nil entries of ``EntityTable/columns``
+    /// skipped); order columns start NULL and are set by ``setOrder(_:of:primaryKey:position:)``.
+    func insertRow(_ table: EntityTable, primaryKey: Int64, values: [SQLiteValue]) throws {
+        let columns = table.columns.compactMap { $0 }
+        let marks = String(repeating: ", ?", count: columns.count)
+        let sql = "INSERT INTO \(table.name) (Z_PK, Z_OPT\(columns.map { ", " + $0 }.joined())) VALUES (?, 1\(marks))"
+        let statement = try connection.cachedStatement(sql)
+        try statement.bind(primaryKey, at: 1)
+        for (offset, value) in values.enumerated() { try statement.bind(value, at: Int32(offset + 2)) }
+        while try statement.step() {}
+    }
+
+    /// Writes changed columns and bumps the version. With `expectedVersion`, only a row still at that version is
+    /// written (optimistic locking); returns `false` when no row matched.
+    func updateRow(_ table: EntityTable, primaryKey: Int64, expectedVersion: Int64?,
+                   changes: [(column: String, value: SQLiteValue)]) throws -> Bool {
+        var sql = "UPDATE \(table.name) SET Z_OPT = Z_OPT + 1"
+        for change in changes { sql += ", \(change.column) = ?" }
+        sql += " WHERE Z_PK = ?"
+        var arguments = changes.map(\.value) + [.integer(primaryKey)]
+        if let expectedVersion {
+            sql += " AND Z_OPT = ?"
+            arguments.append(.integer(expectedVersion))
+        }
+        return try connection.run(sql, arguments) == 1
+    }
+
+    /// Deletes a row and its join-table entries; returns `false` when no row matched (see ``updateRow``).
+    func deleteRow(_ table: EntityTable, primaryKey: Int64, expectedVersion: Int64?) throws -> Bool {
+        var sql = "DELETE FROM \(table.name) WHERE Z_PK = ?"
+        var arguments: [SQLiteValue] = [.integer(primaryKey)]
+        if let expectedVersion {
+            sql += " AND Z_OPT = ?"
+            arguments.append(.integer(expectedVersion))
+        }
+        let deleted = try connection.run(sql, arguments) == 1
+        for join in table.joinTables.values {
+            try connection.run("DELETE FROM \(join.name) WHERE \(join.selfColumn) = ?", [.integer(primaryKey)])
+        }
+        return deleted
+    }
+
+    /// Sets the position of a child row within its parent's ordered relationship.
+    func setOrder(_ column: String, of table: EntityTable, primaryKey: Int64, position: Int) throws {
+        try connection.run("UPDATE \(table.name) SET \(column) = ? WHERE Z_PK = ?", [.integer(Int64(position)), .integer(primaryKey)])
+    }
+
+    /// Replaces the join rows of one object's side of a join table with `targets` (in order).
+    /// `otherPositions` gives, per target, this object's position in the target's list when that side is ordered.
+    func replaceJoinRows(_ join: JoinTable, primaryKey: Int64, targets: [Int64], ordered: Bool,
+                         otherPositions: [Int64: Int] = [:]) throws {
+        try connection.run("DELETE FROM \(join.name) WHERE \(join.selfColumn) = ?", [.integer(primaryKey)])
+        let otherOrderColumn = join.readsFromOwner ? "Z_TARGET_ORDER" : "Z_OWNER_ORDER"
+        let sql = "INSERT INTO \(join.name) (\(join.selfColumn), \(join.otherColumn), \(join.selfOrderColumn), \(otherOrderColumn)) VALUES (?, ?, ?, ?)"
+        for (position, target) in targets.enumerated() {
+            let other: SQLiteValue = otherPositions[target].map { .integer(Int64($0)) } ?? .null
+            try connection.run(sql, [.integer(primaryKey), .integer(target), ordered ? .integer(Int64(position)) : .null, other])
+        }
+    }
+
+    /// Primary keys of rows other than `excluding` whose constraint columns equal `values`.
+    func rowsMatching(_ table: EntityTable, columns: [String], values: [SQLiteValue], excluding: Int64?) throws -> [Int64] {
+        var sql = "SELECT Z_PK FROM \(table.name) WHERE " + columns.map { "\($0) = ?" }.joined(separator: " AND ")
+        var arguments = values
+        if let excluding {
+            sql += " AND Z_PK != ?"
+            arguments.append(.integer(excluding))
+        }
+        return try connection.query(sql, arguments).compactMap { if case .integer(let pk) = $0[0] { pk } else { nil } }
+    }
+}

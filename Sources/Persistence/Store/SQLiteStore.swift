@@ -1,0 +1,175 @@
+import Foundation
+
+/// The SQLite file behind a store: opens or creates it, checks it was made with the same model, and reads and
+/// writes rows. Not thread-safe: ``PersistentStoreCoordinator`` serialises every call.
+final class SQLiteStore {
+    let url: URL
+    /// The file SQLite opens (for `/dev/null`, a private file in shared memory).
+    let path: String
+    let isInMemory: Bool
+    let model: ManagedObjectModel
+    let schema: StoreSchema
+    /// The store's UUID, kept in its metadata; part of every permanent object ID.
+    private(set) var identifier = ""
+    let connection: SQLiteConnection
+
+    static let formatVersion = "1"
+
+    init(description: PersistentStoreDescription, model: ManagedObjectModel) throws {
+        self.url = description.url
+        self.model = model
+        self.schema = StoreSchema(model: model)
+        if description.url.path == "/dev/null" {
+            isInMemory = true
+            path = Self.makeInMemoryPath()
+        } else {
+            isInMemory = false
+            path = description.url.path
+            try Self.checkLocation(of: description.url, readOnly: description.isReadOnly)
+        }
+        do {
+            var options: SQLiteConnection.OpenOptions = description.isReadOnly ? [.readOnly] : [.readWrite, .create]
+            if isInMemory { options = [.readWrite, .create] }
+            connection = try SQLiteConnection(path: path, options: options)
+        } catch let error as SQLiteError {
+            throw PersistenceError(.fileReadUnknown, "Could not open the store at \(path): \(error.message).",
+                                   sqliteCode: error.code, url: url)
+        }
+        do {
+            try StoreFunctions.register(on: connection)
+            try prepare(readOnly: description.isReadOnly)
+        } catch let error as SQLiteError {
+            // SQLITE_NOTADB (26): the file exists but is not a database.
+            if error.code & 0xFF == 26 {
+                throw PersistenceError(.fileReadCorruptFile,
+                                       "The store at \(path) is not a SQLite database (corrupt, or another kind of file). Move it aside or delete it.",
+                                       sql: error.sql, sqliteCode: error.code, url: url)
+            }
+            throw PersistenceError(.fileReadUnknown, "Could not read the store at \(path): \(error.message).",
+                                   sql: error.sql, sqliteCode: error.code, url: url)
+        }
+    }
+
+    deinit {
+        if isInMemory {
+            for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+        }
+    }
+
+    // MARK: - Opening
+
+    /// Reports a store location SQLite could not use, with the reason, before SQLite reports it vaguely.
+    private static func checkLocation(of url: URL, readOnly: Bool) throws {
+        guard url.isFileURL else {
+            throw PersistenceError(.persistentStoreInvalidType, "The store URL \(url) is not a file URL (use a file path, or /dev/null for an in-memory store).", url: url)
+        }
+        let fileManager = FileManager.default
+        let folder = url.deletingLastPathComponent()
+        var isDirectory: ObjCBool = false
+        guard fileManager.fileExists(atPath: folder.path, isDirectory: &isDirectory) else {
+            throw PersistenceError(.fileReadNoSuchFile, "The folder \(folder.path) for the store \(url.lastPathComponent) does not exist. Create it first.", url: url)
+        }
+        guard isDirectory.boolValue else {
+            throw PersistenceError(.fileWriteNoPermission, "\(folder.path) is a file, not a folder, so the store \(url.lastPathComponent) cannot be made inside it.", url: url)
+        }
+        if fileManager.fileExists(atPath: url.path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue {
+                throw PersistenceError(.fileReadCorruptFile, "The store path \(url.path) is a folder, not a store file.", url: url)
+            }
+            guard access(url.path, R_OK) == 0 else {
+                throw PersistenceError(.fileReadNoPermission, "No permission to read the store \(url.path): \(String(cString: strerror(errno))).", url: url)
+            }
+            guard readOnly || access(url.path, W_OK) == 0 else {
+                throw PersistenceError(.fileWriteNoPermission, "No permission to write the store \(url.path): \(String(cString: strerror(errno))). Open it read-only or fix its permissions.", url: url)
+            }
+        } else if readOnly {
+            throw PersistenceError(.fileReadNoSuchFile, "The read-only store \(url.path) does not exist.", url: url)
+        }
+        // SQLite also writes -wal and -shm files beside the store.
+        guard readOnly || access(folder.path, W_OK) == 0 else {
+            throw PersistenceError(.fileWriteNoPermission, "No permission to write in \(folder.path), where the store and its journal live: \(String(cString: strerror(errno))).", url: url)
+        }
+    }
+
+    /// A fresh file in shared memory (tmpfs) for a `/dev/null` store: private to this store, yet a real file, so
+    /// WAL and several connections (query generations) work as they do on disk. Files left by dead processes
+    /// are removed.
+    private static func makeInMemoryPath() -> String {
+        let folder = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
+        let prefix = "persistence-inmemory-"
+        if let names = try? FileManager.default.contentsOfDirectory(atPath: folder) {
+            for name in names where name.hasPrefix(prefix) {
+                let pidText = name.dropFirst(prefix.count).prefix { $0 != "-" }
+                if let pid = Int32(pidText), kill(pid, 0) != 0, errno == ESRCH {
+                    unlink((folder as NSString).appendingPathComponent(name))
+                }
+            }
+        }
+        return (folder as NSString).appendingPathComponent("\(prefix)\(getpid())-\(UUID().uuidString).sqlite")
+    }
+
+    private func prepare(readOnly: Bool) throws {
+        // The first read fails with SQLITE_NOTADB on a file that is not a database.
+        let tables = try connection.query("SELECT name FROM sqlite_master WHERE type = 'table'")
+            .compactMap { row -> String? in if case .text(let name) = row[0] { return name } else { return nil } }
+        if !readOnly {
+            try connection.execute("PRAGMA journal_mode = WAL")
+            try connection.execute("PRAGMA synchronous = NORMAL")
+        }
+        if tables.isEmpty {
+            guard !readOnly else {
+                throw PersistenceError(.persistentStoreIncompatibleVersionHash, "The read-only store \(path) is empty.", url: url)
+            }
+            try createSchema()
+            return
+        }
+        guard tables.contains("Z_METADATA") else {
+            throw PersistenceError(.persistentStoreIncompatibleVersionHash,
+                                   "The file \(path) is a SQLite database but not a store of this library (it has no Z_METADATA table).", url: url)
+        }
+        let metadata = try readMetadata()
+        identifier = metadata["uuid"] ?? ""
+        let storedHash = metadata["modelHash"] ?? "none"
+        guard storedHash == model.versionHash else {
+            throw PersistenceError(.persistentStoreIncompatibleVersionHash,
+                                   "The model used to open the store is incompatible with the one used to create the store. The store at \(path) was made with model version \(storedHash); this model is \(model.versionHash). Delete the store or open it with its own model.",
+                                   url: url)
+        }
+    }
+
+    private func readMetadata() throws -> [String: String] {
+        var metadata: [String: String] = [:]
+        for row in try connection.query("SELECT Z_KEY, Z_VALUE FROM Z_METADATA") {
+            if case .text(let key) = row[0], case .text(let value) = row[1] { metadata[key] = value }
+        }
+        return metadata
+    }
+
+    private func createSchema() throws {
+        identifier = UUID().uuidString
+        try connection.inTransaction {
+            try connection.execute("CREATE TABLE Z_METADATA (Z_KEY TEXT PRIMARY KEY, Z_VALUE TEXT)")
+            try connection.execute("CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME TEXT NOT NULL, Z_MAX INTEGER NOT NULL)")
+            for statement in schema.createStatements { try connection.execute(statement) }
+            for (key, value) in ["uuid": identifier, "modelHash": model.versionHash, "formatVersion": Self.formatVersion] {
+                try connection.run("INSERT INTO Z_METADATA (Z_KEY, Z_VALUE) VALUES (?, ?)", [.text(key), .text(value)])
+            }
+            for entity in model.entities {
+                try connection.run("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_MAX) VALUES (?, ?, 0)",
+                                   [.integer(Int64(entity.index + 1)), .text(entity.name)])
+            }
+        }
+    }
+
+    // MARK: - Keys
+
+    /// Reserves `count` primary keys for `entity`; returns the first.
+    func allocatePrimaryKeys(for entity: EntityDescription, count: Int) throws -> Int64 {
+        let rows = try connection.query("UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ? RETURNING Z_MAX",
+                                        [.integer(Int64(count)), .integer(Int64(entity.index + 1))])
+        guard case .integer(let max)? = rows.first?.first else {
+            throw PersistenceError(.persistentStoreSave, "The store has no key counter for \(entity.name).", entityName: entity.name)
+        }
+        return max - Int64(count) + 1
+    }
+}

@@ -1,0 +1,277 @@
+import Foundation
+@testable import Persistence
+import XCTest
+
+final class FetchTests: PersistenceTestCase {
+    /// Five movies, two directors, three actors, a studio.
+    private func seed() throws {
+        let scott = Director(context: context)
+        scott.name = "Ridley Scott"
+        let cameron = Director(context: context)
+        cameron.name = "James Cameron"
+        let weaver = Actor(context: context)
+        weaver.name = "Sigourney Weaver"
+        let hamilton = Actor(context: context)
+        hamilton.name = "Linda Hamilton"
+        let pacino = Actor(context: context)
+        pacino.name = "Al Pacino"
+        let studio = Studio(context: context)
+        studio.name = "Pinewood"
+        let rows: [(String, Int, Double?, Director?, [Actor])] = [
+            ("Alien", 1979, 8.5, scott, [weaver]),
+            ("Aliens", 1986, 8.4, cameron, [weaver]),
+            ("The Terminator", 1984, 8.1, cameron, [hamilton]),
+            ("Blade Runner", 1982, nil, scott, []),
+            ("Héroes", 2005, 6.0, nil, [pacino, hamilton]),
+        ]
+        for (title, year, rating, director, actors) in rows {
+            let movie = makeMovie(title, year: year)
+            movie.rating = rating
+            movie.director = director
+            movie.actors = Set(actors)
+            if title.hasPrefix("Alien") { movie.studio = studio }
+        }
+        try context.save()
+        context.reset()
+    }
+
+    private func titles(_ format: String, _ arguments: Any?..., sort: Bool = true) throws -> [String] {
+        let request = Movie.fetchRequest()
+        request.predicate = try FetchPredicate(format: format, argumentArray: arguments)
+        let result = try context.fetch(request).map(\.title)
+        return sort ? result.sorted() : result
+    }
+
+    func testComparisonsAndBooleanLogic() throws {
+        try seed()
+        XCTAssertEqual(try titles("year > 1983"), ["Aliens", "Héroes", "The Terminator"])
+        XCTAssertEqual(try titles("year BETWEEN {1980, 1985}"), ["Blade Runner", "The Terminator"])
+        XCTAssertEqual(try titles("year IN %@", [1979, 2005]), ["Alien", "Héroes"])
+        XCTAssertEqual(try titles("rating == nil"), ["Blade Runner"])
+        XCTAssertEqual(try titles("rating != 8.5"), ["Aliens", "Blade Runner", "Héroes", "The Terminator"], "nil != 8.5 holds")
+        XCTAssertEqual(try titles("NOT (rating > 8)"), ["Blade Runner", "Héroes"], "NOT of a comparison with nil is true, as in memory")
+        XCTAssertEqual(try titles("year < 1983 OR title ENDSWITH 's'"), ["Alien", "Aliens", "Blade Runner", "Héroes"])
+        XCTAssertEqual(try titles("year >= %@ AND year <= %@", 1980, 1986), ["Aliens", "Blade Runner", "The Terminator"])
+        XCTAssertEqual(try titles("TRUEPREDICATE").count, 5)
+        XCTAssertEqual(try titles("FALSEPREDICATE"), [])
+    }
+
+    func testStringOperatorsAndOptions() throws {
+        try seed()
+        XCTAssertEqual(try titles("title BEGINSWITH 'Alien'"), ["Alien", "Aliens"])
+        XCTAssertEqual(try titles("title CONTAINS[c] 'TERMIN'"), ["The Terminator"])
+        XCTAssertEqual(try titles("title CONTAINS 'TERMIN'"), [])
+        XCTAssertEqual(try titles("title ==[cd] 'heroes'"), ["Héroes"])
+        XCTAssertEqual(try titles("title == 'heroes'"), [])
+        XCTAssertEqual(try titles("title LIKE 'Alien?'"), ["Aliens"])
+        XCTAssertEqual(try titles("title LIKE[c] '*RUNNER'"), ["Blade Runner"])
+        XCTAssertEqual(try titles("title MATCHES 'A.*n'"), ["Alien"])
+        XCTAssertEqual(try titles("title IN[c] {'alien', 'BLADE RUNNER'}"), ["Alien", "Blade Runner"])
+        XCTAssertEqual(try titles("%K CONTAINS[cd] %@", "title", "ero"), ["Héroes"])
+    }
+
+    func testKeyPathsThroughRelationships() throws {
+        try seed()
+        XCTAssertEqual(try titles("director.name == 'Ridley Scott'"), ["Alien", "Blade Runner"])
+        XCTAssertEqual(try titles("director.name BEGINSWITH[c] 'james'"), ["Aliens", "The Terminator"])
+        XCTAssertEqual(try titles("director == nil"), ["Héroes"])
+        XCTAssertEqual(try titles("ANY actors.name == 'Sigourney Weaver'"), ["Alien", "Aliens"])
+        XCTAssertEqual(try titles("actors.name CONTAINS 'Linda Hamilton'"), ["Héroes", "The Terminator"])
+        XCTAssertEqual(try titles("actors.@count == 0"), ["Blade Runner"])
+        XCTAssertEqual(try titles("actors.@count >= 2"), ["Héroes"])
+        XCTAssertEqual(try titles("ALL actors.name BEGINSWITH 'L'"), ["Blade Runner", "The Terminator"])
+        XCTAssertEqual(try titles("NONE actors.name BEGINSWITH 'L'"), ["Alien", "Aliens", "Blade Runner"])
+        XCTAssertEqual(try titles("studio.name == 'Pinewood' AND director.name == 'James Cameron'"), ["Aliens"])
+
+        let directors = FetchRequest<Director>(entityName: "Director")
+        directors.predicate = try FetchPredicate(format: "ANY movies.year < 1980")
+        XCTAssertEqual(try context.fetch(directors).map(\.name), ["Ridley Scott"])
+        directors.predicate = try FetchPredicate(format: "movies.@avg.year > 1984")
+        XCTAssertEqual(try context.fetch(directors).map(\.name), ["James Cameron"])
+        directors.predicate = try FetchPredicate(format: "movies.@max.rating == 8.5")
+        XCTAssertEqual(try context.fetch(directors).map(\.name), ["Ridley Scott"])
+    }
+
+    func testObjectsAsArguments() throws {
+        try seed()
+        let scott = try XCTUnwrap(context.fetch(Director.fetchRequest()).first { $0.name == "Ridley Scott" })
+        XCTAssertEqual(try titles("director == %@", scott), ["Alien", "Blade Runner"])
+        XCTAssertEqual(try titles("director != %@", scott), ["Aliens", "Héroes", "The Terminator"])
+        let weaver = try XCTUnwrap(context.fetch(Actor.fetchRequest()).first { $0.name == "Sigourney Weaver" })
+        XCTAssertEqual(try titles("%@ IN actors", weaver), ["Alien", "Aliens"])
+        XCTAssertEqual(try titles("actors CONTAINS %@", weaver), ["Alien", "Aliens"])
+        let alien = try XCTUnwrap(context.fetch(Movie.fetchRequest()).first { $0.title == "Alien" })
+        XCTAssertEqual(try titles("SELF == %@", alien), ["Alien"])
+        XCTAssertEqual(try titles("SELF IN %@", [alien]), ["Alien"])
+        XCTAssertEqual(try titles("director IN %@", [scott.objectID]), ["Alien", "Blade Runner"])
+    }
+
+    /// Each predicate must select the same objects in SQL as in memory; the second half of the check runs the
+    /// predicate over the same objects with `evaluate(with:)`.
+    func testSQLAndMemoryAgree() throws {
+        try seed()
+        let formats = [
+            "year > 1983", "rating != 8.5", "NOT (rating > 8)", "rating < 8.45 OR rating == nil", "title CONTAINS[cd] 'e'",
+            "title LIKE '*e*'", "title BEGINSWITH[d] 'He'", "title MATCHES '.*[0-9].*'", "director.name ENDSWITH 'n'",
+            "ANY actors.name LIKE[c] '*a*'", "ALL actors.name CONTAINS 'a'", "NONE actors.name == 'Al Pacino'",
+            "actors.@count > 0", "director.movies.@count == 2", "title < 'B'", "title >=[c] 'b'", "year IN {1979, 1986, 3}",
+            "rating BETWEEN {8.2, 9}", "NOT (director.name == 'Ridley Scott')", "studio == nil OR year > 2000",
+        ]
+        let all = try context.fetch(Movie.fetchRequest())
+        for format in formats {
+            let predicate = try FetchPredicate(format: format)
+            let request = Movie.fetchRequest()
+            request.predicate = predicate
+            let inSQL = try context.fetch(request).map(\.title).sorted()
+            let inMemory = try all.filter { try predicate.evaluate(with: $0) }.map(\.title).sorted()
+            XCTAssertEqual(inSQL, inMemory, format)
+        }
+    }
+
+    func testSortingLimitAndOffset() throws {
+        try seed()
+        let request = Movie.fetchRequest()
+        request.sortDescriptors = [FetchSortDescriptor(key: "year", ascending: false)]
+        XCTAssertEqual(try context.fetch(request).map(\.year), [2005, 1986, 1984, 1982, 1979])
+        request.fetchLimit = 2
+        request.fetchOffset = 1
+        XCTAssertEqual(try context.fetch(request).map(\.year), [1986, 1984])
+        XCTAssertEqual(try context.count(for: request), 2)
+
+        let byDirector = Movie.fetchRequest()
+        byDirector.sortDescriptors = [FetchSortDescriptor(\Movie.director?.name), FetchSortDescriptor(\Movie.title, ascending: false)]
+        XCTAssertEqual(try context.fetch(byDirector).map(\.title), ["Héroes", "The Terminator", "Aliens", "Blade Runner", "Alien"],
+                       "nil sorts first")
+        let caseless = Movie.fetchRequest()
+        caseless.sortDescriptors = [FetchSortDescriptor(key: "rating")]
+        XCTAssertEqual(try context.fetch(caseless).first?.title, "Blade Runner")
+    }
+
+    func testFetchesIncludePendingChanges() throws {
+        try seed()
+        let alien = try XCTUnwrap(context.fetch(Movie.fetchRequest()).first { $0.title == "Alien" })
+        let blade = try XCTUnwrap(context.fetch(Movie.fetchRequest()).first { $0.title == "Blade Runner" })
+        makeMovie("Prometheus", year: 2012)
+        context.delete(alien)
+        blade.year = 2017
+
+        let request = Movie.fetchRequest()
+        request.predicate = try FetchPredicate(format: "year > 2000")
+        request.sortDescriptors = [FetchSortDescriptor(key: "year")]
+        XCTAssertEqual(try context.fetch(request).map(\.title), ["Héroes", "Prometheus", "Blade Runner"])
+        XCTAssertEqual(try context.count(for: request), 3)
+        request.fetchLimit = 1
+        request.fetchOffset = 1
+        XCTAssertEqual(try context.fetch(request).map(\.title), ["Prometheus"])
+
+        request.includesPendingChanges = false
+        request.fetchLimit = 0
+        request.fetchOffset = 0
+        XCTAssertEqual(try context.fetch(request).map(\.title), ["Héroes"], "the store alone")
+    }
+
+    func testResultTypes() throws {
+        try seed()
+        let ids = FetchRequest<ManagedObjectID>(entityName: "Movie")
+        ids.resultType = .managedObjectIDResultType
+        ids.predicate = try FetchPredicate(format: "year < 1983")
+        let found = try context.fetch(ids)
+        XCTAssertEqual(found.count, 2)
+        XCTAssertTrue(found.allSatisfy { !$0.isTemporaryID && $0.entityName == "Movie" })
+
+        let rows = FetchRequest<[String: Any]>(entityName: "Movie")
+        rows.resultType = .dictionaryResultType
+        rows.propertiesToFetch = ["title", "rating", "director"]
+        rows.sortDescriptors = [FetchSortDescriptor(key: "title")]
+        let dictionaries = try context.fetch(rows)
+        XCTAssertEqual(dictionaries.first?["title"] as? String, "Alien")
+        XCTAssertEqual(dictionaries.first?["rating"] as? Double, 8.5)
+        XCTAssertTrue(dictionaries.first?["director"] is ManagedObjectID)
+        XCTAssertNil(dictionaries.first { $0["title"] as? String == "Blade Runner" }?["rating"], "nil values are left out")
+
+        let distinct = FetchRequest<[String: Any]>(entityName: "Movie")
+        distinct.resultType = .dictionaryResultType
+        distinct.propertiesToFetch = ["director"]
+        distinct.returnsDistinctResults = true
+        XCTAssertEqual(try context.fetch(distinct).count, 3)
+
+        let count = FetchRequest<Int>(entityName: "Movie")
+        count.resultType = .countResultType
+        XCTAssertEqual(try context.fetch(count), [5])
+
+        let mismatched = FetchRequest<Movie>(entityName: "Movie")
+        mismatched.resultType = .managedObjectIDResultType
+        let error = assertPersistenceError(.coreData) { _ = try context.fetch(mismatched) }
+        XCTAssertTrue(error?.message.contains("FetchRequest<ManagedObjectID>") == true, error?.message ?? "")
+    }
+
+    func testFaultsAndBatches() throws {
+        try seed()
+        let faults = try context.fetch(Movie.fetchRequest())
+        XCTAssertTrue(faults.allSatisfy(\.isFault))
+        _ = faults[0].title
+        XCTAssertFalse(faults[0].isFault)
+
+        context.reset()
+        let eager = Movie.fetchRequest()
+        eager.returnsObjectsAsFaults = false
+        XCTAssertTrue(try context.fetch(eager).allSatisfy { !$0.isFault })
+
+        context.reset()
+        let batched = Movie.fetchRequest()
+        batched.fetchBatchSize = 2
+        batched.sortDescriptors = [FetchSortDescriptor(key: "year")]
+        let movies = try context.fetch(batched)
+        XCTAssertEqual(movies.count, 5)
+        XCTAssertTrue(movies.allSatisfy { $0.faultState == .faultWithoutRow })
+        XCTAssertEqual(movies[0].title, "Alien")
+        XCTAssertEqual(movies[1].faultState, .faultWithRow, "its batch-mate came with it")
+        XCTAssertEqual(movies[2].faultState, .faultWithoutRow, "the next batch is not read yet")
+        XCTAssertEqual(movies.map(\.year), [1979, 1982, 1984, 1986, 2005])
+    }
+
+    func testUniquingAcrossFetches() throws {
+        try seed()
+        let first = try context.fetch(Movie.fetchRequest())
+        let second = try context.fetch(Movie.fetchRequest())
+        for (a, b) in zip(first, second) { XCTAssertTrue(a === b) }
+    }
+
+    func testBadRequestsSayWhatIsWrong() throws {
+        try seed()
+        let unknownEntity = assertPersistenceError(.persistentStoreIncompatibleSchema) {
+            _ = try context.fetch(FetchRequest<ManagedObject>(entityName: "Film"))
+        }
+        XCTAssertTrue(unknownEntity?.message.contains("Its entities: Movie, Director") == true, unknownEntity?.message ?? "")
+
+        let unknownKey = Movie.fetchRequest()
+        unknownKey.predicate = try FetchPredicate(format: "runtime > 90")
+        let keyError = assertPersistenceError(.persistentStoreIncompatibleSchema) { _ = try context.fetch(unknownKey) }
+        XCTAssertEqual(keyError?.key, "runtime")
+
+        let wrongType = Movie.fetchRequest()
+        wrongType.predicate = try FetchPredicate(format: "year == 'nineteen'")
+        let typeError = assertPersistenceError(.coreData) { _ = try context.fetch(wrongType) }
+        XCTAssertTrue(typeError?.message.contains("integer32") == true, typeError?.message ?? "")
+
+        let badSort = Movie.fetchRequest()
+        badSort.sortDescriptors = [FetchSortDescriptor(key: "actors")]
+        assertPersistenceError(.coreData) { _ = try context.fetch(badSort) }
+
+        let badRegex = Movie.fetchRequest()
+        badRegex.predicate = try? FetchPredicate(format: "title MATCHES %@", "(")
+        if badRegex.predicate != nil { XCTAssertThrowsError(try context.fetch(badRegex)) }
+    }
+
+    func testArgumentsAreBoundNeverSpliced() throws {
+        try seed()
+        let attack = "x' OR 1=1 --"
+        XCTAssertEqual(try titles("title == %@", attack), [])
+        let dropper = "'; DROP TABLE ZMOVIE; --"
+        XCTAssertEqual(try titles("title CONTAINS %@", dropper), [])
+        makeMovie(attack)
+        try context.save()
+        XCTAssertEqual(try titles("title == %@", attack), [attack])
+        XCTAssertEqual(try storedCount("Movie"), 6, "the table is intact")
+    }
+}

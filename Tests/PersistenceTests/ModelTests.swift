@@ -1,0 +1,89 @@
+import Foundation
+@testable import Persistence
+import XCTest
+
+final class ModelTests: XCTestCase {
+    private func assertInvalid(_ fragment: String, file: StaticString = #filePath, line: UInt = #line,
+                               _ entities: @autoclosure () -> [EntityDescription]) {
+        XCTAssertThrowsError(try ManagedObjectModel(entities: entities()), file: file, line: line) { error in
+            let message = (error as? PersistenceError)?.message ?? "\(error)"
+            XCTAssertTrue(message.contains(fragment), "'\(message)' lacks '\(fragment)'", file: file, line: line)
+        }
+    }
+
+    func testADanglingRelationshipIsNamed() {
+        assertInvalid("'Movie.director' points at 'Person', which is not an entity of this model",
+                      [EntityDescription(name: "Movie", properties: [.toOne("director", "Person", inverse: nil)])])
+    }
+
+    func testInversesMustMatch() {
+        assertInvalid("names the inverse 'Director.films', which does not exist", [
+            EntityDescription(name: "Movie", properties: [.toOne("director", "Director", inverse: "films")]),
+            EntityDescription(name: "Director", properties: [.toMany("movies", "Movie", inverse: "director")]),
+        ])
+        assertInvalid("must name each other as inverses", [
+            EntityDescription(name: "Movie", properties: [.toOne("director", "Director", inverse: "movies"), .toOne("producer", "Director", inverse: nil)]),
+            EntityDescription(name: "Director", properties: [.toMany("movies", "Movie", inverse: "producer")]),
+        ])
+    }
+
+    func testNamesAreChecked() {
+        assertInvalid("two entities named 'Movie'", [
+            EntityDescription(name: "Movie", properties: []), EntityDescription(name: "Movie", properties: []),
+        ])
+        assertInvalid("two properties named 'Title'", [
+            EntityDescription(name: "Movie", properties: [.attribute("title", .string), .attribute("Title", .string)]),
+        ])
+        assertInvalid("must start with a letter", [EntityDescription(name: "1Movie", properties: [])])
+        assertInvalid("clashes with a ManagedObject member", [EntityDescription(name: "Movie", properties: [.attribute("objectID", .string)])])
+        assertInvalid("kept for the store's own columns", [EntityDescription(name: "Movie", properties: [.attribute("Z_PK", .integer64)])])
+        assertInvalid("is to-one and cannot be ordered", [
+            EntityDescription(name: "A", properties: [.relationship(RelationshipDescription(name: "b", destination: "A", inverse: nil, ordered: true))]),
+        ])
+    }
+
+    func testConstraintsNameAttributes() {
+        assertInvalid("names 'code', which is not one of its attributes",
+                      [EntityDescription(name: "Tag", properties: [.attribute("name", .string)], uniquenessConstraints: [["code"]])])
+    }
+
+    func testManagedPropertiesAreCheckedAgainstTheEntity() {
+        final class Wrong: ManagedObject {
+            @Managed var title: Int
+        }
+        assertInvalid("Wrong.title is declared as attribute (integer16 or integer32 or integer64) but the model says attribute of type string",
+                      [EntityDescription(name: "Wrong", managedObjectClass: Wrong.self, properties: [.attribute("title", .string)])])
+        final class Typo: ManagedObject {
+            @Managed var titel: String
+        }
+        assertInvalid("Typo.titel is @Managed but entity Typo has no property 'titel'",
+                      [EntityDescription(name: "Typo", managedObjectClass: Typo.self, properties: [.attribute("title", .string)])])
+        final class Unordered: ManagedObject {
+            @Managed var items: Set<Unordered>
+        }
+        assertInvalid("ordered to-many relationship to Unordered ([T])", [
+            EntityDescription(name: "Unordered", managedObjectClass: Unordered.self,
+                              properties: [.toMany("items", "Unordered", inverse: nil, ordered: true)]),
+        ])
+    }
+
+    func testAnEntityBelongsToOneModel() throws {
+        let entity = EntityDescription(name: "Note", properties: [])
+        _ = try ManagedObjectModel(entities: [entity])
+        assertInvalid("already belongs to another model", [entity])
+    }
+
+    func testTheVersionHashFollowsTheSchemaOnly() throws {
+        let a = try ManagedObjectModel(entities: [EntityDescription(name: "Note", properties: [.attribute("text", .string, optional: false)])])
+        let b = try ManagedObjectModel(entities: [EntityDescription(name: "Note", properties: [.attribute("text", .string, defaultValue: "x")])])
+        let c = try ManagedObjectModel(entities: [EntityDescription(name: "Note", properties: [.attribute("text", .integer64)])])
+        XCTAssertEqual(a.versionHash, b.versionHash)
+        XCTAssertNotEqual(a.versionHash, c.versionHash)
+    }
+
+    func testTypedKeyPathsBecomeModelKeyPaths() {
+        XCTAssertEqual(FetchSortDescriptor(\Movie.title).key, "title")
+        XCTAssertEqual(FetchSortDescriptor(\Movie.director?.name).key, "director.name")
+        XCTAssertEqual(FetchSortDescriptor(\Scene.movie?.director?.born).key, "movie.director.born")
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import XCTest
+@testable import Persistence
+
+/// Hostile input: nesting is bounded, so parsing cannot exhaust a thread's stack.
+final class PredicateNestingLimitTests: XCTestCase {
+    func testDeepNestingIsAnErrorNotACrash() {
+        let deep = String(repeating: "(", count: 5_000) + "a == 1" + String(repeating: ")", count: 5_000)
+        XCTAssertThrowsError(try FetchPredicate(format: deep)) { error in
+            XCTAssertEqual((error as? FetchPredicateError)?.kind, .syntax)
+            XCTAssertEqual((error as? FetchPredicateError)?.offset, 100)
+            XCTAssertTrue("\(error)".contains("more than 100 deep"), "\(error)")
+        }
+        let nots = String(repeating: "NOT ", count: 5_000) + "a == 1"
+        XCTAssertThrowsError(try FetchPredicate(format: nots))
+    }
+
+    func testTheDeepestAllowedPredicateWorksOnADispatchThread() throws {
+        let format = String(repeating: "NOT (", count: 50) + "a == 1" + String(repeating: ")", count: 50)
+        let object = PredicateTestObject("Thing", ["a": 1])
+        let done = expectation(description: "parsed and evaluated off the main thread")
+        let result = ResultBox()
+        DispatchQueue.global().async {
+            let predicate = try? FetchPredicate(format: format)
+            result.set(predicate?.predicateFormat)
+            done.fulfill()
+        }
+        wait(for: [done], timeout: 10)
+        let reparsed = try FetchPredicate(format: XCTUnwrap(result.get()))
+        XCTAssertEqual(reparsed, try FetchPredicate(format: format))
+        XCTAssertTrue(try reparsed.evaluate(with: object), "an even number of NOTs")
+    }
+}
+
+/// Carries a string from a background queue to the test.
+private final class ResultBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: String?
+
+    func set(_ newValue: String?) { lock.withLock { value = newValue } }
+    func get() -> String? { lock.withLock { value } }
+}

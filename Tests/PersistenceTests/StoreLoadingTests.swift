@@ -1,0 +1,141 @@
+import Foundation
+@testable import Persistence
+import XCTest
+
+final class StoreLoadingTests: PersistenceTestCase {
+    func testTwoInMemoryContainersNeverShareData() throws {
+        let other = try makeContainer()
+        makeMovie("Alien")
+        try context.save()
+        XCTAssertEqual(try context.count(for: Movie.fetchRequest()), 1)
+        XCTAssertEqual(try other.viewContext.count(for: Movie.fetchRequest()), 0)
+    }
+
+    func testFileStoreKeepsDataAcrossContainers() throws {
+        let url = try temporaryFolder().appendingPathComponent("films.sqlite")
+        do {
+            let first = try makeContainer(url: url)
+            makeMovie("Heat", year: 1995, in: first.viewContext)
+            try first.viewContext.save()
+        }
+        let second = try makeContainer(url: url)
+        let movies = try second.viewContext.fetch(Movie.fetchRequest())
+        XCTAssertEqual(movies.map(\.title), ["Heat"])
+        XCTAssertEqual(movies.first?.year, 1995)
+    }
+
+    func testTheStoreHasCoreDataShapedTables() throws {
+        let url = try temporaryFolder().appendingPathComponent("films.sqlite")
+        _ = try makeContainer(url: url)
+        let connection = try SQLiteConnection(path: url.path)
+        let columns = try connection.query("SELECT name FROM pragma_table_info('ZMOVIE')").map { "\($0[0])" }
+        XCTAssertEqual(columns, ["text(\"Z_PK\")", "text(\"Z_OPT\")", "text(\"ZTITLE\")", "text(\"ZYEAR\")", "text(\"ZRATING\")",
+                                 "text(\"ZDIRECTOR\")", "text(\"ZSTUDIO\")"])
+        XCTAssertEqual(try connection.query("PRAGMA journal_mode").first, [.text("wal")])
+    }
+
+    func testAStoreMadeWithAnotherModelIsRefusedWith134100() throws {
+        let url = try temporaryFolder().appendingPathComponent("films.sqlite")
+        _ = try makeContainer(url: url)
+        let otherModel = try ManagedObjectModel(entities: [
+            EntityDescription(name: "Movie", properties: [.attribute("title", .string), .attribute("minutes", .integer32)]),
+        ])
+        let error = assertPersistenceError(.persistentStoreIncompatibleVersionHash) { _ = try makeContainer(url: url, model: otherModel) }
+        XCTAssertTrue(error?.message.contains("incompatible") == true, error?.message ?? "")
+        // The store is untouched: the original model still opens it.
+        XCTAssertNoThrow(try makeContainer(url: url))
+    }
+
+    func testChangingOnlyOptionalityKeepsTheStoreCompatible() throws {
+        let url = try temporaryFolder().appendingPathComponent("notes.sqlite")
+        let strict = try ManagedObjectModel(entities: [EntityDescription(name: "Note", properties: [.attribute("text", .string, optional: false)])])
+        let relaxed = try ManagedObjectModel(entities: [EntityDescription(name: "Note", properties: [.attribute("text", .string, optional: true)])])
+        _ = try makeContainer(url: url, model: strict)
+        XCTAssertNoThrow(try makeContainer(url: url, model: relaxed))
+    }
+
+    func testAMissingFolderIsReportedWithItsPath() throws {
+        let url = try temporaryFolder().appendingPathComponent("no/such/folder/films.sqlite")
+        let error = assertPersistenceError(.fileReadNoSuchFile) { _ = try makeContainer(url: url) }
+        XCTAssertTrue(error?.message.contains("no/such/folder") == true, error?.message ?? "")
+        XCTAssertEqual(error?.url, url)
+    }
+
+    func testAFileWhereTheFolderShouldBeIsReported() throws {
+        let file = try temporaryFolder().appendingPathComponent("plain.txt")
+        try Data("hello".utf8).write(to: file)
+        let error = assertPersistenceError(.fileWriteNoPermission) { _ = try makeContainer(url: file.appendingPathComponent("films.sqlite")) }
+        XCTAssertTrue(error?.message.contains("is a file, not a folder") == true, error?.message ?? "")
+    }
+
+    func testAFileThatIsNotADatabaseIsReportedAsCorrupt() throws {
+        let url = try temporaryFolder().appendingPathComponent("films.sqlite")
+        try Data(repeating: 0x41, count: 4096).write(to: url)
+        let error = assertPersistenceError(.fileReadCorruptFile) { _ = try makeContainer(url: url) }
+        XCTAssertTrue(error?.message.contains("not a SQLite database") == true, error?.message ?? "")
+        XCTAssertEqual(try Data(contentsOf: url), Data(repeating: 0x41, count: 4096), "the file must not be changed")
+    }
+
+    func testAnotherProgramsDatabaseIsNotTakenOver() throws {
+        let url = try temporaryFolder().appendingPathComponent("other.sqlite")
+        do {
+            let connection = try SQLiteConnection(path: url.path)
+            try connection.execute("CREATE TABLE customers (id INTEGER PRIMARY KEY)")
+        }
+        let error = assertPersistenceError(.persistentStoreIncompatibleVersionHash) { _ = try makeContainer(url: url) }
+        XCTAssertTrue(error?.message.contains("not a store of this library") == true, error?.message ?? "")
+    }
+
+    func testAnUnreadableStoreFolderIsReportedThenARetryElsewhereSucceeds() throws {
+        // Permissions do not bind root, so use a location that cannot hold files at all.
+        let container = PersistentContainer(name: "Films", managedObjectModel: try TestModel.make())
+        container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: "/proc/films.sqlite"))]
+        let failure = LoadError()
+        container.loadPersistentStores { _, error in failure.error = error }
+        let error = try XCTUnwrap(failure.error as? PersistenceError)
+        XCTAssertTrue([PersistenceError.Code.fileWriteNoPermission, .fileReadUnknown].contains(error.code), "\(error)")
+        XCTAssertTrue(error.message.contains("/proc"), error.message)
+
+        container.persistentStoreDescriptions = [.inMemory()]
+        container.loadPersistentStores { _, error in failure.error = error }
+        XCTAssertNil(failure.error)
+        makeMovie("Retry", in: container.viewContext)
+        XCTAssertNoThrow(try container.viewContext.save())
+    }
+
+    func testASecondStoreIsRefused() throws {
+        let failure = LoadError()
+        container.persistentStoreDescriptions = [.inMemory()]
+        container.loadPersistentStores { _, error in failure.error = error }
+        XCTAssertEqual((failure.error as? PersistenceError)?.code, .persistentStoreInvalidType)
+    }
+
+    func testSavingWithoutALoadedStoreSaysSo() throws {
+        let unloaded = PersistentContainer(name: "Films", managedObjectModel: try TestModel.make())
+        makeMovie("Nowhere", in: unloaded.viewContext)
+        let error = assertPersistenceError(.persistentStoreInvalidType) { try unloaded.viewContext.save() }
+        XCTAssertTrue(error?.message.contains("loadPersistentStores") == true, error?.message ?? "")
+    }
+
+    func testAsynchronousLoadingCallsBackOnAnotherQueue() throws {
+        weak var released: PersistentStoreCoordinator?
+        do {
+            let container = PersistentContainer(name: "Films", managedObjectModel: try TestModel.make())
+            let description = PersistentStoreDescription.inMemory()
+            description.shouldAddStoreAsynchronously = true
+            container.persistentStoreDescriptions = [description]
+            let loaded = expectation(description: "loaded")
+            container.loadPersistentStores { _, error in
+                XCTAssertNil(error)
+                XCTAssertFalse(Thread.isMainThread)
+                loaded.fulfill()
+            }
+            wait(for: [loaded], timeout: 5)
+            released = container.persistentStoreCoordinator
+        }
+        // The loading block may still hold the coordinator for a moment after calling back.
+        let deadline = Date().addingTimeInterval(5)
+        while released != nil && Date() < deadline { RunLoop.current.run(until: Date().addingTimeInterval(0.01)) }
+        XCTAssertNil(released, "the store must be closed once nothing uses it")
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+@testable import Persistence
+import XCTest
+
+final class ValidationTests: PersistenceTestCase {
+    func testAMissingMandatoryAttributeFailsWith1570() throws {
+        _ = Movie(context: context)
+        let error = assertPersistenceError(.validationMissingMandatoryProperty) { try context.save() }
+        XCTAssertEqual(error?.key, "title")
+        XCTAssertEqual(error?.entityName, "Movie")
+        XCTAssertEqual(try storedCount("Movie"), 0)
+    }
+
+    func testSeveralProblemsFailWith1560AndListEachObjectAndKey() throws {
+        _ = Movie(context: context)
+        _ = Director(context: context)
+        let scene = Scene(context: context)
+        scene.summary = "no number"
+        let error = assertPersistenceError(.validationMultipleErrors) { try context.save() }
+        let details = error?.detailedErrors ?? []
+        XCTAssertEqual(details.count, 3)
+        XCTAssertEqual(Set(details.map { "\($0.entityName!).\($0.key!)" }), ["Movie.title", "Director.name", "Scene.number"])
+        XCTAssertTrue(details.allSatisfy { $0.code == .validationMissingMandatoryProperty && $0.objectID != nil })
+    }
+
+    func testAValueTooLargeForItsAttributeFailsAtSave() throws {
+        let sample = Sample(context: context)
+        sample.small = 10
+        try context.save()
+        // The typed setter cannot throw; Int16 keeps it in range, so go through a wider type by key.
+        let error = assertPersistenceError(.managedObjectValidation) { try sample.setValue(70_000, forKey: "small") }
+        XCTAssertEqual(error?.key, "small")
+    }
+
+    func testTwoNewObjectsBreakingAUniquenessConstraintFailWith1551() throws {
+        makeMovie("Alien", year: 1979)
+        makeMovie("Alien", year: 1979)
+        makeMovie("Alien", year: 1986)
+        let error = assertPersistenceError(.managedObjectConstraintValidation) { try context.save() }
+        XCTAssertEqual(error?.conflicts.first?.constraint, ["title", "year"])
+        XCTAssertEqual(error?.conflicts.first?.conflictingObjectIDs.count, 2)
+        XCTAssertEqual(try storedCount("Movie"), 0)
+    }
+
+    func testAClashWithAStoredRowFailsWith133021AndWritesNothing() throws {
+        makeMovie("Alien", year: 1979)
+        try context.save()
+        makeMovie("Heat", year: 1995)
+        let duplicate = makeMovie("Alien", year: 1979)
+        let error = assertPersistenceError(.managedObjectConstraintMerge) { try context.save() }
+        XCTAssertEqual(error?.conflicts.first?.constraint, ["title", "year"])
+        XCTAssertEqual(error?.conflicts.first?.conflictingObjectIDs.count, 1)
+        XCTAssertEqual(try storedCount("Movie"), 1, "Heat was not written either: a save is all or nothing")
+        XCTAssertTrue(duplicate.isInserted, "the context keeps its changes so they can be fixed")
+
+        duplicate.year = 1992
+        XCTAssertNoThrow(try context.save())
+        XCTAssertEqual(try storedCount("Movie"), 3)
+    }
+
+    func testNilsNeverClashUnderAConstraint() throws {
+        let model = try ManagedObjectModel(entities: [
+            EntityDescription(name: "Tag", properties: [.attribute("code", .string)], uniquenessConstraints: [["code"]]),
+        ])
+        let tags = try makeContainer(model: model)
+        for _ in 0..<2 { _ = ManagedObject(entity: model.entitiesByName["Tag"]!, insertInto: tags.viewContext) }
+        XCTAssertNoThrow(try tags.viewContext.save())
+    }
+
+    func testARequiredToOneAndToManyCounts() throws {
+        let model = try ManagedObjectModel(entities: [
+            EntityDescription(name: "Team", properties: [.toMany("players", "Player", inverse: "team", optional: false, maxCount: 2)]),
+            EntityDescription(name: "Player", properties: [.toOne("team", "Team", inverse: "players", optional: false)]),
+        ])
+        let league = try makeContainer(model: model)
+        let context = league.viewContext
+        let team = ManagedObject(entity: model.entitiesByName["Team"]!, insertInto: context)
+        let player = ManagedObject(entity: model.entitiesByName["Player"]!, insertInto: context)
+        let errors = assertPersistenceError(.validationMultipleErrors) { try context.save() }?.detailedErrors ?? []
+        XCTAssertEqual(Set(errors.map(\.code)), [.validationMissingMandatoryProperty, .validationRelationshipLacksMinimumCount])
+
+        try player.setValue(team, forKey: "team")
+        XCTAssertNoThrow(try context.save())
+
+        for _ in 0..<2 {
+            let extra = ManagedObject(entity: model.entitiesByName["Player"]!, insertInto: context)
+            try extra.setValue(team, forKey: "team")
+        }
+        assertPersistenceError(.validationRelationshipExceedsMaximumCount) { try context.save() }
+    }
+
+    func testAFailedSaveLeavesTheStoreExactlyAsItWas() throws {
+        let kept = makeMovie("Kept", year: 1)
+        try context.save()
+        kept.rating = 5
+        makeMovie("New", year: 2)
+        _ = Director(context: context)   // invalid: no name
+        assertPersistenceError(.validationMissingMandatoryProperty) { try context.save() }
+        XCTAssertEqual(try storedCount("Movie"), 1)
+        XCTAssertEqual(try storedCount("Movie", "rating == nil"), 1)
+    }
+}
