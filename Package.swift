@@ -24,8 +24,9 @@ let package = Package(
             providers: [.apt(["libcmark-dev"]), .brew(["cmark"])]
         ),
 
-        // The Core Data–style object graph over SQLite.
-        .target(name: "Persistence", dependencies: ["CSQLite"]),
+        // The Core Data–style object graph over SQLite (and one C thread-local it needs for speed).
+        .target(name: "CPersistenceSupport"),
+        .target(name: "Persistence", dependencies: ["CSQLite", "CPersistenceSupport"]),
 
         // Lesson catalog, Markdown rendering (terminal and HTML) and kata running.
         .target(name: "LessonsKit", dependencies: ["CCmark"]),
@@ -38,7 +39,8 @@ let package = Package(
         ),
 
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence"]),
-        .testTarget(name: "LessonsTests", dependencies: ["LessonsKit"]),
+        // Fixtures and golden files are read from the source tree (#filePath), not built.
+        .testTarget(name: "LessonsTests", dependencies: ["LessonsKit"], exclude: ["Fixtures", "Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

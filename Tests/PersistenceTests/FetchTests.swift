@@ -199,6 +199,14 @@ final class FetchTests: PersistenceTestCase {
         count.resultType = .countResultType
         XCTAssertEqual(try context.fetch(count), [5])
 
+        let asBase = FetchRequest<ManagedObject>(entityName: "Movie")
+        XCTAssertEqual(try context.fetch(asBase).count, 5)
+        let asProtocol = FetchRequest<any PredicateEvaluable>(entityName: "Movie")
+        let evaluables = try context.fetch(asProtocol)
+        XCTAssertEqual(evaluables.compactMap { ($0 as? Movie)?.title }.count, 5, "protocol results are cast one by one")
+        let wrongClass = FetchRequest<Director>(entityName: "Movie")
+        assertPersistenceError(.coreData) { _ = try context.fetch(wrongClass) }
+
         let mismatched = FetchRequest<Movie>(entityName: "Movie")
         mismatched.resultType = .managedObjectIDResultType
         let error = assertPersistenceError(.coreData) { _ = try context.fetch(mismatched) }

@@ -39,14 +39,11 @@ enum RawSQLite {
     static func readAll(_ db: OpaquePointer) -> Int64 {
         var statement: OpaquePointer?
         sqlite3_prepare_v2(db, "SELECT Z_PK, Z_OPT, \((0..<10).map { "ZV\($0)" }.joined(separator: ", ")) FROM ZROW", -1, &statement, nil)
-        var rows: [[Int64]] = []
+        var sum: Int64 = 0
         while sqlite3_step(statement) == SQLITE_ROW {
-            var row: [Int64] = []
-            row.reserveCapacity(10)
-            for column in 0..<10 { row.append(sqlite3_column_int64(statement, Int32(column + 2))) }
-            rows.append(row)
+            for column in 0..<10 { sum &+= sqlite3_column_int64(statement, Int32(column + 2)) }
         }
         sqlite3_finalize(statement)
-        return rows.reduce(0) { $0 + $1.reduce(0, +) }
+        return sum
     }
 }

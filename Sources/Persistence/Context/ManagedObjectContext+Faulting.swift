@@ -26,24 +26,18 @@ extension ManagedObjectContext {
         object(with: .permanent(entityName: entity.name, storeIdentifier: persistentStoreCoordinator?.storeIdentifier ?? "", primaryKey: primaryKey))
     }
 
-    /// Objects for fetched rows: registered ones are reused (one object per ID per context) and a fault without
-    /// values takes the row; new ones are made as faults holding the row, or fired when `asFaults` is false.
-    func objects(for rows: [StoreRow], entity: EntityDescription, storeIdentifier: String, asFaults: Bool) -> [ManagedObject] {
-        var result: [ManagedObject] = []
-        result.reserveCapacity(rows.count)
-        let type = entity.managedObjectClass
-        for row in rows {
-            let id = ManagedObjectID.permanent(entityName: entity.name, storeIdentifier: storeIdentifier, primaryKey: row.primaryKey)
-            if let object = registry[id] {
-                if object.faultState == .faultWithoutRow && !object.isInaccessible { object.adopt(row, asFault: asFaults) }
-                result.append(object)
-                continue
-            }
-            let object = type.init(fetchedEntity: entity, objectID: id, context: self)
-            object.adopt(row, asFault: asFaults)
-            registry[id] = object
-            result.append(object)
+    /// The object for a fetched row: a registered one is reused (one object per ID per context) and, if it is a
+    /// fault without values, takes the row; a new one is made as a fault holding the row, or fired when `asFault`
+    /// is false.
+    func object(for row: StoreRow, entity: EntityDescription, storeIdentifier: String, asFault: Bool) -> ManagedObject {
+        if let object = registry.object(entityIndex: entity.index, primaryKey: row.primaryKey) {
+            if object.faultState == .faultWithoutRow && !object.isInaccessible { object.adopt(row, asFault: asFault) }
+            return object
         }
-        return result
+        let id = ManagedObjectID.permanent(entityName: entity.name, storeIdentifier: storeIdentifier, primaryKey: row.primaryKey)
+        let object = entity.managedObjectClass.init(fetchedEntity: entity, objectID: id, context: self)
+        object.adopt(row, asFault: asFault)
+        registry.insert(object, for: id, entityIndex: entity.index)
+        return object
     }
 }

@@ -12,7 +12,14 @@ extension ManagedObjectContext {
         let results: [Any]
         switch request.resultType {
         case .managedObjectResultType:
-            results = try fetchObjects(request, entity: entity)
+            let objects = try fetchObjects(request, entity: entity)
+            // Every object is an instance of the entity's class: when that class is the class `Result` or a subclass
+            // of it, the array already has the right representation and needs no per-element cast. (Not for a
+            // protocol `Result`: an array of existentials is laid out differently.)
+            if let resultClass = Result.self as? AnyClass, Self.isClass(entity.managedObjectClass, subclassOf: resultClass) {
+                return unsafeBitCast(objects, to: [Result].self)
+            }
+            results = objects
         case .managedObjectIDResultType:
             results = try fetchObjects(request, entity: entity, idsOnly: true).map(\.objectID)
         case .dictionaryResultType:
@@ -24,6 +31,15 @@ extension ManagedObjectContext {
         throw PersistenceError(.coreData,
                                "FetchRequest<\(Result.self)> for \(entity.name) returns \(request.resultType) results, which are not \(Result.self). Use FetchRequest<\(Self.expectedResultTypeName(request.resultType, entity: entity))>.",
                                entityName: entity.name)
+    }
+
+    private static func isClass(_ type: AnyClass, subclassOf ancestor: AnyClass) -> Bool {
+        var current: AnyClass? = type
+        while let candidate = current {
+            if candidate == ancestor { return true }
+            current = _getSuperclass(candidate)
+        }
+        return false
     }
 
     /// The number of objects `request` would return (its limit and offset applied).
@@ -66,8 +82,16 @@ extension ManagedObjectContext {
             objects = keys.map { object(forPrimaryKey: $0, entity: entity) }
             if request.fetchBatchSize > 0 && !idsOnly { FaultBatch.assign(objects, size: request.fetchBatchSize) }
         } else {
-            let (rows, identifier) = try coordinator.withStore { store in (try store.rows(for: query), store.identifier) }
-            objects = self.objects(for: rows, entity: entity, storeIdentifier: identifier, asFaults: request.returnsObjectsAsFaults)
+            let asFaults = request.returnsObjectsAsFaults
+            objects = try coordinator.withStore { store in
+                var found: [ManagedObject] = []
+                let identifier = store.identifier
+                if registry.storeIdentifier.isEmpty { registry.storeIdentifier = identifier }
+                try store.forEachRow(for: query) { row in
+                    found.append(self.object(for: row, entity: entity, storeIdentifier: identifier, asFault: asFaults))
+                }
+                return found
+            }
         }
         guard pending else { return objects }
         return try applyPendingChanges(to: objects, request: request, entity: entity)

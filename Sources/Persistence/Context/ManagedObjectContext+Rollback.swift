@@ -6,13 +6,13 @@ extension ManagedObjectContext {
     /// save fail too.
     public func rollback() {
         for object in inserted.objects {
-            registry[object.objectID] = nil
+            unregister(object)
             object.invalidate()
         }
         for object in deleted.objects {
             object.deletedFlag = false
             if object.objectID.isTemporaryID {
-                registry[object.objectID] = nil
+                unregister(object)
                 object.invalidate()
             }
         }
@@ -30,8 +30,7 @@ extension ManagedObjectContext {
     /// Forgets everything: unsaved changes and every registered object. Objects fetched before must not be used
     /// afterwards; fetch again.
     public func reset() {
-        for object in registry.values { object.invalidate() }
-        for object in inserted.objects { object.invalidate() }
+        invalidateAll()
         registry.removeAll()
         inserted.removeAll()
         updated.removeAll()
@@ -69,7 +68,7 @@ extension ManagedObjectContext {
 
     /// Refreshes every registered object, keeping unsaved changes (unchanged objects become faults).
     public func refreshAllObjects() {
-        for object in Array(registry.values) where !object.insertedFlag {
+        for object in registry.objects where !object.insertedFlag {
             refresh(object, mergeChanges: true)
         }
     }

@@ -24,17 +24,19 @@ extension ManagedObjectContext {
         let deletedObjects = deleted.objects
         for object in insertedObjects + updatedObjects + deletedObjects { object.willSave() }
 
-        let (keys, storeIdentifier) = try coordinator.withStore { store in
-            (try write(inserted: insertedObjects, updated: updatedObjects, deleted: deletedObjects, to: store), store.identifier)
+        let storeIdentifier = try coordinator.withStore { store in
+            try write(inserted: insertedObjects, updated: updatedObjects, deleted: deletedObjects, to: store)
+            return store.identifier
         }
 
         for object in deletedObjects {
-            registry[object.objectID] = nil
+            unregister(object)
             object.invalidate()
         }
         for object in insertedObjects {
-            if let pk = keys[ObjectIdentifier(object)] {
-                assignPermanentID(to: object, primaryKey: pk, storeIdentifier: storeIdentifier)
+            if object.savingPrimaryKey != 0 {
+                assignPermanentID(to: object, primaryKey: object.savingPrimaryKey, storeIdentifier: storeIdentifier)
+                object.savingPrimaryKey = 0
             }
             object.insertedFlag = false
             object.version = 1

@@ -1,15 +1,17 @@
 import Foundation
 
 extension ManagedObjectContext {
-    /// Writes one save in one transaction and returns the primary keys given to inserted objects.
+    /// Writes one save in one transaction; inserted objects carry their new keys in `savingPrimaryKey`.
     /// Any failure rolls the transaction back, so the store is exactly as before.
     func write(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject],
-               to store: SQLiteStore) throws -> [ObjectIdentifier: Int64] {
+               to store: SQLiteStore) throws {
         try store.beginWrite()
         do {
             try checkVersions(of: updated + deleted.filter { !$0.objectID.isTemporaryID }, in: store)
-            let keys = try allocateKeys(for: inserted, in: store)
-            func key(of object: ManagedObject) -> Int64? { keys[ObjectIdentifier(object)] ?? object.objectID.primaryKey }
+            try allocateKeys(for: inserted, in: store)
+            func key(of object: ManagedObject) -> Int64? {
+                object.savingPrimaryKey != 0 ? object.savingPrimaryKey : object.objectID.primaryKey
+            }
 
             for object in deleted {
                 guard let pk = object.objectID.primaryKey else { continue }
@@ -18,7 +20,7 @@ extension ManagedObjectContext {
             for object in inserted {
                 let table = store.schema[object.entity]
                 try writingRow(of: object, table: table, store: store, key: key) {
-                    try store.insertRow(table, primaryKey: key(of: object)!, values: columnValues(of: object, table: table, key: key))
+                    try store.insertRow(table, primaryKey: key(of: object)!) { columnValue(of: object, at: $0, key: key) }
                 }
             }
             for object in updated {
@@ -35,9 +37,9 @@ extension ManagedObjectContext {
                 try writeToManyRelationships(of: object, store: store, key: key)
             }
             try store.commitWrite()
-            return keys
         } catch {
             store.rollbackWrite()
+            for object in inserted { object.savingPrimaryKey = 0 }
             throw error
         }
     }
@@ -74,33 +76,26 @@ extension ManagedObjectContext {
         return snapshot
     }
 
-    private func allocateKeys(for objects: [ManagedObject], in store: SQLiteStore) throws -> [ObjectIdentifier: Int64] {
-        var keys: [ObjectIdentifier: Int64] = [:]
-        keys.reserveCapacity(objects.count)
-        let temporary = objects.filter(\.objectID.isTemporaryID)
-        for group in Dictionary(grouping: temporary, by: { ObjectIdentifier($0.entity) }).values {
+    /// Gives each inserted object with a temporary ID its primary key (in `savingPrimaryKey`).
+    private func allocateKeys(for objects: [ManagedObject], in store: SQLiteStore) throws {
+        var byEntity: [[ManagedObject]] = Array(repeating: [], count: store.model.entities.count)
+        for object in objects where object.objectID.isTemporaryID { byEntity[object.entity.index].append(object) }
+        for group in byEntity where !group.isEmpty {
             var next = try store.allocatePrimaryKeys(for: group[0].entity, count: group.count)
             for object in group {
-                keys[ObjectIdentifier(object)] = next
+                object.savingPrimaryKey = next
                 next += 1
             }
         }
-        return keys
-    }
-
-    private func columnValues(of object: ManagedObject, table: EntityTable, key: (ManagedObject) -> Int64?) -> [SQLiteValue] {
-        var values: [SQLiteValue] = []
-        values.reserveCapacity(table.columns.count)
-        for (index, column) in table.columns.enumerated() where column != nil {
-            values.append(columnValue(of: object, at: index, key: key))
-        }
-        return values
     }
 
     private func columnValue(of object: ManagedObject, at index: Int, key: (ManagedObject) -> Int64?) -> SQLiteValue {
         switch object.slots[index] {
+        case .value(.integer(let value)):
+            return .integer(value)
         case .value(let value):
-            return object.entity.attributeAt[index]!.attributeType.sqliteValue(value)
+            guard case .attribute(let type) = object.entity.kinds[index] else { return .null }
+            return type.sqliteValue(value)
         case .toOne(let related?):
             return key(related).map(SQLiteValue.integer) ?? .null
         case .toOneKey(let pk):

@@ -27,7 +27,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     let queue: DispatchQueue
     private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
-    var registry: [ManagedObjectID: ManagedObject] = [:]
+    var registry = ObjectRegistry()
     var inserted = ObjectList()
     var updated = ObjectList()
     var deleted = ObjectList()
@@ -49,8 +49,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     deinit {
         // Related objects point at each other; clearing their values breaks the cycles.
-        for object in registry.values { object.invalidate() }
-        for object in inserted.objects { object.invalidate() }
+        invalidateAll()
     }
 
     public var description: String {
@@ -111,7 +110,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// Saved objects deleted since the last save.
     public var deletedObjects: Set<ManagedObject> { Set(deleted.objects.filter { !$0.objectID.isTemporaryID }) }
     /// Every object this context knows (faults included).
-    public var registeredObjects: Set<ManagedObject> { Set(registry.values) }
+    public var registeredObjects: Set<ManagedObject> { Set(registry.objects) }
 
     // MARK: - Inserting and deleting
 
@@ -130,7 +129,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         guard !object.insertedFlag else { return }
         object.managedObjectContext = self
         object.insertedFlag = true
-        registry[object.objectID] = object
+        register(object)
         inserted.append(object)
         object.awakeFromInsert()
     }
@@ -182,28 +181,29 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     /// The object this context has for `objectID`, if it has one; never reads the store.
     public func registeredObject(for objectID: ManagedObjectID) -> ManagedObject? {
-        registry[objectID]
+        registeredObject(forID: objectID)
     }
 
     /// The object for `objectID`: the registered one, or a fault that reads its row when first used.
     /// Does not check that the row exists (use ``existingObject(with:)`` for that).
     public func object(with objectID: ManagedObjectID) -> ManagedObject {
-        if let object = registry[objectID] { return object }
+        if let object = registeredObject(forID: objectID) { return object }
         guard let entity = model?.entitiesByName[objectID.entityName] else {
             // An ID from another model: a fault that reads as deleted.
             let object = ManagedObject(fetchedEntity: EntityDescription(name: objectID.entityName, properties: []), objectID: objectID, context: self)
             object.markInaccessible()
+            register(object)
             return object
         }
         let object = entity.managedObjectClass.init(fetchedEntity: entity, objectID: objectID, context: self)
-        registry[objectID] = object
+        register(object)
         return object
     }
 
     /// The object for `objectID`, its values read from the store if needed.
     /// - Throws: ``PersistenceError`` 133000 when the object does not exist (deleted, or never saved).
     public func existingObject(with objectID: ManagedObjectID) throws -> ManagedObject {
-        if let object = registry[objectID], object.faultState != .faultWithoutRow, !object.isInaccessible {
+        if let object = registeredObject(forID: objectID), object.faultState != .faultWithoutRow, !object.isInaccessible {
             return object
         }
         guard !objectID.isTemporaryID, let entity = model?.entitiesByName[objectID.entityName],
@@ -215,8 +215,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
                                    "No object exists for \(objectID): it was deleted, never saved, or belongs to another store.",
                                    objectID: objectID)
         }
-        let object = registry[objectID] ?? entity.managedObjectClass.init(fetchedEntity: entity, objectID: objectID, context: self)
-        registry[objectID] = object
+        let object = registeredObject(forID: objectID) ?? entity.managedObjectClass.init(fetchedEntity: entity, objectID: objectID, context: self)
+        register(object)
         if object.faultState == .faultWithoutRow { object.adopt(row, asFault: true) }
         return object
     }
@@ -243,8 +243,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     }
 
     func assignPermanentID(to object: ManagedObject, primaryKey: Int64, storeIdentifier: String) {
-        registry[object.objectID] = nil
+        unregister(object)
         object.objectID = .permanent(entityName: object.entity.name, storeIdentifier: storeIdentifier, primaryKey: primaryKey)
-        registry[object.objectID] = object
+        register(object)
     }
 }

@@ -24,12 +24,11 @@ extension ManagedObjectContext {
     /// Reads the rows of every fault still waiting in `batch`.
     func fulfill(_ batch: FaultBatch) {
         guard let coordinator = persistentStoreCoordinator,
-              let (rows, identifier) = try? coordinator.withStore({ store in
-                  (try store.rows(of: batch.entity, primaryKeys: batch.primaryKeys), store.identifier)
-              }) else { return }
+              let rows = try? coordinator.withStore({ try $0.rows(of: batch.entity, primaryKeys: batch.primaryKeys) })
+        else { return }
         for row in rows {
-            let id = ManagedObjectID.permanent(entityName: batch.entity.name, storeIdentifier: identifier, primaryKey: row.primaryKey)
-            guard let object = registry[id], object.faultState == .faultWithoutRow else { continue }
+            guard let object = registry.object(entityIndex: batch.entity.index, primaryKey: row.primaryKey),
+                  object.faultState == .faultWithoutRow else { continue }
             object.adopt(row, asFault: true)
             object.batch = nil
         }

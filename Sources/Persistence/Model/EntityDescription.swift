@@ -32,8 +32,11 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     public internal(set) unowned(unsafe) var managedObjectModel: ManagedObjectModel!
     var index = 0
 
-    /// Maps a `@Managed` property's storage key path to the property's index, filled on first use.
-    let keyPathIndexCache = KeyPathIndexCache()
+    /// Per property: what it is, without references (read on every property access).
+    let kinds: [PropertyKind]
+    /// Property index per `@Managed` ordinal of ``managedObjectClass`` (see ``ManagedPropertyOrdinal``); set when
+    /// the model checks the class.
+    var ordinalIndexes: [Int] = []
 
     public init(name: String, managedObjectClass: ManagedObject.Type = ManagedObject.self,
                 properties: [PropertyDescription], uniquenessConstraints: [[String]] = []) {
@@ -65,6 +68,22 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         self.propertyIndexByName = indexes
         self.attributeAt = attributeAt
         self.relationshipAt = relationshipAt
+        self.kinds = properties.map { property in
+            switch property {
+            case .attribute(let a): .attribute(a.attributeType)
+            case .relationship(let r): r.isToMany ? .toMany : .toOne
+            }
+        }
+    }
+
+    /// The values a newly inserted object starts with.
+    var initialSlots: [PropertySlot] {
+        properties.map { property in
+            switch property {
+            case .attribute(let a): .value(a.defaultValue)
+            case .relationship(let r): r.isToMany ? .toMany(RelatedObjects()) : .toOne(nil)
+            }
+        }
     }
 
     /// Properties by name.
@@ -93,4 +112,11 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         }
         return index
     }
+}
+
+/// What a property is, as a plain value.
+enum PropertyKind: Equatable {
+    case attribute(AttributeType)
+    case toOne
+    case toMany
 }

@@ -16,11 +16,12 @@
 /// property is checked against the entity (name and type), so a typo is an error at start-up, not a wrong value.
 @propertyWrapper
 public struct Managed<Value: ManagedPropertyValue>: AnyManagedProperty {
-    // Not read: it gives every wrapper its own storage offset. Zero-sized stored properties share one offset,
-    // and on Linux key paths to them then compare equal and print the first one's name.
-    private let storageMarker: UInt8 = 0
+    /// This property's place among the object's `@Managed` properties (see ``ManagedPropertyOrdinal``).
+    @usableFromInline let ordinal: Int32
 
-    public init() {}
+    public init() {
+        ordinal = ManagedPropertyOrdinal.next()
+    }
 
     static var valueKind: ManagedValueKind { Value.managedValueKind }
 
@@ -31,29 +32,23 @@ public struct Managed<Value: ManagedPropertyValue>: AnyManagedProperty {
         set { fatalError("unreachable") }
     }
 
+    // Inlinable so that, inlined into the subclass's accessor, the storage key path is a literal the optimiser turns
+    // into a plain field load: an access then costs one call, not a key-path walk.
+    @inlinable
     public static subscript<Object: ManagedObject>(
         _enclosingInstance object: Object,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Managed<Value>>
     ) -> Value {
         get {
-            if let recorder = object.keyPathRecorder {
-                return Value.fromManagedStorage(recorder.record(storageKeyPath, kind: Value.managedValueKind))
+            let ordinal = object[keyPath: storageKeyPath].ordinal
+            if object._isRecordingKeyPaths {
+                return Value.fromManagedStorage(object._recordKeyPathRead(ordinal: ordinal, kind: Value.managedValueKind))
             }
-            guard let index = object.entity.propertyIndex(forStorageKeyPath: storageKeyPath) else {
-                return Value.fromManagedStorage(.value(.null))
-            }
-            return Value.fromManagedStorage(object.storage(at: index))
+            return Value.fromManagedStorage(object._managedStorage(ordinal: ordinal))
         }
         set {
-            guard let index = object.entity.propertyIndex(forStorageKeyPath: storageKeyPath) else {
-                object.managedObjectContext?.recordMisuse(PersistenceError(
-                    .persistentStoreIncompatibleSchema,
-                    "\(type(of: object)) declares \(storageKeyPath) but entity \(object.entity.name) has no such property.",
-                    objectID: object.objectID))
-                return
-            }
-            object.setStorage(newValue.managedStorage, at: index)
+            object._setManagedStorage(newValue.managedStorage, ordinal: object[keyPath: storageKeyPath].ordinal)
         }
     }
 }
@@ -61,48 +56,72 @@ public struct Managed<Value: ManagedPropertyValue>: AnyManagedProperty {
 /// Lets the model check a class's `@Managed` properties without knowing their value types.
 protocol AnyManagedProperty {
     static var valueKind: ManagedValueKind { get }
+    var ordinal: Int32 { get }
+}
+
+extension ManagedObject {
+    /// The value of the `@Managed` property with `ordinal` (nil for an object whose class does not match its entity).
+    @usableFromInline
+    final func _managedStorage(ordinal: Int32) -> ManagedStorage {
+        guard let index = entity.propertyIndex(ordinal: ordinal) else { return .value(.null) }
+        return storage(at: index)
+    }
+
+    @usableFromInline
+    final func _setManagedStorage(_ storage: ManagedStorage, ordinal: Int32) {
+        guard let index = entity.propertyIndex(ordinal: ordinal) else {
+            managedObjectContext?.recordMisuse(PersistenceError(
+                .persistentStoreIncompatibleSchema,
+                "\(type(of: self)) is not the class of entity \(entity.name); its @Managed property #\(ordinal) has nowhere to go.",
+                objectID: objectID))
+            return
+        }
+        setStorage(storage, at: index)
+    }
+
+    @usableFromInline
+    final var _isRecordingKeyPaths: Bool { keyPathRecorder != nil }
+
+    @usableFromInline
+    final func _recordKeyPathRead(ordinal: Int32, kind: ManagedValueKind) -> ManagedStorage {
+        keyPathRecorder?.record(self, ordinal: ordinal, kind: kind) ?? .value(.null)
+    }
 }
 
 extension EntityDescription {
-    /// The property a `@Managed` storage key path (`\Movie._title`) stands for; cached per key path.
-    func propertyIndex(forStorageKeyPath keyPath: AnyKeyPath) -> Int? {
-        if let index = keyPathIndexCache[keyPath] { return index }
-        // The key path prints as `\Movie._title`: the property name follows the last "._".
-        let text = String(describing: keyPath)
-        guard let range = text.range(of: "._", options: .backwards) else { return nil }
-        let name = String(text[range.upperBound...])
-        guard let index = propertyIndexByName[name] else { return nil }
-        keyPathIndexCache[keyPath] = index
-        return index
+    /// The property of a `@Managed` wrapper, by ordinal.
+    @inline(__always)
+    func propertyIndex(ordinal: Int32) -> Int? {
+        let position = Int(ordinal)
+        guard position >= 0 && position < ordinalIndexes.count else { return nil }
+        let index = ordinalIndexes[position]
+        return index >= 0 ? index : nil
     }
 
-    /// Checks every `@Managed` property of ``managedObjectClass`` against this entity.
+    /// Checks every `@Managed` property of ``managedObjectClass`` against this entity and maps ordinals to properties.
     func checkManagedObjectClass() throws {
         guard managedObjectClass != ManagedObject.self else { return }
-        let sample = managedObjectClass.init(entity: self, insertInto: nil)
-        var mirror: Mirror? = Mirror(reflecting: sample)
-        while let current = mirror {
-            for child in current.children {
-                guard let label = child.label, label.hasPrefix("_"),
-                      let kind = (type(of: child.value) as? AnyManagedProperty.Type)?.valueKind else { continue }
-                let name = String(label.dropFirst())
-                let where_ = "\(managedObjectClass).\(name)"
-                guard let property = propertiesByName[name] else {
-                    throw PersistenceError(.coreData, "Invalid model: \(where_) is @Managed but entity \(self.name) has no property '\(name)'. Its properties: \(properties.map(\.name).joined(separator: ", ")).", entityName: self.name, key: name)
-                }
-                switch (kind, property) {
-                case (.attribute(let types), .attribute(let attribute)) where types.contains(attribute.attributeType):
-                    continue
-                case (.toOne(let type), .relationship(let r)) where !r.isToMany && r.destinationEntity.managedObjectClass == type:
-                    continue
-                case (.toMany(let type, let ordered), .relationship(let r)) where r.isToMany && r.isOrdered == ordered && r.destinationEntity.managedObjectClass == type:
-                    continue
-                default:
-                    throw PersistenceError(.coreData, "Invalid model: \(where_) is declared as \(kind) but the model says \(property.kindDescription).", entityName: self.name, key: name)
-                }
+        let layout = try ManagedClassLayout.of(managedObjectClass)
+        var table: [Int] = []
+        for declared in layout.properties {
+            let where_ = "\(managedObjectClass).\(declared.name)"
+            guard let index = propertyIndexByName[declared.name] else {
+                throw PersistenceError(.coreData, "Invalid model: \(where_) is @Managed but entity \(name) has no property '\(declared.name)'. Its properties: \(properties.map(\.name).joined(separator: ", ")).", entityName: name, key: declared.name)
             }
-            mirror = current.superclassMirror
+            let property = properties[index]
+            switch (declared.kind, property) {
+            case (.attribute(let types), .attribute(let attribute)) where types.contains(attribute.attributeType):
+                break
+            case (.toOne(let type), .relationship(let r)) where !r.isToMany && r.destinationEntity.managedObjectClass == type:
+                break
+            case (.toMany(let type, let ordered), .relationship(let r)) where r.isToMany && r.isOrdered == ordered && r.destinationEntity.managedObjectClass == type:
+                break
+            default:
+                throw PersistenceError(.coreData, "Invalid model: \(where_) is declared as \(declared.kind) but the model says \(property.kindDescription).", entityName: name, key: declared.name)
+            }
+            table.append(index)
         }
+        ordinalIndexes = table
     }
 }
 

@@ -38,6 +38,8 @@ extension ManagedObject {
         faultState = .faultWithoutRow
         insertedFlag = false
         deletedFlag = false
+        savingPrimaryKey = 0
+        batch = nil
         managedObjectContext = nil
     }
 }

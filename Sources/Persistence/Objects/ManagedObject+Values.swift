@@ -84,13 +84,11 @@ extension ManagedObject {
 
     /// Property `index` as the typed `@Managed` wrappers and `value(forKey:)` see it.
     func storage(at index: Int) -> ManagedStorage {
-        if entity.relationshipAt[index]?.isToMany == true {
-            return .objects(toManyObjects(at: index).objects)
+        switch entity.kinds[index] {
+        case .attribute: return .value(attributeValue(at: index))
+        case .toOne: return .objects(toOneObject(at: index).map { [$0] } ?? [])
+        case .toMany: return .objects(toManyObjects(at: index).objects)
         }
-        if entity.relationshipAt[index] != nil {
-            return .objects(toOneObject(at: index).map { [$0] } ?? [])
-        }
-        return .value(attributeValue(at: index))
     }
 
     // MARK: - Writing
@@ -98,7 +96,7 @@ extension ManagedObject {
     /// Records that property `index` is about to change (for rollback and `changedValues()`).
     func willChange(at index: Int) {
         if faultState != .fired { fireFault() }
-        guard let context = managedObjectContext, !insertedFlag else { return }
+        guard !insertedFlag, let context = managedObjectContext else { return }
         if committedSlots == nil { committedSlots = slots }
         if changedIndexes.insert(index).inserted, changedIndexes.count == 1 {
             context.objectDidChange(self)
@@ -109,8 +107,8 @@ extension ManagedObject {
     /// context saves (the typed setters cannot throw).
     func setAttributeValue(_ value: PersistentValue, at index: Int) {
         willChange(at: index)
-        let attribute = entity.attributeAt[index]
-        slots[index] = .value(attribute?.attributeType.coerce(value) ?? value)
+        guard case .attribute(let type) = entity.kinds[index] else { return }
+        slots[index] = .value(type.coerce(value) ?? value)
     }
 
     /// Sets property `index` from the typed wrappers' storage form.

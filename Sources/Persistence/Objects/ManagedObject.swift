@@ -21,30 +21,39 @@ import Foundation
 /// Non-optional Swift properties (`String`, `Int`…) read a neutral value (`""`, `0`…) while the attribute is nil;
 /// the nil is still what gets validated, so a save fails with code 1570 until you set it.
 open class ManagedObject: CustomStringConvertible {
+    // The mutable state below is `@exclusivity(unchecked)`: an object is used on its context's queue only, so
+    // Swift's run-time exclusivity checks would never find a conflict here, yet cost more than the work itself on
+    // every property access.
+
     /// The entity of this object.
     public let entity: EntityDescription
     /// This object's identity: temporary until saved, then permanent.
-    public internal(set) var objectID: ManagedObjectID
+    @exclusivity(unchecked) public internal(set) var objectID: ManagedObjectID
     /// The context this object lives in; `nil` once it has been deleted and saved, or was never inserted.
-    public internal(set) weak var managedObjectContext: ManagedObjectContext?
+    ///
+    /// Not a strong reference (the context owns its objects), and not `weak` (that costs a side allocation per
+    /// object): every way an object leaves a context clears this first (see `invalidate()`).
+    @exclusivity(unchecked) public internal(set) unowned(unsafe) var managedObjectContext: ManagedObjectContext?
 
     /// Current values, one per property of the entity; empty while a fault has no row.
-    var slots: [PropertySlot]
+    @exclusivity(unchecked) var slots: [PropertySlot]
     /// The values last read from or written to the store (what rollback restores); `nil` for inserted objects.
-    var committedSlots: [PropertySlot]?
+    @exclusivity(unchecked) var committedSlots: [PropertySlot]?
     /// The row version (`Z_OPT`) that ``committedSlots`` belong to; optimistic locking compares it at save.
-    var version: Int64 = 0
+    @exclusivity(unchecked) var version: Int64 = 0
     /// Properties set since the last save; only tracked for objects that are not inserted.
-    var changedIndexes: Set<Int> = []
-    var faultState: FaultState
-    var insertedFlag = false
-    var deletedFlag = false
+    @exclusivity(unchecked) var changedIndexes: Set<Int> = []
+    @exclusivity(unchecked) var faultState: FaultState
+    @exclusivity(unchecked) var insertedFlag = false
+    @exclusivity(unchecked) var deletedFlag = false
+    /// The primary key given to an inserted object while its save is being written (0 otherwise).
+    @exclusivity(unchecked) var savingPrimaryKey: Int64 = 0
     /// The batch this fault's row is read with (``FetchRequest/fetchBatchSize``).
-    var batch: FaultBatch?
+    @exclusivity(unchecked) var batch: FaultBatch?
     /// Set only on the samples that translate Swift key paths into model key paths.
-    var keyPathRecorder: KeyPathRecorder?
+    @exclusivity(unchecked) final var keyPathRecorder: KeyPathRecorder?
     /// Set when a fault fired and found its row gone.
-    var inaccessible = false
+    @exclusivity(unchecked) var inaccessible = false
 
     enum FaultState {
         /// Values are in ``slots``.
@@ -57,21 +66,18 @@ open class ManagedObject: CustomStringConvertible {
 
     /// Makes an object of `entity` and, when `context` is given, inserts it there.
     public required init(entity: EntityDescription, insertInto context: ManagedObjectContext?) {
+        ManagedPropertyOrdinal.reset()
         self.entity = entity
         self.objectID = .temporary(entityName: entity.name)
         self.faultState = .fired
-        self.slots = entity.properties.map { property in
-            switch property {
-            case .attribute(let a): .value(a.defaultValue)
-            case .relationship(let r): r.isToMany ? .toMany(RelatedObjects()) : .toOne(nil)
-            }
-        }
+        self.slots = entity.initialSlots
         if let context { context.insert(self) }
     }
 
     /// Makes the object for a stored row (a fault until its values arrive). Persistence calls this while
     /// fetching; you do not call it yourself.
     public required init(fetchedEntity entity: EntityDescription, objectID: ManagedObjectID, context: ManagedObjectContext) {
+        ManagedPropertyOrdinal.reset()
         self.entity = entity
         self.objectID = objectID
         self.faultState = .faultWithoutRow

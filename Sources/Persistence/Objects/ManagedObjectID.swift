@@ -1,4 +1,11 @@
 import Foundation
+import Synchronization
+
+/// Numbers temporary IDs: cheaper than a UUID per inserted object, and unique within the process, which is as far
+/// as a temporary ID means anything.
+private let temporaryIDCounter = Atomic<UInt64>(0)
+/// Distinguishes this process's temporary IDs in URIs from another process's.
+private let processToken = UUID().uuidString
 
 /// The identity of one managed object, valid in every context of one store.
 ///
@@ -11,7 +18,7 @@ import Foundation
 /// ``ManagedObjectContext/existingObject(with:)`` on the other side.
 public struct ManagedObjectID: Hashable, Sendable {
     enum Storage: Hashable, Sendable {
-        case temporary(UUID)
+        case temporary(UInt64)
         case permanent(Int64)
     }
 
@@ -28,7 +35,8 @@ public struct ManagedObjectID: Hashable, Sendable {
     }
 
     static func temporary(entityName: String) -> ManagedObjectID {
-        ManagedObjectID(entityName: entityName, storeIdentifier: "", storage: .temporary(UUID()))
+        let number = temporaryIDCounter.add(1, ordering: .relaxed).newValue
+        return ManagedObjectID(entityName: entityName, storeIdentifier: "", storage: .temporary(number))
     }
 
     static func permanent(entityName: String, storeIdentifier: String, primaryKey: Int64) -> ManagedObjectID {
@@ -50,14 +58,15 @@ public struct ManagedObjectID: Hashable, Sendable {
     /// A URI that names this object and can be stored outside the database (in user defaults, a URL, a file),
     /// then turned back into an ID with ``PersistentStoreCoordinator/managedObjectID(forURIRepresentation:)``.
     ///
-    /// Permanent: `x-coredata://<store UUID>/<Entity>/p<primary key>`; temporary: `x-coredata:///<Entity>/t<UUID>`.
+    /// Permanent: `x-coredata://<store UUID>/<Entity>/p<primary key>`; temporary:
+    /// `x-coredata:///<Entity>/t<process token>-<number>` (meaningful only in the process that made it).
     public func uriRepresentation() -> URL {
         var components = URLComponents()
         components.scheme = "x-coredata"
         switch storage {
-        case .temporary(let uuid):
+        case .temporary(let number):
             components.host = ""
-            components.path = "/\(entityName)/t\(uuid.uuidString)"
+            components.path = "/\(entityName)/t\(processToken)-\(number)"
         case .permanent(let pk):
             components.host = storeIdentifier
             components.path = "/\(entityName)/p\(pk)"
@@ -78,11 +87,20 @@ public struct ManagedObjectID: Hashable, Sendable {
             guard let pk = Int64(rest), pk > 0, let host = uri.host, !host.isEmpty else { return nil }
             self.init(entityName: entity, storeIdentifier: host, storage: .permanent(pk))
         case "t":
-            guard let uuid = UUID(uuidString: rest) else { return nil }
-            self.init(entityName: entity, storeIdentifier: "", storage: .temporary(uuid))
+            // Another process's temporary IDs name nothing here.
+            guard rest.hasPrefix(processToken + "-"), let number = UInt64(rest.dropFirst(processToken.count + 1)) else { return nil }
+            self.init(entityName: entity, storeIdentifier: "", storage: .temporary(number))
         default:
             return nil
         }
+    }
+}
+
+extension ManagedObjectID {
+    /// Hashes the key alone: IDs of one store rarely share it, and hashing the names on every registry lookup
+    /// would cost more than the rare collision. Equality still compares every part.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(storage)
     }
 }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a `@Managed` property may be declared as, and the entity property it must match.
-public enum ManagedValueKind: CustomStringConvertible {
+public enum ManagedValueKind: Sendable, CustomStringConvertible {
     /// An attribute whose type is one of these.
     case attribute([AttributeType])
     /// A to-one relationship to objects of this class (declared `T?`).
@@ -45,185 +45,185 @@ public protocol ManagedAttributeValue: ManagedPropertyValue, ManagedOptionalWrap
 }
 
 extension ManagedAttributeValue {
-    public static var managedValueKind: ManagedValueKind { .attribute(attributeTypes) }
-    public static var nilManagedStorage: ManagedStorage { .value(.null) }
-    public var managedStorage: ManagedStorage { .value(persistentValue) }
+    @inlinable public static var managedValueKind: ManagedValueKind { .attribute(attributeTypes) }
+    @inlinable public static var nilManagedStorage: ManagedStorage { .value(.null) }
+    @inlinable public var managedStorage: ManagedStorage { .value(persistentValue) }
 
-    public static func fromManagedStorage(_ storage: ManagedStorage) -> Self {
+    @inlinable public static func fromManagedStorage(_ storage: ManagedStorage) -> Self {
         wrappedFromManagedStorage(storage) ?? placeholder
     }
 
-    public static func wrappedFromManagedStorage(_ storage: ManagedStorage) -> Self? {
+    @inlinable public static func wrappedFromManagedStorage(_ storage: ManagedStorage) -> Self? {
         if case .value(let value) = storage { return Self(persistentValue: value) }
         return nil
     }
 }
 
 extension Optional: ManagedPropertyValue where Wrapped: ManagedOptionalWrappable {
-    public static var managedValueKind: ManagedValueKind { Wrapped.managedValueKind }
-    public static func fromManagedStorage(_ storage: ManagedStorage) -> Self { Wrapped.wrappedFromManagedStorage(storage) }
-    public var managedStorage: ManagedStorage { map(\.managedStorage) ?? Wrapped.nilManagedStorage }
+    @inlinable public static var managedValueKind: ManagedValueKind { Wrapped.managedValueKind }
+    @inlinable public static func fromManagedStorage(_ storage: ManagedStorage) -> Self { Wrapped.wrappedFromManagedStorage(storage) }
+    @inlinable public var managedStorage: ManagedStorage { map(\.managedStorage) ?? Wrapped.nilManagedStorage }
 }
 
 extension ManagedObject: ManagedOptionalWrappable {
     public class var managedValueKind: ManagedValueKind { .toOne(self) }
     public static var nilManagedStorage: ManagedStorage { .objects([]) }
-    public var managedStorage: ManagedStorage { .objects([self]) }
-    public static func wrappedFromManagedStorage(_ storage: ManagedStorage) -> Self? {
+    @inlinable public var managedStorage: ManagedStorage { .objects([self]) }
+    @inlinable public static func wrappedFromManagedStorage(_ storage: ManagedStorage) -> Self? {
         if case .objects(let objects) = storage { return objects.first as? Self }
         return nil
     }
 }
 
 extension Set: ManagedPropertyValue where Element: ManagedObject {
-    public static var managedValueKind: ManagedValueKind { .toMany(Element.self, ordered: false) }
-    public static func fromManagedStorage(_ storage: ManagedStorage) -> Self {
+    @inlinable public static var managedValueKind: ManagedValueKind { .toMany(Element.self, ordered: false) }
+    @inlinable public static func fromManagedStorage(_ storage: ManagedStorage) -> Self {
         guard case .objects(let objects) = storage else { return [] }
         return Set(objects.compactMap { $0 as? Element })
     }
-    public var managedStorage: ManagedStorage { .objects(Array(self)) }
+    @inlinable public var managedStorage: ManagedStorage { .objects(Array(self)) }
 }
 
 extension Array: ManagedPropertyValue where Element: ManagedObject {
-    public static var managedValueKind: ManagedValueKind { .toMany(Element.self, ordered: true) }
-    public static func fromManagedStorage(_ storage: ManagedStorage) -> Self {
+    @inlinable public static var managedValueKind: ManagedValueKind { .toMany(Element.self, ordered: true) }
+    @inlinable public static func fromManagedStorage(_ storage: ManagedStorage) -> Self {
         guard case .objects(let objects) = storage else { return [] }
         return objects.compactMap { $0 as? Element }
     }
-    public var managedStorage: ManagedStorage { .objects(self) }
+    @inlinable public var managedStorage: ManagedStorage { .objects(self) }
 }
 
 // MARK: - Attribute types
 
 extension String: ManagedAttributeValue {
     public static var attributeTypes: [AttributeType] { [.string] }
-    public static var placeholder: String { "" }
-    public init?(persistentValue: PersistentValue) {
+    @inlinable public static var placeholder: String { "" }
+    @inlinable public init?(persistentValue: PersistentValue) {
         guard case .string(let v) = persistentValue else { return nil }
         self = v
     }
-    public var persistentValue: PersistentValue { .string(self) }
+    @inlinable public var persistentValue: PersistentValue { .string(self) }
 }
 
 extension Int: ManagedAttributeValue {
     public static var attributeTypes: [AttributeType] { [.integer16, .integer32, .integer64] }
-    public static var placeholder: Int { 0 }
-    public init?(persistentValue: PersistentValue) {
+    @inlinable public static var placeholder: Int { 0 }
+    @inlinable public init?(persistentValue: PersistentValue) {
         guard case .integer(let v) = persistentValue else { return nil }
         self = Int(v)
     }
-    public var persistentValue: PersistentValue { .integer(Int64(self)) }
+    @inlinable public var persistentValue: PersistentValue { .integer(Int64(self)) }
 }
 
 extension Int64: ManagedAttributeValue {
     public static var attributeTypes: [AttributeType] { [.integer64] }
-    public static var placeholder: Int64 { 0 }
-    public init?(persistentValue: PersistentValue) {
+    @inlinable public static var placeholder: Int64 { 0 }
+    @inlinable public init?(persistentValue: PersistentValue) {
         guard case .integer(let v) = persistentValue else { return nil }
         self = v
     }
-    public var persistentValue: PersistentValue { .integer(self) }
+    @inlinable public var persistentValue: PersistentValue { .integer(self) }
 }
 
 extension Int32: ManagedAttributeValue {
     public static var attributeTypes: [AttributeType] { [.integer32] }
-    public static var placeholder: Int32 { 0 }
-    public init?(persistentValue: PersistentValue) {
+    @inlinable public static var placeholder: Int32 { 0 }
+    @inlinable public init?(persistentValue: PersistentValue) {
         guard case .integer(let v) = persistentValue, let narrow = Int32(exactly: v) else { return nil }
         self = narrow
     }
-    public var persistentValue: PersistentValue { .integer(Int64(self)) }
+    @inlinable public var persistentValue: PersistentValue { .integer(Int64(self)) }
 }
 
 extension Int16: ManagedAttributeValue {
     public static var attributeTypes: [AttributeType] { [.integer16] }
-    public static var placeholder: Int16 { 0 }
-    public init?(persistentValue: PersistentValue) {
+    @inlinable public static var placeholder: Int16 { 0 }
+    @inlinable public init?(persistentValue: PersistentValue) {
         guard case .integer(let v) = persistentValue, let narrow = Int16(exactly: v) else { return nil }
         self = narrow
     }
-    public var persistentValue: PersistentValue { .integer(Int64(self)) }
+    @inlinable public var persistentValue: PersistentValue { .integer(Int64(self)) }
 }
 
 extension Double: ManagedAttributeValue {
     public static var attributeTypes: [AttributeType] { [.double, .float] }
-    public static var placeholder: Double { 0 }
-    public init?(persistentValue: PersistentValue) {
+    @inlinable public static var placeholder: Double { 0 }
+    @inlinable public init?(persistentValue: PersistentValue) {
         switch persistentValue {
         case .double(let v): self = v
         case .integer(let v): self = Double(v)
         default: return nil
         }
     }
-    public var persistentValue: PersistentValue { .double(self) }
+    @inlinable public var persistentValue: PersistentValue { .double(self) }
 }
 
 extension Float: ManagedAttributeValue {
     public static var attributeTypes: [AttributeType] { [.float] }
-    public static var placeholder: Float { 0 }
-    public init?(persistentValue: PersistentValue) {
+    @inlinable public static var placeholder: Float { 0 }
+    @inlinable public init?(persistentValue: PersistentValue) {
         guard let v = Double(persistentValue: persistentValue) else { return nil }
         self = Float(v)
     }
-    public var persistentValue: PersistentValue { .double(Double(self)) }
+    @inlinable public var persistentValue: PersistentValue { .double(Double(self)) }
 }
 
 extension Bool: ManagedAttributeValue {
     public static var attributeTypes: [AttributeType] { [.boolean] }
-    public static var placeholder: Bool { false }
-    public init?(persistentValue: PersistentValue) {
+    @inlinable public static var placeholder: Bool { false }
+    @inlinable public init?(persistentValue: PersistentValue) {
         guard case .bool(let v) = persistentValue else { return nil }
         self = v
     }
-    public var persistentValue: PersistentValue { .bool(self) }
+    @inlinable public var persistentValue: PersistentValue { .bool(self) }
 }
 
 extension Date: ManagedAttributeValue {
     public static var attributeTypes: [AttributeType] { [.date] }
-    public static var placeholder: Date { Date(timeIntervalSinceReferenceDate: 0) }
-    public init?(persistentValue: PersistentValue) {
+    @inlinable public static var placeholder: Date { Date(timeIntervalSinceReferenceDate: 0) }
+    @inlinable public init?(persistentValue: PersistentValue) {
         guard case .date(let v) = persistentValue else { return nil }
         self = v
     }
-    public var persistentValue: PersistentValue { .date(self) }
+    @inlinable public var persistentValue: PersistentValue { .date(self) }
 }
 
 extension UUID: ManagedAttributeValue {
     public static var attributeTypes: [AttributeType] { [.uuid] }
-    public static var placeholder: UUID { UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) }
-    public init?(persistentValue: PersistentValue) {
+    @inlinable public static var placeholder: UUID { UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) }
+    @inlinable public init?(persistentValue: PersistentValue) {
         guard case .uuid(let v) = persistentValue else { return nil }
         self = v
     }
-    public var persistentValue: PersistentValue { .uuid(self) }
+    @inlinable public var persistentValue: PersistentValue { .uuid(self) }
 }
 
 extension URL: ManagedAttributeValue {
     public static var attributeTypes: [AttributeType] { [.uri] }
-    public static var placeholder: URL { URL(string: "about:blank")! }
-    public init?(persistentValue: PersistentValue) {
+    @inlinable public static var placeholder: URL { URL(string: "about:blank")! }
+    @inlinable public init?(persistentValue: PersistentValue) {
         guard case .uri(let v) = persistentValue else { return nil }
         self = v
     }
-    public var persistentValue: PersistentValue { .uri(self) }
+    @inlinable public var persistentValue: PersistentValue { .uri(self) }
 }
 
 extension Data: ManagedAttributeValue {
     public static var attributeTypes: [AttributeType] { [.binaryData] }
-    public static var placeholder: Data { Data() }
-    public init?(persistentValue: PersistentValue) {
+    @inlinable public static var placeholder: Data { Data() }
+    @inlinable public init?(persistentValue: PersistentValue) {
         guard case .data(let v) = persistentValue else { return nil }
         self = v
     }
-    public var persistentValue: PersistentValue { .data(self) }
+    @inlinable public var persistentValue: PersistentValue { .data(self) }
 }
 
 extension Decimal: ManagedAttributeValue {
     public static var attributeTypes: [AttributeType] { [.decimal] }
-    public static var placeholder: Decimal { 0 }
-    public init?(persistentValue: PersistentValue) {
+    @inlinable public static var placeholder: Decimal { 0 }
+    @inlinable public init?(persistentValue: PersistentValue) {
         guard case .decimal(let v) = persistentValue else { return nil }
         self = v
     }
-    public var persistentValue: PersistentValue { .decimal(self) }
+    @inlinable public var persistentValue: PersistentValue { .decimal(self) }
 }

@@ -1,15 +1,13 @@
 import Foundation
 
 extension SQLiteStore {
-    /// Rows of `query.entity` matching the query, decoded into slots.
-    func rows(for query: StoreQuery) throws -> [StoreRow] {
+    /// Hands each row of `query.entity` matching the query to `body`, decoded into slots, as SQLite steps.
+    func forEachRow(for query: StoreQuery, _ body: (StoreRow) -> Void) throws {
         let table = schema[query.entity]
         let projection = "t0.Z_PK, t0.Z_OPT" + table.columns.compactMap { $0.map { ", t0." + $0 } }.joined()
         let statement = try connection.cachedStatement(sql(for: query, projection: projection))
         try statement.bind(arguments(for: query))
-        var rows: [StoreRow] = []
-        while try statement.step() { rows.append(decodeRow(statement, table: table)) }
-        return rows
+        while try statement.step() { body(decodeRow(statement, table: table)) }
     }
 
     /// Primary keys of the rows matching the query, in the query's order.
@@ -129,9 +127,17 @@ extension SQLiteStore {
     }
 
     private func decodeValue(_ statement: SQLiteStatement, column: Int32, type: AttributeType) -> PersistentValue {
-        if statement.isNull(at: column) { return .null }
         switch type {
         // Fast paths for the common types; everything else goes through the general conversion.
+        case .integer16, .integer32, .integer64:
+            // NULL reads as 0, so only a 0 needs the type check.
+            let value = statement.int64(at: column)
+            return value == 0 && statement.isNull(at: column) ? .null : .integer(value)
+        default:
+            break
+        }
+        if statement.isNull(at: column) { return .null }
+        switch type {
         case .integer16, .integer32, .integer64: return .integer(statement.int64(at: column))
         case .double, .float: return .double(statement.double(at: column))
         case .string: return .string(statement.text(at: column))

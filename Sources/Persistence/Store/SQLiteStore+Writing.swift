@@ -15,15 +15,14 @@ extension SQLiteStore {
         if connection.isInTransaction { try? connection.execute("ROLLBACK") }
     }
 
-    /// Inserts a row with version 1. `values` follow the table's columns (nil entries of ``EntityTable/columns``
-    /// skipped); order columns start NULL and are set by ``setOrder(_:of:primaryKey:position:)``.
-    func insertRow(_ table: EntityTable, primaryKey: Int64, values: [SQLiteValue]) throws {
-        let columns = table.columns.compactMap { $0 }
-        let marks = String(repeating: ", ?", count: columns.count)
-        let sql = "INSERT INTO \(table.name) (Z_PK, Z_OPT\(columns.map { ", " + $0 }.joined())) VALUES (?, 1\(marks))"
-        let statement = try connection.cachedStatement(sql)
+    /// Inserts a row with version 1: `value(i)` gives the value of the i-th column (see
+    /// ``EntityTable/columnProperties``); order columns start NULL and are set by ``setOrder(_:of:primaryKey:position:)``.
+    func insertRow(_ table: EntityTable, primaryKey: Int64, value: (Int) -> SQLiteValue) throws {
+        let statement = try insertStatement(for: table)
         try statement.bind(primaryKey, at: 1)
-        for (offset, value) in values.enumerated() { try statement.bind(value, at: Int32(offset + 2)) }
+        for position in table.columnProperties.indices {
+            try statement.bind(value(table.columnProperties[position]), at: Int32(position + 2))
+        }
         while try statement.step() {}
     }
 

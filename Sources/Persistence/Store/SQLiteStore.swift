@@ -12,6 +12,8 @@ final class SQLiteStore {
     /// The store's UUID, kept in its metadata; part of every permanent object ID.
     private(set) var identifier = ""
     let connection: SQLiteConnection
+    /// One prepared INSERT per entity, by entity index.
+    private var insertStatements: [SQLiteStatement?]
 
     static let formatVersion = "1"
 
@@ -19,6 +21,7 @@ final class SQLiteStore {
         self.url = description.url
         self.model = model
         self.schema = StoreSchema(model: model)
+        self.insertStatements = Array(repeating: nil, count: model.entities.count)
         if description.url.path == "/dev/null" {
             isInMemory = true
             path = Self.makeInMemoryPath()
@@ -159,6 +162,17 @@ final class SQLiteStore {
                                    [.integer(Int64(entity.index + 1)), .text(entity.name)])
             }
         }
+    }
+
+    /// The prepared INSERT for `table`, reset and ready to bind: 1 is `Z_PK`, then one per column.
+    func insertStatement(for table: EntityTable) throws -> SQLiteStatement {
+        if let statement = insertStatements[table.entity.index] {
+            try statement.reset()
+            return statement
+        }
+        let statement = try connection.prepare(table.insertSQL)
+        insertStatements[table.entity.index] = statement
+        return statement
     }
 
     // MARK: - Keys

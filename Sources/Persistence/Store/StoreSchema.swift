@@ -56,6 +56,10 @@ struct EntityTable {
     let joinTables: [Int: JoinTable]
     /// `SELECT Z_PK, Z_OPT, <columns…> FROM ZMOVIE` — the projection every row read uses.
     let selectColumns: String
+    /// The property index of each column, in column order.
+    let columnProperties: [Int]
+    /// `INSERT INTO ZMOVIE (Z_PK, Z_OPT, <columns…>) VALUES (?, 1, ?…)`.
+    let insertSQL: String
 
     init(entity: EntityDescription) {
         self.entity = entity
@@ -81,6 +85,9 @@ struct EntityTable {
         self.orderColumns = orderColumns
         self.joinTables = joinTables
         selectColumns = (["Z_PK", "Z_OPT"] + columns.compactMap { $0 }).joined(separator: ", ")
+        columnProperties = columns.indices.filter { columns[$0] != nil }
+        let named = columns.compactMap { $0 }
+        insertSQL = "INSERT INTO \(name) (Z_PK, Z_OPT\(named.map { ", " + $0 }.joined())) VALUES (?, 1\(String(repeating: ", ?", count: named.count)))"
     }
 
     static func tableName(_ entity: EntityDescription) -> String { "Z" + entity.name.uppercased() }

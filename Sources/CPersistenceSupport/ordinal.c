@@ -1,0 +1,3 @@
+#include "CPersistenceSupport.h"
+
+_Thread_local int persistence_property_ordinal = 0;

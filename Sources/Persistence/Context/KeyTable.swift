@@ -1,0 +1,92 @@
+/// An open-addressing hash table from positive keys (primary keys, temporary ID numbers) to objects.
+///
+/// The registry is hit once or twice for every object a fetch returns; a multiplicative hash of a 64-bit key and
+/// linear probing cost a fraction of `Dictionary`'s seeded SipHash of a whole ``ManagedObjectID``.
+struct KeyTable {
+    private struct Entry {
+        /// 0: never used; -1: removed; otherwise the key.
+        var key: Int64 = 0
+        var object: ManagedObject?
+    }
+
+    private var entries: [Entry] = []
+    private(set) var count = 0
+    /// Live entries plus removed ones: what the probe sequences see.
+    private var occupied = 0
+
+    @inline(__always)
+    private func slot(for key: Int64, mask: Int) -> Int {
+        Int(truncatingIfNeeded: (UInt64(bitPattern: key) &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
+    }
+
+    func object(for key: Int64) -> ManagedObject? {
+        guard !entries.isEmpty else { return nil }
+        let mask = entries.count - 1
+        var index = slot(for: key, mask: mask)
+        while true {
+            let entry = entries[index]
+            if entry.key == key { return entry.object }
+            if entry.key == 0 { return nil }
+            index = (index + 1) & mask
+        }
+    }
+
+    mutating func insert(_ object: ManagedObject, for key: Int64) {
+        precondition(key > 0, "keys are positive")
+        if (occupied + 1) * 2 > entries.count { grow() }
+        let mask = entries.count - 1
+        var index = slot(for: key, mask: mask)
+        var reusable: Int?
+        while true {
+            let current = entries[index].key
+            if current == key {
+                entries[index].object = object
+                return
+            }
+            if current == -1 && reusable == nil { reusable = index }
+            if current == 0 { break }
+            index = (index + 1) & mask
+        }
+        if let reusable {
+            entries[reusable] = Entry(key: key, object: object)
+        } else {
+            entries[index] = Entry(key: key, object: object)
+            occupied += 1
+        }
+        count += 1
+    }
+
+    @discardableResult
+    mutating func remove(_ key: Int64) -> ManagedObject? {
+        guard !entries.isEmpty else { return nil }
+        let mask = entries.count - 1
+        var index = slot(for: key, mask: mask)
+        while true {
+            let current = entries[index].key
+            if current == key {
+                let object = entries[index].object
+                entries[index] = Entry(key: -1, object: nil)
+                count -= 1
+                return object
+            }
+            if current == 0 { return nil }
+            index = (index + 1) & mask
+        }
+    }
+
+    var objects: [ManagedObject] { entries.compactMap(\.object) }
+
+    mutating func removeAll() {
+        entries = []
+        count = 0
+        occupied = 0
+    }
+
+    private mutating func grow() {
+        let old = entries
+        entries = Array(repeating: Entry(), count: max(16, count * 4))
+        count = 0
+        occupied = 0
+        for entry in old where entry.key > 0 { insert(entry.object!, for: entry.key) }
+    }
+}

@@ -1,0 +1,65 @@
+/// The objects a context knows, one per ID: permanent IDs of its own store by entity and primary key, temporary
+/// IDs by number, and anything else (another store's IDs, entities outside the model) in a plain dictionary.
+struct ObjectRegistry {
+    private var permanent: [KeyTable] = []
+    private var temporary = KeyTable()
+    private var others: [ManagedObjectID: ManagedObject] = [:]
+    /// The identifier of the store whose IDs go in `permanent`.
+    var storeIdentifier = ""
+
+    var count: Int { permanent.reduce(0) { $0 + $1.count } + temporary.count + others.count }
+
+    /// The object for row `primaryKey` of the entity with `entityIndex` (the fast path for fetches).
+    @inline(__always)
+    func object(entityIndex: Int, primaryKey: Int64) -> ManagedObject? {
+        entityIndex < permanent.count ? permanent[entityIndex].object(for: primaryKey) : nil
+    }
+
+    func object(for id: ManagedObjectID, entityIndex: Int?) -> ManagedObject? {
+        switch id.storage {
+        case .temporary(let number):
+            if let object = temporary.object(for: Int64(bitPattern: number)), object.objectID == id { return object }
+        case .permanent(let pk):
+            if let entityIndex, id.storeIdentifier == storeIdentifier,
+               let object = object(entityIndex: entityIndex, primaryKey: pk) { return object }
+        }
+        // Registered before the store identifier was known, or not of this store: kept aside.
+        return others.isEmpty ? nil : others[id]
+    }
+
+    mutating func insert(_ object: ManagedObject, for id: ManagedObjectID, entityIndex: Int?) {
+        switch id.storage {
+        case .temporary(let number):
+            temporary.insert(object, for: Int64(bitPattern: number))
+        case .permanent(let pk):
+            guard let entityIndex, id.storeIdentifier == storeIdentifier else {
+                others[id] = object
+                return
+            }
+            while permanent.count <= entityIndex { permanent.append(KeyTable()) }
+            permanent[entityIndex].insert(object, for: pk)
+        }
+    }
+
+    mutating func remove(_ id: ManagedObjectID, entityIndex: Int?) {
+        if others.removeValue(forKey: id) != nil { return }
+        switch id.storage {
+        case .temporary(let number):
+            temporary.remove(Int64(bitPattern: number))
+        case .permanent(let pk):
+            if let entityIndex, entityIndex < permanent.count, id.storeIdentifier == storeIdentifier {
+                permanent[entityIndex].remove(pk)
+            }
+        }
+    }
+
+    var objects: [ManagedObject] {
+        permanent.flatMap(\.objects) + temporary.objects + Array(others.values)
+    }
+
+    mutating func removeAll() {
+        permanent = []
+        temporary.removeAll()
+        others = [:]
+    }
+}
