@@ -1,5 +1,5 @@
-/// The lessons library: catalog, Markdown rendering and kata running live here.
+/// The lessons library: the lesson catalog, Markdown rendering (terminal and HTML), kata running and progress.
 public enum LessonsKit {
     /// The version printed by `lessons --version`.
-    public static let version = "0.1.0"
+    public static let version = "0.2.0"
 }

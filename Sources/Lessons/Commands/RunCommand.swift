@@ -1,0 +1,26 @@
+import ArgumentParser
+import LessonsKit
+
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run a lesson's example code and watch the behaviour the lesson describes.")
+
+    @Argument(help: "The lesson: its number or slug.")
+    var lesson: String
+
+    @OptionGroup var options: CommonOptions
+
+    func run() throws {
+        let catalog = try options.catalog()
+        let lesson = try catalog.lesson(named: self.lesson)
+        let example = lesson.example
+        guard catalog.workspace.exists(example.path) else {
+            throw LessonsError(.notThereYet, "lesson \(lesson.number)'s runnable example is not written yet "
+                + "(\(example.path) does not exist; it will run as `swift run \(example.product)`).")
+        }
+        Console.note("$ swift run \(example.product)")
+        let status = try ProcessRunner.runAttached(["swift", "run", example.product], in: catalog.workspace.packageRoot)
+        if status != 0 { throw ExitCode(status) }
+    }
+}

@@ -1,0 +1,16 @@
+import Foundation
+
+/// Writing to standard output and error without buffering surprises between the two.
+enum Console {
+    static func print(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    static func warn(_ message: String) {
+        FileHandle.standardError.write(Data("warning: \(message)\n".utf8))
+    }
+
+    static func note(_ message: String) {
+        FileHandle.standardError.write(Data("\(message)\n".utf8))
+    }
+}

@@ -1,0 +1,58 @@
+/// One lesson as the manifest describes it (see `lessons/README.md` for the format).
+public struct Lesson: Equatable, Sendable, Decodable {
+    /// A source document section the lesson covers.
+    public struct Source: Equatable, Sendable, Decodable {
+        /// The document's id in the manifest's `documents` list, e.g. `"000"`.
+        public var document: String
+        public var sections: [String]
+    }
+
+    /// The lesson's XCTest suite and the file that holds it.
+    public struct Katas: Equatable, Sendable, Decodable {
+        /// The XCTestCase subclass, e.g. `Kata05SavingSafely`; `lessons check` filters on it.
+        public var suite: String
+        /// Path relative to the package root, e.g. `Tests/Katas/Kata05SavingSafely.swift`.
+        public var file: String
+    }
+
+    /// The runnable code shown by `lessons run`.
+    public struct Example: Equatable, Sendable, Decodable {
+        /// The SwiftPM executable product, run as `swift run <product>`.
+        public var product: String
+        /// Its source folder relative to the package root; its absence means "not written yet".
+        public var path: String
+    }
+
+    public var number: Int
+    /// Lower-case words joined by `-`; the lesson folder is `NN-slug`.
+    public var slug: String
+    public var title: LocalizedText
+    /// One sentence on what the lesson covers, shown in lists and on the handouts' index.
+    public var summary: LocalizedText
+    /// Languages the lesson text exists in (planned or written), the first one being the original.
+    public var languages: [Language]
+    public var sources: [Source]
+    public var katas: Katas
+    /// Files or folders the learner edits (relative to the package root).
+    public var starter: [String]
+    /// The reference solutions, mirroring `starter`.
+    public var solution: [String]
+    public var example: Example
+    /// Hints revealed one at a time by `lessons hint`.
+    public var hints: [LocalizedText]
+
+    /// `05-saving-safely`: the lesson's folder under `lessons/` and the stem of its handout page.
+    public var folderName: String {
+        (number < 10 ? "0\(number)" : "\(number)") + "-" + slug
+    }
+
+    /// The path of the lesson text in `language`, relative to the lessons folder.
+    public func textPath(for language: Language) -> String {
+        "\(folderName)/lesson.\(language.rawValue).md"
+    }
+
+    /// The language to show when `language` is asked for: itself when the lesson has it, else the original.
+    public func bestLanguage(for language: Language) -> Language {
+        languages.contains(language) ? language : languages[0]
+    }
+}

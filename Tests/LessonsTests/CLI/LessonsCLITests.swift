@@ -1,0 +1,254 @@
+import Foundation
+import XCTest
+@testable import LessonsKit
+
+/// Runs the built `lessons` binary, as a learner would, against the fixture lessons.
+final class LessonsCLITests: TemporaryFolderTestCase {
+    struct Output {
+        var stdout: String
+        var stderr: String
+        var status: Int32
+    }
+
+    /// The `lessons` executable next to the test bundle. `swift build --build-tests` (scripts/check) links it;
+    /// `swift test` alone does not relink executables, so build first after changing the command.
+    static var binary: URL {
+        var folder = Bundle.main.bundleURL
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            folder = bundle.bundleURL.deletingLastPathComponent()
+        }
+        if folder.pathExtension == "xctest" { folder.deleteLastPathComponent() }
+        return folder.appendingPathComponent("lessons")
+    }
+
+    private var progressFile: URL { temporary.appendingPathComponent("progress.json") }
+
+    /// Runs `lessons ARGS` on the fixture lessons with a private progress file and a plain environment.
+    private func lessons(_ arguments: [String], fixture: Bool = true, environment: [String: String] = [:]) throws -> Output {
+        let binary = Self.binary
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            XCTFail("\(binary.path) is missing: build it with `swift build --build-tests` before `swift test`")
+            throw CocoaError(.fileNoSuchFile)
+        }
+        let process = Process()
+        process.executableURL = binary
+        let common = fixture ? ["--lessons-dir", TestPaths.fixtureLessons.path, "--progress-file", progressFile.path] : []
+        // Options go after the subcommand; a bare run keeps the default (list) command.
+        if let first = arguments.first, !first.hasPrefix("-") {
+            process.arguments = [first] + common + arguments.dropFirst()
+        } else {
+            process.arguments = arguments.isEmpty ? common : arguments
+        }
+        process.currentDirectoryURL = TestPaths.packageRoot
+        var env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "LANG": "C.UTF-8",
+                   "HOME": temporary.path, "COLUMNS": "80"]
+        env.merge(environment) { _, new in new }
+        process.environment = env
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        var stdoutData = Data()
+        let group = DispatchGroup()
+        group.enter()
+        let reader = out.fileHandleForReading
+        nonisolated(unsafe) var collected = Data()
+        DispatchQueue.global().async {
+            collected = reader.readDataToEndOfFile()
+            group.leave()
+        }
+        let stderrData = err.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        stdoutData = collected
+        process.waitUntilExit()
+        return Output(stdout: String(decoding: stdoutData, as: UTF8.self), stderr: String(decoding: stderrData, as: UTF8.self),
+                      status: process.terminationStatus)
+    }
+
+    func testHelpGolden() throws {
+        let root = try lessons(["--help"], fixture: false)
+        XCTAssertEqual(root.status, 0)
+        assertMatchesGolden(root.stdout, "cli-help.txt")
+        let show = try lessons(["show", "--help"], fixture: false)
+        assertMatchesGolden(show.stdout, "cli-show-help.txt")
+        for command in ["list", "run", "check", "watch", "hint", "reset", "solution", "html", "verify", "lab", "doctor"] {
+            let help = try lessons([command, "--help"], fixture: false)
+            XCTAssertEqual(help.status, 0, command)
+            XCTAssertTrue(help.stdout.contains("USAGE: lessons \(command)"), command)
+        }
+    }
+
+    func testListGoldenAndDefaultCommand() throws {
+        let list = try lessons(["list"])
+        XCTAssertEqual(list.status, 0)
+        XCTAssertEqual(list.stderr, "")
+        assertMatchesGolden(list.stdout, "cli-list.txt")
+        XCTAssertEqual(try lessons([]).stdout, list.stdout)
+        XCTAssertTrue(try lessons(["list", "--lang", "ru"]).stdout.contains("   2  new         Два языка [ru, en]"))
+    }
+
+    func testTheRealManifestLists13Lessons() throws {
+        let list = try lessons(["list", "--progress-file", progressFile.path], fixture: false)
+        XCTAssertEqual(list.status, 0)
+        XCTAssertTrue(list.stdout.hasPrefix("Core Data workbook — 13 lessons, 0 done\n"), list.stdout)
+        XCTAssertTrue(list.stdout.contains("  11  "), list.stdout)
+    }
+
+    func testUnknownLessonGolden() throws {
+        let output = try lessons(["show", "99"])
+        XCTAssertEqual(output.status, 1)
+        XCTAssertEqual(output.stdout, "")
+        assertMatchesGolden(output.stderr, "cli-unknown-lesson.txt")
+    }
+
+    func testUnknownOptionAndBadLanguage() throws {
+        let option = try lessons(["show", "1", "--colour"])
+        XCTAssertEqual(option.status, 64)
+        XCTAssertTrue(option.stderr.hasPrefix("Error: Unknown option '--colour'"), option.stderr)
+        let command = try lessons(["shwo", "1"], fixture: false)
+        XCTAssertEqual(command.status, 1)
+        XCTAssertEqual(command.stderr, "Error: unknown command \"shwo\". Commands: list, show, run, check, watch, hint, "
+            + "reset, solution, html, verify, lab, doctor (see lessons --help).\n")
+        let language = try lessons(["show", "1", "--lang", "de"])
+        XCTAssertEqual(language.status, 64)
+        XCTAssertTrue(language.stderr.contains("Please provide one of 'en' and 'ru'."), language.stderr)
+        let width = try lessons(["show", "1", "--width", "5"])
+        XCTAssertEqual(width.status, 64)
+        XCTAssertTrue(width.stderr.contains("--width must be at least 20 (got 5)."), width.stderr)
+    }
+
+    func testUnwrittenLessonSaysSo() throws {
+        let output = try lessons(["show", "3"])
+        XCTAssertEqual(output.status, 1)
+        XCTAssertEqual(output.stderr, "Error: lesson 3, Coming soon, is not written yet "
+            + "(Tests/LessonsTests/Fixtures/lessons/03-coming-soon/lesson.en.md does not exist). "
+            + "`lessons list` shows which lessons are.\n")
+    }
+
+    func testShowIsPlainWhenPipedAndMarksTheLessonRead() throws {
+        let output = try lessons(["show", "every-construct", "--width", "60"])
+        XCTAssertEqual(output.status, 0, output.stderr)
+        XCTAssertFalse(output.stdout.contains("\u{1B}"))
+        let body = try String(contentsOf: TestPaths.golden.appendingPathComponent("every-construct.plain.txt"), encoding: .utf8)
+        XCTAssertEqual(output.stdout, "Lesson 1 of 3 · Tests/LessonsTests/Fixtures/lessons/01-every-construct/lesson.en.md\n\n"
+            + body + "\nKatas: swift run lessons check 1 · Hint: swift run lessons hint 1 · Example: swift run lessons run 1\n")
+        XCTAssertEqual(ProgressStore(file: progressFile).progress.lessons["every-construct"]?.read, true)
+    }
+
+    func testShowPicksTheLanguage() throws {
+        XCTAssertTrue(try lessons(["show", "2"], environment: ["LANG": "ru_RU.UTF-8"]).stdout.contains("Два языка\n━━━━━━━━━"))
+        XCTAssertTrue(try lessons(["show", "2", "--lang", "en"]).stdout.contains("Two languages\n━━━━━━━━━━━━━"))
+        let fallback = try lessons(["show", "1", "--lang", "ru"])
+        XCTAssertEqual(fallback.status, 0)
+        XCTAssertEqual(fallback.stderr, "Lesson 1 is not written in Русский; showing English.\n")
+    }
+
+    func testHintsAreProgressiveAndRemembered() throws {
+        let first = try lessons(["hint", "1"])
+        XCTAssertEqual(first.stdout, "Hint 1 of 3 — lesson 1\n    Look at `escape(_:)` first.\n\n"
+            + "More: swift run lessons hint 1 (2 left)\n")
+        let second = try lessons(["hint", "1", "--lang", "ru"])
+        XCTAssertTrue(second.stdout.contains("Hint 2 of 3 — lesson 1\n    Амперсанд заменяется **первым**."), second.stdout)
+        XCTAssertTrue(second.stdout.hasPrefix("Hint 1 of 3"))
+        XCTAssertEqual(ProgressStore(file: progressFile).progress.lessons["every-construct"]?.hintsRevealed, 2)
+        _ = try lessons(["hint", "1"])
+        XCTAssertTrue(try lessons(["hint", "1"]).stdout.hasSuffix("That was the last hint. The solution opens once the "
+            + "katas pass: swift run lessons check 1\n"))
+        XCTAssertEqual(try lessons(["hint", "1", "--forget"]).status, 0)
+        XCTAssertEqual(ProgressStore(file: progressFile).progress.lessons["every-construct"]?.hintsRevealed, 0)
+        let none = try lessons(["hint", "2"])
+        XCTAssertEqual(none.status, 1)
+        XCTAssertEqual(none.stderr, "Error: lesson 2 has no hints yet.\n")
+    }
+
+    func testSolutionOpensOnlyAfterTheKatasPass() throws {
+        let locked = try lessons(["solution", "1"])
+        XCTAssertEqual(locked.status, 1)
+        XCTAssertEqual(locked.stderr, "Error: lesson 1's solution opens once all its katas pass (not checked yet): "
+            + "swift run lessons check 1\n")
+        var store = ProgressStore(file: progressFile)
+        try store.update { $0.lessons["every-construct"] = LessonProgress(passed: true) }
+        let open = try lessons(["solution", "1"])
+        XCTAssertEqual(open.status, 0, open.stderr)
+        XCTAssertTrue(open.stdout.hasPrefix("    ┈┈ Sources/LessonsKit/Rendering/HTML/HTMLEscaping.swift\n"), open.stdout)
+        XCTAssertTrue(open.stdout.contains("    public enum HTMLEscaping {"))
+    }
+
+    func testCheckAndWatchNameWhatIsMissingOrWrong() throws {
+        let noKatas = try lessons(["check", "2"])
+        XCTAssertEqual(noKatas.status, 1)
+        XCTAssertTrue(noKatas.stderr.hasPrefix("Error: lesson 2's katas are not written yet: Tests/Katas/Kata02TwoLanguages.swift"))
+        let badKata = try lessons(["check", "1", "test99"])
+        XCTAssertEqual(badKata.status, 1)
+        XCTAssertTrue(badKata.stderr.hasPrefix("Error: unknown kata \"test99\" in XCTestOutputParserTests. Valid katas:\n"
+            + "  1  testFailuresThrowsSkipsAndMultiLineMessages\n"), badKata.stderr)
+        XCTAssertEqual(try lessons(["watch", "2"]).status, 1)
+        let interval = try lessons(["watch", "1", "--interval", "0"])
+        XCTAssertEqual(interval.status, 64)
+    }
+
+    func testNotThereYetCommands() throws {
+        let run = try lessons(["run", "1"])
+        XCTAssertEqual(run.stderr, "Error: lesson 1's runnable example is not written yet (Sources/Examples/01-EveryConstruct "
+            + "does not exist; it will run as `swift run example01-every-construct`).\n")
+        let lab = try lessons(["lab"])
+        XCTAssertEqual(lab.status, 1)
+        XCTAssertTrue(lab.stderr.hasPrefix("Error: the performance labs are not there yet."))
+        let reset = try lessons(["reset", "2"])
+        XCTAssertEqual(reset.status, 1)
+        XCTAssertTrue(reset.stderr.contains("Sources/Workbook/02-TwoLanguages is not in HEAD"), reset.stderr)
+        let verify = try lessons(["verify"])
+        XCTAssertEqual(verify.status, 1)
+        XCTAssertTrue(verify.stdout.contains("  · 3 coming-soon (en): not written yet"), verify.stdout)
+    }
+
+    func testResetRestoresTheStarterFromGitAndKeepsABackup() throws {
+        // A tiny workbook in a git repository: the fixture lessons and lesson 1's starter file, committed.
+        let root = temporary.appendingPathComponent("workbook")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: TestPaths.fixtureLessons, to: root.appendingPathComponent("lessons"))
+        _ = try write("// Package\n", to: "workbook/Package.swift")
+        let starter = try write("original\n", to: "workbook/Sources/LessonsKit/Rendering/HTML/HTMLEscaping.swift")
+        for command in [["init", "-q"], ["add", "."], ["-c", "user.name=T", "-c", "user.email=t@e", "commit", "-qm", "start"]] {
+            XCTAssertEqual(try ProcessRunner.run(["git", "-C", root.path] + command, in: root) { _ in }, 0)
+        }
+        try Data("my attempt\n".utf8).write(to: starter)
+        var store = ProgressStore(file: root.appendingPathComponent(".lessons-progress.json"))
+        try store.update { $0.lessons["every-construct"] = LessonProgress(katas: ["a": "passed"], passed: true) }
+
+        let output = try lessons(["reset", "1", "--package-root", root.path], fixture: false)
+        XCTAssertEqual(output.status, 0, output.stderr)
+        XCTAssertEqual(try String(contentsOf: starter, encoding: .utf8), "original\n")
+        XCTAssertTrue(output.stdout.hasPrefix("Restored Sources/LessonsKit/Rendering/HTML/HTMLEscaping.swift from HEAD.\n"
+            + "Your previous version is in .build/lessons/backups/"), output.stdout)
+        let backups = root.appendingPathComponent(".build/lessons/backups")
+        let stamp = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: backups.path).first)
+        let backup = backups.appendingPathComponent(stamp + "/Sources/LessonsKit/Rendering/HTML/HTMLEscaping.swift")
+        XCTAssertEqual(try String(contentsOf: backup, encoding: .utf8), "my attempt\n")
+        XCTAssertEqual(ProgressStore(file: root.appendingPathComponent(".lessons-progress.json")).progress
+            .lessons["every-construct"], LessonProgress())
+        let badRevision = try lessons(["reset", "1", "--package-root", root.path, "--from", "nope"], fixture: false)
+        XCTAssertEqual(badRevision.stderr, "Error: git knows no revision \"nope\" (try HEAD or origin/main).\n")
+    }
+
+    func testCorruptProgressFileIsReportedAndRebuilt() throws {
+        try Data("]]] garbage".utf8).write(to: progressFile)
+        let output = try lessons(["list"])
+        XCTAssertEqual(output.status, 0)
+        XCTAssertTrue(output.stderr.hasPrefix("warning: the progress file progress.json could not be read (not valid "
+            + "progress JSON); it was kept as progress.json.corrupt-"), output.stderr)
+        let aside = try FileManager.default.contentsOfDirectory(atPath: temporary.path).filter { $0.contains(".corrupt-") }
+        XCTAssertEqual(aside.count, 1)
+        _ = try lessons(["show", "1"])
+        XCTAssertEqual(try lessons(["list"]).stderr, "", "the rebuilt file reads cleanly")
+    }
+
+    func testHTMLWritesTheSite() throws {
+        let out = temporary.appendingPathComponent("handouts")
+        let output = try lessons(["html", "--out", out.path])
+        XCTAssertEqual(output.status, 0, output.stderr)
+        XCTAssertTrue(output.stdout.hasPrefix("Wrote 8 files to \(out.path): index.html, 3 lesson pages (2 of 3 lessons "
+            + "written), all.html for printing.\nListed as coming: lessons 3.\n"), output.stdout)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out.appendingPathComponent("all.html").path))
+    }
+}

@@ -1,0 +1,78 @@
+import XCTest
+@testable import LessonsKit
+
+final class LessonLoaderTests: TemporaryFolderTestCase {
+    /// Loads a one-file lesson written into a copy of the fixture lessons, returning the error text.
+    private func loadError(_ text: String) throws -> LessonsError? {
+        let lessons = temporary.appendingPathComponent("lessons")
+        if !FileManager.default.fileExists(atPath: lessons.path) {
+            try FileManager.default.copyItem(at: TestPaths.fixtureLessons, to: lessons)
+        }
+        let file = try write(text, to: "lessons/03-coming-soon/lesson.en.md")
+        let catalog = try Catalog.load(Workspace(packageRoot: TestPaths.packageRoot, lessonsDirectory: lessons))
+        do {
+            _ = try LessonLoader(catalog: catalog).load(catalog.lessons[2], language: .en)
+            return nil
+        } catch {
+            XCTAssertTrue(error.file?.hasSuffix(file.path.split(separator: "/").suffix(3).joined(separator: "/")) ?? false)
+            return error
+        }
+    }
+
+    func testIncludeResolvesARegionOfACompiledFile() throws {
+        let catalog = try fixtureCatalog()
+        let loaded = try LessonLoader(catalog: catalog).load(catalog.lessons[0], language: .en)
+        let includes = loaded.document.blocks.compactMap { block -> MarkdownCodeBlock? in
+            if case .codeBlock(let code) = block.kind, code.origin != nil { return code }
+            return nil
+        }
+        XCTAssertEqual(includes.count, 1)
+        XCTAssertEqual(includes[0].info, "swift")
+        XCTAssertTrue(includes[0].code.hasPrefix("/// Escapes the five characters"))
+        XCTAssertEqual(loaded.file, "Tests/LessonsTests/Fixtures/lessons/01-every-construct/lesson.en.md")
+    }
+
+    func testMissingFileRegionOrNonEmptyIncludeNamesFileAndLine() throws {
+        let missingFile = try loadError("# T\n\n```swift include=Sources/Nowhere.swift#a\n```\n")
+        XCTAssertEqual(missingFile?.line, 3)
+        XCTAssertEqual(missingFile?.message, "included file Sources/Nowhere.swift does not exist or is not UTF-8 text")
+
+        let missingRegion = try loadError("# T\n\ntext\n\n```swift include=Sources/LessonsKit/Rendering/HTML/HTMLEscaping.swift#nope\n```\n")
+        XCTAssertEqual(missingRegion?.line, 5)
+        XCTAssertEqual(missingRegion?.message, "Sources/LessonsKit/Rendering/HTML/HTMLEscaping.swift: no region \"nope\" "
+            + "(regions in the file: escape); mark one with `// region: nope` … `// endregion: nope`")
+
+        let notEmpty = try loadError("```swift include=Sources/LessonsKit/LessonsKit.swift\nlet stale = 1\n```\n")
+        XCTAssertEqual(notEmpty?.message, "an include block must be empty: its code comes from Sources/LessonsKit/LessonsKit.swift")
+
+        let escaping = try loadError("> ```swift include=../outside.swift\n> ```\n")
+        XCTAssertEqual(escaping?.line, 1)
+        XCTAssertEqual(escaping?.kind, .reference)
+    }
+
+    func testLinksAndImagesAreChecked() throws {
+        XCTAssertEqual(try loadError("- [x](lesson:9)\n")?.message,
+                       "link to unknown lesson \"9\" (write lesson:N with N from 1 to 3, or a lesson's slug)")
+        XCTAssertEqual(try loadError("[x](notes.md)")?.kind, .reference)
+        XCTAssertEqual(try loadError("[x](javascript:alert(1))")?.kind, .reference)
+        XCTAssertEqual(try loadError("\n\n![x](missing.png)")?.line, 3)
+        XCTAssertNil(try loadError("[x](lesson:every-construct#lists) [y](https://e.org) ![z](https://e.org/i.png)"))
+    }
+
+    func testUnwrittenLessonIsNotThereYet() throws {
+        let catalog = try fixtureCatalog()
+        XCTAssertThrowsError(try LessonLoader(catalog: catalog).load(catalog.lessons[2], language: .en)) { error in
+            XCTAssertEqual((error as? LessonsError)?.kind, .notThereYet)
+        }
+        XCTAssertEqual(catalog.writtenLanguages(of: catalog.lessons[1]), [.ru, .en])
+        XCTAssertEqual(catalog.writtenLanguages(of: catalog.lessons[2]), [])
+    }
+
+    func testVerifierReportsTextsAndMissingMachinery() throws {
+        let (text, ok) = CatalogVerifier(catalog: try fixtureCatalog()).report()
+        XCTAssertFalse(ok)
+        XCTAssertTrue(text.contains("  ✓ 1 every-construct (en)\n  ✓ 2 two-languages (ru)\n  ✓ 2 two-languages (en)\n"
+            + "  · 3 coming-soon (en): not written yet\n  3 of 4 texts written, 0 with problems."), text)
+        XCTAssertTrue(text.contains("Kata machinery (of 3 lessons): 1 kata suites, 1 starters, 1 solutions, 0 examples exist."), text)
+    }
+}

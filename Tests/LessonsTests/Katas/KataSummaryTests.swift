@@ -1,0 +1,97 @@
+import XCTest
+@testable import LessonsKit
+
+final class KataSummaryTests: TemporaryFolderTestCase {
+    private let source = """
+        final class Kata05SavingSafely: XCTestCase {
+            func test01_passes() {}
+            // func test00_commentedOut() {}
+            func test02_assertFails() throws {}
+            func helper() {}
+            func test03_throws() async throws {}
+            func test04_twoFailures() {}
+            func test05_skipped() {}
+            func test06_neverRan() {}
+        }
+        """
+
+    private func summary(_ fixture: String, only: String? = nil) throws -> KataSummary {
+        let catalog = try fixtureCatalog()
+        let suite = KataSuite(name: "Kata05SavingSafely", file: "Tests/Katas/Kata05SavingSafely.swift",
+                              katas: KataSuite.testNames(in: source))
+        return KataSummary(lesson: catalog.lessons[0], suite: suite,
+                           report: XCTestOutputParser.parse(try TestPaths.fixture(fixture)), onlyKata: only)
+    }
+
+    func testTestNamesInFileOrder() {
+        XCTAssertEqual(KataSuite.testNames(in: source), ["test01_passes", "test02_assertFails", "test03_throws",
+                                                         "test04_twoFailures", "test05_skipped", "test06_neverRan"])
+    }
+
+    func testSummaryGolden() throws {
+        let workspace = Workspace(packageRoot: URL(fileURLWithPath: "/home/learner/workbook"))
+        let text = try summary("xctest/kata05-failures.txt").render(colors: false, workspace: workspace, title: "Saving safely")
+        assertMatchesGolden(text, "kata-summary.txt")
+        let crash = try summary("xctest/kata06-crash.txt").render(colors: false, workspace: workspace, title: "Saving safely")
+        XCTAssertTrue(crash.contains("  · not run  1  test01_passes\n"), crash)
+        let build = try summary("xctest/build-error.txt").render(colors: false, workspace: workspace, title: "Saving safely")
+        XCTAssertEqual(build, "Lesson 1 · Saving safely — Kata05SavingSafely\nThe package did not build, so no kata ran:\n"
+            + "  Sources/Demo/Demo.swift:4:31: error: cannot convert return expression of type 'String' to return type 'Int'\n")
+    }
+
+    func testStatesAndCompletion() throws {
+        let all = try summary("xctest/kata05-failures.txt")
+        XCTAssertEqual(all.passedCount, 1)
+        XCTAssertFalse(all.lessonPassed)
+        XCTAssertEqual(all.states["test04_twoFailures"], "failed")
+        XCTAssertEqual(all.states["test05_skipped"], "skipped")
+        XCTAssertEqual(all.states["test06_neverRan"], "not run")
+        let one = try summary("xctest/kata05-one-passing.txt", only: "test01_passes")
+        XCTAssertEqual(one.katas, ["test01_passes"])
+        XCTAssertEqual(one.passedCount, 1)
+        XCTAssertFalse(one.lessonPassed, "one kata passing never completes a lesson")
+    }
+
+    func testKataLookupListsValidKatas() throws {
+        let suite = KataSuite(name: "Kata05SavingSafely", file: "F", katas: KataSuite.testNames(in: source))
+        XCTAssertEqual(try suite.kata(named: "2"), "test02_assertFails")
+        XCTAssertEqual(try suite.kata(named: "03"), "test03_throws")
+        XCTAssertEqual(try suite.kata(named: "test04"), "test04_twoFailures")
+        XCTAssertThrowsError(try suite.kata(named: "test0")) { error in
+            XCTAssertEqual((error as? LessonsError)?.description, """
+                unknown kata "test0" in Kata05SavingSafely. Valid katas:
+                  1  test01_passes
+                  2  test02_assertFails
+                  3  test03_throws
+                  4  test04_twoFailures
+                  5  test05_skipped
+                  6  test06_neverRan
+                """)
+        }
+    }
+
+    func testRunnerStreamsParsesAndKeepsTheLog() throws {
+        let fixture = TestPaths.fixtures.appendingPathComponent("xctest/kata05-failures.txt").path
+        // `sh -c SCRIPT FILE --filter X`: the script prints the captured output and fails like swift test.
+        let runner = KataRunner(workspace: Workspace(packageRoot: temporary),
+                                command: ["sh", "-c", "cat \"$0\"; test \"$1 $2\" = \"--filter Kata05SavingSafely/\"; exit 1", fixture])
+        var updates = 0
+        let suite = KataSuite(name: "Kata05SavingSafely", file: "F", katas: [])
+        let run = try runner.run(suite, kata: nil) { _ in updates += 1 }
+        XCTAssertEqual(run.exitStatus, 1)
+        XCTAssertEqual(run.report.results.count, 5)
+        XCTAssertGreaterThan(updates, 40)
+        XCTAssertEqual(try String(contentsOf: run.log!, encoding: .utf8), try TestPaths.fixture("xctest/kata05-failures.txt"))
+        XCTAssertEqual(KataRunner.filter(suite: "Kata05SavingSafely", kata: "test01_passes"), "Kata05SavingSafely/test01_passes$")
+    }
+
+    func testMissingKataFileIsNotThereYet() throws {
+        let catalog = try fixtureCatalog()
+        XCTAssertThrowsError(try KataSuite.load(catalog.lessons[1], workspace: catalog.workspace)) { error in
+            XCTAssertEqual((error as? LessonsError)?.description, "lesson 2's katas are not written yet: "
+                + "Tests/Katas/Kata02TwoLanguages.swift (suite Kata02TwoLanguages) does not exist")
+        }
+        XCTAssertEqual(try KataSuite.load(catalog.lessons[0], workspace: catalog.workspace).katas.first,
+                       "testFailuresThrowsSkipsAndMultiLineMessages")
+    }
+}

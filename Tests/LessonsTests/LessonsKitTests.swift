@@ -1,8 +1,0 @@
-import XCTest
-@testable import LessonsKit
-
-final class LessonsKitTests: XCTestCase {
-    func testVersionIsSemantic() {
-        XCTAssertEqual(LessonsKit.version.split(separator: ".").count, 3)
-    }
-}

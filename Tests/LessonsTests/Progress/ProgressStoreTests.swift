@@ -1,0 +1,81 @@
+import XCTest
+@testable import LessonsKit
+
+final class ProgressStoreTests: TemporaryFolderTestCase {
+    private var file: URL { temporary.appendingPathComponent(".lessons-progress.json") }
+
+    func testMissingFileIsAFreshStart() {
+        let store = ProgressStore(file: file)
+        XCTAssertEqual(store.progress, LearnerProgress())
+        XCTAssertNil(store.warning)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: file.path), "loading writes nothing")
+    }
+
+    func testRoundTripIsPlainSortedJSON() throws {
+        var store = ProgressStore(file: file)
+        try store.update { $0.lessons["saving-safely"] = LessonProgress(read: true, hintsRevealed: 2,
+                                                                         katas: ["test01": "passed"], passed: false) }
+        XCTAssertEqual(try String(contentsOf: file, encoding: .utf8), """
+            {
+              "format" : 1,
+              "lessons" : {
+                "saving-safely" : {
+                  "hintsRevealed" : 2,
+                  "katas" : {
+                    "test01" : "passed"
+                  },
+                  "passed" : false,
+                  "read" : true
+                }
+              }
+            }
+
+            """)
+        XCTAssertEqual(ProgressStore(file: file).progress, store.progress)
+    }
+
+    func testHandEditedFileWithMissingKeysLoads() throws {
+        try Data(#"{"lessons": {"stack": {"passed": true}}}"#.utf8).write(to: file)
+        let store = ProgressStore(file: file)
+        XCTAssertNil(store.warning)
+        XCTAssertEqual(store.progress.lessons["stack"], LessonProgress(passed: true))
+    }
+
+    func testCorruptFileIsKeptAsideAndRebuilt() throws {
+        try Data("{ not json".utf8).write(to: file)
+        let now = Date(timeIntervalSince1970: 1_700_000_000)
+        var store = ProgressStore(file: file, now: now)
+        XCTAssertEqual(store.progress, LearnerProgress())
+        let aside = ".lessons-progress.json.corrupt-2023-11-14T221320Z"
+        XCTAssertEqual(store.warning, "the progress file .lessons-progress.json could not be read (not valid progress "
+            + "JSON); it was kept as \(aside) and a fresh one started")
+        XCTAssertEqual(try String(contentsOf: temporary.appendingPathComponent(aside), encoding: .utf8), "{ not json")
+        try store.update { $0.lessons["x"] = LessonProgress(read: true) }
+        XCTAssertNil(ProgressStore(file: file).warning)
+    }
+
+    func testNewerFormatIsNotOverwritten() throws {
+        try Data(#"{"format": 2, "lessons": {}}"#.utf8).write(to: file)
+        let store = ProgressStore(file: file)
+        XCTAssertTrue(store.warning?.contains("format 2 is newer than this version of lessons reads (1)") ?? false)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: file.path))
+    }
+
+    func testOverviewStatusesAndNextStep() throws {
+        let catalog = try fixtureCatalog()
+        var progress = LearnerProgress()
+        var overview = LessonOverview(catalog: catalog, progress: progress)
+        XCTAssertEqual(overview.entries.map(\.status), [.new, .new, .coming])
+        XCTAssertEqual(overview.nextStep, "Next: read lesson 1, Every construct: swift run lessons show 1")
+        progress.lessons["every-construct"] = LessonProgress(read: true)
+        overview = LessonOverview(catalog: catalog, progress: progress)
+        XCTAssertEqual(overview.nextStep, "Next: make lesson 1's katas pass (Every construct): swift run lessons check 1")
+        progress.lessons["every-construct"] = LessonProgress(read: true, katas: ["a": "passed", "b": "failed"])
+        progress.lessons["two-languages"] = LessonProgress(passed: true)
+        overview = LessonOverview(catalog: catalog, progress: progress)
+        XCTAssertEqual(overview.entries.map(\.status), [.katas(passed: 1, total: 2), .done, .coming])
+        progress.lessons["every-construct"]?.passed = true
+        overview = LessonOverview(catalog: catalog, progress: progress)
+        XCTAssertEqual(overview.nextStep, "Next: lesson 3, Coming soon — its text is not written yet; its katas are not written yet either.")
+    }
+}

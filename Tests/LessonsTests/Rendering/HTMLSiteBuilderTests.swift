@@ -1,0 +1,110 @@
+import XCTest
+@testable import LessonsKit
+
+final class HTMLSiteBuilderTests: TemporaryFolderTestCase {
+    private func buildSite() throws -> (URL, HTMLSiteBuilder.Report) {
+        let out = temporary.appendingPathComponent("site")
+        let report = try HTMLSiteBuilder(catalog: try fixtureCatalog()).write(into: out)
+        return (out, report)
+    }
+
+    private func read(_ out: URL, _ path: String) throws -> String {
+        try String(contentsOf: out.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    func testWritesIndexLessonPagesPrintPageCodePagesAndMedia() throws {
+        let (_, report) = try buildSite()
+        XCTAssertEqual(report.files, [
+            "01-every-construct.html", "media/01-every-construct/diagram.svg", "02-two-languages.html",
+            "02-two-languages.en.html", "all.html", "index.html",
+            "code/Tests-LessonsTests-Katas-XCTestOutputParserTests.swift.html",
+            "code/Sources-LessonsKit-Rendering-HTML-HTMLEscaping.swift.html",
+        ])
+        XCTAssertEqual(report.lessonPages, 3)
+        XCTAssertEqual(report.comingLessons, [3])
+    }
+
+    func testIndexListsEveryLessonAndMarksTheUnwrittenOneAsComing() throws {
+        let (out, _) = try buildSite()
+        let index = try read(out, "index.html")
+        XCTAssertTrue(index.contains("<a class=\"title\" href=\"01-every-construct.html\">Every construct</a>"))
+        XCTAssertTrue(index.contains("<span class=\"title\">Coming soon</span><span class=\"coming\">coming</span>"))
+        XCTAssertTrue(index.contains("Русский"))
+        XCTAssertTrue(index.contains("Practical Core Data (000): Unit testing; Setting up an in-memory SQLite store"))
+        XCTAssertFalse(index.contains("03-coming-soon.html"))
+    }
+
+    func testLanguageSwitchOnBothVersions() throws {
+        let (out, _) = try buildSite()
+        let russian = try read(out, "02-two-languages.html"), english = try read(out, "02-two-languages.en.html")
+        XCTAssertTrue(russian.contains("<html lang=\"ru\">"))
+        XCTAssertTrue(russian.contains("<a href=\"02-two-languages.en.html\" hreflang=\"en\" lang=\"en\">English</a>"))
+        XCTAssertTrue(english.contains("<a href=\"02-two-languages.html\" hreflang=\"ru\" lang=\"ru\">Русский</a>"))
+        XCTAssertTrue(russian.contains("Все уроки"))
+    }
+
+    func testLessonPageLinksKataFileSourcesAndIncludedCode() throws {
+        let (out, _) = try buildSite()
+        let page = try read(out, "01-every-construct.html")
+        XCTAssertTrue(page.contains("href=\"code/Tests-LessonsTests-Katas-XCTestOutputParserTests.swift.html\""))
+        XCTAssertTrue(page.contains("<figcaption>Sources/LessonsKit/Rendering/HTML/HTMLEscaping.swift#escape</figcaption>"))
+        XCTAssertTrue(page.contains("<li>Practical Core Data (000): Unit testing; Setting up an in-memory SQLite store</li>"))
+        XCTAssertTrue(page.contains("<nav class=\"toc\">"))
+        let unwritten = try read(out, "02-two-languages.html")
+        XCTAssertTrue(unwritten.contains("<code>Tests/Katas/Kata02TwoLanguages.swift</code> (ещё не написано)"))
+    }
+
+    func testPrintPageHasEveryVersionAPageBreakClassAndNoNavigation() throws {
+        let (out, _) = try buildSite()
+        let all = try read(out, "all.html")
+        XCTAssertEqual(all.components(separatedBy: "<section class=\"lesson\"").count - 1, 3)
+        XCTAssertFalse(all.contains("<nav class=\"pages\">"))
+        XCTAssertTrue(all.contains("section.lesson { break-before: page; }"))
+        XCTAssertTrue(all.contains("<li value=\"3\">Coming soon <span class=\"coming\">coming</span></li>"))
+        // Links between lessons stay inside the page.
+        XCTAssertTrue(all.contains("<a href=\"#lesson-02-en\">the next lesson</a>"))
+        XCTAssertTrue(all.contains("<a href=\"#l02-en-second-part\">a section of it</a>"))
+    }
+
+    /// Self-contained: no network, no scripts; and every local link, with its anchor, points at something.
+    func testSelfContainedAndEveryLocalLinkResolves() throws {
+        let (out, report) = try buildSite()
+        for path in report.files where path.hasSuffix(".html") {
+            let html = try read(out, path)
+            XCTAssertFalse(html.contains("<script"), path)
+            XCTAssertFalse(html.contains("src=\"http"), path)
+            XCTAssertFalse(html.contains("<link rel=\"stylesheet\""), path)
+            for href in attributeValues("href", in: html) where !href.hasPrefix("https:") && !href.hasPrefix("mailto:")
+                && !href.hasPrefix("data:") {
+                let parts = href.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+                let folder = out.appendingPathComponent(path).deletingLastPathComponent()
+                let target = parts[0].isEmpty ? out.appendingPathComponent(path) : folder.appendingPathComponent(parts[0])
+                XCTAssertTrue(FileManager.default.fileExists(atPath: target.path), "\(path): \(href)")
+                if parts.count == 2, let targetHTML = try? String(contentsOf: target, encoding: .utf8) {
+                    XCTAssertTrue(targetHTML.contains("id=\"\(parts[1])\""), "\(path): anchor \(href)")
+                }
+            }
+            for src in attributeValues("src", in: html) {
+                XCTAssertTrue(FileManager.default.fileExists(atPath: out.appendingPathComponent(src).path), "\(path): \(src)")
+            }
+        }
+    }
+
+    func testABrokenIncludeStopsTheBuildWithFileAndLine() throws {
+        let lessons = temporary.appendingPathComponent("lessons")
+        try FileManager.default.copyItem(at: TestPaths.fixtureLessons, to: lessons)
+        _ = try write("# Broken\n\ntext\n\n```swift include=Sources/Nowhere.swift#x\n```\n",
+                      to: "lessons/02-two-languages/lesson.en.md")
+        let catalog = try Catalog.load(Workspace(packageRoot: TestPaths.packageRoot, lessonsDirectory: lessons))
+        XCTAssertThrowsError(try HTMLSiteBuilder(catalog: catalog).pages()) { error in
+            let error = error as? LessonsError
+            XCTAssertEqual(error?.line, 5)
+            XCTAssertTrue(error?.file?.hasSuffix("lessons/02-two-languages/lesson.en.md") ?? false)
+        }
+    }
+
+    private func attributeValues(_ name: String, in html: String) -> [String] {
+        html.components(separatedBy: " \(name)=\"").dropFirst().compactMap { $0.split(separator: "\"").first }
+            .map { String($0).replacingOccurrences(of: "&amp;", with: "&") }
+    }
+}
