@@ -67,6 +67,11 @@ final class ModelTests: XCTestCase {
         ])
     }
 
+    func testDefaultValuesMustFitTheirAttribute() {
+        assertInvalid("The default value \"soon\" of 'Task.due' is not a date value",
+                      [EntityDescription(name: "Task", properties: [.attribute("due", .date, defaultValue: "soon")])])
+    }
+
     func testAnEntityBelongsToOneModel() throws {
         let entity = EntityDescription(name: "Note", properties: [])
         _ = try ManagedObjectModel(entities: [entity])

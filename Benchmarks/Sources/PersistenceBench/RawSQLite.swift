@@ -10,6 +10,10 @@ enum RawSQLite {
         return db!
     }
 
+    static func close(_ db: OpaquePointer) {
+        sqlite3_close(db)
+    }
+
     static func exec(_ db: OpaquePointer, _ sql: String) {
         precondition(sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK, String(cString: sqlite3_errmsg(db)))
     }

@@ -39,19 +39,22 @@ enum Workload {
         return container
     }
 
-    /// Inserts `count` objects in one context and saves once.
-    static func insert(into container: PersistentContainer, count: Int) throws {
-        let context = container.newBackgroundContext()
+    /// Inserts `count` objects in `context` and saves once.
+    static func insert(into context: ManagedObjectContext, count: Int) throws {
         try context.performAndWait {
             for index in 0..<count { Row(context: context).set(index * 10) }
             try context.save()
         }
     }
 
-    /// Fetches every object and reads every attribute; returns the sum.
-    static func readAll(from container: PersistentContainer) throws -> Int {
-        let context = container.newBackgroundContext()
-        return try context.performAndWait {
+    /// Inserts `count` objects in a new context and saves once (for preparing a store).
+    static func insert(into container: PersistentContainer, count: Int) throws {
+        try insert(into: container.newBackgroundContext(), count: count)
+    }
+
+    /// Fetches every object and reads every attribute; returns the sum. The objects stay registered in `context`.
+    static func readAll(in context: ManagedObjectContext) throws -> Int {
+        try context.performAndWait {
             try context.fetch(Row.fetchRequest()).reduce(0) { $0 + $1.sum }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Persistence
 
 // Persistence against the raw SQLite C API on the same rows, in one run:
 //   insert 50,000 objects of 10 integers in one save; fetch 200,000 such objects and read every attribute.
@@ -27,39 +28,67 @@ func removeStore(_ path: String) {
     for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
 }
 
-// MARK: - Child: one case, printed as "seconds peakMB check"
+// MARK: - Child: one case, several times in one process, printed as "cold warm peakMB check"
+//
+// The first repetition is cold (fresh process memory: every allocation faults in new pages); the later ones are
+// warm (memory freed by the previous repetition is reused), as in an app that has been running for a while.
+
+let repetitions = 5
 
 if arguments.count >= 3 && arguments[1] == "--case" {
     let name = arguments[2]
     let path = arguments.count > 3 ? arguments[3] : ""
     do {
-        var seconds = 0.0
+        var times: [Double] = []
+        // The same figure plus the time to free the context and every object it holds.
+        var releases: [Double] = []
         var check = 0
-        switch name {
-        case "insert-raw":
-            let db = RawSQLite.open(path)
-            RawSQLite.createTable(db)
-            seconds = timed { RawSQLite.insert(db, count: insertCount) }
-        case "insert-persistence":
-            let container = try Workload.container(path: path)
-            seconds = try timed { try Workload.insert(into: container, count: insertCount) }
-        case "prepare-raw":
-            let db = RawSQLite.open(path)
-            RawSQLite.createTable(db)
-            RawSQLite.insert(db, count: fetchCount)
-        case "prepare-persistence":
-            try Workload.insert(into: try Workload.container(path: path), count: fetchCount)
-        case "fetch-raw":
-            let db = RawSQLite.open(path)
-            seconds = timed { check = Int(RawSQLite.readAll(db)) }
-        case "fetch-persistence":
-            let container = try Workload.container(path: path)
-            seconds = try timed { check = try Workload.readAll(from: container) }
-        default:
-            FileHandle.standardError.write(Data("unknown case \(name)\n".utf8))
-            exit(2)
+        for repetition in 0..<(name.hasPrefix("prepare") ? 1 : repetitions) {
+            // Inserts go to a fresh store each time; fetches read the prepared one.
+            let store = name.hasPrefix("insert") ? "\(path)-\(repetition)" : path
+            if name.hasPrefix("insert") { removeStore(store) }
+            defer { if name.hasPrefix("insert") { removeStore(store) } }
+            switch name {
+            case "insert-raw":
+                let db = RawSQLite.open(store)
+                RawSQLite.createTable(db)
+                let work = timed { RawSQLite.insert(db, count: insertCount) }
+                times.append(work)
+                releases.append(work + timed { RawSQLite.close(db) })
+            case "insert-persistence":
+                let container = try Workload.container(path: store)
+                var context: ManagedObjectContext? = container.newBackgroundContext()
+                let work = try timed { try Workload.insert(into: context!, count: insertCount) }
+                times.append(work)
+                releases.append(work + timed { context = nil })
+            case "prepare-raw":
+                let db = RawSQLite.open(store)
+                RawSQLite.createTable(db)
+                RawSQLite.insert(db, count: fetchCount)
+                RawSQLite.close(db)
+            case "prepare-persistence":
+                try Workload.insert(into: try Workload.container(path: store), count: fetchCount)
+            case "fetch-raw":
+                let db = RawSQLite.open(store)
+                let work = timed { check = Int(RawSQLite.readAll(db)) }
+                times.append(work)
+                releases.append(work + timed { RawSQLite.close(db) })
+            case "fetch-persistence":
+                let container = try Workload.container(path: store)
+                var context: ManagedObjectContext? = container.newBackgroundContext()
+                let work = try timed { check = try Workload.readAll(in: context!) }
+                times.append(work)
+                releases.append(work + timed { context = nil })
+            default:
+                FileHandle.standardError.write(Data("unknown case \(name)\n".utf8))
+                exit(2)
+            }
         }
-        print(seconds, peakMemoryMB(), check)
+        let cold = times.first ?? 0
+        let warm = times.dropFirst().sorted()
+        let warmReleased = releases.dropFirst().sorted()
+        print(cold, warm.isEmpty ? cold : warm[warm.count / 2],
+              warmReleased.isEmpty ? 0 : warmReleased[warmReleased.count / 2], peakMemoryMB(), check)
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("\(name) failed: \(error)\n".utf8))
@@ -81,7 +110,7 @@ let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlink
 let folder = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
 let showProgress = isatty(STDERR_FILENO) != 0
 
-struct Sample { let seconds: Double; let peakMB: Double; let check: Int }
+struct Sample { let cold: Double; let warm: Double; let warmReleased: Double; let peakMB: Double; let check: Int }
 
 func runCase(_ name: String, path: String) -> Sample {
     let process = Process()
@@ -96,11 +125,11 @@ func runCase(_ name: String, path: String) -> Sample {
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     let fields = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
-    guard process.terminationStatus == 0, fields.count == 3 else {
+    guard process.terminationStatus == 0, fields.count == 5 else {
         print("case \(name) failed (exit \(process.terminationStatus))")
         exit(1)
     }
-    return Sample(seconds: fields[0], peakMB: fields[1], check: Int(fields[2]))
+    return Sample(cold: fields[0], warm: fields[1], warmReleased: fields[2], peakMB: fields[3], check: Int(fields[4]))
 }
 
 let steps = runs * 4 + 2
@@ -114,9 +143,13 @@ func progress(_ label: String) {
     FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(steps) \(label)".padding(toLength: 70, withPad: " ", startingAt: 0).utf8))
 }
 
+/// The median over runs of the cold and of the warm figures, and the highest peak memory.
 func median(_ samples: [Sample]) -> Sample {
-    let sorted = samples.sorted { $0.seconds < $1.seconds }
-    return sorted[sorted.count / 2]
+    let cold = samples.map(\.cold).sorted()
+    let warm = samples.map(\.warm).sorted()
+    let released = samples.map(\.warmReleased).sorted()
+    return Sample(cold: cold[cold.count / 2], warm: warm[warm.count / 2], warmReleased: released[released.count / 2],
+                  peakMB: samples.map(\.peakMB).max() ?? 0, check: samples[0].check)
 }
 
 var results: [String: [Sample]] = [:]
@@ -157,20 +190,30 @@ guard rawFetch.check == persistenceFetch.check else {
     exit(1)
 }
 
-func row(_ label: String, _ raw: Sample, _ persistence: Sample, target: Double) -> (String, Bool) {
-    let ratio = persistence.seconds / raw.seconds
+func row(_ label: String, _ raw: Double, _ persistence: Double, target: Double) -> (String, Bool) {
+    let ratio = persistence / raw
     let verdict = ratio <= target
-    let text = label.padding(toLength: 38, withPad: " ", startingAt: 0)
-        + String(format: "%9.3f s %9.3f s %7.2f× %8@ %8.1f MB %8.1f MB", raw.seconds, persistence.seconds, ratio,
-                 "≤ \(target)×" as NSString, raw.peakMB, persistence.peakMB)
+    let text = label.padding(toLength: 44, withPad: " ", startingAt: 0)
+        + String(format: "%9.3f s %9.3f s %7.2f× %8@", raw, persistence, ratio, "≤ \(target)×" as NSString)
         + (verdict ? "  ok" : "  OVER")
     return (text, verdict)
 }
 
-print("Persistence vs raw SQLite C API — release build, median of \(runs) runs, one process per case")
-print("case".padding(toLength: 38, withPad: " ", startingAt: 0) + "      raw  Persistence   ratio   target   raw peak  Pers. peak")
-let insert = row("insert 50,000 × 10 integers, one save", median(results["insert-raw"]!), median(results["insert-persistence"]!), target: 2.0)
-let fetch = row("fetch 200,000 × 10 integers, read all", rawFetch, persistenceFetch, target: 3.0)
-print(insert.0)
-print(fetch.0)
-exit(insert.1 && fetch.1 ? 0 : 3)
+let insertRaw = median(results["insert-raw"]!)
+let insertPersistence = median(results["insert-persistence"]!)
+print("Persistence vs raw SQLite C API — release build; \(runs) runs × \(repetitions) repetitions, one process per run")
+print("cold: the first repetition in a fresh process; warm: the median of the others (memory reused);")
+print("+ release: warm, plus freeing the context and every object it holds (the raw side closes its connection)")
+print("case".padding(toLength: 44, withPad: " ", startingAt: 0) + "      raw  Persistence   ratio   target")
+let rows = [
+    row("insert 50,000 × 10 integers, one save — cold", insertRaw.cold, insertPersistence.cold, target: 2.0),
+    row("insert 50,000 × 10 integers, one save — warm", insertRaw.warm, insertPersistence.warm, target: 2.0),
+    row("insert 50,000 × 10 integers — warm + release", insertRaw.warmReleased, insertPersistence.warmReleased, target: 2.0),
+    row("fetch 200,000 × 10 integers, read all — cold", rawFetch.cold, persistenceFetch.cold, target: 3.0),
+    row("fetch 200,000 × 10 integers, read all — warm", rawFetch.warm, persistenceFetch.warm, target: 3.0),
+    row("fetch 200,000 × 10 integers — warm + release", rawFetch.warmReleased, persistenceFetch.warmReleased, target: 3.0),
+]
+for (text, _) in rows { print(text) }
+print(String(format: "peak memory (whole process): insert raw %.1f MB, Persistence %.1f MB; fetch raw %.1f MB, Persistence %.1f MB",
+             insertRaw.peakMB, insertPersistence.peakMB, rawFetch.peakMB, persistenceFetch.peakMB))
+exit(rows.allSatisfy(\.1) ? 0 : 3)

@@ -76,17 +76,54 @@ struct KeyTable {
 
     var objects: [ManagedObject] { entries.compactMap(\.object) }
 
+    /// Makes room for `additional` more objects at once (instead of growing step by step while they arrive).
+    mutating func reserve(_ additional: Int) {
+        let needed = (occupied + additional) * 2
+        guard needed > entries.count else { return }
+        var capacity = max(16, entries.count)
+        while capacity < needed { capacity *= 2 }
+        let old = entries
+        entries = Array(repeating: Entry(), count: capacity)
+        let mask = capacity - 1
+        for entry in old where entry.key > 0 {
+            var index = slot(for: entry.key, mask: mask)
+            while entries[index].key != 0 { index = (index + 1) & mask }
+            entries[index] = entry
+        }
+        occupied = count
+    }
+
     mutating func removeAll() {
         entries = []
         count = 0
         occupied = 0
     }
 
+    /// Rehashes into a table four times the live count: live keys are distinct, so each goes to the first free
+    /// slot of its probe sequence without comparisons.
     private mutating func grow() {
         let old = entries
         entries = Array(repeating: Entry(), count: max(16, count * 4))
-        count = 0
-        occupied = 0
-        for entry in old where entry.key > 0 { insert(entry.object!, for: entry.key) }
+        let mask = entries.count - 1
+        for entry in old where entry.key > 0 {
+            var index = slot(for: entry.key, mask: mask)
+            while entries[index].key != 0 { index = (index + 1) & mask }
+            entries[index] = entry
+        }
+        occupied = count
+    }
+
+    /// Calls `body` with every object that something besides this table still holds. An object only the table
+    /// holds goes away with the table: nothing can reach it afterwards, and it is in no reference cycle (a cycle
+    /// would be a second reference).
+    mutating func forEachSharedObject(_ body: (ManagedObject) -> Void) {
+        for index in entries.indices where entries[index].key > 0 {
+            if !isKnownUniquelyReferenced(&entries[index].object) { body(entries[index].object!) }
+        }
+    }
+
+    /// Calls `body` with every object, without building an array.
+    func forEachObject(_ body: (ManagedObject) -> Void) {
+        for entry in entries where entry.key > 0 { body(entry.object!) }
     }
 }

@@ -23,18 +23,23 @@ extension ManagedObjectContext {
 
     /// The registered object (or a new fault) for row `primaryKey` of `entity`.
     func object(forPrimaryKey primaryKey: Int64, entity: EntityDescription) -> ManagedObject {
-        object(with: .permanent(entityName: entity.name, storeIdentifier: persistentStoreCoordinator?.storeIdentifier ?? "", primaryKey: primaryKey))
+        if let object = registry.object(entityIndex: entity.index, primaryKey: primaryKey) { return object }
+        if idScopes.isEmpty, let scopes = try? persistentStoreCoordinator?.withStore({ $0.idScopes }) { idScopes = scopes }
+        guard entity.index < idScopes.count else {
+            return object(with: .permanent(entityName: entity.name, storeIdentifier: "", primaryKey: primaryKey))
+        }
+        return object(with: ManagedObjectID(scope: idScopes[entity.index], storage: .permanent(primaryKey)))
     }
 
     /// The object for a fetched row: a registered one is reused (one object per ID per context) and, if it is a
     /// fault without values, takes the row; a new one is made as a fault holding the row, or fired when `asFault`
     /// is false.
-    func object(for row: StoreRow, entity: EntityDescription, storeIdentifier: String, asFault: Bool) -> ManagedObject {
+    func object(for row: StoreRow, entity: EntityDescription, in store: SQLiteStore, asFault: Bool) -> ManagedObject {
         if let object = registry.object(entityIndex: entity.index, primaryKey: row.primaryKey) {
             if object.faultState == .faultWithoutRow && !object.isInaccessible { object.adopt(row, asFault: asFault) }
             return object
         }
-        let id = ManagedObjectID.permanent(entityName: entity.name, storeIdentifier: storeIdentifier, primaryKey: row.primaryKey)
+        let id = store.objectID(of: entity, primaryKey: row.primaryKey)
         let object = entity.managedObjectClass.init(fetchedEntity: entity, objectID: id, context: self)
         object.adopt(row, asFault: asFault)
         registry.insert(object, for: id, entityIndex: entity.index)

@@ -85,10 +85,9 @@ extension ManagedObjectContext {
             let asFaults = request.returnsObjectsAsFaults
             objects = try coordinator.withStore { store in
                 var found: [ManagedObject] = []
-                let identifier = store.identifier
-                if registry.storeIdentifier.isEmpty { registry.storeIdentifier = identifier }
+                if registry.storeIdentifier.isEmpty { registry.storeIdentifier = store.identifier }
                 try store.forEachRow(for: query) { row in
-                    found.append(self.object(for: row, entity: entity, storeIdentifier: identifier, asFault: asFaults))
+                    found.append(self.object(for: row, entity: entity, in: store, asFault: asFaults))
                 }
                 return found
             }
@@ -172,7 +171,7 @@ extension ManagedObjectContext {
                     let value = attribute.attributeType.persistentValue(row[position])
                     if let swift = ManagedObject.swiftValue(value, type: attribute.attributeType) { dictionary[name] = swift }
                 } else if case .integer(let pk) = row[position], let destination = entity.relationshipAt[index]?.destinationEntity {
-                    dictionary[name] = ManagedObjectID.permanent(entityName: destination.name, storeIdentifier: identifier, primaryKey: pk)
+                    dictionary[name] = ManagedObjectID(entityName: destination.name, storeIdentifier: identifier, storage: .permanent(pk))
                 }
             }
             return dictionary

@@ -14,7 +14,8 @@ extension ManagedObjectContext {
 
     /// The index of `object`'s entity, when the entity belongs to this context's model.
     func entityIndex(of object: ManagedObject) -> Int? {
-        object.entity.managedObjectModel === model && model != nil ? object.entity.index : nil
+        guard let model, object.entity.managedObjectModel === model else { return nil }
+        return object.entity.index
     }
 
     func registeredObject(forID id: ManagedObjectID) -> ManagedObject? {
@@ -23,7 +24,7 @@ extension ManagedObjectContext {
     }
 
     func register(_ object: ManagedObject) {
-        syncStoreIdentifier()
+        if !object.objectID.isTemporaryID { syncStoreIdentifier() }
         registry.insert(object, for: object.objectID, entityIndex: entityIndex(of: object))
     }
 
@@ -31,10 +32,10 @@ extension ManagedObjectContext {
         registry.remove(object.objectID, entityIndex: entityIndex(of: object))
     }
 
-    /// Detaches every object (on reset, and when the context goes away): emptying them breaks reference cycles
-    /// between related objects and leaves no object pointing at a context that is gone.
+    /// Detaches every object still held elsewhere (on reset, and when the context goes away): emptying them
+    /// breaks reference cycles between related objects and leaves no object pointing at a context that is gone.
+    /// Every object the context knows is in the registry (inserted ones under their temporary IDs).
     func invalidateAll() {
-        for object in registry.objects { object.invalidate() }
-        for object in inserted.objects { object.invalidate() }
+        registry.forEachSharedObject { $0.invalidate() }
     }
 }

@@ -20,6 +20,7 @@ extension ManagedObjectContext {
             if let committed = object.committedSlots { object.slots = committed }
             object.committedSlots = nil
             object.changedIndexes = []
+            object.holdsUnfittingValue = false
         }
         inserted.removeAll()
         updated.removeAll()

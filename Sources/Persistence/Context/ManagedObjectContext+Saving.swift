@@ -24,21 +24,33 @@ extension ManagedObjectContext {
         let deletedObjects = deleted.objects
         for object in insertedObjects + updatedObjects + deletedObjects { object.willSave() }
 
-        let storeIdentifier = try coordinator.withStore { store in
+        let store = try coordinator.withStore { store in
             try write(inserted: insertedObjects, updated: updatedObjects, deleted: deletedObjects, to: store)
-            return store.identifier
+            return store
         }
 
         for object in deletedObjects {
             unregister(object)
             object.invalidate()
         }
+        // Re-key the inserted objects. When they are all the temporary IDs there are (the usual case), the
+        // temporary table is dropped in one step instead of one removal per object.
+        let renamed = insertedObjects.filter { $0.savingPrimaryKey != 0 }
+        let dropAllTemporary = renamed.count == registry.temporaryCount
+        syncStoreIdentifier()
+        for (entityIndex, count) in Dictionary(grouping: renamed, by: \.entity.index).mapValues(\.count) {
+            registry.reservePermanent(count, entityIndex: entityIndex)
+        }
+        if dropAllTemporary { registry.removeAllTemporary() }
+        for object in renamed {
+            if !dropAllTemporary { unregister(object) }
+            object.objectID = store.objectID(of: object.entity, primaryKey: object.savingPrimaryKey)
+            object.savingPrimaryKey = 0
+            register(object)
+        }
         for object in insertedObjects {
-            if object.savingPrimaryKey != 0 {
-                assignPermanentID(to: object, primaryKey: object.savingPrimaryKey, storeIdentifier: storeIdentifier)
-                object.savingPrimaryKey = 0
-            }
             object.insertedFlag = false
+            object.holdsUnfittingValue = false
             object.version = 1
             object.committedSlots = nil
             object.changedIndexes = []
@@ -118,28 +130,30 @@ extension ManagedObjectContext {
     private func validate(_ object: ManagedObject, into errors: inout [PersistenceError]) {
         let entity = object.entity
         let name = entity.name
-        for (index, property) in entity.properties.enumerated() {
-            switch property {
-            case .attribute(let attribute):
-                let value = object.attributeValue(at: index)
-                if value.isNull {
-                    if !attribute.isOptional {
-                        errors.append(PersistenceError(.validationMissingMandatoryProperty,
-                                                       "\(name).\(attribute.name) is required but is nil.",
-                                                       objectID: object.objectID, key: attribute.name, value: .null))
-                    }
-                } else if attribute.attributeType.coerce(value) == nil {
-                    errors.append(PersistenceError(.managedObjectValidation,
-                                                   "\(name).\(attribute.name) holds \(attribute.attributeType.rawValue) values; \(value) (\(value.kindName)) does not fit.",
-                                                   objectID: object.objectID, key: attribute.name, value: value))
-                }
-            case .relationship(let relationship) where !relationship.isToMany:
+        if object.faultState != .fired { object.fireFault() }
+        for index in entity.mandatoryAttributeIndexes {
+            guard case .value(.null) = object.slots[index], let attribute = entity.attributeAt[index] else { continue }
+            errors.append(PersistenceError(.validationMissingMandatoryProperty, "\(name).\(attribute.name) is required but is nil.",
+                                           objectID: object.objectID, key: attribute.name, value: .null))
+        }
+        if object.holdsUnfittingValue {
+            for (index, attribute) in entity.attributeAt.enumerated() {
+                guard let attribute, case .value(let value) = object.slots[index], !value.isNull,
+                      attribute.attributeType.coerce(value) == nil else { continue }
+                errors.append(PersistenceError(.managedObjectValidation,
+                                               "\(name).\(attribute.name) holds \(attribute.attributeType.rawValue) values; \(value) (\(value.kindName)) does not fit.",
+                                               objectID: object.objectID, key: attribute.name, value: value))
+            }
+        }
+        for index in entity.checkedRelationshipIndexes {
+            guard let relationship = entity.relationshipAt[index] else { continue }
+            if !relationship.isToMany {
                 if !relationship.isOptional, object.toOneObject(at: index) == nil {
                     errors.append(PersistenceError(.validationMissingMandatoryProperty,
                                                    "\(name).\(relationship.name) is required but points at no \(relationship.destinationEntityName).",
                                                    objectID: object.objectID, key: relationship.name))
                 }
-            case .relationship(let relationship):
+            } else {
                 // Only a loaded relationship can have changed; an unloaded one was valid when saved.
                 guard case .toMany(let related?) = object.slots[index] else { continue }
                 let minimum = max(relationship.minCount, relationship.isOptional ? 0 : 1)

@@ -123,7 +123,7 @@ extension ManagedObjectContext {
                     objectID: object.objectID, oldVersion: object.version, newVersion: 0,
                     objectSnapshot: Self.attributeSnapshot(object.slots, entity: entity), cachedSnapshot: [:],
                     persistedSnapshot: [:], constraint: constraint,
-                    conflictingObjectIDs: clashing.map { .permanent(entityName: entity.name, storeIdentifier: store.identifier, primaryKey: $0) }))
+                    conflictingObjectIDs: clashing.map { store.objectID(of: entity, primaryKey: $0) }))
             }
             let described = conflicts.first.map { "(\($0.constraint.joined(separator: ", ")))" } ?? "a uniqueness constraint"
             throw PersistenceError(.managedObjectConstraintMerge,
@@ -134,9 +134,11 @@ extension ManagedObjectContext {
 
     /// Ordered children get their positions; join tables get this object's current list.
     private func writeToManyRelationships(of object: ManagedObject, store: SQLiteStore, key: (ManagedObject) -> Int64?) throws {
-        let table = store.schema[object.entity]
-        for (index, relationship) in object.entity.relationshipAt.enumerated() {
-            guard let relationship, relationship.isToMany else { continue }
+        let entity = object.entity
+        guard !entity.toManyIndexes.isEmpty else { return }
+        let table = store.schema[entity]
+        for index in entity.toManyIndexes {
+            guard let relationship = entity.relationshipAt[index] else { continue }
             guard object.insertedFlag || object.changedIndexes.contains(index) else { continue }
             guard case .toMany(let related?) = object.slots[index], let pk = key(object) else { continue }
             let members = related.objects.filter { !$0.deletedFlag }

@@ -17,7 +17,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     public let concurrencyType: ConcurrencyType
     /// The coordinator this context reads from and saves to.
-    public var persistentStoreCoordinator: PersistentStoreCoordinator?
+    public var persistentStoreCoordinator: PersistentStoreCoordinator? {
+        didSet { model = persistentStoreCoordinator?.managedObjectModel }
+    }
     /// A name for debugging output.
     public var name: String?
     /// When a fault's row is gone from the store: `true` (Core Data's default) makes the object read as deleted
@@ -28,13 +30,15 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
     var registry = ObjectRegistry()
-    var inserted = ObjectList()
-    var updated = ObjectList()
-    var deleted = ObjectList()
+    var inserted = ObjectList(.inserted)
+    var updated = ObjectList(.updated)
+    var deleted = ObjectList(.deleted)
     /// Mistakes made through API that cannot throw (a class missing from the model, relating objects of two
     /// contexts); the next save throws the first of them. Cleared by rollback and reset.
     var misuseErrors: [PersistenceError] = []
     private var unknownEntities: [ObjectIdentifier: EntityDescription] = [:]
+    /// The store's ID scopes by entity index, copied on first use.
+    var idScopes: [ManagedObjectID.Scope] = []
 
     public init(concurrencyType: ConcurrencyType) {
         self.concurrencyType = concurrencyType
@@ -56,7 +60,10 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         "<ManagedObjectContext \(name ?? String(describing: ObjectIdentifier(self))) \(concurrencyType)>"
     }
 
-    var model: ManagedObjectModel? { persistentStoreCoordinator?.managedObjectModel }
+    /// The coordinator's model, kept at hand: objects ask for it on every registration.
+    private(set) var model: ManagedObjectModel?
+    /// The class last inserted and its entity: inserts come in runs of one class.
+    private var lastInsertedClass: (type: ObjectIdentifier, entity: EntityDescription)?
 
     // MARK: - Queues
 
@@ -163,7 +170,11 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     /// The entity for a new object of `type`: the model's, or a stand-in that makes the next save fail.
     func entityForInsert(of type: ManagedObject.Type) -> EntityDescription {
-        if let entity = model?.entity(for: type) { return entity }
+        if let last = lastInsertedClass, last.type == ObjectIdentifier(type) { return last.entity }
+        if let entity = model?.entity(for: type) {
+            lastInsertedClass = (ObjectIdentifier(type), entity)
+            return entity
+        }
         if let entity = model?.entitiesByName[type.entityName], entity.managedObjectClass == ManagedObject.self || entity.managedObjectClass == type {
             return entity
         }
@@ -228,23 +239,22 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         guard !pending.isEmpty, let coordinator = persistentStoreCoordinator else { return }
         let grouped = Dictionary(grouping: pending, by: { ObjectIdentifier($0.entity) })
         // Keys are handed out only once the transaction that reserved them has committed.
-        let (allocations, storeIdentifier) = try coordinator.withStore { store in
-            let allocations = try store.connection.inTransaction {
+        let allocations = try coordinator.withStore { store in
+            try store.connection.inTransaction {
                 try grouped.values.flatMap { group in
                     let first = try store.allocatePrimaryKeys(for: group[0].entity, count: group.count)
-                    return group.enumerated().map { (object: $1, primaryKey: first + Int64($0)) }
+                    return group.enumerated().map { (object: $1, id: store.objectID(of: $1.entity, primaryKey: first + Int64($0))) }
                 }
             }
-            return (allocations, store.identifier)
         }
         for allocation in allocations {
-            assignPermanentID(to: allocation.object, primaryKey: allocation.primaryKey, storeIdentifier: storeIdentifier)
+            assignPermanentID(to: allocation.object, allocation.id)
         }
     }
 
-    func assignPermanentID(to object: ManagedObject, primaryKey: Int64, storeIdentifier: String) {
+    func assignPermanentID(to object: ManagedObject, _ id: ManagedObjectID) {
         unregister(object)
-        object.objectID = .permanent(entityName: object.entity.name, storeIdentifier: storeIdentifier, primaryKey: primaryKey)
+        object.objectID = id
         register(object)
     }
 }

@@ -1,36 +1,74 @@
-/// Objects in the order they were added, with constant-time membership and removal.
+/// The inserted, updated or deleted objects of a context, in the order they joined, with constant-time membership
+/// and removal. Each object remembers its position in each of the three lists (an object belongs to one context),
+/// so no side table is needed.
 struct ObjectList {
+    enum Kind {
+        case inserted, updated, deleted
+    }
+
+    let kind: Kind
     private var slots: [ManagedObject?] = []
-    private var positions: [ObjectIdentifier: Int] = [:]
+    private(set) var count = 0
 
-    var count: Int { positions.count }
-    var isEmpty: Bool { positions.isEmpty }
+    init(_ kind: Kind) {
+        self.kind = kind
+    }
 
-    func contains(_ object: ManagedObject) -> Bool { positions[ObjectIdentifier(object)] != nil }
+    var isEmpty: Bool { count == 0 }
+
+    func contains(_ object: ManagedObject) -> Bool { object.listPositions[kind] >= 0 }
 
     mutating func append(_ object: ManagedObject) {
-        let id = ObjectIdentifier(object)
-        guard positions[id] == nil else { return }
-        positions[id] = slots.count
+        guard object.listPositions[kind] < 0 else { return }
+        object.listPositions[kind] = slots.count
         slots.append(object)
+        count += 1
     }
 
     mutating func remove(_ object: ManagedObject) {
-        guard let position = positions.removeValue(forKey: ObjectIdentifier(object)) else { return }
+        let position = object.listPositions[kind]
+        guard position >= 0, position < slots.count, slots[position] === object else { return }
         slots[position] = nil
+        object.listPositions[kind] = -1
+        count -= 1
         // Compact once holes dominate, so iteration stays proportional to the live count.
-        if slots.count > 32 && positions.count < slots.count / 2 { compact() }
+        if slots.count > 32 && count < slots.count / 2 { compact() }
     }
 
     mutating func removeAll() {
+        for object in slots { object?.listPositions[kind] = -1 }
         slots.removeAll()
-        positions.removeAll()
+        count = 0
     }
 
     var objects: [ManagedObject] { slots.compactMap { $0 } }
 
     private mutating func compact() {
         slots = slots.compactMap { $0 }
-        for (position, object) in slots.enumerated() { positions[ObjectIdentifier(object!)] = position }
+        for (position, object) in slots.enumerated() { object!.listPositions[kind] = position }
+    }
+}
+
+/// An object's positions in its context's inserted, updated and deleted lists (-1: not in the list).
+struct ListPositions {
+    private var inserted: Int32 = -1
+    private var updated: Int32 = -1
+    private var deleted: Int32 = -1
+
+    subscript(kind: ObjectList.Kind) -> Int {
+        get {
+            switch kind {
+            case .inserted: Int(inserted)
+            case .updated: Int(updated)
+            case .deleted: Int(deleted)
+            }
+        }
+        set {
+            switch kind {
+            case .inserted: inserted = Int32(newValue)
+            case .updated: updated = Int32(newValue)
+            case .deleted: deleted = Int32(newValue)
+            }
+        }
     }
 }

@@ -53,8 +53,34 @@ struct ObjectRegistry {
         }
     }
 
+    mutating func forEachSharedObject(_ body: (ManagedObject) -> Void) {
+        for index in permanent.indices { permanent[index].forEachSharedObject(body) }
+        temporary.forEachSharedObject(body)
+        for object in others.values { body(object) }
+    }
+
+    func forEachObject(_ body: (ManagedObject) -> Void) {
+        for table in permanent { table.forEachObject(body) }
+        temporary.forEachObject(body)
+        for object in others.values { body(object) }
+    }
+
     var objects: [ManagedObject] {
         permanent.flatMap(\.objects) + temporary.objects + Array(others.values)
+    }
+
+    /// The number of objects registered under temporary IDs.
+    var temporaryCount: Int { temporary.count }
+
+    /// Forgets every temporary ID at once (after a save gave all of them permanent IDs).
+    mutating func removeAllTemporary() {
+        temporary.removeAll()
+    }
+
+    /// Makes room for `additional` permanent IDs of the entity with `entityIndex`.
+    mutating func reservePermanent(_ additional: Int, entityIndex: Int) {
+        while permanent.count <= entityIndex { permanent.append(KeyTable()) }
+        permanent[entityIndex].reserve(additional)
     }
 
     mutating func removeAll() {

@@ -11,7 +11,9 @@ public final class AttributeDescription: Sendable, CustomStringConvertible {
         self.name = name
         self.attributeType = type
         self.isOptional = isOptional
-        self.defaultValue = defaultValue
+        // Stored in the attribute's own form (an integer default of a double attribute becomes a double); one that
+        // does not fit is kept as given and rejected by ManagedObjectModel.
+        self.defaultValue = type.coerce(defaultValue) ?? defaultValue
     }
 
     public var description: String {

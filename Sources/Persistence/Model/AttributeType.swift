@@ -17,6 +17,7 @@ public enum AttributeType: String, Sendable, Hashable, CaseIterable {
     /// Accepts `value` for this attribute, converting between compatible forms (an integer for a double, a
     /// `Float` widened to double), or returns `nil` when the value does not fit (wrong kind, out of range).
     func coerce(_ value: PersistentValue) -> PersistentValue? {
+        if accepts(value) { return value }
         switch (self, value) {
         case (_, .null): return .null
         case (.string, .string): return value
@@ -32,6 +33,19 @@ public enum AttributeType: String, Sendable, Hashable, CaseIterable {
         case (.decimal, .integer(let v)): return .decimal(Decimal(v))
         case (.decimal, .double(let v)): return .decimal(Decimal(v))
         default: return nil
+        }
+    }
+
+    /// `true` when `value` is already exactly of this attribute's kind (the common case, checked first).
+    @inline(__always)
+    func accepts(_ value: PersistentValue) -> Bool {
+        switch value {
+        case .integer: return self == .integer64
+        case .string: return self == .string
+        case .double: return self == .double
+        case .bool: return self == .boolean
+        case .date: return self == .date
+        default: return false
         }
     }
 

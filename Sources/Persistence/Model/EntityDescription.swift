@@ -28,6 +28,18 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     /// Per property: its relationship (nil for an attribute).
     let relationshipAt: [RelationshipDescription?]
 
+    /// The values a newly inserted object starts with (shared until the object writes one).
+    let initialSlots: [PropertySlot]
+    /// The to-many relationships (their lists are written apart from the row).
+    let toManyIndexes: [Int]
+    /// Attributes that must not be nil at save.
+    let mandatoryAttributeIndexes: [Int]
+    /// Relationships with something to check at save: a required to-one, a to-many with a count range.
+    let checkedRelationshipIndexes: [Int]
+
+    /// The scope of this entity's temporary IDs.
+    let temporaryIDScope: ManagedObjectID.Scope
+
     // Set once by ManagedObjectModel.
     public internal(set) unowned(unsafe) var managedObjectModel: ManagedObjectModel!
     var index = 0
@@ -44,6 +56,7 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         self.managedObjectClass = managedObjectClass
         self.properties = properties
         self.uniquenessConstraints = uniquenessConstraints
+        self.temporaryIDScope = ManagedObjectID.Scope(entityName: name, storeIdentifier: "")
         var attributes: [String: AttributeDescription] = [:]
         var relationships: [String: RelationshipDescription] = [:]
         var indexes: [String: Int] = [:]
@@ -74,15 +87,23 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
             case .relationship(let r): r.isToMany ? .toMany : .toOne
             }
         }
-    }
-
-    /// The values a newly inserted object starts with.
-    var initialSlots: [PropertySlot] {
-        properties.map { property in
+        self.initialSlots = properties.map { property in
             switch property {
             case .attribute(let a): .value(a.defaultValue)
             case .relationship(let r): r.isToMany ? .toMany(RelatedObjects()) : .toOne(nil)
             }
+        }
+        self.toManyIndexes = properties.indices.filter {
+            if case .relationship(let r) = properties[$0] { return r.isToMany }
+            return false
+        }
+        self.mandatoryAttributeIndexes = properties.indices.filter {
+            if case .attribute(let a) = properties[$0] { return !a.isOptional }
+            return false
+        }
+        self.checkedRelationshipIndexes = properties.indices.filter {
+            guard case .relationship(let r) = properties[$0] else { return false }
+            return !r.isOptional || r.minCount > 0 || r.maxCount > 0
         }
     }
 

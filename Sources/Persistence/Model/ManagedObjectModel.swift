@@ -95,6 +95,9 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
             guard seen.insert(folded).inserted else {
                 throw invalid("Entity '\(entity.name)' has two properties named '\(property.name)' (names must differ in more than case).", entity: entity.name, key: property.name)
             }
+            if case .attribute(let attribute) = property, attribute.attributeType.coerce(attribute.defaultValue) == nil {
+                throw invalid("The default value \(attribute.defaultValue) of '\(entity.name).\(attribute.name)' is not a \(attribute.attributeType.rawValue) value.", entity: entity.name, key: attribute.name)
+            }
             guard case .relationship(let relationship) = property else { continue }
             guard let destination = entities[relationship.destinationEntityName] else {
                 throw invalid("Relationship '\(entity.name).\(relationship.name)' points at '\(relationship.destinationEntityName)', which is not an entity of this model. Entities: \(entities.keys.sorted().joined(separator: ", ")).", entity: entity.name, key: relationship.name)

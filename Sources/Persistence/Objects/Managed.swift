@@ -17,7 +17,7 @@
 @propertyWrapper
 public struct Managed<Value: ManagedPropertyValue>: AnyManagedProperty {
     /// This property's place among the object's `@Managed` properties (see ``ManagedPropertyOrdinal``).
-    @usableFromInline let ordinal: Int32
+    @usableFromInline let ordinal: Int16
 
     public init() {
         ordinal = ManagedPropertyOrdinal.next()
@@ -45,10 +45,19 @@ public struct Managed<Value: ManagedPropertyValue>: AnyManagedProperty {
             if object._isRecordingKeyPaths {
                 return Value.fromManagedStorage(object._recordKeyPathRead(ordinal: ordinal, kind: Value.managedValueKind))
             }
+            // Attributes skip the ManagedStorage wrapper; the check folds away once specialised for `Value`.
+            if Value.isManagedAttribute {
+                return Value.fromManagedStorage(.value(object._attributeValue(ordinal: ordinal)))
+            }
             return Value.fromManagedStorage(object._managedStorage(ordinal: ordinal))
         }
         set {
-            object._setManagedStorage(newValue.managedStorage, ordinal: object[keyPath: storageKeyPath].ordinal)
+            let ordinal = object[keyPath: storageKeyPath].ordinal
+            if Value.isManagedAttribute, case .value(let value) = newValue.managedStorage {
+                object._setAttributeValue(value, ordinal: ordinal)
+                return
+            }
+            object._setManagedStorage(newValue.managedStorage, ordinal: ordinal)
         }
     }
 }
@@ -56,19 +65,35 @@ public struct Managed<Value: ManagedPropertyValue>: AnyManagedProperty {
 /// Lets the model check a class's `@Managed` properties without knowing their value types.
 protocol AnyManagedProperty {
     static var valueKind: ManagedValueKind { get }
-    var ordinal: Int32 { get }
+    var ordinal: Int16 { get }
 }
 
 extension ManagedObject {
     /// The value of the `@Managed` property with `ordinal` (nil for an object whose class does not match its entity).
     @usableFromInline
-    final func _managedStorage(ordinal: Int32) -> ManagedStorage {
+    final func _managedStorage(ordinal: Int16) -> ManagedStorage {
         guard let index = entity.propertyIndex(ordinal: ordinal) else { return .value(.null) }
         return storage(at: index)
     }
 
+    /// The value of the `@Managed` attribute with `ordinal`.
     @usableFromInline
-    final func _setManagedStorage(_ storage: ManagedStorage, ordinal: Int32) {
+    final func _attributeValue(ordinal: Int16) -> PersistentValue {
+        guard let index = entity.propertyIndex(ordinal: ordinal) else { return .null }
+        return attributeValue(at: index)
+    }
+
+    @usableFromInline
+    final func _setAttributeValue(_ value: PersistentValue, ordinal: Int16) {
+        guard let index = entity.propertyIndex(ordinal: ordinal) else {
+            _setManagedStorage(.value(value), ordinal: ordinal)
+            return
+        }
+        setAttributeValue(value, at: index)
+    }
+
+    @usableFromInline
+    final func _setManagedStorage(_ storage: ManagedStorage, ordinal: Int16) {
         guard let index = entity.propertyIndex(ordinal: ordinal) else {
             managedObjectContext?.recordMisuse(PersistenceError(
                 .persistentStoreIncompatibleSchema,
@@ -83,7 +108,7 @@ extension ManagedObject {
     final var _isRecordingKeyPaths: Bool { keyPathRecorder != nil }
 
     @usableFromInline
-    final func _recordKeyPathRead(ordinal: Int32, kind: ManagedValueKind) -> ManagedStorage {
+    final func _recordKeyPathRead(ordinal: Int16, kind: ManagedValueKind) -> ManagedStorage {
         keyPathRecorder?.record(self, ordinal: ordinal, kind: kind) ?? .value(.null)
     }
 }
@@ -91,7 +116,7 @@ extension ManagedObject {
 extension EntityDescription {
     /// The property of a `@Managed` wrapper, by ordinal.
     @inline(__always)
-    func propertyIndex(ordinal: Int32) -> Int? {
+    func propertyIndex(ordinal: Int16) -> Int? {
         let position = Int(ordinal)
         guard position >= 0 && position < ordinalIndexes.count else { return nil }
         let index = ordinalIndexes[position]

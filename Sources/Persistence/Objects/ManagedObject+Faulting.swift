@@ -39,6 +39,8 @@ extension ManagedObject {
         insertedFlag = false
         deletedFlag = false
         savingPrimaryKey = 0
+        holdsUnfittingValue = false
+        listPositions = ListPositions()
         batch = nil
         managedObjectContext = nil
     }

@@ -108,7 +108,14 @@ extension ManagedObject {
     func setAttributeValue(_ value: PersistentValue, at index: Int) {
         willChange(at: index)
         guard case .attribute(let type) = entity.kinds[index] else { return }
-        slots[index] = .value(type.coerce(value) ?? value)
+        if type.accepts(value) {
+            slots[index] = .value(value)
+        } else if let coerced = type.coerce(value) {
+            slots[index] = .value(coerced)
+        } else {
+            slots[index] = .value(value)
+            holdsUnfittingValue = true
+        }
     }
 
     /// Sets property `index` from the typed wrappers' storage form.

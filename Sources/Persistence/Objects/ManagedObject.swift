@@ -46,6 +46,10 @@ open class ManagedObject: CustomStringConvertible {
     @exclusivity(unchecked) var faultState: FaultState
     @exclusivity(unchecked) var insertedFlag = false
     @exclusivity(unchecked) var deletedFlag = false
+    /// Where this object stands in its context's inserted, updated and deleted lists.
+    @exclusivity(unchecked) var listPositions = ListPositions()
+    /// Set when a typed setter had to keep a value that does not fit its attribute; validation then checks types.
+    @exclusivity(unchecked) var holdsUnfittingValue = false
     /// The primary key given to an inserted object while its save is being written (0 otherwise).
     @exclusivity(unchecked) var savingPrimaryKey: Int64 = 0
     /// The batch this fault's row is read with (``FetchRequest/fetchBatchSize``).
@@ -68,9 +72,14 @@ open class ManagedObject: CustomStringConvertible {
     public required init(entity: EntityDescription, insertInto context: ManagedObjectContext?) {
         ManagedPropertyOrdinal.reset()
         self.entity = entity
-        self.objectID = .temporary(entityName: entity.name)
+        self.objectID = .temporary(scope: entity.temporaryIDScope)
         self.faultState = .fired
-        self.slots = entity.initialSlots
+        // A private copy made here, where the element type is known, costs less than the copy-on-write of a shared
+        // array at the first write (which copies element by element through generic value witnesses).
+        var slots: [PropertySlot] = []
+        slots.reserveCapacity(entity.initialSlots.count)
+        for slot in entity.initialSlots { slots.append(slot) }
+        self.slots = slots
         if let context { context.insert(self) }
     }
 

@@ -22,25 +22,51 @@ public struct ManagedObjectID: Hashable, Sendable {
         case permanent(Int64)
     }
 
-    /// The name of the object's entity.
-    public let entityName: String
-    /// The identifier of the store the object lives in (the store's metadata UUID); empty for a temporary ID.
-    public let storeIdentifier: String
+    /// The entity and store an ID belongs to. Shared by every ID of one entity in one store, so an ID costs one
+    /// reference rather than two strings (IDs are made and dropped for every fetched row).
+    final class Scope: Sendable {
+        let entityName: String
+        let storeIdentifier: String
+
+        init(entityName: String, storeIdentifier: String) {
+            self.entityName = entityName
+            self.storeIdentifier = storeIdentifier
+        }
+    }
+
+    let scope: Scope
     let storage: Storage
 
-    init(entityName: String, storeIdentifier: String, storage: Storage) {
-        self.entityName = entityName
-        self.storeIdentifier = storeIdentifier
+    /// The name of the object's entity.
+    public var entityName: String { scope.entityName }
+    /// The identifier of the store the object lives in (the store's metadata UUID); empty for a temporary ID.
+    public var storeIdentifier: String { scope.storeIdentifier }
+
+    init(scope: Scope, storage: Storage) {
+        self.scope = scope
         self.storage = storage
     }
 
-    static func temporary(entityName: String) -> ManagedObjectID {
+    init(entityName: String, storeIdentifier: String, storage: Storage) {
+        self.init(scope: Scope(entityName: entityName, storeIdentifier: storeIdentifier), storage: storage)
+    }
+
+    static func temporary(scope: Scope) -> ManagedObjectID {
         let number = temporaryIDCounter.add(1, ordering: .relaxed).newValue
-        return ManagedObjectID(entityName: entityName, storeIdentifier: "", storage: .temporary(number))
+        return ManagedObjectID(scope: scope, storage: .temporary(number))
+    }
+
+    static func temporary(entityName: String) -> ManagedObjectID {
+        temporary(scope: Scope(entityName: entityName, storeIdentifier: ""))
     }
 
     static func permanent(entityName: String, storeIdentifier: String, primaryKey: Int64) -> ManagedObjectID {
         ManagedObjectID(entityName: entityName, storeIdentifier: storeIdentifier, storage: .permanent(primaryKey))
+    }
+
+    public static func == (lhs: ManagedObjectID, rhs: ManagedObjectID) -> Bool {
+        lhs.storage == rhs.storage && (lhs.scope === rhs.scope
+            || (lhs.scope.entityName == rhs.scope.entityName && lhs.scope.storeIdentifier == rhs.scope.storeIdentifier))
     }
 
     /// `true` until the object has been saved or given a permanent ID.

@@ -21,6 +21,9 @@ public enum ManagedValueKind: Sendable, CustomStringConvertible {
 /// A Swift type a `@Managed` property can have: attribute types, `T?`, `Set<T>` and `[T]` for relationships.
 public protocol ManagedPropertyValue {
     static var managedValueKind: ManagedValueKind { get }
+    /// `true` for attribute types: a constant the typed accessors test on every access, so it must be cheaper
+    /// than building ``managedValueKind``.
+    static var isManagedAttribute: Bool { get }
     static func fromManagedStorage(_ storage: ManagedStorage) -> Self
     var managedStorage: ManagedStorage { get }
 }
@@ -28,6 +31,7 @@ public protocol ManagedPropertyValue {
 /// A type that can sit inside an optional `@Managed` property (`String?`, `Director?`).
 public protocol ManagedOptionalWrappable {
     static var managedValueKind: ManagedValueKind { get }
+    static var isManagedAttribute: Bool { get }
     /// The value, or `nil` when the storage holds nil (or nothing).
     static func wrappedFromManagedStorage(_ storage: ManagedStorage) -> Self?
     static var nilManagedStorage: ManagedStorage { get }
@@ -46,6 +50,7 @@ public protocol ManagedAttributeValue: ManagedPropertyValue, ManagedOptionalWrap
 
 extension ManagedAttributeValue {
     @inlinable public static var managedValueKind: ManagedValueKind { .attribute(attributeTypes) }
+    @inlinable public static var isManagedAttribute: Bool { true }
     @inlinable public static var nilManagedStorage: ManagedStorage { .value(.null) }
     @inlinable public var managedStorage: ManagedStorage { .value(persistentValue) }
 
@@ -61,12 +66,14 @@ extension ManagedAttributeValue {
 
 extension Optional: ManagedPropertyValue where Wrapped: ManagedOptionalWrappable {
     @inlinable public static var managedValueKind: ManagedValueKind { Wrapped.managedValueKind }
+    @inlinable public static var isManagedAttribute: Bool { Wrapped.isManagedAttribute }
     @inlinable public static func fromManagedStorage(_ storage: ManagedStorage) -> Self { Wrapped.wrappedFromManagedStorage(storage) }
     @inlinable public var managedStorage: ManagedStorage { map(\.managedStorage) ?? Wrapped.nilManagedStorage }
 }
 
 extension ManagedObject: ManagedOptionalWrappable {
     public class var managedValueKind: ManagedValueKind { .toOne(self) }
+    public static var isManagedAttribute: Bool { false }
     public static var nilManagedStorage: ManagedStorage { .objects([]) }
     @inlinable public var managedStorage: ManagedStorage { .objects([self]) }
     @inlinable public static func wrappedFromManagedStorage(_ storage: ManagedStorage) -> Self? {
@@ -77,6 +84,7 @@ extension ManagedObject: ManagedOptionalWrappable {
 
 extension Set: ManagedPropertyValue where Element: ManagedObject {
     @inlinable public static var managedValueKind: ManagedValueKind { .toMany(Element.self, ordered: false) }
+    @inlinable public static var isManagedAttribute: Bool { false }
     @inlinable public static func fromManagedStorage(_ storage: ManagedStorage) -> Self {
         guard case .objects(let objects) = storage else { return [] }
         return Set(objects.compactMap { $0 as? Element })
@@ -86,6 +94,7 @@ extension Set: ManagedPropertyValue where Element: ManagedObject {
 
 extension Array: ManagedPropertyValue where Element: ManagedObject {
     @inlinable public static var managedValueKind: ManagedValueKind { .toMany(Element.self, ordered: true) }
+    @inlinable public static var isManagedAttribute: Bool { false }
     @inlinable public static func fromManagedStorage(_ storage: ManagedStorage) -> Self {
         guard case .objects(let objects) = storage else { return [] }
         return objects.compactMap { $0 as? Element }

@@ -24,9 +24,11 @@ final class SQLiteStatement {
         sqlite3_finalize(handle)
     }
 
-    func reset() throws {
+    /// Readies the statement to run again. A failed earlier step has already been reported, so `sqlite3_reset`'s
+    /// echo of that error is not an error here.
+    func reset(clearingBindings: Bool = true) throws {
         sqlite3_reset(handle)
-        try connection.check(sqlite3_clear_bindings(handle), sql: sql)
+        if clearingBindings { try connection.check(sqlite3_clear_bindings(handle), sql: sql) }
     }
 
     func bind(_ arguments: [SQLiteValue]) throws {

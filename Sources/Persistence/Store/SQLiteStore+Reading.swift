@@ -112,14 +112,16 @@ extension SQLiteStore {
         var slots: [PropertySlot] = []
         slots.reserveCapacity(entity.properties.count)
         var column: Int32 = 2
-        for index in entity.properties.indices {
-            if let attribute = entity.attributeAt[index] {
-                slots.append(.value(decodeValue(statement, column: column, type: attribute.attributeType)))
+        for kind in entity.kinds {
+            switch kind {
+            case .attribute(let type):
+                slots.append(.value(decodeValue(statement, column: column, type: type)))
                 column += 1
-            } else if entity.relationshipAt[index]!.isToMany {
+            case .toMany:
                 slots.append(.toMany(nil))
-            } else {
-                slots.append(statement.isNull(at: column) ? .toOne(nil) : .toOneKey(statement.int64(at: column)))
+            case .toOne:
+                let key = statement.int64(at: column)
+                slots.append(key == 0 && statement.isNull(at: column) ? .toOne(nil) : .toOneKey(key))
                 column += 1
             }
         }

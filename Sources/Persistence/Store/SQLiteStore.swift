@@ -14,6 +14,8 @@ final class SQLiteStore {
     let connection: SQLiteConnection
     /// One prepared INSERT per entity, by entity index.
     private var insertStatements: [SQLiteStatement?]
+    /// The scope of this store's permanent IDs, by entity index (made once the store identifier is known).
+    private(set) var idScopes: [ManagedObjectID.Scope] = []
 
     static let formatVersion = "1"
 
@@ -41,6 +43,7 @@ final class SQLiteStore {
         do {
             try StoreFunctions.register(on: connection)
             try prepare(readOnly: description.isReadOnly)
+            idScopes = model.entities.map { ManagedObjectID.Scope(entityName: $0.name, storeIdentifier: identifier) }
         } catch let error as SQLiteError {
             // SQLITE_NOTADB (26): the file exists but is not a database.
             if error.code & 0xFF == 26 {
@@ -167,12 +170,18 @@ final class SQLiteStore {
     /// The prepared INSERT for `table`, reset and ready to bind: 1 is `Z_PK`, then one per column.
     func insertStatement(for table: EntityTable) throws -> SQLiteStatement {
         if let statement = insertStatements[table.entity.index] {
-            try statement.reset()
+            // Every parameter is bound again for each row, so the bindings need no clearing.
+            try statement.reset(clearingBindings: false)
             return statement
         }
         let statement = try connection.prepare(table.insertSQL)
         insertStatements[table.entity.index] = statement
         return statement
+    }
+
+    /// The permanent ID of row `primaryKey` of `entity`.
+    func objectID(of entity: EntityDescription, primaryKey: Int64) -> ManagedObjectID {
+        ManagedObjectID(scope: idScopes[entity.index], storage: .permanent(primaryKey))
     }
 
     // MARK: - Keys
