@@ -103,6 +103,38 @@ final class StoreLoadingTests: PersistenceTestCase {
         XCTAssertNoThrow(try container.viewContext.save())
     }
 
+    func testAReadOnlyStoreReadsButRefusesToSave() throws {
+        let url = try temporaryFolder().appendingPathComponent("films.sqlite")
+        do {
+            let writer = try makeContainer(url: url)
+            makeMovie("Alien", in: writer.viewContext)
+            try writer.viewContext.save()
+        }
+        let reader = PersistentContainer(name: "Films", managedObjectModel: try TestModel.make())
+        let description = PersistentStoreDescription(url: url)
+        description.isReadOnly = true
+        reader.persistentStoreDescriptions = [description]
+        let failure = LoadError()
+        reader.loadPersistentStores { _, error in failure.error = error }
+        XCTAssertNil(failure.error)
+        XCTAssertEqual(try reader.viewContext.fetch(Movie.fetchRequest()).map(\.title), ["Alien"])
+        makeMovie("Heat", in: reader.viewContext)
+        let error = assertPersistenceError(.persistentStoreSave) { try reader.viewContext.save() }
+        XCTAssertTrue(error?.message.contains("readonly") == true, error?.message ?? "")
+    }
+
+    func testTheDefaultLocationIsCreatedWhenMissing() throws {
+        let home = try temporaryFolder().appendingPathComponent("data")
+        setenv("XDG_DATA_HOME", home.path, 1)
+        defer { unsetenv("XDG_DATA_HOME") }
+        let container = PersistentContainer(name: "Films", managedObjectModel: try TestModel.make())
+        XCTAssertEqual(container.persistentStoreDescriptions.first?.url.path, home.appendingPathComponent("Films.sqlite").path)
+        let failure = LoadError()
+        container.loadPersistentStores { _, error in failure.error = error }
+        XCTAssertNil(failure.error)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: home.appendingPathComponent("Films.sqlite").path))
+    }
+
     func testASecondStoreIsRefused() throws {
         let failure = LoadError()
         container.persistentStoreDescriptions = [.inMemory()]

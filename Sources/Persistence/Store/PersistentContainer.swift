@@ -46,9 +46,15 @@ public final class PersistentContainer: @unchecked Sendable {
     ///
     /// Synchronous unless a description asks for ``PersistentStoreDescription/shouldAddStoreAsynchronously``.
     public func loadPersistentStores(completionHandler: @escaping @Sendable (PersistentStoreDescription, (any Error)?) -> Void) {
+        let defaultFolder = Self.defaultDirectoryURL().standardizedFileURL
         for description in persistentStoreDescriptions {
             let load: @Sendable () -> Void = { [persistentStoreCoordinator] in
                 do {
+                    // The default location is ours to make; a folder the caller named must already exist.
+                    let folder = description.url.deletingLastPathComponent().standardizedFileURL
+                    if folder == defaultFolder, !FileManager.default.fileExists(atPath: folder.path) {
+                        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                    }
                     try persistentStoreCoordinator.addPersistentStore(with: description)
                     completionHandler(description, nil)
                 } catch {
