@@ -19,20 +19,23 @@ extension ManagedObjectContext {
         propagateDeletes()
         try validateForSave()
 
-        let insertedObjects = inserted.objects
-        let updatedObjects = updated.objects.filter { !$0.deletedFlag && !$0.insertedFlag }
-        let deletedObjects = deleted.objects
-        for object in insertedObjects + updatedObjects + deletedObjects { object.willSave() }
+        var plan = SavePlan(inserted: inserted.objects,
+                            updated: updated.objects.filter { !$0.deletedFlag && !$0.insertedFlag },
+                            deleted: deleted.objects)
+        for object in plan.inserted + plan.updated + plan.deleted { object.willSave() }
 
         let store = try coordinator.withStore { store in
-            try write(inserted: insertedObjects, updated: updatedObjects, deleted: deletedObjects, to: store)
+            try write(&plan, to: store)
             return store
         }
+        let insertedObjects = plan.inserted
+        let updatedObjects = plan.updated
 
-        for object in deletedObjects {
+        for object in plan.deleted {
             unregister(object)
             object.invalidate()
         }
+        finishResolution(plan, in: store)
         // Re-key the inserted objects. When they are all the temporary IDs there are (the usual case), the
         // temporary table is dropped in one step instead of one removal per object.
         let renamed = insertedObjects.filter { $0.savingPrimaryKey != 0 }
@@ -63,7 +66,7 @@ extension ManagedObjectContext {
         inserted.removeAll()
         updated.removeAll()
         deleted.removeAll()
-        for object in insertedObjects + updatedObjects { object.didSave() }
+        for object in insertedObjects + updatedObjects + plan.reinserted + plan.takeovers { object.didSave() }
     }
 
     // MARK: - Delete rules

@@ -1,29 +1,39 @@
 import Foundation
 
 extension ManagedObjectContext {
-    /// Writes one save in one transaction; inserted objects carry their new keys in `savingPrimaryKey`.
-    /// Any failure rolls the transaction back, so the store is exactly as before.
-    func write(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject],
-               to store: SQLiteStore) throws {
+    /// Writes one save in one transaction, after the merge policy has resolved any conflicts in `plan`; inserted
+    /// objects carry their new keys in `savingPrimaryKey`. Any failure rolls the transaction back and puts back what
+    /// resolution changed, so the store and the context are exactly as before.
+    func write(_ plan: inout SavePlan, to store: SQLiteStore) throws {
         try store.beginWrite()
         do {
-            try checkVersions(of: updated + deleted.filter { !$0.objectID.isTemporaryID }, in: store)
-            try allocateKeys(for: inserted, in: store)
+            try resolveVersionConflicts(&plan, in: store)
+            try resolveConstraintConflicts(&plan, in: store)
+            try allocateKeys(for: plan.inserted, in: store)
             func key(of object: ManagedObject) -> Int64? {
                 object.savingPrimaryKey != 0 ? object.savingPrimaryKey : object.objectID.primaryKey
             }
+            // Dropped objects are never written: whatever points at them is written as pointing at nothing.
+            for object in plan.dropped { object.savingPrimaryKey = 0 }
 
-            for object in deleted {
+            for object in plan.deleted {
                 guard let pk = object.objectID.primaryKey else { continue }
                 _ = try store.deleteRow(store.schema[object.entity], primaryKey: pk, expectedVersion: object.version)
             }
-            for object in inserted {
+            for object in plan.inserted + plan.reinserted {
                 let table = store.schema[object.entity]
                 try writingRow(of: object, table: table, store: store, key: key) {
                     try store.insertRow(table, primaryKey: key(of: object)!) { columnValue(of: object, at: $0, key: key) }
                 }
             }
-            for object in updated {
+            for object in plan.takeovers {
+                let table = store.schema[object.entity]
+                let changes = table.columnProperties.map { (column: table.columns[$0]!, value: columnValue(of: object, at: $0, key: key)) }
+                try writingRow(of: object, table: table, store: store, key: key) {
+                    _ = try store.updateRow(table, primaryKey: object.savingPrimaryKey, expectedVersion: nil, changes: changes)
+                }
+            }
+            for object in plan.updated {
                 let table = store.schema[object.entity]
                 let changes = object.changedIndexes.sorted().compactMap { index -> (column: String, value: SQLiteValue)? in
                     guard let column = table.columns[index] else { return nil }
@@ -33,37 +43,15 @@ extension ManagedObjectContext {
                     _ = try store.updateRow(table, primaryKey: object.objectID.primaryKey!, expectedVersion: object.version, changes: changes)
                 }
             }
-            for object in inserted + updated {
+            for object in plan.inserted + plan.reinserted + plan.takeovers + plan.updated {
                 try writeToManyRelationships(of: object, store: store, key: key)
             }
             try store.commitWrite()
         } catch {
             store.rollbackWrite()
-            for object in inserted { object.savingPrimaryKey = 0 }
+            for object in plan.inserted { object.savingPrimaryKey = 0 }
+            plan.restoreBackups()
             throw error
-        }
-    }
-
-    /// Optimistic locking: every object being updated or deleted must still be at the version this context read.
-    private func checkVersions(of objects: [ManagedObject], in store: SQLiteStore) throws {
-        var conflicts: [MergeConflict] = []
-        for group in Dictionary(grouping: objects, by: { ObjectIdentifier($0.entity) }).values {
-            let entity = group[0].entity
-            let versions = try store.versions(of: entity, primaryKeys: group.compactMap(\.objectID.primaryKey))
-            for object in group {
-                let current = versions[object.objectID.primaryKey!] ?? 0
-                guard current != object.version else { continue }
-                let persisted = try store.row(of: entity, primaryKey: object.objectID.primaryKey!)
-                conflicts.append(MergeConflict(
-                    objectID: object.objectID, oldVersion: object.version, newVersion: current,
-                    objectSnapshot: Self.attributeSnapshot(object.slots, entity: entity),
-                    cachedSnapshot: Self.attributeSnapshot(object.committedSlots ?? object.slots, entity: entity),
-                    persistedSnapshot: persisted.map { Self.attributeSnapshot($0.slots, entity: entity) } ?? [:]))
-            }
-        }
-        guard conflicts.isEmpty else {
-            throw PersistenceError(.managedObjectMerge, "Could not merge changes.", objectID: conflicts[0].objectID,
-                                   conflicts: conflicts)
         }
     }
 
@@ -140,6 +128,7 @@ extension ManagedObjectContext {
         for index in entity.toManyIndexes {
             guard let relationship = entity.relationshipAt[index] else { continue }
             guard object.insertedFlag || object.changedIndexes.contains(index) else { continue }
+            // A takeover's lists are read again from the row after the save; its own are written only if it set them.
             guard case .toMany(let related?) = object.slots[index], let pk = key(object) else { continue }
             let members = related.objects.filter { !$0.deletedFlag }
             if let join = table.joinTables[index] {

@@ -22,6 +22,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     }
     /// A name for debugging output.
     public var name: String?
+    /// How a save resolves conflicts with changes other contexts made to the store (``MergePolicy/error`` by
+    /// default: the save fails and says which objects conflict).
+    public var mergePolicy: MergePolicy = .error
     /// When a fault's row is gone from the store: `true` (Core Data's default) makes the object read as deleted
     /// with empty values instead of failing.
     public var shouldDeleteInaccessibleFaults = true

@@ -1,0 +1,55 @@
+/// How a save resolves conflicts with what other contexts (or batch requests) wrote to the store since this
+/// context read its objects — Core Data's `NSMergePolicy`.
+///
+/// **Optimistic locking.** Every row has a version. An object changed (or deleted) in a context that read an older
+/// version is in conflict:
+/// - ``error`` (the default): the save fails with code 133020, "Could not merge changes.", listing the conflicts.
+/// - ``mergeByPropertyStoreTrump``: property by property, the store's value wins where the store changed the
+///   property; the object's other changes are saved. A deletion in conflict is cancelled.
+/// - ``mergeByPropertyObjectTrump``: property by property, the object's changes win; properties it did not change
+///   take the store's newer values. A deletion goes ahead.
+/// - ``overwrite``: the object's whole state is written over the row. A deletion goes ahead.
+/// - ``rollback``: the object's changes are dropped in favour of the store's values. A deletion is cancelled.
+///
+/// When the row was deleted by someone else, the store-trumping policies (and ``rollback``) drop the object from the
+/// context; the object-trumping ones (and ``overwrite``) write it again under the same ID.
+///
+/// **Uniqueness constraints.** A new object whose constraint values match a stored row (Apple leaves the winner
+/// undocumented; this is Persistence's rule):
+/// - ``error``: the save fails with code 133021.
+/// - ``mergeByPropertyObjectTrump``, ``overwrite``: the new object takes over the stored row — it gets that row's
+///   ID, and its values are written to it (an object this context already had for that row is refreshed).
+/// - ``mergeByPropertyStoreTrump``, ``rollback``: the stored row stays as it is and the new object is discarded
+///   (it leaves the context, as a rolled-back insert does); fetch the stored one by its constraint values.
+/// Objects of one save that clash among themselves always fail with code 1551.
+public struct MergePolicy: Sendable, Hashable, CustomStringConvertible {
+    /// The five policies.
+    public enum PolicyType: Sendable, Hashable {
+        case error, mergeByPropertyStoreTrump, mergeByPropertyObjectTrump, overwrite, rollback
+    }
+
+    public let type: PolicyType
+
+    public init(merge type: PolicyType) {
+        self.type = type
+    }
+
+    public static let error = MergePolicy(merge: .error)
+    public static let mergeByPropertyStoreTrump = MergePolicy(merge: .mergeByPropertyStoreTrump)
+    public static let mergeByPropertyObjectTrump = MergePolicy(merge: .mergeByPropertyObjectTrump)
+    public static let overwrite = MergePolicy(merge: .overwrite)
+    public static let rollback = MergePolicy(merge: .rollback)
+
+    /// `true` for the policies under which the in-memory object wins.
+    var objectWins: Bool { type == .mergeByPropertyObjectTrump || type == .overwrite }
+
+    public var description: String {
+        switch type {
+        case .error: "error"
+        case .mergeByPropertyStoreTrump: "mergeByPropertyStoreTrump"
+        case .mergeByPropertyObjectTrump: "mergeByPropertyObjectTrump"
+        case .overwrite: "overwrite"
+        case .rollback: "rollback"
+        }
+    }
+}
