@@ -25,6 +25,7 @@ extension ManagedObjectContext {
         inserted.removeAll()
         updated.removeAll()
         deleted.removeAll()
+        markNotified()
         misuseErrors.removeAll()
     }
 

@@ -16,7 +16,7 @@ extension ManagedObjectContext {
         guard let coordinator = persistentStoreCoordinator else {
             throw PersistenceError(.persistentStoreInvalidType, "This context has no persistent store coordinator to save to.")
         }
-        propagateDeletes()
+        processPendingChanges()
         try validateForSave()
 
         var plan = SavePlan(inserted: inserted.objects,
@@ -30,6 +30,8 @@ extension ManagedObjectContext {
         }
         let insertedObjects = plan.inserted
         let updatedObjects = plan.updated
+        let deletedIDs = plan.deleted.filter { !$0.objectID.isTemporaryID }.map(\.objectID)
+            + plan.dropped.filter { !$0.objectID.isTemporaryID }.map(\.objectID)
 
         for object in plan.deleted {
             unregister(object)
@@ -66,7 +68,10 @@ extension ManagedObjectContext {
         inserted.removeAll()
         updated.removeAll()
         deleted.removeAll()
+        markNotified()
         for object in insertedObjects + updatedObjects + plan.reinserted + plan.takeovers { object.didSave() }
+        postSaveNotifications(inserted: insertedObjects + plan.takeovers, updated: updatedObjects + plan.reinserted,
+                              deleted: plan.deleted.filter { !$0.objectID.isTemporaryID }, deletedIDs: deletedIDs)
     }
 
     // MARK: - Delete rules

@@ -25,6 +25,14 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// How a save resolves conflicts with changes other contexts made to the store (``MergePolicy/error`` by
     /// default: the save fails and says which objects conflict).
     public var mergePolicy: MergePolicy = .error
+    /// When `true`, saves of other contexts on the same coordinator are merged into this one automatically, on its
+    /// queue (Core Data's name for the top-level case: the "parent" is the store).
+    public var automaticallyMergesChangesFromParent = false {
+        didSet {
+            guard automaticallyMergesChangesFromParent != oldValue else { return }
+            persistentStoreCoordinator?.setAutomaticMerging(automaticallyMergesChangesFromParent, for: self)
+        }
+    }
     /// When a fault's row is gone from the store: `true` (Core Data's default) makes the object read as deleted
     /// with empty values instead of failing.
     public var shouldDeleteInaccessibleFaults = true
@@ -40,6 +48,10 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// contexts); the next save throws the first of them. Cleared by rollback and reset.
     var misuseErrors: [PersistenceError] = []
     private var unknownEntities: [ObjectIdentifier: EntityDescription] = [:]
+    /// Where the change lists stood at the last did-change notification.
+    var notificationMarks = (inserted: ObjectList.Mark(), updated: ObjectList.Mark(), deleted: ObjectList.Mark())
+    /// The continuations of `saves()` streams.
+    let saveObservers = SaveObservers()
     /// The store's ID scopes by entity index, copied on first use.
     var idScopes: [ManagedObjectID.Scope] = []
 

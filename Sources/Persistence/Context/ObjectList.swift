@@ -9,6 +9,23 @@ struct ObjectList {
     let kind: Kind
     private var slots: [ManagedObject?] = []
     private(set) var count = 0
+    /// Changes whenever positions are renumbered (compaction, removeAll), which invalidates older marks.
+    private var generation = 0
+
+    /// A point in the list's history: what was appended after it is what changed since.
+    struct Mark {
+        fileprivate var generation = -1
+        fileprivate var position = 0
+    }
+
+    /// The current end of the list.
+    var mark: Mark { Mark(generation: generation, position: slots.count) }
+
+    /// The objects appended since `mark` (all current objects when the list was renumbered since).
+    func objects(since mark: Mark) -> [ManagedObject] {
+        guard mark.generation == generation else { return objects }
+        return slots[min(mark.position, slots.count)...].compactMap { $0 }
+    }
 
     init(_ kind: Kind) {
         self.kind = kind
@@ -39,11 +56,13 @@ struct ObjectList {
         for object in slots { object?.listPositions[kind] = -1 }
         slots.removeAll()
         count = 0
+        generation += 1
     }
 
     var objects: [ManagedObject] { slots.compactMap { $0 } }
 
     private mutating func compact() {
+        generation += 1
         slots = slots.compactMap { $0 }
         for (position, object) in slots.enumerated() { object!.listPositions[kind] = position }
     }

@@ -6,6 +6,12 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     public let managedObjectModel: ManagedObjectModel
     private let lock = NSRecursiveLock()
     private var store: SQLiteStore?
+    /// Contexts that merge other contexts' saves automatically (held weakly).
+    private var mergingContexts: [WeakContext] = []
+
+    private struct WeakContext {
+        weak var context: ManagedObjectContext?
+    }
 
     public init(managedObjectModel: ManagedObjectModel) {
         self.managedObjectModel = managedObjectModel
@@ -19,6 +25,21 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
                 throw PersistenceError(.persistentStoreInvalidType, "This coordinator already has a store (\(store!.url.path)); Persistence supports one store per coordinator.", url: description.url)
             }
             store = try SQLiteStore(description: description, model: managedObjectModel)
+        }
+    }
+
+    func setAutomaticMerging(_ enabled: Bool, for context: ManagedObjectContext) {
+        lock.withLock {
+            mergingContexts.removeAll { $0.context == nil || $0.context === context }
+            if enabled { mergingContexts.append(WeakContext(context: context)) }
+        }
+    }
+
+    /// Hands a save to every other context that merges automatically, on its own queue.
+    func contextDidSave(_ saver: ManagedObjectContext, _ summary: ContextDidSave) {
+        let targets = lock.withLock { mergingContexts.compactMap(\.context).filter { $0 !== saver } }
+        for context in targets {
+            context.perform { context.merge(summary) }
         }
     }
 

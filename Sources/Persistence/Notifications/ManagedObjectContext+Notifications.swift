@@ -1,0 +1,154 @@
+import Foundation
+
+/// Change notifications, with Core Data's names and user-info keys, posted on the context's own queue.
+extension ManagedObjectContext {
+    /// Posted after a save, with the saved objects under ``NotificationKey/insertedObjects``,
+    /// ``NotificationKey/updatedObjects`` and ``NotificationKey/deletedObjects`` (`Set<ManagedObject>`). Hand it to
+    /// ``mergeChanges(fromContextDidSave:)`` of another context.
+    public static let didSaveObjectsNotification = Notification.Name("NSManagedObjectContextDidSaveObjectsNotification")
+    /// Posted after a save with the saved objects' IDs under the `…ObjectIDs` keys (`Set<ManagedObjectID>`): safe to
+    /// read on any queue.
+    public static let didSaveObjectIDsNotification = Notification.Name("NSManagedObjectContextDidSaveObjectIDsNotification")
+    /// Posted when objects of the context change: by ``processPendingChanges()``, before each save, and after a
+    /// merge (objects under the inserted, updated, deleted and refreshed keys).
+    public static let didChangeObjectsNotification = Notification.Name("NSManagedObjectContextObjectsDidChangeNotification")
+
+    /// The keys of the notifications' `userInfo`.
+    public enum NotificationKey: String, Sendable {
+        case insertedObjects = "inserted"
+        case updatedObjects = "updated"
+        case deletedObjects = "deleted"
+        case refreshedObjects = "refreshed"
+        case insertedObjectIDs = "inserted_objectIDs"
+        case updatedObjectIDs = "updated_objectIDs"
+        case deletedObjectIDs = "deleted_objectIDs"
+        case refreshedObjectIDs = "refreshed_objectIDs"
+    }
+
+    /// Runs the delete rules of pending deletions and posts ``didChangeObjectsNotification`` for the changes made
+    /// since the last one (Core Data does this at the end of each event; here, call it when you want observers told).
+    public func processPendingChanges() {
+        propagateDeletes()
+        postChangeNotification()
+    }
+
+    /// Posts ``didChangeObjectsNotification`` for the objects changed since the last one, if any.
+    func postChangeNotification(refreshed: Set<ManagedObject> = [], removed: Set<ManagedObject> = []) {
+        let inserted = Set(self.inserted.objects(since: notificationMarks.inserted))
+        let updated = Set(self.updated.objects(since: notificationMarks.updated))
+        let deleted = Set(self.deleted.objects(since: notificationMarks.deleted)).union(removed)
+        markNotified()
+        guard !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty || !refreshed.isEmpty else { return }
+        NotificationCenter.default.post(name: Self.didChangeObjectsNotification, object: self, userInfo: [
+            NotificationKey.insertedObjects.rawValue: inserted,
+            NotificationKey.updatedObjects.rawValue: updated,
+            NotificationKey.deletedObjects.rawValue: deleted,
+            NotificationKey.refreshedObjects.rawValue: refreshed,
+        ])
+    }
+
+    /// Posts the did-save notifications and tells the contexts that merge automatically and the `saves()` streams.
+    func postSaveNotifications(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject],
+                               deletedIDs: [ManagedObjectID]) {
+        let summary = ContextDidSave(insertedObjectIDs: Set(inserted.map(\.objectID)),
+                                     updatedObjectIDs: Set(updated.map(\.objectID)),
+                                     deletedObjectIDs: Set(deletedIDs))
+        guard !summary.isEmpty else { return }
+        NotificationCenter.default.post(name: Self.didSaveObjectsNotification, object: self, userInfo: [
+            NotificationKey.insertedObjects.rawValue: Set(inserted),
+            NotificationKey.updatedObjects.rawValue: Set(updated),
+            NotificationKey.deletedObjects.rawValue: Set(deleted),
+        ])
+        NotificationCenter.default.post(name: Self.didSaveObjectIDsNotification, object: self, userInfo: [
+            NotificationKey.insertedObjectIDs.rawValue: summary.insertedObjectIDs,
+            NotificationKey.updatedObjectIDs.rawValue: summary.updatedObjectIDs,
+            NotificationKey.deletedObjectIDs.rawValue: summary.deletedObjectIDs,
+        ])
+        saveObservers.yield(summary)
+        persistentStoreCoordinator?.contextDidSave(self, summary)
+    }
+
+    /// A stream of this context's saves, as object IDs. It ends when the caller stops iterating.
+    ///
+    /// ```swift
+    /// for await save in background.saves() { print(save.insertedObjectIDs.count, "new objects") }
+    /// ```
+    public func saves() -> AsyncStream<ContextDidSave> {
+        saveObservers.makeStream()
+    }
+
+    // MARK: - Merging
+
+    /// Brings another context's save into this one: updated objects registered here are refreshed (keeping their
+    /// own unsaved changes), deleted ones leave the context, and observers get ``didChangeObjectsNotification``.
+    /// Call it on this context's queue, with a notification from a context of the same store.
+    public func mergeChanges(fromContextDidSave notification: Notification) {
+        merge(Self.summary(from: notification.userInfo ?? [:]))
+    }
+
+    /// Merges a save described by object IDs or their URIs, under the did-save keys (`inserted`, `updated`,
+    /// `deleted`, or the `…_objectIDs` ones), into each context on its own queue — for changes another process
+    /// or a batch request made.
+    public static func mergeChanges(fromRemoteContextSave changeNotificationData: [AnyHashable: Any],
+                                    into contexts: [ManagedObjectContext]) {
+        let summary = summary(from: changeNotificationData)
+        for context in contexts {
+            context.performAndWait { context.merge(summary) }
+        }
+    }
+
+    /// Everything changed so far has been notified.
+    func markNotified() {
+        notificationMarks = (inserted.mark, updated.mark, deleted.mark)
+    }
+
+    /// Applies a save summary to this context.
+    func merge(_ summary: ContextDidSave) {
+        var refreshed = Set<ManagedObject>()
+        var removed = Set<ManagedObject>()
+        for id in summary.updatedObjectIDs {
+            guard let object = registeredObject(forID: id), !object.insertedFlag else { continue }
+            refresh(object, mergeChanges: true)
+            refreshed.insert(object)
+        }
+        for id in summary.deletedObjectIDs {
+            guard let object = registeredObject(forID: id) else { continue }
+            updated.remove(object)
+            deleted.remove(object)
+            unregister(object)
+            object.markInaccessible()
+            removed.insert(object)
+        }
+        postChangeNotification(refreshed: refreshed, removed: removed)
+    }
+
+    /// Object IDs from a notification's user info: sets or arrays of objects, IDs or URIs.
+    static func summary(from info: [AnyHashable: Any]) -> ContextDidSave {
+        func ids(_ keys: [NotificationKey]) -> Set<ManagedObjectID> {
+            var result = Set<ManagedObjectID>()
+            for key in keys {
+                guard let value = info[key.rawValue] else { continue }
+                let items: [Any]
+                switch value {
+                case let set as Set<ManagedObject>: items = Array(set)
+                case let set as Set<ManagedObjectID>: items = Array(set)
+                case let set as Set<URL>: items = Array(set)
+                case let array as [Any]: items = array
+                default: items = [value]
+                }
+                for item in items {
+                    switch item {
+                    case let object as ManagedObject: result.insert(object.objectID)
+                    case let id as ManagedObjectID: result.insert(id)
+                    case let uri as URL: if let id = ManagedObjectID(uriRepresentation: uri) { result.insert(id) }
+                    default: continue
+                    }
+                }
+            }
+            return result
+        }
+        return ContextDidSave(insertedObjectIDs: ids([.insertedObjects, .insertedObjectIDs]),
+                              updatedObjectIDs: ids([.updatedObjects, .updatedObjectIDs]),
+                              deletedObjectIDs: ids([.deletedObjects, .deletedObjectIDs]))
+    }
+}
