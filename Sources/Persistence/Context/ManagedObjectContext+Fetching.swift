@@ -8,6 +8,7 @@ extension ManagedObjectContext {
     /// - Throws: ``PersistenceError`` for an unknown entity or key, a predicate that does not fit the model, or a
     ///   `Result` type that does not match the result type; store errors with the SQL.
     public func fetch<Result>(_ request: FetchRequest<Result>) throws -> [Result] {
+        checkQueue("fetch(_:)")
         let entity = try entity(for: request)
         let results: [Any]
         switch request.resultType {
@@ -44,7 +45,8 @@ extension ManagedObjectContext {
 
     /// The number of objects `request` would return (its limit and offset applied).
     public func count<Result>(for request: FetchRequest<Result>) throws -> Int {
-        try count(request, entity: try entity(for: request))
+        checkQueue("count(for:)")
+        return try count(request, entity: try entity(for: request))
     }
 
     private static func expectedResultTypeName(_ type: FetchRequestResultType, entity: EntityDescription) -> String {

@@ -5,6 +5,7 @@ extension ManagedObjectContext {
     /// After a failed save, roll back (or fix the objects): otherwise the same invalid change makes every later
     /// save fail too.
     public func rollback() {
+        checkQueue("rollback()")
         for object in inserted.objects {
             unregister(object)
             object.invalidate()
@@ -32,6 +33,7 @@ extension ManagedObjectContext {
     /// Forgets everything: unsaved changes and every registered object. Objects fetched before must not be used
     /// afterwards; fetch again.
     public func reset() {
+        checkQueue("reset()")
         invalidateAll()
         registry.removeAll()
         inserted.removeAll()
@@ -44,6 +46,7 @@ extension ManagedObjectContext {
     /// becomes a fault; with `true`, its unsaved changes are kept on top of the store's current values (and it
     /// takes the store's version, so its next save does not conflict).
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
+        checkQueue("refresh(_:mergeChanges:)")
         guard object.managedObjectContext === self, !object.insertedFlag else { return }
         if !mergeChanges || object.changedIndexes.isEmpty {
             updated.remove(object)

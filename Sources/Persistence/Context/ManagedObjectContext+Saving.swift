@@ -11,6 +11,7 @@ extension ManagedObjectContext {
     ///   context saved the same objects first; 133021 a clash with a stored row under a uniqueness constraint;
     ///   or the first mistake made through API that cannot throw (an object related across contexts…).
     public func save() throws {
+        checkQueue("save()")
         if let misuse = misuseErrors.first { throw misuse }
         guard hasChanges else { return }
         guard let coordinator = persistentStoreCoordinator else {

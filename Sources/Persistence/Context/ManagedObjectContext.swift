@@ -138,6 +138,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     /// Inserts `object` (made with `insertInto: nil`) into this context.
     public func insert(_ object: ManagedObject) {
+        checkQueue("insert(_:)")
         guard object.managedObjectContext == nil || object.managedObjectContext === self else {
             recordMisuse(PersistenceError(.coreData, "\(object.objectID) already belongs to another context; an object lives in one context only.", objectID: object.objectID))
             return
@@ -158,6 +159,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     /// Marks `object` for deletion; its delete rules run when the context saves.
     public func delete(_ object: ManagedObject) {
+        checkQueue("delete(_:)")
         guard object.managedObjectContext === self else {
             recordMisuse(PersistenceError(.coreData, "Cannot delete \(object.objectID): it belongs to another context.", objectID: object.objectID))
             return
@@ -213,6 +215,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// The object for `objectID`: the registered one, or a fault that reads its row when first used.
     /// Does not check that the row exists (use ``existingObject(with:)`` for that).
     public func object(with objectID: ManagedObjectID) -> ManagedObject {
+        checkQueue("object(with:)")
         if let object = registeredObject(forID: objectID) { return object }
         guard let entity = model?.entitiesByName[objectID.entityName] else {
             // An ID from another model: a fault that reads as deleted.
@@ -229,6 +232,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// The object for `objectID`, its values read from the store if needed.
     /// - Throws: ``PersistenceError`` 133000 when the object does not exist (deleted, or never saved).
     public func existingObject(with objectID: ManagedObjectID) throws -> ManagedObject {
+        checkQueue("existingObject(with:)")
         if let object = registeredObject(forID: objectID), object.faultState != .faultWithoutRow, !object.isInaccessible {
             return object
         }
@@ -250,6 +254,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// Gives inserted objects permanent IDs now (they stay inserted). Useful before handing their IDs to
     /// another context.
     public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
+        checkQueue("obtainPermanentIDs(for:)")
         let pending = objects.filter { $0.objectID.isTemporaryID && $0.managedObjectContext === self }
         guard !pending.isEmpty, let coordinator = persistentStoreCoordinator else { return }
         let grouped = Dictionary(grouping: pending, by: { ObjectIdentifier($0.entity) })

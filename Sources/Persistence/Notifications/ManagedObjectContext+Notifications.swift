@@ -83,6 +83,7 @@ extension ManagedObjectContext {
     /// own unsaved changes), deleted ones leave the context, and observers get ``didChangeObjectsNotification``.
     /// Call it on this context's queue, with a notification from a context of the same store.
     public func mergeChanges(fromContextDidSave notification: Notification) {
+        checkQueue("mergeChanges(fromContextDidSave:)")
         merge(Self.summary(from: notification.userInfo ?? [:]))
     }
 

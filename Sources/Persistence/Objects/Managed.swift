@@ -73,6 +73,7 @@ extension ManagedObject {
     @usableFromInline
     final func _managedStorage(ordinal: Int16) -> ManagedStorage {
         guard let index = entity.propertyIndex(ordinal: ordinal) else { return .value(.null) }
+        checkQueue(entity.properties[index].name)
         return storage(at: index)
     }
 
@@ -80,6 +81,7 @@ extension ManagedObject {
     @usableFromInline
     final func _attributeValue(ordinal: Int16) -> PersistentValue {
         guard let index = entity.propertyIndex(ordinal: ordinal) else { return .null }
+        checkQueue(entity.properties[index].name)
         return attributeValue(at: index)
     }
 
@@ -89,6 +91,7 @@ extension ManagedObject {
             _setManagedStorage(.value(value), ordinal: ordinal)
             return
         }
+        checkQueue(entity.properties[index].name)
         setAttributeValue(value, at: index)
     }
 
@@ -101,6 +104,7 @@ extension ManagedObject {
                 objectID: objectID))
             return
         }
+        checkQueue(entity.properties[index].name)
         setStorage(storage, at: index)
     }
 

@@ -33,6 +33,7 @@ extension ManagedObject {
                     return
                 }
             }
+            context.checkQueue("\(entity.name) fault")
             context.fulfillFault(self)
         }
     }
@@ -139,6 +140,7 @@ extension ManagedObject {
     /// `Bool`, `Date`, `UUID`, `URL`, `Data`, `Decimal`), a to-one as its object, a to-many as a
     /// `Set<ManagedObject>` (an ordered one as `[ManagedObject]`); `nil` for nil or an unknown key.
     public func value(forKey key: String) -> Any? {
+        checkQueue(key)
         guard let index = entity.propertyIndexByName[key] else { return nil }
         return anyValue(at: index)
     }
@@ -165,6 +167,7 @@ extension ManagedObject {
     /// - Throws: ``PersistenceError`` (134020) for an unknown key, (1550) for a value of the wrong type or
     ///   entity, or an object from another context.
     public func setValue(_ value: Any?, forKey key: String) throws {
+        checkQueue(key)
         let index = try entity.propertyIndex(forKey: key)
         if let relationship = entity.relationshipAt[index] {
             let objects: [ManagedObject]
