@@ -1,6 +1,19 @@
 extension ManagedObjectContext {
     /// Fills a fault without a row by reading its row; a missing row makes it inaccessible.
     func fulfillFault(_ object: ManagedObject) {
+        if let state = parentState(of: object.objectID) {
+            if state.isDeleted {
+                object.markInaccessible()
+            } else {
+                object.slots = state.slots.map { $0.slot(in: self) }
+                object.committedSlots = nil
+                object.changedIndexes = []
+                object.version = state.version
+                object.faultState = .fired
+                object.awakeFromFetch()
+            }
+            return
+        }
         guard let pk = object.objectID.primaryKey, let coordinator = persistentStoreCoordinator else {
             object.markInaccessible()
             return
@@ -15,6 +28,9 @@ extension ManagedObjectContext {
 
     /// The objects of to-many `relationship` of `object`, as the store holds them.
     func loadToMany(_ relationship: RelationshipDescription, of object: ManagedObject) -> RelatedObjects {
+        if let ids = ancestorToMany(relationship, of: object.objectID) {
+            return RelatedObjects(ids.map { self.object(with: $0) })
+        }
         guard let pk = object.objectID.primaryKey, let coordinator = persistentStoreCoordinator else { return RelatedObjects() }
         let keys = (try? coordinator.withStore { try $0.relatedKeys(relationship, of: object.entity, primaryKey: pk) }) ?? []
         let destination = relationship.destinationEntity!

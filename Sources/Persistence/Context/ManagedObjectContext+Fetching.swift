@@ -69,11 +69,13 @@ extension ManagedObjectContext {
 
     private var storeIdentifier: String { persistentStoreCoordinator?.storeIdentifier ?? "" }
 
-    /// Objects matching the request, pending changes included when asked.
+    /// Objects matching the request, pending changes included when asked. In a child context the parents' unsaved
+    /// changes are always included: to the child they are the data.
     private func fetchObjects<Result>(_ request: FetchRequest<Result>, entity: EntityDescription, idsOnly: Bool = false) throws -> [ManagedObject] {
         let coordinator = persistentStoreCoordinator!
         var query = try FetchQueryCompiler.query(for: request, entity: entity, schema: coordinator.schema())
-        let pending = request.includesPendingChanges && hasChanges
+        let ancestors = parent == nil ? PendingChanges() : ancestorPendingChanges(for: entity)
+        let pending = (request.includesPendingChanges && hasChanges) || !ancestors.isEmpty
         if pending {
             query.limit = 0
             query.offset = 0
@@ -88,30 +90,40 @@ extension ManagedObjectContext {
             objects = try coordinator.withStore { store in
                 var found: [ManagedObject] = []
                 if registry.storeIdentifier.isEmpty { registry.storeIdentifier = store.identifier }
-                try store.forEachRow(for: query) { row in
-                    found.append(self.object(for: row, entity: entity, in: store, asFault: asFaults))
+                try store.forEachRow(for: query) { (row: StoreRow) -> Void in
+                    let id = store.objectID(of: entity, primaryKey: row.primaryKey)
+                    if ancestors.changed.contains(id) || ancestors.deleted.contains(id) {
+                        // The store's row is stale for this context: the object reads through its parent.
+                        found.append(self.object(with: id))
+                    } else {
+                        found.append(self.object(for: row, entity: entity, in: store, asFault: asFaults))
+                    }
                 }
                 return found
             }
         }
         guard pending else { return objects }
-        return try applyPendingChanges(to: objects, request: request, entity: entity)
+        return try applyPendingChanges(to: objects, request: request, entity: entity, ancestors: ancestors)
     }
 
-    /// Reconciles store results with unsaved work, then sorts and pages in memory.
-    private func applyPendingChanges<Result>(to fetched: [ManagedObject], request: FetchRequest<Result>, entity: EntityDescription) throws -> [ManagedObject] {
+    /// Reconciles store results with unsaved work (this context's and its parents'), then sorts and pages in memory.
+    private func applyPendingChanges<Result>(to fetched: [ManagedObject], request: FetchRequest<Result>, entity: EntityDescription,
+                                             ancestors: PendingChanges) throws -> [ManagedObject] {
         var seen = Set<ObjectIdentifier>()
         var results: [ManagedObject] = []
         func matches(_ object: ManagedObject) throws -> Bool {
             guard let predicate = request.predicate else { return true }
             return try predicate.evaluate(with: object)
         }
-        for object in fetched where !object.deletedFlag {
+        for object in fetched where !object.isDeleted && !ancestors.deleted.contains(object.objectID) {
             seen.insert(ObjectIdentifier(object))
-            if object.hasChanges, try !matches(object) { continue }
+            if object.hasChanges || ancestors.changed.contains(object.objectID), try !matches(object) { continue }
             results.append(object)
         }
-        for object in inserted.objects + updated.objects where object.entity === entity && !object.deletedFlag {
+        // Objects the store's query could not see as they are now: new or changed here or in a parent.
+        let ancestorObjects = (ancestors.inserted.union(ancestors.changed)).map { object(with: $0) }
+        for object in inserted.objects + updated.objects + ancestorObjects
+        where object.entity === entity && !object.isDeleted && !ancestors.deleted.contains(object.objectID) {
             guard seen.insert(ObjectIdentifier(object)).inserted else { continue }
             if try matches(object) { results.append(object) }
         }
@@ -137,7 +149,7 @@ extension ManagedObjectContext {
     }
 
     private func count<Result>(_ request: FetchRequest<Result>, entity: EntityDescription) throws -> Int {
-        if request.includesPendingChanges && hasChanges {
+        if (request.includesPendingChanges && hasChanges) || parent != nil {
             return try fetchObjects(request, entity: entity, idsOnly: true).count
         }
         let coordinator = persistentStoreCoordinator!

@@ -57,6 +57,14 @@ extension ManagedObjectContext {
             object.turnIntoFault()
             return
         }
+        if let state = parentState(of: object.objectID), !state.isDeleted {
+            var merged = state.slots.map { $0.slot(in: self) }
+            for index in object.changedIndexes where index < merged.count { merged[index] = object.slots[index] }
+            object.committedSlots = state.slots.map { $0.slot(in: self) }
+            object.slots = merged
+            object.version = state.version
+            return
+        }
         guard let pk = object.objectID.primaryKey,
               let row = try? persistentStoreCoordinator?.withStore({ try $0.row(of: object.entity, primaryKey: pk) })
         else {

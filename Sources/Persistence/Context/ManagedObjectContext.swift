@@ -22,15 +22,26 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     }
     /// A name for debugging output.
     public var name: String?
+    /// The context this one saves into and reads through (a child context), or `nil` for a context on the store.
+    /// Set it before using the context; the child uses its parent's coordinator.
+    public var parent: ManagedObjectContext? {
+        didSet { persistentStoreCoordinator = parent?.persistentStoreCoordinator }
+    }
+    /// Children that merge this context's saves automatically.
+    let mergingChildren = ContextList()
     /// How a save resolves conflicts with changes other contexts made to the store (``MergePolicy/error`` by
     /// default: the save fails and says which objects conflict).
     public var mergePolicy: MergePolicy = .error
-    /// When `true`, saves of other contexts on the same coordinator are merged into this one automatically, on its
-    /// queue (Core Data's name for the top-level case: the "parent" is the store).
+    /// When `true`, the parent's saves are merged into this context automatically, on its queue. For a context on
+    /// the store, the "parent" is the store: saves of the other contexts on the same coordinator are merged.
     public var automaticallyMergesChangesFromParent = false {
         didSet {
             guard automaticallyMergesChangesFromParent != oldValue else { return }
-            persistentStoreCoordinator?.setAutomaticMerging(automaticallyMergesChangesFromParent, for: self)
+            if let parent {
+                parent.mergingChildren.set(automaticallyMergesChangesFromParent, for: self)
+            } else {
+                persistentStoreCoordinator?.setAutomaticMerging(automaticallyMergesChangesFromParent, for: self)
+            }
         }
     }
     /// When a fault's row is gone from the store: `true` (Core Data's default) makes the object read as deleted
@@ -236,6 +247,14 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         if let object = registeredObject(forID: objectID), object.faultState != .faultWithoutRow, !object.isInaccessible {
             return object
         }
+        if let state = parentState(of: objectID) {
+            guard !state.isDeleted else {
+                throw PersistenceError(.managedObjectReferentialIntegrity, "\(objectID) is deleted in the parent context.", objectID: objectID)
+            }
+            let object = self.object(with: objectID)
+            object.fireFault()
+            return object
+        }
         guard !objectID.isTemporaryID, let entity = model?.entitiesByName[objectID.entityName],
               objectID.storeIdentifier == persistentStoreCoordinator?.storeIdentifier,
               let pk = objectID.primaryKey,
@@ -277,4 +296,23 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         object.objectID = id
         register(object)
     }
+}
+
+/// Contexts held weakly, guarded by a lock (children register from their own queues).
+final class ContextList: @unchecked Sendable {
+    private struct Entry {
+        weak var context: ManagedObjectContext?
+    }
+
+    private let lock = NSLock()
+    private var entries: [Entry] = []
+
+    func set(_ present: Bool, for context: ManagedObjectContext) {
+        lock.withLock {
+            entries.removeAll { $0.context == nil || $0.context === context }
+            if present { entries.append(Entry(context: context)) }
+        }
+    }
+
+    var contexts: [ManagedObjectContext] { lock.withLock { entries.compactMap(\.context) } }
 }

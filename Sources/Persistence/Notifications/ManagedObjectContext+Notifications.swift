@@ -65,7 +65,10 @@ extension ManagedObjectContext {
             NotificationKey.deletedObjectIDs.rawValue: summary.deletedObjectIDs,
         ])
         saveObservers.yield(summary)
-        persistentStoreCoordinator?.contextDidSave(self, summary)
+        if parent == nil { persistentStoreCoordinator?.contextDidSave(self, summary) }
+        for child in mergingChildren.contexts {
+            child.perform { child.merge(summary) }
+        }
     }
 
     /// A stream of this context's saves, as object IDs. It ends when the caller stops iterating.
