@@ -14,15 +14,21 @@ extension ManagedObjectContext {
             }
             return
         }
-        guard let pk = object.objectID.primaryKey, let coordinator = persistentStoreCoordinator else {
+        guard let pk = object.objectID.primaryKey, persistentStoreCoordinator != nil else {
             object.markInaccessible()
             return
         }
-        let row = try? coordinator.withStore { try $0.row(of: object.entity, primaryKey: pk) }
+        let row = try? withReadStore { try $0.row(of: object.entity, primaryKey: pk) }
         if let row {
             object.adopt(row, asFault: false)
         } else {
             object.markInaccessible()
+            if !shouldDeleteInaccessibleFaults {
+                // Core Data raises here; a property getter cannot throw, so the next save reports it.
+                recordMisuse(PersistenceError(.managedObjectReferentialIntegrity,
+                                              "CoreData could not fulfill a fault for \(object.objectID): its row is gone from the store (and shouldDeleteInaccessibleFaults is false).",
+                                              objectID: object.objectID))
+            }
         }
     }
 
@@ -31,8 +37,8 @@ extension ManagedObjectContext {
         if let ids = ancestorToMany(relationship, of: object.objectID) {
             return RelatedObjects(ids.map { self.object(with: $0) })
         }
-        guard let pk = object.objectID.primaryKey, let coordinator = persistentStoreCoordinator else { return RelatedObjects() }
-        let keys = (try? coordinator.withStore { try $0.relatedKeys(relationship, of: object.entity, primaryKey: pk) }) ?? []
+        guard let pk = object.objectID.primaryKey, persistentStoreCoordinator != nil else { return RelatedObjects() }
+        let keys = (try? withReadStore { try $0.relatedKeys(relationship, of: object.entity, primaryKey: pk) }) ?? []
         let destination = relationship.destinationEntity!
         return RelatedObjects(keys.map { self.object(forPrimaryKey: $0, entity: destination) })
     }

@@ -82,12 +82,12 @@ extension ManagedObjectContext {
         }
         var objects: [ManagedObject]
         if idsOnly || request.fetchBatchSize > 0 {
-            let keys = try coordinator.withStore { try $0.primaryKeys(for: query) }
+            let keys = try withReadStore { try $0.primaryKeys(for: query) }
             objects = keys.map { object(forPrimaryKey: $0, entity: entity) }
             if request.fetchBatchSize > 0 && !idsOnly { FaultBatch.assign(objects, size: request.fetchBatchSize) }
         } else {
             let asFaults = request.returnsObjectsAsFaults
-            objects = try coordinator.withStore { store in
+            objects = try withReadStore { store in
                 var found: [ManagedObject] = []
                 if registry.storeIdentifier.isEmpty { registry.storeIdentifier = store.identifier }
                 try store.forEachRow(for: query) { (row: StoreRow) -> Void in
@@ -154,7 +154,7 @@ extension ManagedObjectContext {
         }
         let coordinator = persistentStoreCoordinator!
         let query = try FetchQueryCompiler.query(for: request, entity: entity, schema: coordinator.schema())
-        return try coordinator.withStore { try $0.count(for: query) }
+        return try withReadStore { try $0.count(for: query) }
     }
 
     /// Dictionary rows straight from the store (unsaved changes are not included, as in Core Data).
@@ -174,7 +174,7 @@ extension ManagedObjectContext {
             indexes.append(index)
         }
         let query = try FetchQueryCompiler.query(for: request, entity: entity, schema: schema)
-        let (rows, identifier) = try coordinator.withStore { store in
+        let (rows, identifier) = try withReadStore { store in
             (try store.values(for: query, columns: columns, distinct: request.returnsDistinctResults), store.identifier)
         }
         return rows.map { row in

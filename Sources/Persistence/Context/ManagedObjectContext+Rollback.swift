@@ -36,6 +36,7 @@ extension ManagedObjectContext {
         checkQueue("reset()")
         invalidateAll()
         registry.removeAll()
+        advanceQueryGeneration()
         inserted.removeAll()
         updated.removeAll()
         deleted.removeAll()
@@ -66,7 +67,7 @@ extension ManagedObjectContext {
             return
         }
         guard let pk = object.objectID.primaryKey,
-              let row = try? persistentStoreCoordinator?.withStore({ try $0.row(of: object.entity, primaryKey: pk) })
+              let row = try? withReadStore({ try $0.row(of: object.entity, primaryKey: pk) })
         else {
             object.markInaccessible()
             updated.remove(object)

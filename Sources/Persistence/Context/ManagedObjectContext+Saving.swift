@@ -71,6 +71,7 @@ extension ManagedObjectContext {
         updated.removeAll()
         deleted.removeAll()
         markNotified()
+        advanceQueryGeneration()
         for object in insertedObjects + updatedObjects + plan.reinserted + plan.takeovers { object.didSave() }
         postSaveNotifications(inserted: insertedObjects + plan.takeovers, updated: updatedObjects + plan.reinserted,
                               deleted: plan.deleted.filter { !$0.objectID.isTemporaryID }, deletedIDs: deletedIDs)

@@ -63,6 +63,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     var notificationMarks = (inserted: ObjectList.Mark(), updated: ObjectList.Mark(), deleted: ObjectList.Mark())
     /// The continuations of `saves()` streams.
     let saveObservers = SaveObservers()
+    /// Which snapshot of the store this context reads (see ``setQueryGenerationFrom(_:)``).
+    var readGeneration = ReadGeneration.unpinned
     /// The store's ID scopes by entity index, copied on first use.
     var idScopes: [ManagedObjectID.Scope] = []
 
@@ -258,7 +260,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         guard !objectID.isTemporaryID, let entity = model?.entitiesByName[objectID.entityName],
               objectID.storeIdentifier == persistentStoreCoordinator?.storeIdentifier,
               let pk = objectID.primaryKey,
-              let row = try persistentStoreCoordinator?.withStore({ try $0.row(of: entity, primaryKey: pk) })
+              let row = try withReadStore({ try $0.row(of: entity, primaryKey: pk) })
         else {
             throw PersistenceError(.managedObjectReferentialIntegrity,
                                    "No object exists for \(objectID): it was deleted, never saved, or belongs to another store.",

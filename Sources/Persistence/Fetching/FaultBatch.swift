@@ -23,9 +23,7 @@ final class FaultBatch {
 extension ManagedObjectContext {
     /// Reads the rows of every fault still waiting in `batch`.
     func fulfill(_ batch: FaultBatch) {
-        guard let coordinator = persistentStoreCoordinator,
-              let rows = try? coordinator.withStore({ try $0.rows(of: batch.entity, primaryKeys: batch.primaryKeys) })
-        else { return }
+        guard let rows = try? withReadStore({ try $0.rows(of: batch.entity, primaryKeys: batch.primaryKeys) }) else { return }
         for row in rows {
             guard let object = registry.object(entityIndex: batch.entity.index, primaryKey: row.primaryKey),
                   object.faultState == .faultWithoutRow else { continue }

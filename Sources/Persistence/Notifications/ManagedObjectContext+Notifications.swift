@@ -108,6 +108,8 @@ extension ManagedObjectContext {
 
     /// Applies a save summary to this context.
     func merge(_ summary: ContextDidSave) {
+        // Merging is moving to the newest data: a pinned context follows it.
+        advanceQueryGeneration()
         var refreshed = Set<ManagedObject>()
         var removed = Set<ManagedObject>()
         for id in summary.updatedObjectIDs {

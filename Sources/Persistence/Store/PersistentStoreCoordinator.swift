@@ -58,6 +58,11 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         return id
     }
 
+    /// A new snapshot of the store for a query generation.
+    func makeQueryGeneration() throws -> QueryGenerationToken {
+        try withStore { QueryGenerationToken(snapshot: try SQLiteStore(snapshotOf: $0)) }
+    }
+
     /// The loaded store's table layout.
     func schema() throws -> StoreSchema {
         try withStore { $0.schema }

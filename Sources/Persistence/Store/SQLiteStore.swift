@@ -56,6 +56,28 @@ final class SQLiteStore {
         }
     }
 
+    /// A second, read-only view of `store` in an open read transaction: the snapshot behind a query generation.
+    /// It reads the same file (for an in-memory store, the same shared-memory file) through its own connection.
+    init(snapshotOf store: SQLiteStore) throws {
+        url = store.url
+        path = store.path
+        isInMemory = false   // the file belongs to `store`, which removes it
+        model = store.model
+        schema = store.schema
+        identifier = store.identifier
+        idScopes = store.idScopes
+        insertStatements = Array(repeating: nil, count: store.model.entities.count)
+        do {
+            connection = try SQLiteConnection(path: path, options: [.readWrite])
+            try StoreFunctions.register(on: connection)
+            try connection.execute("BEGIN DEFERRED")
+            // The snapshot starts with the first read, not with BEGIN.
+            _ = try connection.query("SELECT COUNT(*) FROM Z_METADATA")
+        } catch let error as SQLiteError {
+            throw PersistenceError.sqlite(error, "Could not take a snapshot of the store", url: store.url)
+        }
+    }
+
     deinit {
         if isInMemory {
             for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
