@@ -95,12 +95,17 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     // MARK: - Queues
 
-    /// `true` when the caller is running on this context's queue.
+    /// `true` when the caller is running on this context's queue — or inside a `performAndWait` block of this
+    /// context further up the same thread (child → parent → child nesting: inside the parent's block, Dispatch
+    /// reports the parent's queue, yet the child's block is still running below it).
     var isOnQueue: Bool {
         switch concurrencyType {
-        case .mainQueue: return Thread.isMainThread
-        case .privateQueue: return DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self)
+        case .mainQueue:
+            if Thread.isMainThread { return true }
+        case .privateQueue:
+            if DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self) { return true }
         }
+        return PerformingContexts.contains(self)
     }
 
     /// Runs `block` on the context's queue, later; returns at once.
@@ -131,7 +136,11 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// `block` at once.
     public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
         if isOnQueue { return try block() }
-        return try queue.sync(execute: block)
+        return try queue.sync {
+            PerformingContexts.push(self)
+            defer { PerformingContexts.pop() }
+            return try block()
+        }
     }
 
     // MARK: - State
