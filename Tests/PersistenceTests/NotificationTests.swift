@@ -151,6 +151,18 @@ final class NotificationTests: PersistenceTestCase {
         XCTAssertEqual(alien.title, "Alien (1979)")
     }
 
+    func testMergingASaveOfAnotherStoreIsReported() throws {
+        let other = try makeContainer()
+        let log = observe(ManagedObjectContext.didSaveObjectsNotification, from: other.viewContext)
+        makeMovie("Elsewhere", in: other.viewContext)
+        try other.viewContext.save()
+        context.mergeChanges(fromContextDidSave: try XCTUnwrap(log.notes.first))
+        let error = assertPersistenceError(.coreData) { try context.save() }
+        XCTAssertTrue(error?.message.contains("another store") == true, error?.message ?? "")
+        context.rollback()
+        XCTAssertNoThrow(try context.save())
+    }
+
     func testSavesCanBeObservedAsAnAsyncSequence() async throws {
         let container = try makeContainer()
         let background = container.newBackgroundContext()

@@ -108,6 +108,14 @@ extension ManagedObjectContext {
 
     /// Applies a save summary to this context.
     func merge(_ summary: ContextDidSave) {
+        // IDs of another store name nothing here: report the mix-up at the next save instead of ignoring it.
+        syncStoreIdentifier()
+        let all = summary.insertedObjectIDs.union(summary.updatedObjectIDs).union(summary.deletedObjectIDs)
+        if let foreign = all.first(where: { !$0.isTemporaryID && $0.storeIdentifier != registry.storeIdentifier }) {
+            recordMisuse(PersistenceError(.coreData,
+                                          "Merged a save of another store (\(foreign.storeIdentifier)) into a context of store \(registry.storeIdentifier); its objects were ignored. Merge saves of contexts on the same store only.",
+                                          objectID: foreign))
+        }
         // Merging is moving to the newest data: a pinned context follows it.
         advanceQueryGeneration()
         var refreshed = Set<ManagedObject>()
