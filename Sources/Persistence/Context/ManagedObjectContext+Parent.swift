@@ -32,16 +32,7 @@ extension ManagedObjectContext {
             unregister(object)
             object.invalidate()
         }
-        for object in insertedObjects + updatedObjects {
-            object.insertedFlag = false
-            object.holdsUnfittingValue = false
-            object.committedSlots = nil
-            object.changedIndexes = []
-        }
-        inserted.removeAll()
-        updated.removeAll()
-        deleted.removeAll()
-        markNotified()
+        markSaved(insertedObjects + updatedObjects)
         for object in insertedObjects + updatedObjects { object.didSave() }
         postSaveNotifications(inserted: insertedObjects, updated: updatedObjects, deleted: [], deletedIDs: deletions)
     }

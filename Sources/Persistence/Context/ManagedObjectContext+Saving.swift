@@ -55,15 +55,20 @@ extension ManagedObjectContext {
             object.savingPrimaryKey = 0
             register(object)
         }
-        for object in insertedObjects {
+        for object in insertedObjects { object.version = 1 }
+        for object in updatedObjects { object.version += 1 }
+        markSaved(insertedObjects + updatedObjects)
+        advanceQueryGeneration()
+        for object in insertedObjects + updatedObjects + plan.reinserted + plan.takeovers { object.didSave() }
+        postSaveNotifications(inserted: insertedObjects + plan.takeovers, updated: updatedObjects + plan.reinserted,
+                              deleted: plan.deleted.filter { !$0.objectID.isTemporaryID }, deletedIDs: deletedIDs)
+    }
+
+    /// After a save: `objects` now match what they were saved to, and the change lists start afresh.
+    func markSaved(_ objects: [ManagedObject]) {
+        for object in objects {
             object.insertedFlag = false
             object.holdsUnfittingValue = false
-            object.version = 1
-            object.committedSlots = nil
-            object.changedIndexes = []
-        }
-        for object in updatedObjects {
-            object.version += 1
             object.committedSlots = nil
             object.changedIndexes = []
         }
@@ -71,10 +76,6 @@ extension ManagedObjectContext {
         updated.removeAll()
         deleted.removeAll()
         markNotified()
-        advanceQueryGeneration()
-        for object in insertedObjects + updatedObjects + plan.reinserted + plan.takeovers { object.didSave() }
-        postSaveNotifications(inserted: insertedObjects + plan.takeovers, updated: updatedObjects + plan.reinserted,
-                              deleted: plan.deleted.filter { !$0.objectID.isTemporaryID }, deletedIDs: deletedIDs)
     }
 
     // MARK: - Delete rules
