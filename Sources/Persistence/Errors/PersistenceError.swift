@@ -49,6 +49,8 @@ public struct PersistenceError: Error, Sendable, CustomStringConvertible {
         public static let fileReadCorruptFile = Code(rawValue: 259)
         /// 260: the store's folder does not exist.
         public static let fileReadNoSuchFile = Code(rawValue: 260)
+        /// 3072: the operation was cancelled (Foundation's `NSUserCancelledError`), e.g. an asynchronous fetch.
+        public static let userCancelled = Code(rawValue: 3072)
         /// 513: no permission to write the store file or its folder.
         public static let fileWriteNoPermission = Code(rawValue: 513)
 

@@ -10,6 +10,21 @@ extension SQLiteStore {
         while try statement.step() { body(decodeRow(statement, table: table)) }
     }
 
+    /// Like ``forEachRow(for:_:)``, but `body` returns `false` to stop early (an asynchronous fetch that was
+    /// cancelled). Returns `false` when stopped.
+    func forEachRow(for query: StoreQuery, while body: (StoreRow) -> Bool) throws -> Bool {
+        let table = schema[query.entity]
+        let projection = "t0.Z_PK, t0.Z_OPT" + table.columns.compactMap { $0.map { ", t0." + $0 } }.joined()
+        let statement = try connection.cachedStatement(sql(for: query, projection: projection))
+        try statement.bind(arguments(for: query))
+        // A statement left mid-way keeps its read open; resetting it ends the read.
+        defer { try? statement.reset(clearingBindings: false) }
+        while try statement.step() {
+            guard body(decodeRow(statement, table: table)) else { return false }
+        }
+        return true
+    }
+
     /// Primary keys of the rows matching the query, in the query's order.
     func primaryKeys(for query: StoreQuery) throws -> [Int64] {
         let statement = try connection.cachedStatement(sql(for: query, projection: "t0.Z_PK"))

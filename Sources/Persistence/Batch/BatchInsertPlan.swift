@@ -1,0 +1,39 @@
+/// A ``BatchInsertRequest`` read, checked and converted: one row of stored values per dictionary.
+struct BatchInsertPlan {
+    /// One row to insert: a value per attribute column (defaults where the dictionary gave none), and which of
+    /// them the dictionary gave — those are what an upsert overwrites.
+    struct Row {
+        let values: [SQLiteValue]
+        /// Positions in ``BatchInsertPlan/attributeIndexes``, ascending.
+        let given: [Int]
+    }
+
+    let entity: EntityDescription
+    let table: EntityTable
+    /// Read back the primary keys of the rows written.
+    let returnsKeys: Bool
+    /// The property indexes of the entity's attributes, in column order.
+    let attributeIndexes: [Int]
+    var rows: [Row] = []
+
+    init(entity: EntityDescription, table: EntityTable, returnsKeys: Bool) {
+        self.entity = entity
+        self.table = table
+        self.returnsKeys = returnsKeys
+        attributeIndexes = table.columnProperties.filter { entity.attributeAt[$0] != nil }
+    }
+
+    /// The `INSERT` for rows that give the attribute columns at `given`: `Z_PK`, then every attribute column.
+    /// Under uniqueness constraints, a clash updates the stored row's given columns and bumps its version.
+    func insertSQL(given: [Int]) -> String {
+        let columns = attributeIndexes.compactMap { table.columns[$0] }
+        var sql = "INSERT INTO \(table.name) (Z_PK, Z_OPT\(columns.map { ", " + $0 }.joined())) VALUES (?, 1\(String(repeating: ", ?", count: columns.count)))"
+        if !entity.uniquenessConstraints.isEmpty {
+            let updates = given.map { "\(columns[$0]) = excluded.\(columns[$0])" } + ["Z_OPT = Z_OPT + 1"]
+            // No conflict target: any of the entity's unique indexes turns the insert into an update.
+            sql += " ON CONFLICT DO UPDATE SET " + updates.joined(separator: ", ")
+            if returnsKeys { sql += " RETURNING Z_PK" }
+        }
+        return sql
+    }
+}

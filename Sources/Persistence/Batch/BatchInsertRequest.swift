@@ -1,0 +1,113 @@
+/// What a ``BatchInsertRequest`` returns in ``BatchInsertResult/result`` (Core Data's
+/// `NSBatchInsertRequestResultType`).
+public enum BatchInsertRequestResultType: Sendable, Hashable {
+    /// `true` on success.
+    case statusOnly
+    /// The IDs of the inserted (or, under a uniqueness constraint, updated) objects, in the order given.
+    case objectIDs
+    /// The number of rows inserted or updated.
+    case count
+}
+
+/// Inserts objects from dictionaries straight into the store, without contexts (Core Data's
+/// `NSBatchInsertRequest`).
+///
+/// ```swift
+/// let request = BatchInsertRequest(entityName: "Movie", objects: [
+///     ["title": "Alien", "year": 1979],
+///     ["title": "Heat", "year": 1995, "rating": 8.3],
+/// ])
+/// request.resultType = .objectIDs
+/// let ids = try context.execute(request).objectIDs
+/// ```
+///
+/// - Keys are attribute names; a key the entity does not have fails with 134020 (listing its attributes), a
+///   relationship too (batch inserts set attributes only, as in Core Data). Missing keys take the attribute's
+///   default value.
+/// - Values are converted as when an object is saved (an `Int` for a double attribute…); a value that does not
+///   fit fails with 1550 and a required attribute left nil with 1570, the message naming the row index, the key
+///   and the value — before anything is written.
+/// - New rows get primary keys from the store's key counter, as saved objects do, and version 1.
+/// - Uniqueness constraints make it an *upsert*, as in Core Data: a dictionary whose constrained values match a
+///   stored row updates that row instead — only the keys the dictionary gives — and bumps its version, so a
+///   context holding a stale copy gets 133020 when it saves it. Two dictionaries of one request that match each
+///   other behave the same way: the later one updates the row the earlier one made.
+/// - One SQLite transaction: all rows or none. No validation beyond the above, no notifications, and contexts
+///   do not see the new objects until they fetch.
+public final class BatchInsertRequest: PersistentStoreRequest, CustomStringConvertible {
+    /// The entity of the rows to insert.
+    public let entityName: String
+    /// The rows to insert, one dictionary each (the form made by ``init(entityName:objects:)``).
+    public var objectsToInsert: [[String: Any]]?
+    /// Fills one row per call into the empty dictionary it is given, and returns `true` when there are no more
+    /// rows — the dictionary of that last call is not inserted (the form made by
+    /// ``init(entityName:dictionaryHandler:)``). Called on the executing thread, before anything is written.
+    public var dictionaryHandler: ((inout [String: Any]) -> Bool)?
+    /// What ``BatchInsertResult/result`` holds: status (the default), count or IDs.
+    public var resultType: BatchInsertRequestResultType = .statusOnly
+
+    public var requestType: PersistentStoreRequestType { .batchInsertRequestType }
+
+    /// Inserts `objects`, one row per dictionary.
+    public init(entityName: String, objects: [[String: Any]]) {
+        self.entityName = entityName
+        self.objectsToInsert = objects
+    }
+
+    /// Inserts the rows `handler` produces, until it returns `true`.
+    public init(entityName: String, dictionaryHandler handler: @escaping (inout [String: Any]) -> Bool) {
+        self.entityName = entityName
+        self.dictionaryHandler = handler
+    }
+
+    public var description: String {
+        if let objectsToInsert { return "BatchInsertRequest(\(entityName), \(objectsToInsert.count) objects)" }
+        return "BatchInsertRequest(\(entityName), from a handler)"
+    }
+
+    // MARK: - Planning
+
+    /// Reads every row (calling the handler), checks it and converts it to stored values.
+    func plan(for entity: EntityDescription, schema: StoreSchema) throws -> BatchInsertPlan {
+        let table = schema[entity]
+        var plan = BatchInsertPlan(entity: entity, table: table, returnsKeys: resultType == .objectIDs)
+        var positionOfIndex: [Int: Int] = [:]
+        for (position, index) in plan.attributeIndexes.enumerated() { positionOfIndex[index] = position }
+        let defaults = plan.attributeIndexes.map { index in
+            entity.attributeAt[index].map { $0.attributeType.sqliteValue($0.defaultValue) } ?? .null
+        }
+
+        func add(_ dictionary: [String: Any], row: Int) throws {
+            let place = "Batch insert into \(entity.name), row \(row)"
+            var values = defaults
+            var given: [Int] = []
+            for (key, raw) in dictionary.sorted(by: { $0.key < $1.key }) {
+                let (index, attribute) = try BatchValueChecker.attribute(key, of: entity, place: place)
+                let value = try BatchValueChecker.value(raw, for: attribute, of: entity, place: place)
+                guard let position = positionOfIndex[index] else { continue }
+                values[position] = attribute.attributeType.sqliteValue(value)
+                given.append(position)
+            }
+            for (position, index) in plan.attributeIndexes.enumerated() where values[position] == .null {
+                guard let attribute = entity.attributeAt[index], !attribute.isOptional else { continue }
+                throw PersistenceError(.validationMissingMandatoryProperty,
+                                       "\(place): \(entity.name).\(attribute.name) is required, but the dictionary does not give it and it has no default value.",
+                                       entityName: entity.name, key: attribute.name, value: .null)
+            }
+            plan.rows.append(BatchInsertPlan.Row(values: values, given: given.sorted()))
+        }
+
+        if let objectsToInsert {
+            for (row, dictionary) in objectsToInsert.enumerated() { try add(dictionary, row: row) }
+        } else if let dictionaryHandler {
+            var row = 0
+            while true {
+                var dictionary: [String: Any] = [:]
+                if dictionaryHandler(&dictionary) { break }
+                try add(dictionary, row: row)
+                row += 1
+            }
+        }
+        return plan
+    }
+}

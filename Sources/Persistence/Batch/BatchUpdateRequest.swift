@@ -1,0 +1,107 @@
+/// What a ``BatchUpdateRequest`` returns in ``BatchUpdateResult/result`` (Core Data's
+/// `NSBatchUpdateRequestResultType`).
+public enum BatchUpdateRequestResultType: Sendable, Hashable {
+    /// `true` on success.
+    case statusOnlyResultType
+    /// The IDs of the updated objects.
+    case updatedObjectIDsResultType
+    /// The number of updated objects.
+    case updatedObjectsCountResultType
+}
+
+/// Changes attributes of every object of an entity that matches a predicate, in one SQL `UPDATE`, without
+/// loading any object (Core Data's `NSBatchUpdateRequest`).
+///
+/// ```swift
+/// let request = BatchUpdateRequest(entityName: "Movie")
+/// request.predicate = try FetchPredicate(format: "year < %@", 1980)
+/// request.propertiesToUpdate = ["rating": 5.0, "year": BatchUpdateExpression.key("year") + 1]
+/// request.resultType = .updatedObjectIDsResultType
+/// let ids = try context.execute(request).objectIDs
+/// ```
+///
+/// What it does, and what it does not:
+/// - One SQLite transaction: every matching row is updated, or — on any error — none is.
+/// - It bypasses contexts. Objects a context has already loaded keep their old values until the context
+///   refreshes them (``ManagedObjectContext/refresh(_:mergeChanges:)``) or merges the returned IDs; no
+///   validation runs and no notification is posted.
+/// - Every updated row's version goes up by one, so a context that later saves a stale copy of one of these
+///   objects fails with 133020 "Could not merge changes." instead of silently overwriting the batch's values.
+/// - Keys must be attributes of the entity and values must fit them (converted as when an object is saved):
+///   otherwise it fails with 134020 (unknown key, listing the attributes), 1550 (wrong type or out of range) or
+///   1570 (nil for a non-optional attribute) before anything is written. A result that breaks a uniqueness
+///   constraint fails with 133021 and changes nothing.
+/// - The predicate compiles to SQL exactly as a fetch's does, with its arguments bound.
+public final class BatchUpdateRequest: PersistentStoreRequest, CustomStringConvertible {
+    /// The entity whose objects are updated.
+    public let entityName: String
+    /// Only objects matching it are updated; `nil` updates every object of the entity.
+    public var predicate: FetchPredicate?
+    /// The attributes to set, by name: a value (`String`, `Int`, `Double`, `Bool`, `Date`, `UUID`, `URL`, `Data`,
+    /// `Decimal`, ``PersistentValue``, or nil / `NSNull` for nil) or a ``BatchUpdateExpression`` computed from
+    /// each row.
+    public var propertiesToUpdate: [String: Any]?
+    /// What ``BatchUpdateResult/result`` holds: status (the default), count or IDs.
+    public var resultType: BatchUpdateRequestResultType = .statusOnlyResultType
+
+    public var requestType: PersistentStoreRequestType { .batchUpdateRequestType }
+
+    /// A request for the objects of the entity named `entityName`; set ``propertiesToUpdate`` before running it.
+    public init(entityName: String) {
+        self.entityName = entityName
+    }
+
+    /// A request for `entity`'s objects.
+    public convenience init(entity: EntityDescription) {
+        self.init(entityName: entity.name)
+    }
+
+    public var description: String {
+        var text = "BatchUpdateRequest(\(entityName)"
+        if let predicate { text += " where \(predicate.predicateFormat)" }
+        let keys = (propertiesToUpdate ?? [:]).keys.sorted()
+        return text + " set \(keys.joined(separator: ", ")))"
+    }
+
+    // MARK: - Planning
+
+    /// Checks the request against `entity` and compiles it: the predicate to a `WHERE` clause, each value to a
+    /// bound argument or an SQL expression.
+    func plan(for entity: EntityDescription, schema: StoreSchema) throws -> BatchUpdatePlan {
+        let place = "Batch update of \(entity.name)"
+        guard let properties = propertiesToUpdate, !properties.isEmpty else {
+            throw PersistenceError(.coreData, "\(place): propertiesToUpdate is empty; name at least one attribute to set. Its attributes: \(entity.attributeNames.joined(separator: ", ")).",
+                                   entityName: entity.name)
+        }
+        let fetch = FetchRequest<ManagedObject>(entityName: entity.name)
+        fetch.predicate = predicate
+        var query = try FetchQueryCompiler.query(for: fetch, entity: entity, schema: schema)
+        query.orderBy = nil
+        let table = schema[entity]
+        var plan = BatchUpdatePlan(entity: entity, query: query, returnsKeys: resultType == .updatedObjectIDsResultType)
+        // Sorted keys give the same SQL for the same request, whatever the dictionary's order.
+        for (key, raw) in properties.sorted(by: { $0.key < $1.key }) {
+            let (index, attribute) = try BatchValueChecker.attribute(key, of: entity, place: place)
+            let column = table.columns[index] ?? key
+            if let expression = raw as? BatchUpdateExpression {
+                let compiled = try expression.sql(entity: entity, table: table, alias: "t0", place: place)
+                let type = attribute.attributeType
+                let integerTarget = [.integer16, .integer32, .integer64].contains(type)
+                guard integerTarget || type == .double || type == .float else {
+                    throw PersistenceError(.coreData, "\(place): \(entity.name).\(key) is a \(type.rawValue) attribute; a BatchUpdateExpression can set integer, double and float attributes only.",
+                                           entityName: entity.name, key: key)
+                }
+                if integerTarget && !compiled.isInteger {
+                    throw PersistenceError(.managedObjectValidation, "\(place): \(entity.name).\(key) holds \(type.rawValue) values, but `\(expression)` gives doubles (it uses a double attribute or literal).",
+                                           entityName: entity.name, key: key)
+                }
+                plan.assignments.append(.init(column: column, sql: compiled.sql, arguments: compiled.arguments))
+                plan.checks.append(.init(attribute: attribute, column: column, expression: expression.description))
+            } else {
+                let value = try BatchValueChecker.value(raw, for: attribute, of: entity, place: place)
+                plan.assignments.append(.init(column: column, sql: "?", arguments: [attribute.attributeType.sqliteValue(value)]))
+            }
+        }
+        return plan
+    }
+}

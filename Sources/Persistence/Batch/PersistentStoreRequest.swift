@@ -1,0 +1,24 @@
+/// The kinds of request `ManagedObjectContext.execute(_:)` runs (Core Data's
+/// `NSPersistentStoreRequestType`).
+public enum PersistentStoreRequestType: Sendable, Hashable {
+    /// An ``AsynchronousFetchRequest``.
+    case fetchRequestType
+    /// A ``BatchInsertRequest``.
+    case batchInsertRequestType
+    /// A ``BatchUpdateRequest``.
+    case batchUpdateRequestType
+    /// A ``BatchDeleteRequest``.
+    case batchDeleteRequestType
+}
+
+/// A request a context hands to the store as a whole rather than object by object: the batch requests and the
+/// asynchronous fetch (Core Data's `NSPersistentStoreRequest`).
+///
+/// Run one with `context.execute(_:)`. Each request type also has an `execute` overload that returns its own
+/// result type, so `try context.execute(BatchDeleteRequest(…))` is a ``BatchDeleteResult`` with no cast.
+/// Only the request types of this library can be executed; a type of your own conforming to this protocol is
+/// refused with an error.
+public protocol PersistentStoreRequest: AnyObject {
+    /// Which kind of request this is.
+    var requestType: PersistentStoreRequestType { get }
+}

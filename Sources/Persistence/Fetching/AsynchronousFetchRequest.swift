@@ -1,0 +1,66 @@
+import Foundation
+
+/// A fetch that runs away from the context's queue and hands its results back on it, with a Foundation
+/// `Progress` to watch and cancel (Core Data's `NSAsynchronousFetchRequest`).
+///
+/// ```swift
+/// let request = AsynchronousFetchRequest(fetchRequest: Movie.fetchRequest()) { result in
+///     // On the context's queue.
+///     if let movies = result.finalResult { show(movies) } else { report(result.operationError) }
+/// }
+/// let running = try context.execute(request)
+/// running.progress.completedUnitCount          // rows read so far, of progress.totalUnitCount
+/// running.cancel()                             // the completion then gets error 3072 and no objects
+/// ```
+///
+/// - `execute` checks the request (entity, keys, predicate, result type) and throws at once if it is wrong;
+///   otherwise it returns immediately. The store is read on a background queue; errors found there arrive as
+///   ``AsynchronousFetchResult/operationError``.
+/// - ``AsynchronousFetchResult/progress`` counts rows: its total is the number of matching rows, and its
+///   completed count grows while they stream in. A `Progress` made current on the calling thread becomes its
+///   parent (Foundation's implicit progress tree).
+/// - The completion block runs on the context's queue. The objects in ``AsynchronousFetchResult/finalResult``
+///   are registered in the executing context, one per ID as always, exactly as ``ManagedObjectContext/fetch(_:)``
+///   would return them — unsaved changes of the context (and of its parents, for a child context) included, and
+///   read from the context's query generation when it is pinned to one.
+/// - Cancelling (``AsynchronousFetchResult/cancel()`` or `progress.cancel()`) before the completion runs stops
+///   the read; the completion gets ``PersistenceError/Code/userCancelled`` and no object is registered.
+/// - Result types: managed objects and object IDs. Dictionary and count results are refused (use `fetch(_:)`).
+public final class AsynchronousFetchRequest<Result>: PersistentStoreRequest, CustomStringConvertible {
+    /// Called once, on the context's queue, with the finished (or failed, or cancelled) result.
+    public typealias CompletionBlock = (AsynchronousFetchResult<Result>) -> Void
+
+    /// What to fetch.
+    public let fetchRequest: FetchRequest<Result>
+    /// Runs once, on the context's queue, when the fetch is over.
+    public let completionBlock: CompletionBlock?
+
+    public var requestType: PersistentStoreRequestType { .fetchRequestType }
+
+    /// Called on the reading queue after each progress update (every ``rowsPerProgressUpdate`` rows and at the
+    /// end): lets tests watch the rows stream and cancel at a known point.
+    var progressObserver: (@Sendable (Progress) -> Void)?
+
+    /// How many rows are read between two progress updates: often enough to move a progress bar smoothly, rarely
+    /// enough that `Progress`'s locking costs nothing next to reading the rows.
+    static var rowsPerProgressUpdate: Int { 64 }
+
+    /// A request that runs `fetchRequest` and hands the result to `completionBlock` on the context's queue.
+    public init(fetchRequest: FetchRequest<Result>, completionBlock: CompletionBlock? = nil) {
+        self.fetchRequest = fetchRequest
+        self.completionBlock = completionBlock
+    }
+
+    public var description: String { "AsynchronousFetchRequest(\(fetchRequest))" }
+}
+
+/// Lets the untyped `execute(_:)` start an asynchronous fetch whatever its `Result`.
+protocol AsynchronousFetchStarting {
+    func start(in context: ManagedObjectContext) throws -> any PersistentStoreResult
+}
+
+extension AsynchronousFetchRequest: AsynchronousFetchStarting {
+    func start(in context: ManagedObjectContext) throws -> any PersistentStoreResult {
+        try context.execute(self)
+    }
+}

@@ -1,0 +1,223 @@
+import Foundation
+@testable import Persistence
+import XCTest
+
+final class AsynchronousFetchTests: PersistenceTestCase {
+    /// `count` saved movies, "Movie 0000"….
+    private func saveMovies(_ count: Int) throws {
+        let request = BatchInsertRequest(entityName: "Movie", objects: (0..<count).map {
+            ["title": String(format: "Movie %04d", $0), "year": 1900 + $0 % 100]
+        })
+        try context.execute(request)
+    }
+
+    private func moviesRequest(_ format: String? = nil, _ arguments: Any...) throws -> FetchRequest<Movie> {
+        let request = Movie.fetchRequest()
+        if let format { request.predicate = try FetchPredicate(format: format, argumentArray: arguments) }
+        request.sortDescriptors = [FetchSortDescriptor(key: "title")]
+        return request
+    }
+
+    func testTheCompletionRunsOnTheContextsQueueWithRegisteredObjects() throws {
+        try saveMovies(10)
+        let background = container.newBackgroundContext()
+        let done = expectation(description: "completion")
+        let report = AsyncReport()
+        try background.performAndWait {
+            let request = AsynchronousFetchRequest(fetchRequest: try moviesRequest("year < %@", 1905)) { result in
+                report.onQueue = background.isOnQueue
+                let movies = result.finalResult ?? []
+                report.titles = movies.map(\.title)
+                report.registered = movies.allSatisfy { background.registeredObject(for: $0.objectID) === $0 }
+                report.error = result.operationError
+                done.fulfill()
+            }
+            let running = try background.execute(request)
+            XCTAssertNil(running.finalResult, "execute returns before the fetch is done")
+        }
+        wait(for: [done], timeout: 10)
+        XCTAssertTrue(report.onQueue)
+        XCTAssertNil(report.error)
+        XCTAssertEqual(report.titles, ["Movie 0000", "Movie 0001", "Movie 0002", "Movie 0003", "Movie 0004"])
+        XCTAssertTrue(report.registered)
+    }
+
+    func testAMainQueueContextGetsItsCompletionOnTheMainThread() throws {
+        try saveMovies(3)
+        let done = expectation(description: "completion")
+        let request = AsynchronousFetchRequest(fetchRequest: try moviesRequest()) { result in
+            XCTAssertTrue(Thread.isMainThread)
+            XCTAssertEqual(result.finalResult?.map(\.title), ["Movie 0000", "Movie 0001", "Movie 0002"])
+            done.fulfill()
+        }
+        let running = try context.execute(request)
+        wait(for: [done], timeout: 10)
+        XCTAssertEqual(running.finalResult?.count, 3, "the returned result is the one the completion got")
+        XCTAssertEqual(running.progress.totalUnitCount, 3)
+        XCTAssertEqual(running.progress.completedUnitCount, 3)
+        XCTAssertEqual(context.registeredObjects.count, 3)
+    }
+
+    func testProgressCountsTheRowsAsTheyStream() throws {
+        try saveMovies(1_000)
+        let seen = ProgressLog()
+        let done = expectation(description: "completion")
+        let request = AsynchronousFetchRequest(fetchRequest: try moviesRequest()) { _ in done.fulfill() }
+        request.progressObserver = { progress in seen.record(progress.completedUnitCount, of: progress.totalUnitCount) }
+        let running = try context.execute(request)
+        wait(for: [done], timeout: 10)
+
+        let updates = seen.updates
+        XCTAssertGreaterThan(updates.count, 10, "updates arrive while rows stream, not once at the end")
+        XCTAssertTrue(updates.allSatisfy { $0.total == 1_000 }, "the total is known before the first row")
+        XCTAssertEqual(updates.map(\.completed), updates.map(\.completed).sorted())
+        XCTAssertLessThan(updates.first?.completed ?? 0, 1_000)
+        XCTAssertEqual(updates.last?.completed, 1_000)
+        XCTAssertEqual(running.finalResult?.count, 1_000)
+        XCTAssertEqual(running.progress.fractionCompleted, 1, accuracy: 0.0001)
+    }
+
+    func testCancellingWhileRowsStreamGivesAnErrorAndNoObjects() throws {
+        try saveMovies(1_000)
+        let done = expectation(description: "completion")
+        let report = AsyncReport()
+        let request = AsynchronousFetchRequest(fetchRequest: try moviesRequest()) { result in
+            report.error = result.operationError
+            report.titles = result.finalResult?.map(\.title)
+            done.fulfill()
+        }
+        let stoppedAt = ProgressLog()
+        request.progressObserver = { progress in
+            if progress.completedUnitCount >= 128 && !progress.isCancelled {
+                stoppedAt.record(progress.completedUnitCount, of: progress.totalUnitCount)
+                progress.cancel()
+            }
+        }
+        let running = try context.execute(request)
+        wait(for: [done], timeout: 10)
+
+        XCTAssertEqual((report.error as? PersistenceError)?.code, .userCancelled)
+        XCTAssertEqual((report.error as? PersistenceError)?.code.rawValue, 3072)
+        XCTAssertNil(report.titles, "no partial results")
+        XCTAssertNil(running.finalResult)
+        XCTAssertTrue(context.registeredObjects.isEmpty, "no object was registered")
+        XCTAssertEqual(stoppedAt.updates.count, 1)
+        XCTAssertLessThan(running.progress.completedUnitCount, 1_000, "reading stopped early")
+    }
+
+    func testCancellingBeforeTheReadStartsReadsNothing() throws {
+        try saveMovies(5)
+        let done = expectation(description: "completion")
+        let report = AsyncReport()
+        let request = AsynchronousFetchRequest(fetchRequest: try moviesRequest()) { result in
+            report.error = result.operationError
+            done.fulfill()
+        }
+        // Holding the store keeps the background read from starting until the fetch is cancelled.
+        try container.persistentStoreCoordinator.withStore { _ in
+            let running = try context.execute(request)
+            running.cancel()
+        }
+        wait(for: [done], timeout: 10)
+        XCTAssertEqual((report.error as? PersistenceError)?.code, .userCancelled)
+        XCTAssertTrue(context.registeredObjects.isEmpty)
+    }
+
+    func testObjectIDResultsAndUnsavedChangesAsInAFetch() throws {
+        try saveMovies(3)
+        let fresh = makeMovie("Aardvark")
+        let doomed = try XCTUnwrap(try context.fetch(try moviesRequest("title == %@", "Movie 0001")).first)
+        context.delete(doomed)
+
+        let idsDone = expectation(description: "ids")
+        let idRequest = AsynchronousFetchRequest(fetchRequest: FetchRequest<ManagedObjectID>(entityName: "Movie")) { _ in idsDone.fulfill() }
+        idRequest.fetchRequest.resultType = .managedObjectIDResultType
+        idRequest.fetchRequest.includesPendingChanges = false
+        let idResult = try context.execute(idRequest)
+
+        let objectsDone = expectation(description: "objects")
+        let objectResult = try context.execute(AsynchronousFetchRequest(fetchRequest: try moviesRequest()) { _ in objectsDone.fulfill() })
+        wait(for: [idsDone, objectsDone], timeout: 10)
+
+        XCTAssertEqual(idResult.finalResult?.count, 3, "the store's rows only")
+        XCTAssertEqual(objectResult.finalResult?.map(\.title), ["Aardvark", "Movie 0000", "Movie 0002"],
+                       "the inserted movie appears and the deleted one does not, as with fetch(_:)")
+        XCTAssertTrue(objectResult.finalResult?.first === fresh)
+    }
+
+    func testAPinnedContextReadsItsQueryGeneration() throws {
+        try saveMovies(2)
+        try context.setQueryGenerationFrom(.current)
+        XCTAssertEqual(try context.fetch(try moviesRequest()).count, 2, "this read pins the context")
+        let writer = container.newBackgroundContext()
+        try writer.performAndWait {
+            makeMovie("Later", in: writer)
+            try writer.save()
+        }
+        let done = expectation(description: "completion")
+        let running = try context.execute(AsynchronousFetchRequest(fetchRequest: try moviesRequest()) { _ in done.fulfill() })
+        wait(for: [done], timeout: 10)
+        XCTAssertEqual(running.finalResult?.map(\.title), ["Movie 0000", "Movie 0001"], "the later save is not in the snapshot")
+        XCTAssertEqual(try storedCount("Movie"), 3)
+
+        // An asynchronous fetch is a read: it pins a context waiting for its next read.
+        let other = container.newBackgroundContext()
+        try other.performAndWait {
+            try other.setQueryGenerationFrom(.current)
+            try other.execute(AsynchronousFetchRequest(fetchRequest: try moviesRequest()))
+            XCTAssertNotNil(other.queryGenerationToken)
+        }
+    }
+
+    func testBadRequestsThrowAtOnce() throws {
+        assertPersistenceError(.persistentStoreIncompatibleSchema) {
+            try context.execute(AsynchronousFetchRequest(fetchRequest: FetchRequest<ManagedObject>(entityName: "Film")))
+        }
+        assertPersistenceError(.persistentStoreIncompatibleSchema) {
+            try context.execute(AsynchronousFetchRequest(fetchRequest: try moviesRequest("titel == %@", "x")))
+        }
+        let dictionaries = FetchRequest<[String: Any]>(entityName: "Movie")
+        dictionaries.resultType = .dictionaryResultType
+        assertPersistenceError(.coreData) { try context.execute(AsynchronousFetchRequest(fetchRequest: dictionaries)) }
+        assertPersistenceError(.coreData) { try context.execute(AsynchronousFetchRequest(fetchRequest: FetchRequest<Director>(entityName: "Movie"))) }
+    }
+
+    func testAStoreErrorArrivesAsTheOperationError() throws {
+        try saveMovies(3)
+        let done = expectation(description: "completion")
+        let report = AsyncReport()
+        let request = AsynchronousFetchRequest(fetchRequest: try moviesRequest()) { result in
+            report.error = result.operationError
+            report.titles = result.finalResult?.map(\.title)
+            done.fulfill()
+        }
+        // The request is sound when it starts; the table disappears before the background read begins.
+        try container.persistentStoreCoordinator.withStore { store in
+            let untyped: any PersistentStoreRequest = request
+            XCTAssertTrue(try context.execute(untyped) is AsynchronousFetchResult<Movie>)
+            try store.connection.execute("DROP TABLE ZMOVIE")
+        }
+        wait(for: [done], timeout: 10)
+        let error = try XCTUnwrap(report.error as? PersistenceError)
+        XCTAssertTrue(error.message.contains("no such table: ZMOVIE"), error.message)
+        XCTAssertNotNil(error.sql)
+        XCTAssertNil(report.titles)
+    }
+}
+
+/// What a completion block saw, read back on the test's thread after the expectation is met.
+private final class AsyncReport: @unchecked Sendable {
+    var onQueue = false
+    var titles: [String]?
+    var registered = false
+    var error: (any Error)?
+}
+
+/// Progress updates seen on the reading queue.
+private final class ProgressLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var seen: [(completed: Int64, total: Int64)] = []
+
+    func record(_ completed: Int64, of total: Int64) { lock.withLock { seen.append((completed, total)) } }
+    var updates: [(completed: Int64, total: Int64)] { lock.withLock { seen } }
+}
