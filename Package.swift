@@ -8,6 +8,12 @@ let package = Package(
         .library(name: "Persistence", targets: ["Persistence"]),
         .executable(name: "lessons", targets: ["Lessons"]),
     ],
+    // Which code Tests/Katas is built against (see lessons/README.md, "Katas"): the learner's starters by default,
+    // the reference solutions with `--traits Solutions`, the known-wrong answers with `--traits Decoys`.
+    traits: [
+        .trait(name: "Solutions", description: "Build the katas against Sources/Solutions instead of Sources/Workbook."),
+        .trait(name: "Decoys", description: "Build the katas against Sources/Decoys (LESSONS_DECOY picks the mistake)."),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
@@ -27,6 +33,8 @@ let package = Package(
         // The Core Data–style object graph over SQLite (and one C thread-local it needs for speed).
         .target(name: "CPersistenceSupport"),
         .target(name: "Persistence", dependencies: ["CSQLite", "CPersistenceSupport"]),
+        // A process the crash-consistency test kills mid-save (Tests/PersistenceTests/CrashConsistencyTests.swift).
+        .executableTarget(name: "PersistenceCrashWriter", dependencies: ["Persistence"]),
 
         // Lesson catalog, Markdown rendering (terminal and HTML) and kata running.
         .target(name: "LessonsKit", dependencies: ["CCmark"]),
@@ -38,7 +46,26 @@ let package = Package(
             ]
         ),
 
+        // The katas: code every lesson shares (models, the starters' error), the learner's starters, the reference
+        // solutions and the decoys, all with the same public API, and one runnable example per lesson.
+        .target(name: "KataSupport", dependencies: ["Persistence"]),
+        .target(name: "Workbook", dependencies: ["Persistence", "KataSupport"]),
+        .target(name: "Solutions", dependencies: ["Persistence", "KataSupport"]),
+        .target(name: "Decoys", dependencies: ["Persistence", "KataSupport"]),
+        .executableTarget(name: "example01-testing", dependencies: ["Persistence", "KataSupport"],
+                          path: "Sources/Examples/01-Testing"),
+        .executableTarget(name: "example02-stack", dependencies: ["Persistence", "KataSupport"],
+                          path: "Sources/Examples/02-Stack"),
+
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence"]),
+        .testTarget(
+            name: "Katas",
+            dependencies: [
+                "Persistence", "KataSupport", "Workbook",
+                .target(name: "Solutions", condition: .when(traits: ["Solutions"])),
+                .target(name: "Decoys", condition: .when(traits: ["Decoys"])),
+            ]
+        ),
         // Fixtures and golden files are read from the source tree (#filePath), not built.
         .testTarget(name: "LessonsTests", dependencies: ["LessonsKit"], exclude: ["Fixtures", "Golden"]),
     ],

@@ -21,6 +21,10 @@ struct CommonOptions: ParsableArguments {
         "The progress file (default: <package-root>/.lessons-progress.json).", valueName: "file"))
     var progressFile: String?
 
+    @Option(name: .customLong("scratch-path"), help: ArgumentHelp(
+        "The build folder for the katas and examples (default: the one lessons was built in).", valueName: "dir"))
+    var scratchPath: String?
+
     var environment: [String: String] { ProcessInfo.processInfo.environment }
 
     var language: Language { lang?.language ?? Language.preferred(environment: environment) }
@@ -38,8 +42,10 @@ struct CommonOptions: ParsableArguments {
         } else {
             root = try Workspace.locateRoot(from: current, executable: Bundle.main.executableURL)
         }
+        let scratch = scratchPath.map(absolute)
+            ?? Workspace.scratchPath(ofExecutable: Bundle.main.executableURL, packageRoot: root)
         return Workspace(packageRoot: root, lessonsDirectory: lessonsDirectory.map(absolute),
-                         progressFile: progressFile.map(absolute))
+                         progressFile: progressFile.map(absolute), scratchPath: scratch)
     }
 
     func catalog() throws(LessonsError) -> Catalog {

@@ -19,8 +19,9 @@ struct RunCommand: ParsableCommand {
             throw LessonsError(.notThereYet, "lesson \(lesson.number)'s runnable example is not written yet "
                 + "(\(example.path) does not exist; it will run as `swift run \(example.product)`).")
         }
-        Console.note("$ swift run \(example.product)")
-        let status = try ProcessRunner.runAttached(["swift", "run", example.product], in: catalog.workspace.packageRoot)
+        let arguments = ["swift", "run"] + KataSubject.starters.buildOptions(in: catalog.workspace) + [example.product]
+        Console.note("$ " + arguments.joined(separator: " "))
+        let status = try ProcessRunner.runAttached(arguments, in: catalog.workspace.packageRoot)
         if status != 0 { throw ExitCode(status) }
     }
 }

@@ -35,7 +35,8 @@ struct SolutionCommand: ParsableCommand {
         let renderer = TerminalRenderer(options: .init(width: terminal.proseWidth, colors: terminal.colors))
         var text = ""
         for file in files {
-            let source = try String(contentsOf: file, encoding: .utf8)
+            // Region markers are for lesson texts; here they would only be noise.
+            let source = CodeRegion.removingMarkers(from: try String(contentsOf: file, encoding: .utf8))
             text += renderer.renderCode(source, language: "swift", origin: catalog.workspace.displayPath(file)) + "\n"
         }
         Pager.show(text, terminal: terminal, environment: options.environment, usePager: !noPager)

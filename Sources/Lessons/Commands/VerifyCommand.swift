@@ -1,21 +1,71 @@
 import ArgumentParser
+import Foundation
 import LessonsKit
 
 struct VerifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
-        abstract: "Maintainers' check: every lesson text renders, and each lesson has katas, starter, solution, example.",
+        abstract: "Maintainers' check: every lesson complete, starters fail every kata, solutions pass, decoys are caught.",
         discussion: """
-            Checks what exists today: the manifest, every written lesson text (included code regions, links to \
-            lessons, images) and which kata files, starters, solutions and examples exist. Fails while any is missing.
+            Reads the manifest and every lesson's parts (text and its included code, example, katas, starter and \
+            solution mirrored file by file, decoys, hints), then runs the katas against the starters (each must \
+            fail cleanly, naming lesson, file and function), the reference solutions (each must pass) and every \
+            decoy (each must be caught), and runs each example. Lessons with nothing written yet are listed as \
+            planned. The solutions and decoys are built in .build/lessons/solutions and .build/lessons/decoys; \
+            the first run builds them (about a minute each on two cores), later runs are incremental. Logs are \
+            kept in .build/lessons/.
             """)
+
+    @Argument(help: "Only these lessons (numbers or slugs); default: all.")
+    var lessons: [String] = []
+
+    @Flag(name: .customLong("no-katas"), help: "Only read files: build and run nothing.")
+    var noKatas = false
 
     @OptionGroup var options: CommonOptions
 
     func run() throws {
+        let start = Date()
         let catalog = try options.catalog()
-        let (text, ok) = CatalogVerifier(catalog: catalog).report()
-        Console.print(text)
+        let chosen = try lessons.map { name throws(LessonsError) in try catalog.lesson(named: name).number }
+        let colors = options.terminal.colors
+        let verifier = CatalogVerifier(catalog: catalog)
+        let audits = verifier.audits().filter { chosen.isEmpty || chosen.contains($0.lesson.number) }
+        let (text, filesOK) = verifier.report(audits, colors: colors)
+        Console.print(text + "\n")
+
+        var verification: KataVerification?
+        if !noKatas {
+            let entries = try audits.filter(\.katasRunnable).map { audit throws(LessonsError) in
+                KataVerifier.Entry(lesson: audit.lesson, suite: try KataSuite.load(audit.lesson, workspace: catalog.workspace))
+            }
+            let bar = ProgressBar(label: "verify")
+            let result = try KataVerifier(workspace: catalog.workspace, entries: entries).run { step, parser in
+                if let parser, parser.finishedCount == 0, let (done, total) = parser.buildProgress {
+                    bar.update(label: "\(step): building", done: done, total: total)
+                } else {
+                    bar.update(label: step, done: parser?.finishedCount ?? 0, total: nil)
+                }
+            }
+            bar.finish()
+            Console.print(result.render(colors: colors) + "\n")
+            verification = result
+        }
+
+        let ok = filesOK && (verification?.ok ?? true)
+        let ready = audits.filter { $0.state == .ready }.count
+        let planned = audits.filter { $0.state == .planned }.count
+        var summary = "Summary: \(ready) of \(audits.count) lessons ready (\(planned) planned)"
+        if let verification { summary += " · " + verification.summary }
+        summary += " — verify " + (ok ? "passed" : "FAILED") + " in " + Self.duration(Date().timeIntervalSince(start))
+        Console.print(TextStyle(bold: true, color: ok ? .green : .red).paint(summary, colors: colors) + "\n")
         if !ok { throw ExitCode.failure }
+    }
+
+    /// `42 s`, `1 min 05 s`.
+    static func duration(_ seconds: TimeInterval) -> String {
+        let whole = Int(seconds.rounded())
+        guard whole >= 60 else { return "\(whole) s" }
+        return "\(whole / 60) min " + (whole % 60 < 10 ? "0" : "") + "\(whole % 60) s"
     }
 }

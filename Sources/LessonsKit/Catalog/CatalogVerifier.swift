@@ -1,89 +1,48 @@
-/// The maintainer's check of the lesson side: every written lesson text loads (includes, links, images),
-/// and which parts of the kata machinery exist for each lesson.
+/// The part of `lessons verify` that reads files without building anything: the manifest, and for every lesson
+/// whether it is planned, ready or incomplete (see ``LessonAudit``), with each problem and where it is.
 public struct CatalogVerifier: Sendable {
-    public struct LessonResult: Equatable, Sendable {
-        public var lesson: Int
-        public var language: Language
-        /// nil when the text loads; the error otherwise.
-        public var problem: LessonsError?
-        public var written: Bool
-    }
-
-    /// How many lessons have each part of the kata machinery on disk.
-    public struct Machinery: Equatable, Sendable {
-        public var total = 0
-        public var katas = 0
-        public var starters = 0
-        public var solutions = 0
-        public var examples = 0
-
-        public var complete: Bool {
-            katas == total && starters == total && solutions == total && examples == total
-        }
-    }
-
     public var catalog: Catalog
 
     public init(catalog: Catalog) {
         self.catalog = catalog
     }
 
-    public func lessonResults() -> [LessonResult] {
-        let loader = LessonLoader(catalog: catalog)
-        return catalog.lessons.flatMap { lesson in
-            lesson.languages.map { language in
-                let written = catalog.writtenLanguages(of: lesson).contains(language)
-                var problem: LessonsError?
-                if written {
-                    do throws(LessonsError) { _ = try loader.load(lesson, language: language) } catch { problem = error }
-                }
-                return LessonResult(lesson: lesson.number, language: language, problem: problem, written: written)
-            }
-        }
+    /// One audit per lesson, in the manifest's order.
+    public func audits() -> [LessonAudit] {
+        catalog.lessons.map { LessonAudit($0, catalog: catalog) }
     }
 
-    public func machinery() -> Machinery {
-        let workspace = catalog.workspace
-        var result = Machinery(total: catalog.lessons.count)
-        for lesson in catalog.lessons {
-            if workspace.exists(lesson.katas.file) { result.katas += 1 }
-            if lesson.starter.allSatisfy(workspace.exists) { result.starters += 1 }
-            if lesson.solution.allSatisfy(workspace.exists) { result.solutions += 1 }
-            if workspace.exists(lesson.example.path) { result.examples += 1 }
-        }
-        return result
-    }
-
-    /// The report and whether everything checked out.
-    public func report() -> (text: String, ok: Bool) {
+    /// The report and whether no lesson is incomplete.
+    public func report(_ audits: [LessonAudit], colors: Bool = false) -> (text: String, ok: Bool) {
+        func paint(_ text: String, _ style: TextStyle) -> String { StyledText(text, style).rendered(colors: colors) }
         var lines = ["Manifest: \(catalog.workspace.displayPath(catalog.workspace.manifestFile)), "
-            + "\(catalog.lessons.count) lessons — ok", "", "Lesson texts:"]
-        let results = lessonResults()
-        for result in results {
-            let lesson = catalog.lessons[result.lesson - 1]
-            let label = "\(result.lesson) \(lesson.slug) (\(result.language.rawValue))"
-            if let problem = result.problem {
-                lines.append("  ✗ \(label): \(problem)")
-            } else if result.written {
-                lines.append("  ✓ \(label)")
-            } else {
-                lines.append("  · \(label): not written yet")
+            + "\(catalog.lessons.count) lessons — ok", "", paint("Lessons:", TextStyle(bold: true))]
+        let slugWidth = audits.map(\.lesson.slug.count).max() ?? 0
+        for audit in audits {
+            let lesson = audit.lesson
+            let label = (lesson.number < 10 ? " " : "") + "\(lesson.number) "
+                + lesson.slug.padding(toLength: slugWidth, withPad: " ", startingAt: 0)
+            switch audit.state {
+            case .planned:
+                lines.append("  " + paint("·", TextStyle(dim: true)) + " \(label)  planned: nothing written yet")
+            case .ready:
+                lines.append("  " + paint("✓", TextStyle(color: .green)) + " \(label)  " + Self.parts(of: audit))
+            case .incomplete:
+                lines.append("  " + paint("✗", TextStyle(bold: true, color: .red)) + " \(label)  incomplete:")
+                lines += audit.problems.map { "      - " + $0 }
             }
+            lines += audit.notes.map { "      (\($0))" }
         }
-        let broken = results.filter { $0.problem != nil }.count
-        let written = results.filter(\.written).count
-        lines.append("  \(written) of \(results.count) texts written, \(broken) with problems.")
-        let machinery = machinery()
-        lines.append("")
-        lines.append("Kata machinery (of \(machinery.total) lessons): \(machinery.katas) kata suites, "
-            + "\(machinery.starters) starters, \(machinery.solutions) solutions, \(machinery.examples) examples exist.")
-        if !machinery.complete {
-            lines.append("  Not there yet: the check that every kata fails against its starter and passes against "
-                + "its reference solution needs all four for every lesson.")
-        }
-        let ok = broken == 0 && machinery.complete
-        lines.append("")
-        lines.append(ok ? "verify: everything checked passes." : "verify: incomplete or failing (see above).")
-        return (lines.joined(separator: "\n") + "\n", ok)
+        let count = { (state: LessonAudit.State) in audits.filter { $0.state == state }.count }
+        lines.append("  \(count(.ready)) ready, \(count(.incomplete)) incomplete, \(count(.planned)) planned.")
+        return (lines.joined(separator: "\n") + "\n", count(.incomplete) == 0)
+    }
+
+    /// `text en · example · 10 katas · 4 hints · 8 decoys`
+    static func parts(of audit: LessonAudit) -> String {
+        let lesson = audit.lesson
+        return ["text " + audit.writtenLanguages.map(\.rawValue).joined(separator: ", "), "example",
+                "\(audit.katas.count) katas", "\(lesson.hints.count) hints",
+                "\(lesson.decoys?.cases.count ?? 0) decoys"].joined(separator: " · ")
     }
 }

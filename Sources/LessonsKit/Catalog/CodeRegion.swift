@@ -39,6 +39,13 @@ public enum CodeRegion {
         }
     }
 
+    /// `source` without its region marker lines: what a reader of the whole file should see.
+    public static func removingMarkers(from source: String) -> String {
+        source.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { marker(in: String($0)) == nil }
+            .joined(separator: "\n")
+    }
+
     private static func marker(in line: String) -> (opens: Bool, name: String)? {
         var text = Substring(line.trimmingWhitespace)
         if text.hasPrefix("//") { text = text.dropFirst(2) } else if text.hasPrefix("#") { text = text.dropFirst() } else {

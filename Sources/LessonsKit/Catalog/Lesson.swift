@@ -23,6 +23,21 @@ public struct Lesson: Equatable, Sendable, Decodable {
         public var path: String
     }
 
+    /// Known-wrong implementations that the katas must catch (see `lessons/README.md`, "Decoys").
+    public struct Decoys: Equatable, Sendable, Decodable {
+        /// One mistake: `Decoy.isActive("<id>")` switches it on in the code at ``Decoys/path``.
+        public struct Case: Equatable, Sendable, Decodable {
+            /// Lower-case words joined by `-`, unique in the manifest; `LESSONS_DECOY=<id>` selects it.
+            public var id: String
+            /// What the wrong answer does, in a sentence (shown by `lessons verify`).
+            public var mistake: String
+        }
+
+        /// The lesson's folder in `Sources/Decoys`, mirroring its starter.
+        public var path: String
+        public var cases: [Case]
+    }
+
     public var number: Int
     /// Lower-case words joined by `-`; the lesson folder is `NN-slug`.
     public var slug: String
@@ -40,6 +55,8 @@ public struct Lesson: Equatable, Sendable, Decodable {
     public var example: Example
     /// Hints revealed one at a time by `lessons hint`.
     public var hints: [LocalizedText]
+    /// The lesson's decoys; nil until it has any.
+    public var decoys: Decoys?
 
     /// `05-saving-safely`: the lesson's folder under `lessons/` and the stem of its handout page.
     public var folderName: String {

@@ -28,13 +28,13 @@ public struct Manifest: Equatable, Sendable, Decodable {
         guard !lessons.isEmpty else { throw fail("the manifest lists no lessons") }
         let documentIDs = Set(documents.map(\.id))
         var slugs: Set<String> = []
+        var decoyIDs: Set<String> = []
         for (index, lesson) in lessons.enumerated() {
             let label = "lesson \(lesson.number) (\(lesson.slug))"
             guard lesson.number == index + 1 else {
                 throw fail("\(label) is entry \(index + 1): lessons are numbered 1, 2, 3… in the order listed")
             }
-            guard !lesson.slug.isEmpty,
-                  lesson.slug.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }) else {
+            guard Self.isSlug(lesson.slug) else {
                 throw fail("\(label): a slug is lower-case letters, digits and '-'")
             }
             guard slugs.insert(lesson.slug).inserted else { throw fail("\(label): slug used twice") }
@@ -44,11 +44,24 @@ public struct Manifest: Equatable, Sendable, Decodable {
             for language in lesson.languages where lesson.title.texts[language] == nil {
                 throw fail("\(label): no title in \(language.rawValue), which it lists among its languages")
             }
+            for decoy in lesson.decoys?.cases ?? [] {
+                guard Self.isSlug(decoy.id) else {
+                    throw fail("\(label): decoy id \"\(decoy.id)\" must be lower-case letters, digits and '-'")
+                }
+                guard decoyIDs.insert(decoy.id).inserted else {
+                    throw fail("\(label): decoy id \"\(decoy.id)\" is used twice; ids are unique in the manifest")
+                }
+            }
             for source in lesson.sources where !documentIDs.contains(source.document) {
                 throw fail("\(label): unknown source document \"\(source.document)\"; "
                     + "valid: \(documents.map(\.id).joined(separator: ", "))")
             }
         }
+    }
+
+    /// Lower-case ASCII letters, digits and `-`, not empty.
+    static func isSlug(_ text: String) -> Bool {
+        !text.isEmpty && text.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
     }
 
     private static func describe(_ error: DecodingError) -> String {

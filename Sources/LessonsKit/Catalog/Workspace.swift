@@ -1,17 +1,21 @@
 import Foundation
 
-/// Where things are: the package root (includes and kata files are relative to it), the lessons folder and the
-/// learner's progress file.
+/// Where things are: the package root (includes and kata files are relative to it), the lessons folder, the
+/// learner's progress file and the build folder the katas are built in.
 public struct Workspace: Sendable, Equatable {
     public var packageRoot: URL
     public var lessonsDirectory: URL
     public var progressFile: URL
+    /// The SwiftPM build folder (`--scratch-path`) that `lessons` runs `swift test` and `swift run` in; nil for
+    /// SwiftPM's default, `.build`. Sharing the folder `lessons` itself was built in avoids a second full build.
+    public var scratchPath: URL?
 
     /// The progress file's name in the package root (ignored by git, see `lessons/README.md`).
     public static let progressFileName = ".lessons-progress.json"
 
-    public init(packageRoot: URL, lessonsDirectory: URL? = nil, progressFile: URL? = nil) {
+    public init(packageRoot: URL, lessonsDirectory: URL? = nil, progressFile: URL? = nil, scratchPath: URL? = nil) {
         self.packageRoot = packageRoot.standardizedFileURL
+        self.scratchPath = scratchPath?.standardizedFileURL
         self.lessonsDirectory = (lessonsDirectory ?? packageRoot.appendingPathComponent("lessons")).standardizedFileURL
         self.progressFile = (progressFile ?? packageRoot.appendingPathComponent(Self.progressFileName))
             .standardizedFileURL
@@ -42,6 +46,20 @@ public struct Workspace: Sendable, Equatable {
         }
         throw LessonsError(.io, "cannot find the workbook from \(start.path): run lessons inside the package "
             + "(the folder with Package.swift and lessons/manifest.json), or pass --package-root DIR")
+    }
+
+    /// The build folder an executable was built in, when it was built inside the package: for
+    /// `<root>/.build-katas/x86_64-unknown-linux-gnu/debug/lessons` that is `<root>/.build-katas`. Nil otherwise
+    /// (an installed copy), and then SwiftPM's default applies.
+    public static func scratchPath(ofExecutable executable: URL?, packageRoot: URL) -> URL? {
+        guard let executable else { return nil }
+        let root = packageRoot.standardizedFileURL.resolvingSymlinksInPath().pathComponents
+        let path = executable.standardizedFileURL.resolvingSymlinksInPath().pathComponents
+        // At least <scratch>/<configuration>/<executable> below the root.
+        guard path.count >= root.count + 3, Array(path.prefix(root.count)) == root else { return nil }
+        let folder = path[root.count]
+        guard folder.hasPrefix(".") else { return nil }
+        return packageRoot.appendingPathComponent(folder, isDirectory: true).standardizedFileURL
     }
 
     /// `path` relative to the package root when it lies inside it (for messages), else the absolute path.

@@ -5,6 +5,12 @@ public struct KataRunReport: Equatable, Sendable {
         public var file: String?
         public var line: Int?
         public var message: String
+
+        /// The message without the `failed - ` that XCTest puts before the text of an `XCTFail` (every kata
+        /// failure is one): what the kata said, and nothing else.
+        public var text: String {
+            message.hasPrefix("failed - ") ? String(message.dropFirst("failed - ".count)) : message
+        }
     }
 
     public enum Outcome: Equatable, Sendable {

@@ -1,14 +1,17 @@
 import Foundation
 
-/// Runs one lesson's katas through `swift test --filter` and reads the result.
+/// Runs katas through `swift test --filter` and reads the result.
 public struct KataRunner: Sendable {
     public var workspace: Workspace
     /// The test command; `swift test` unless a test substitutes something that prints captured output.
     public var command: [String]
+    /// The code the katas are built against.
+    public var subject: KataSubject
 
-    public init(workspace: Workspace, command: [String] = ["swift", "test"]) {
+    public init(workspace: Workspace, command: [String] = ["swift", "test"], subject: KataSubject = .starters) {
         self.workspace = workspace
         self.command = command
+        self.subject = subject
     }
 
     /// The outcome of a run, with where the full output was saved.
@@ -24,23 +27,39 @@ public struct KataRunner: Sendable {
         kata.map { "\(suite)/\($0)$" } ?? "\(suite)/"
     }
 
+    /// Runs one suite, or one kata of it.
     public func run(_ suite: KataSuite, kata: String?,
+                    onProgress: (XCTestOutputParser) -> Void = { _ in }) throws(LessonsError) -> Run {
+        try run(filter: Self.filter(suite: suite.name, kata: kata), onProgress: onProgress)
+    }
+
+    /// Runs the tests matching `filter` (a regular expression over `Module.Suite/test`).
+    /// - Parameters:
+    ///   - environment: added to this process's environment (`LESSONS_DECOY`…).
+    ///   - skipBuild: run what is built without checking that it is up to date.
+    ///   - logName: the log's file name in `.build/lessons`.
+    public func run(filter: String, environment: [String: String] = [:], skipBuild: Bool = false,
+                    logName: String = "last-check.log",
                     onProgress: (XCTestOutputParser) -> Void = { _ in }) throws(LessonsError) -> Run {
         var parser = XCTestOutputParser()
         var output = ""
-        let arguments = command + ["--filter", Self.filter(suite: suite.name, kata: kata)]
-        let status = try ProcessRunner.run(arguments, in: workspace.packageRoot) { line in
+        var arguments = command + subject.buildOptions(in: workspace)
+        if skipBuild { arguments.append("--skip-build") }
+        arguments += ["--filter", filter]
+        let processEnvironment = environment.isEmpty
+            ? nil : ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        let status = try ProcessRunner.run(arguments, in: workspace.packageRoot, environment: processEnvironment) { line in
             output += line + "\n"
             parser.consume(line)
             onProgress(parser)
         }
         let report = parser.finish()
-        return Run(report: report, exitStatus: status, log: saveLog(output))
+        return Run(report: report, exitStatus: status, log: saveLog(output, name: logName))
     }
 
-    private func saveLog(_ output: String) -> URL? {
+    private func saveLog(_ output: String, name: String) -> URL? {
         let folder = workspace.packageRoot.appendingPathComponent(".build/lessons")
-        let file = folder.appendingPathComponent("last-check.log")
+        let file = folder.appendingPathComponent(name)
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try Data(output.utf8).write(to: file, options: .atomic)

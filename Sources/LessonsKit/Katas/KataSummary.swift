@@ -73,7 +73,7 @@ public struct KataSummary: Sendable {
                     if let file = failure.file, let line = failure.line {
                         lines.append(indent + paint("\(relative(file, workspace: workspace)):\(line)", TextStyle(dim: true)))
                     }
-                    for messageLine in failure.message.split(separator: "\n", omittingEmptySubsequences: false) {
+                    for messageLine in failure.text.split(separator: "\n", omittingEmptySubsequences: false) {
                         lines.append(indent + messageLine)
                     }
                 }

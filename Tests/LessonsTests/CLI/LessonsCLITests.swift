@@ -197,9 +197,16 @@ final class LessonsCLITests: TemporaryFolderTestCase {
         let reset = try lessons(["reset", "2"])
         XCTAssertEqual(reset.status, 1)
         XCTAssertTrue(reset.stderr.contains("Sources/Workbook/02-TwoLanguages is not in HEAD"), reset.stderr)
-        let verify = try lessons(["verify"])
+        // Files only: running the fixture's katas would start a second `swift test` inside this one.
+        let verify = try lessons(["verify", "--no-katas"])
         XCTAssertEqual(verify.status, 1)
-        XCTAssertTrue(verify.stdout.contains("  · 3 coming-soon (en): not written yet"), verify.stdout)
+        XCTAssertTrue(verify.stdout.contains("  ·  3 coming-soon      planned: nothing written yet\n"), verify.stdout)
+        XCTAssertTrue(verify.stdout.contains("\nSummary: 0 of 3 lessons ready (1 planned) — verify FAILED in "),
+                      verify.stdout)
+        let one = try lessons(["verify", "3", "--no-katas"])
+        XCTAssertEqual(one.status, 0, one.stdout)
+        XCTAssertTrue(one.stdout.contains("  0 ready, 0 incomplete, 1 planned."), one.stdout)
+        XCTAssertEqual(try lessons(["verify", "9", "--no-katas"]).status, 1)
     }
 
     func testResetRestoresTheStarterFromGitAndKeepsABackup() throws {

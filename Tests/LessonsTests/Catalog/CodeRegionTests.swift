@@ -35,6 +35,11 @@ final class CodeRegionTests: XCTestCase {
                        "no region \"x\" (the file marks no regions); mark one with `// region: x` … `// endregion: x`")
     }
 
+    func testMarkersCanBeRemovedFromAWholeFile() {
+        let source = "struct A {\n    // region: body\n    let x = 1\n    // endregion: body\n    # region: shell\n}\n"
+        XCTAssertEqual(CodeRegion.removingMarkers(from: source), "struct A {\n    let x = 1\n}\n")
+    }
+
     func testIncludeInfoString() {
         XCTAssertEqual(CodeInclude(info: "swift include=Sources/A.swift#save")?.reference, "Sources/A.swift#save")
         XCTAssertEqual(CodeInclude(info: "swift include=Sources/A.swift")?.region, nil)

@@ -68,11 +68,19 @@ final class LessonLoaderTests: TemporaryFolderTestCase {
         XCTAssertEqual(catalog.writtenLanguages(of: catalog.lessons[2]), [])
     }
 
-    func testVerifierReportsTextsAndMissingMachinery() throws {
-        let (text, ok) = CatalogVerifier(catalog: try fixtureCatalog()).report()
+    func testVerifierAuditsEveryLesson() throws {
+        let verifier = CatalogVerifier(catalog: try fixtureCatalog())
+        let audits = verifier.audits()
+        XCTAssertEqual(audits.map(\.state), [.incomplete, .incomplete, .planned])
+        XCTAssertEqual(audits[0].problems, [
+            "no runnable example: Sources/Examples/01-EveryConstruct holds no Swift files",
+            "no decoys: list at least one known-wrong answer under \"decoys\" in the manifest",
+        ])
+        XCTAssertTrue(audits[0].katasRunnable, "kata file, starter and solution exist")
+        XCTAssertFalse(audits[1].katasRunnable)
+        XCTAssertEqual(audits[1].writtenLanguages, [.ru, .en])
+        let (text, ok) = verifier.report(audits)
         XCTAssertFalse(ok)
-        XCTAssertTrue(text.contains("  ✓ 1 every-construct (en)\n  ✓ 2 two-languages (ru)\n  ✓ 2 two-languages (en)\n"
-            + "  · 3 coming-soon (en): not written yet\n  3 of 4 texts written, 0 with problems."), text)
-        XCTAssertTrue(text.contains("Kata machinery (of 3 lessons): 1 kata suites, 1 starters, 1 solutions, 0 examples exist."), text)
+        assertMatchesGolden(text, "verify-files.txt")
     }
 }

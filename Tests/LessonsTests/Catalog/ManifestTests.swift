@@ -53,13 +53,27 @@ final class ManifestTests: XCTestCase {
     }
 
     private func lesson(_ number: Int, slug: String = "a", document: String = "000", languages: String = "[\"en\"]",
-                        title: String = "\"T\"") -> String {
-        """
+                        title: String = "\"T\"", decoys: [String] = []) -> String {
+        let cases = decoys.map { "{\"id\": \"\($0)\", \"mistake\": \"M\"}" }.joined(separator: ", ")
+        let decoyField = decoys.isEmpty ? "" : ", \"decoys\": {\"path\": \"D\", \"cases\": [\(cases)]}"
+        return """
         {"number": \(number), "slug": "\(slug)", "title": \(title), "summary": "S", "languages": \(languages),
          "sources": [{"document": "\(document)", "sections": ["x"]}],
          "katas": {"suite": "K", "file": "K.swift"}, "starter": [], "solution": [],
-         "example": {"product": "p", "path": "P"}, "hints": ["h", {"ru": "п"}]}
+         "example": {"product": "p", "path": "P"}, "hints": ["h", {"ru": "п"}]\(decoyField)}
         """
+    }
+
+    func testDecoyIdsAreSlugsUniqueInTheManifest() throws {
+        let decoded = try Manifest.decode(Data(manifest(lessons: lesson(1, decoys: ["no-save", "wrong-context"])).utf8),
+                                          file: "lessons/manifest.json")
+        XCTAssertEqual(decoded.lessons[0].decoys?.cases.map(\.id), ["no-save", "wrong-context"])
+        XCTAssertEqual(decoded.lessons[0].decoys?.path, "D")
+        XCTAssertNil(try Manifest.decode(Data(manifest(lessons: lesson(1)).utf8), file: "m").lessons[0].decoys)
+        XCTAssertEqual(decodeError(manifest(lessons: lesson(1, decoys: ["No Save"]))),
+                       "lessons/manifest.json: lesson 1 (a): decoy id \"No Save\" must be lower-case letters, digits and '-'")
+        XCTAssertEqual(decodeError(manifest(lessons: lesson(1, decoys: ["x"]) + "," + lesson(2, slug: "b", decoys: ["x"]))),
+                       "lessons/manifest.json: lesson 2 (b): decoy id \"x\" is used twice; ids are unique in the manifest")
     }
 
     func testBadManifestsSayWhatAndWhere() {

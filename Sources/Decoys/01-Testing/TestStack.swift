@@ -1,0 +1,28 @@
+import Foundation
+import KataSupport
+import Persistence
+
+/// Lesson 1's ``TestStack`` with known mistakes (see `Decoy`).
+public final class TestStack {
+    public let container: PersistentContainer
+
+    public init() throws {
+        container = PersistentContainer(name: BookshelfModel.name, managedObjectModel: try BookshelfModel.shared())
+        var url = URL(fileURLWithPath: "/dev/null")
+        // Mistake: every stack opens the same file on disk, as the naive manager does — tests see each other's
+        // books and whatever earlier runs left behind.
+        if Decoy.isActive("shared-store-file") {
+            url = FileManager.default.temporaryDirectory.appendingPathComponent("workbook-decoy-bookshelf.sqlite")
+        }
+        container.persistentStoreDescriptions = [PersistentStoreDescription(url: url)]
+        nonisolated(unsafe) var loadError: (any Error)?
+        container.loadPersistentStores { _, error in loadError = error }
+        if let loadError { throw loadError }
+    }
+
+    public var mainContext: ManagedObjectContext { container.viewContext }
+
+    public func newBackgroundContext() -> ManagedObjectContext {
+        container.newBackgroundContext()
+    }
+}

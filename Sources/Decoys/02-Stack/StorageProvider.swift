@@ -1,0 +1,65 @@
+import Foundation
+import KataSupport
+import Persistence
+
+/// Lesson 2's ``StorageProvider`` with known mistakes (see `Decoy`).
+public final class StorageProvider {
+    public let modelName: String
+    public let location: StoreLocation
+    public let container: PersistentContainer
+    private var attempted = false
+
+    public init(modelName: String = GardenModel.name, location: StoreLocation) throws {
+        self.modelName = modelName
+        self.location = location
+        let model: ManagedObjectModel
+        if Decoy.isActive("model-per-container") {
+            // Mistake: each provider reads the model again, so two containers hold two copies of every entity.
+            guard let fresh = try ModelBundle.main.model(named: modelName) else {
+                throw StorageError.modelNotFound(name: modelName, available: ModelBundle.main.modelNames)
+            }
+            model = fresh
+        } else {
+            model = try Self.model(named: modelName)
+        }
+        container = PersistentContainer(name: modelName, managedObjectModel: model)
+        var url = location.url
+        // Mistake: "in memory" is a fixed file, so every in-memory provider shares one store on disk.
+        if Decoy.isActive("in-memory-on-disk"), location == .inMemory {
+            url = FileManager.default.temporaryDirectory.appendingPathComponent("workbook-decoy-garden.sqlite")
+        }
+        container.persistentStoreDescriptions = [PersistentStoreDescription(url: url)]
+    }
+
+    public func loadStores() throws {
+        // Mistake: only the first attempt loads; a retry after fixing the cause does nothing.
+        if Decoy.isActive("never-retries"), attempted { return }
+        attempted = true
+        nonisolated(unsafe) var loadError: (any Error)?
+        container.loadPersistentStores { _, error in loadError = error }
+        // Mistake: the error is only printed, and the app carries on without a store.
+        if let loadError, Decoy.isActive("load-error-printed-only") {
+            print("could not load the store: \(loadError)")
+            return
+        }
+        if let loadError { throw StorageError.storeUnavailable(url: location.url, underlying: loadError) }
+    }
+
+    public var viewContext: ManagedObjectContext { container.viewContext }
+
+    public static func model(named name: String) throws -> ManagedObjectModel {
+        modelsLock.lock()
+        defer { modelsLock.unlock() }
+        // Mistake: any name gets the Garden model, so a typo goes unnoticed.
+        let lookup = Decoy.isActive("any-name-gets-garden") ? GardenModel.name : name
+        if let model = models[lookup] { return model }
+        guard let model = try ModelBundle.main.model(named: lookup) else {
+            throw StorageError.modelNotFound(name: name, available: ModelBundle.main.modelNames)
+        }
+        models[lookup] = model
+        return model
+    }
+
+    private static let modelsLock = NSLock()
+    nonisolated(unsafe) private static var models: [String: ManagedObjectModel] = [:]
+}

@@ -1,0 +1,8 @@
+import Persistence
+
+/// A book on a shelf: the one entity of lesson 1's model (see ``BookshelfModel``).
+public final class Book: ManagedObject {
+    /// Mandatory: a book without a title cannot be saved (Core Data error 1570).
+    @Managed public var title: String
+    @Managed public var author: String?
+}

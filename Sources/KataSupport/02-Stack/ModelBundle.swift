@@ -1,0 +1,32 @@
+import Persistence
+
+/// The models an app ships, found by name — this workbook's stand-in for the compiled `.momd` files in an
+/// app bundle that `NSPersistentContainer(name:)` and `NSManagedObjectModel(contentsOf:)` read.
+///
+/// Like reading a file, every ``model(named:)`` call builds a *new* model instance. Loading the same model twice
+/// and giving each copy its own container is what makes Core Data warn "Multiple NSEntityDescriptions claim the
+/// NSManagedObject subclass"; lesson 2 shows how to load each model once.
+public struct ModelBundle: Sendable {
+    /// The app's bundle: the `Garden` and `Bookshelf` models.
+    public static let main = ModelBundle(models: [
+        GardenModel.name: GardenModel.make,
+        BookshelfModel.name: BookshelfModel.make,
+    ])
+
+    private let models: [String: @Sendable () throws -> ManagedObjectModel]
+
+    public init(models: [String: @Sendable () throws -> ManagedObjectModel]) {
+        self.models = models
+    }
+
+    /// The names of the models in the bundle, sorted.
+    public var modelNames: [String] { models.keys.sorted() }
+
+    /// A new instance of the model called `name`, or nil when the bundle has no such model (a misspelt name,
+    /// which Core Data only reports in its log when the container is made).
+    /// - Throws: the model's own error when it is inconsistent.
+    public func model(named name: String) throws -> ManagedObjectModel? {
+        guard let make = models[name] else { return nil }
+        return try make()
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+
+/// What one lesson has of the parts a finished lesson needs — text, runnable example, katas, starter and
+/// reference solution mirrored file by file, decoys, hints — and what is wrong with them.
+///
+/// A lesson with none of its parts on disk is *planned*: listed, not checked. Once any part exists, every part
+/// must (a half-written lesson is a defect `lessons verify` reports).
+public struct LessonAudit: Sendable, Equatable {
+    public enum State: Sendable, Equatable {
+        case planned
+        case incomplete
+        case ready
+    }
+
+    /// Hints a lesson needs at least: progressive, the last one close to the answer.
+    public static let minimumHints = 3
+
+    public var lesson: Lesson
+    public var state: State
+    /// Languages whose text is written.
+    public var writtenLanguages: [Language]
+    /// The kata methods found in the kata file.
+    public var katas: [String]
+    /// Each problem: what is wrong and where.
+    public var problems: [String]
+    /// Worth knowing, not wrong (a translation still to come).
+    public var notes: [String]
+
+    /// Whether the katas can be run: a kata file with katas, a starter and a solution.
+    public var katasRunnable: Bool
+
+    public init(_ lesson: Lesson, catalog: Catalog) {
+        let workspace = catalog.workspace
+        self.lesson = lesson
+        writtenLanguages = catalog.writtenLanguages(of: lesson)
+        katas = (try? KataSuite.load(lesson, workspace: workspace))?.katas ?? []
+        problems = []
+        notes = []
+
+        let decoyPath = lesson.decoys?.path
+        let parts = [workspace.exists(lesson.katas.file), workspace.exists(lesson.example.path),
+                     lesson.starter.contains(where: workspace.exists), lesson.solution.contains(where: workspace.exists),
+                     decoyPath.map(workspace.exists) ?? false]
+        guard !writtenLanguages.isEmpty || parts.contains(true) else {
+            state = .planned
+            katasRunnable = false
+            return
+        }
+        state = .incomplete
+        katasRunnable = !katas.isEmpty && !lesson.starter.isEmpty && lesson.starter.allSatisfy(workspace.exists)
+            && lesson.solution.count == lesson.starter.count && lesson.solution.allSatisfy(workspace.exists)
+        checkText(catalog)
+        checkExample(workspace)
+        checkKatas(workspace)
+        checkMirrors(workspace)
+        checkDecoys(workspace)
+        checkHints()
+        state = problems.isEmpty ? .ready : .incomplete
+    }
+
+    private mutating func checkText(_ catalog: Catalog) {
+        let original = lesson.languages[0]
+        if !writtenLanguages.contains(original) {
+            let file = catalog.workspace.displayPath(catalog.textFile(of: lesson, language: original))
+            problems.append("no text: \(file) does not exist")
+        }
+        for language in lesson.languages where !writtenLanguages.contains(language) && language != original {
+            notes.append("the \(language.nativeName) text is still to come")
+        }
+        let loader = LessonLoader(catalog: catalog)
+        for language in writtenLanguages {
+            do throws(LessonsError) { _ = try loader.load(lesson, language: language) } catch {
+                problems.append("\(error)")
+            }
+        }
+    }
+
+    private mutating func checkExample(_ workspace: Workspace) {
+        let example = lesson.example
+        if workspace.swiftFiles(at: example.path).isEmpty {
+            problems.append("no runnable example: \(example.path) holds no Swift files")
+        } else if let manifest = workspace.resolve("Package.swift"),
+                  let text = try? String(contentsOf: manifest, encoding: .utf8),
+                  !text.contains("\"\(example.product)\"") {
+            problems.append("Package.swift declares no executable \"\(example.product)\" for \(example.path)")
+        }
+    }
+
+    private mutating func checkKatas(_ workspace: Workspace) {
+        let file = lesson.katas.file
+        guard let url = workspace.resolve(file), let source = try? String(contentsOf: url, encoding: .utf8) else {
+            problems.append("no katas: \(file) does not exist")
+            return
+        }
+        if !source.contains("class \(lesson.katas.suite)") {
+            problems.append("\(file) declares no class \(lesson.katas.suite), the suite the manifest names")
+        }
+        if katas.isEmpty { problems.append("\(file) has no kata (no `func test…()`)") }
+    }
+
+    /// Starter and solution hold the same Swift files, pair by pair, so they can offer the same API.
+    private mutating func checkMirrors(_ workspace: Workspace) {
+        if lesson.starter.isEmpty { problems.append("no starter listed") }
+        if lesson.starter.count != lesson.solution.count {
+            problems.append("\(lesson.starter.count) starter paths but \(lesson.solution.count) solution paths")
+        }
+        for path in lesson.starter + lesson.solution where !workspace.exists(path) {
+            problems.append("\(path) does not exist")
+        }
+        for (starter, solution) in zip(lesson.starter, lesson.solution)
+        where workspace.exists(starter) && workspace.exists(solution) {
+            compare(starter, with: solution, workspace)
+        }
+    }
+
+    private mutating func checkDecoys(_ workspace: Workspace) {
+        guard let decoys = lesson.decoys, !decoys.cases.isEmpty else {
+            problems.append("no decoys: list at least one known-wrong answer under \"decoys\" in the manifest")
+            return
+        }
+        guard workspace.exists(decoys.path) else {
+            problems.append("\(decoys.path), the decoys' folder, does not exist")
+            return
+        }
+        if lesson.starter.count == 1, workspace.exists(lesson.starter[0]) {
+            compare(lesson.starter[0], with: decoys.path, workspace)
+        }
+        let coded = Set(DecoyScanner.ids(at: decoys.path, workspace: workspace))
+        let listed = Set(decoys.cases.map(\.id))
+        for id in listed.subtracting(coded).sorted() {
+            problems.append("decoy \"\(id)\" is listed but \(decoys.path) never calls Decoy.isActive(\"\(id)\")")
+        }
+        for id in coded.subtracting(listed).sorted() {
+            problems.append("\(decoys.path) uses decoy \"\(id)\", which the manifest does not list (so it never runs)")
+        }
+    }
+
+    private mutating func checkHints() {
+        if lesson.hints.count < Self.minimumHints {
+            problems.append("\(lesson.hints.count) hints; a lesson needs at least \(Self.minimumHints)")
+        }
+    }
+
+    private mutating func compare(_ starter: String, with mirror: String, _ workspace: Workspace) {
+        let expected = Set(workspace.swiftFiles(at: starter))
+        let actual = Set(workspace.swiftFiles(at: mirror))
+        let missing = expected.subtracting(actual).sorted()
+        let extra = actual.subtracting(expected).sorted()
+        guard !missing.isEmpty || !extra.isEmpty else { return }
+        var parts: [String] = []
+        if !missing.isEmpty { parts.append("missing " + missing.joined(separator: ", ")) }
+        if !extra.isEmpty { parts.append("extra " + extra.joined(separator: ", ")) }
+        problems.append("\(mirror) does not mirror \(starter): " + parts.joined(separator: "; "))
+    }
+}

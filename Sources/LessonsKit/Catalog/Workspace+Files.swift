@@ -1,0 +1,18 @@
+import Foundation
+
+extension Workspace {
+    /// The Swift files at `relativePath` — the file itself, or every `.swift` file below a folder — as paths
+    /// relative to `relativePath` (a file gives its own name), sorted. Empty when nothing is there.
+    public func swiftFiles(at relativePath: String) -> [String] {
+        guard let url = resolve(relativePath) else { return [] }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { return [] }
+        guard isDirectory.boolValue else { return url.pathExtension == "swift" ? [url.lastPathComponent] : [] }
+        var files: [String] = []
+        let enumerator = FileManager.default.enumerator(atPath: url.path)
+        while let relative = enumerator?.nextObject() as? String {
+            if relative.hasSuffix(".swift") { files.append(relative) }
+        }
+        return files.sorted()
+    }
+}

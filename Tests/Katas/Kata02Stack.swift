@@ -1,0 +1,189 @@
+import Foundation
+import KataSupport
+import Persistence
+import XCTest
+// The code under test: your starters, or (for `lessons verify`) the reference solutions or the decoys.
+#if Solutions
+import Solutions
+#elseif Decoys
+import Decoys
+#else
+import Workbook
+#endif
+
+/// Lesson 2 — The stack. Katas 1–2: a one-call container helper; 3–4: a StorageProvider, persisted or in memory;
+/// 5–7: load errors without crashing, and a retry; 8: one model for every container.
+final class Kata02Stack: KataCase {
+    override class var lesson: Int { 2 }
+    override class var folder: String { "02-Stack" }
+    override class func makeModel() throws -> ManagedObjectModel { try GardenModel.make() }
+
+    private var devNull: URL { URL(fileURLWithPath: "/dev/null") }
+
+    /// A folder of its own for this kata, removed afterwards.
+    private func temporaryFolder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("workbook-kata02-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+        return url
+    }
+
+    /// A store location that cannot be created: a plain file stands where the store's folder should be. (Not a
+    /// read-only folder: permissions do not stop root, which many containers and CI machines run as.)
+    private func blockedLocation() throws -> (file: URL, store: URL) {
+        let file = try temporaryFolder().appendingPathComponent("Garden")
+        try Data("a file, not a folder".utf8).write(to: file)
+        return (file, file.appendingPathComponent("Garden.sqlite"))
+    }
+
+    private func savePlant(_ name: String, in context: ManagedObjectContext) throws {
+        let plant = Plant(context: context)
+        plant.name = name
+        try context.save()
+    }
+
+    private func plantNames(in container: PersistentContainer) throws -> [String] {
+        let reader = container.newBackgroundContext()
+        return try reader.performAndWait {
+            let request = Plant.fetchRequest()
+            request.sortDescriptors = [FetchSortDescriptor(\Plant.name)]
+            return try reader.fetch(request).map(\.name)
+        }
+    }
+
+    // MARK: The container helper
+
+    func test01_loadHelperReturnsALoadedContainer() {
+        kata(1, in: "PersistentContainer+Load.swift", "load(name:model:url:)") {
+            let container = try PersistentContainer.load(name: "Garden", model: try GardenModel.make(), url: devNull)
+            let urls = container.persistentStoreCoordinator.persistentStoreURLs
+            try expect(urls == [devNull], "load(name:model:url:) returned a container whose store is at "
+                + "\(urls.map(\.path)), not at the URL it was given (/dev/null): describe the store with that URL "
+                + "and load it before returning.")
+            try savePlant("Fern", in: container.viewContext)
+            try expect(try plantNames(in: container) == ["Fern"], "a plant saved in the loaded container is not in its store.")
+        }
+    }
+
+    func test02_loadHelperThrowsTheLoadError() {
+        kata(2, in: "PersistentContainer+Load.swift", "load(name:model:url:)") {
+            let blocked = try blockedLocation()
+            let error = try expectError(PersistenceError.self, "load(name:model:url:) must throw the error "
+                + "loadPersistentStores reports for \(blocked.store.path), where no store can be made.") {
+                _ = try PersistentContainer.load(name: "Garden", model: try GardenModel.make(), url: blocked.store)
+            }
+            try expect(error.code == .fileWriteNoPermission, "load(name:model:url:) threw error \(error.code) "
+                + "(\(error.message)); expected the store's own error, 513.")
+        }
+    }
+
+    // MARK: The storage provider
+
+    func test03_inMemoryProviderStartsEmptyAndKeepsToItself() {
+        kata(3, in: "StorageProvider.swift", "init(modelName:location:)") {
+            let first = try StorageProvider(location: .inMemory)
+            try first.loadStores()
+            let urls = first.container.persistentStoreCoordinator.persistentStoreURLs
+            try expect(urls == [devNull], "an in-memory StorageProvider's store is at \(urls.map(\.path)), not "
+                + "/dev/null: describe the store at location.url.")
+            try savePlant("Fern", in: first.viewContext)
+            let second = try StorageProvider(location: .inMemory)
+            try second.loadStores()
+            let seen = try plantNames(in: second.container)
+            try expect(seen.isEmpty, "a second in-memory provider sees \(seen) saved by the first; in memory "
+                + "means a private store per container.")
+        }
+    }
+
+    func test04_persistedProviderKeepsDataBetweenLaunches() {
+        kata(4, in: "StorageProvider.swift", "init(modelName:location:)") {
+            let url = try temporaryFolder().appendingPathComponent("Garden.sqlite")
+            do {
+                let provider = try StorageProvider(location: .persisted(url))
+                try provider.loadStores()
+                try savePlant("Fern", in: provider.viewContext)
+            }
+            try expect(FileManager.default.fileExists(atPath: url.path), "a persisted provider did not create "
+                + "its store file at \(url.path).")
+            let relaunched = try StorageProvider(location: .persisted(url))
+            try relaunched.loadStores()
+            let names = try plantNames(in: relaunched.container)
+            try expect(names == ["Fern"], "after a relaunch the persisted store holds \(names), not [\"Fern\"].")
+        }
+    }
+
+    // MARK: Load errors
+
+    func test05_unknownModelNameIsAnErrorNotACrash() {
+        kata(5, in: "StorageProvider.swift", "model(named:)") {
+            let error = try expectError(StorageError.self, "StorageProvider(modelName: \"Gardn\") must throw "
+                + "StorageError.modelNotFound: there is no model of that name.") {
+                _ = try StorageProvider(modelName: "Gardn", location: .inMemory)
+            }
+            guard case .modelNotFound(let name, let available) = error else {
+                return try expect(false, "a misspelt model name threw \(error), not StorageError.modelNotFound.")
+            }
+            try expect(name == "Gardn" && available.contains("Garden"), "modelNotFound should carry the name that "
+                + "was asked for (\"Gardn\", got \"\(name)\") and the names the bundle has (got \(available)).")
+        }
+    }
+
+    func test06_unwritableLocationIsReportedNotFatal() {
+        kata(6, in: "StorageProvider.swift", "loadStores()") {
+            let blocked = try blockedLocation()
+            let provider = try StorageProvider(location: .persisted(blocked.store))
+            let error = try expectError(StorageError.self, "loadStores() must throw StorageError.storeUnavailable "
+                + "when the store cannot be made at \(blocked.store.path).") {
+                try provider.loadStores()
+            }
+            guard case .storeUnavailable(let url, let underlying) = error else {
+                return try expect(false, "an unwritable location threw \(error), not StorageError.storeUnavailable.")
+            }
+            try expect(url == blocked.store, "storeUnavailable names \(url.path); it should name the store's URL, "
+                + "\(blocked.store.path).")
+            try expect((underlying as? PersistenceError)?.code == .fileWriteNoPermission, "storeUnavailable should "
+                + "carry the container's own error (513, no permission to write); it carries \(underlying).")
+        }
+    }
+
+    func test07_retrySucceedsOnceTheLocationIsWritable() {
+        kata(7, in: "StorageProvider.swift", "loadStores()") {
+            let blocked = try blockedLocation()
+            let provider = try StorageProvider(location: .persisted(blocked.store))
+            do {
+                try provider.loadStores()
+            } catch is StorageError {
+                // Expected: kata 6 is about this error.
+            }
+            // What was in the way goes away, as a locked device's files become readable again.
+            try FileManager.default.removeItem(at: blocked.file)
+            try FileManager.default.createDirectory(at: blocked.file, withIntermediateDirectories: true)
+            try provider.loadStores()
+            let urls = provider.container.persistentStoreCoordinator.persistentStoreURLs
+            try expect(urls == [blocked.store], "after a failed load and a retry, the provider's store is at "
+                + "\(urls.map(\.path)), not at \(blocked.store.path): a second loadStores() must load the store again.")
+            try savePlant("Fern", in: provider.viewContext)
+            try expect(try plantNames(in: provider.container) == ["Fern"], "a plant saved after the retry is not in the store.")
+        }
+    }
+
+    // MARK: One model
+
+    func test08_everyContainerOfAModelSharesOneModel() {
+        kata(8, in: "StorageProvider.swift", "model(named:)") {
+            let once = try StorageProvider.model(named: "Garden")
+            let twice = try StorageProvider.model(named: "Garden")
+            try expect(once === twice, "model(named: \"Garden\") returned two different instances: read the model "
+                + "once and keep it, or every container gets its own copy of each entity.")
+            let first = try StorageProvider(location: .inMemory)
+            let second = try StorageProvider(location: .inMemory)
+            try expect(first.container.managedObjectModel === second.container.managedObjectModel
+                        && first.container.managedObjectModel === once,
+                       "two providers of the Garden model have different model instances; make their containers "
+                        + "with model(named:).")
+            let bookshelf = try StorageProvider.model(named: "Bookshelf")
+            try expect(bookshelf !== once && bookshelf.entitiesByName["Book"] != nil,
+                       "model(named: \"Bookshelf\") must give the Bookshelf model, not the Garden one.")
+        }
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import KataSupport
+import Persistence
+import XCTest
+
+/// The base of every kata suite.
+///
+/// - Each kata gets a fresh container on a private in-memory store (``container``, ``context``): lesson 1's idea,
+///   used by every later lesson.
+/// - ``kata(_:in:_:filePath:line:_:)`` runs a kata's body and turns whatever goes wrong — a failed check, a starter that
+///   still throws ``KataNotDone``, any other error — into one failure that names the lesson, the kata, the file and
+///   the function to change.
+/// - A watchdog ends the run with a message if a kata hangs (a deadlock between two queues), because a hung
+///   test would hide every result after it.
+///
+/// Katas never force-unwrap what learner code returns; ``require(_:_:filePath:line:)`` fails cleanly instead.
+class KataCase: XCTestCase {
+    /// The lesson this suite belongs to; each suite overrides it.
+    class var lesson: Int { 0 }
+    /// The lesson's folder under `Sources/Workbook`, e.g. `01-Testing`.
+    class var folder: String { "" }
+    /// The model of the fresh store each kata gets.
+    class func makeModel() throws -> ManagedObjectModel {
+        throw KataSetupError(message: "\(self) does not say which model its katas use (override makeModel())")
+    }
+
+    /// How long one kata may run before the watchdog stops the run.
+    static let timeLimit: TimeInterval = 30
+
+    /// The kata's own container, on a store nobody else sees.
+    private(set) var container: PersistentContainer!
+    /// The container's main-queue context (katas run on the main thread).
+    var context: ManagedObjectContext { container.viewContext }
+
+    private var current: (number: Int, file: String, function: String)?
+    private var watchdog: DispatchWorkItem?
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        container = try Self.makeInMemoryContainer(model: try Self.makeModel())
+        startWatchdog()
+    }
+
+    override func tearDownWithError() throws {
+        watchdog?.cancel()
+        watchdog = nil
+        container = nil
+        current = nil
+        try super.tearDownWithError()
+    }
+
+    // region: fresh-store
+    /// A loaded container on a private in-memory SQLite store: the URL `/dev/null` gives every container a store
+    /// of its own, empty, gone when the container goes.
+    static func makeInMemoryContainer(model: ManagedObjectModel) throws -> PersistentContainer {
+        let container = PersistentContainer(name: "Kata", managedObjectModel: model)
+        container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]
+        nonisolated(unsafe) var loadError: (any Error)?
+        container.loadPersistentStores { _, error in loadError = error }
+        if let loadError { throw loadError }
+        return container
+    }
+    // endregion: fresh-store
+
+    // MARK: Running a kata
+
+    /// Runs kata `number`, whose work is `function` in `file` (relative to the lesson's folder). Every failure
+    /// inside is reported with the lesson, the kata and where to work.
+    func kata(_ number: Int, in file: String, _ function: String, filePath: StaticString = #filePath,
+              line: UInt = #line, _ body: () throws -> Void) {
+        current = (number, "Sources/Workbook/\(Self.folder)/\(file)", function)
+        do {
+            try body()
+        } catch let notDone as KataNotDone {
+            fail("\(notDone.function) is not written yet: it still throws KataNotDone.",
+                 file: notDone.file, function: notDone.function, filePath: filePath, line: line)
+        } catch is KataStop {
+            // Already reported where it happened.
+        } catch {
+            fail("\(function) threw an error: \(error)", filePath: filePath, line: line)
+        }
+        current = nil
+    }
+
+    /// Fails the kata with `message` unless `condition` holds, and ends it: the first problem is the one to fix,
+    /// and checks after it would only repeat it in other words.
+    func expect(_ condition: @autoclosure () throws -> Bool, _ message: @autoclosure () -> String,
+                filePath: StaticString = #filePath, line: UInt = #line) throws {
+        guard try !condition() else { return }
+        fail(message(), filePath: filePath, line: line)
+        throw KataStop()
+    }
+
+    /// The value, or a failure with `message` that ends the kata (nothing after it could make sense).
+    func require<T>(_ value: T?, _ message: @autoclosure () -> String, filePath: StaticString = #filePath,
+                    line: UInt = #line) throws -> T {
+        guard let value else {
+            fail(message(), filePath: filePath, line: line)
+            throw KataStop()
+        }
+        return value
+    }
+
+    /// Runs `body`, which must throw an error of type `E`; returns that error. A ``KataNotDone`` is passed on (the
+    /// kata reports it as "not written yet"); no error, or another type, fails the kata and ends it.
+    func expectError<E: Error>(_ type: E.Type, _ message: @autoclosure () -> String,
+                               filePath: StaticString = #filePath, line: UInt = #line,
+                               _ body: () throws -> Void) throws -> E {
+        do {
+            try body()
+        } catch let notDone as KataNotDone {
+            throw notDone
+        } catch let error as E {
+            return error
+        } catch {
+            fail(message() + " It threw a different error instead: \(error)", filePath: filePath, line: line)
+            throw KataStop()
+        }
+        fail(message() + " Nothing was thrown.", filePath: filePath, line: line)
+        throw KataStop()
+    }
+
+    /// Reports a failure in the house style: what is wrong, then where to work and how to get a hint.
+    func fail(_ what: String, file: String? = nil, function: String? = nil, filePath: StaticString = #filePath,
+              line: UInt = #line) {
+        let lesson = Self.lesson
+        let number = current.map { " · kata \($0.number)" } ?? ""
+        let where_ = file ?? current?.file ?? "Sources/Workbook/\(Self.folder)"
+        let function = function ?? current?.function
+        let work = function.map { "\(where_), \($0)" } ?? where_
+        XCTFail("Lesson \(lesson)\(number) — \(what)\nWork in \(work). Stuck? swift run lessons hint \(lesson)",
+                file: filePath, line: line)
+    }
+
+    // MARK: Watchdog
+
+    /// A kata that does not finish within ``timeLimit`` has almost always deadlocked (a context waiting for the
+    /// main queue while the main thread waits for it). XCTest cannot stop a test, so the watchdog prints what
+    /// happened in the form `lessons check` reads and ends the process, rather than hang every later kata.
+    private func startWatchdog() {
+        let name = self.name
+        let lesson = Self.lesson
+        let item = DispatchWorkItem {
+            let message = "Fatal error: Lesson \(lesson) — \(name) did not finish within \(Int(Self.timeLimit)) s. "
+                + "Is a context waiting for a queue that is waiting for it (performAndWait inside performAndWait "
+                + "of another context)? Stuck? swift run lessons hint \(lesson)\n"
+            FileHandle.standardError.write(Data(message.utf8))
+            fflush(nil)     // XCTest's own lines first, so the report shows which kata was running
+            _exit(1)
+        }
+        watchdog = item
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.timeLimit, execute: item)
+    }
+}

@@ -1,0 +1,103 @@
+import XCTest
+@testable import LessonsKit
+
+/// The file checks of `lessons verify`, on a small workbook written into a temporary folder.
+final class LessonAuditTests: TemporaryFolderTestCase {
+    /// A one-lesson workbook; `files` are written on top of a complete lesson, `nil` contents remove one.
+    private func workbook(hints: Int = 3, decoys: String = #"["a", "b"]"#,
+                          files: [String: String?] = [:]) throws -> Catalog {
+        let hintList = (0..<hints).map { "\"Hint \($0 + 1).\"" }.joined(separator: ", ")
+        let decoyCases = try JSONSerialization.jsonObject(with: Data(decoys.utf8)) as? [String] ?? []
+        let cases = decoyCases.map { "{\"id\": \"\($0)\", \"mistake\": \"M\"}" }.joined(separator: ", ")
+        var tree: [String: String?] = [
+            "lessons/manifest.json": """
+                {"format": 1, "title": "T", "documents": [{"id": "000", "title": "D"}], "lessons": [
+                 {"number": 1, "slug": "one", "title": "One", "summary": "S", "languages": ["en"],
+                  "sources": [{"document": "000", "sections": ["x"]}],
+                  "katas": {"suite": "Kata01One", "file": "Tests/Katas/Kata01One.swift"},
+                  "starter": ["Sources/Workbook/01-One"], "solution": ["Sources/Solutions/01-One"],
+                  "example": {"product": "example01-one", "path": "Sources/Examples/01-One"},
+                  "hints": [\(hintList)],
+                  "decoys": {"path": "Sources/Decoys/01-One", "cases": [\(cases)]}}]}
+                """,
+            "lessons/01-one/lesson.en.md": "# One\n\nText.\n",
+            "Package.swift": "// .executableTarget(name: \"example01-one\")\n",
+            "Sources/Examples/01-One/main.swift": "print(1)\n",
+            "Tests/Katas/Kata01One.swift": "final class Kata01One: KataCase {\n    func test01_a() {}\n}\n",
+            "Sources/Workbook/01-One/A.swift": "", "Sources/Workbook/01-One/Sub/B.swift": "",
+            "Sources/Solutions/01-One/A.swift": "", "Sources/Solutions/01-One/Sub/B.swift": "",
+            "Sources/Decoys/01-One/A.swift": "if Decoy.isActive(\"a\") {}\n",
+            "Sources/Decoys/01-One/Sub/B.swift": "if Decoy.isActive(\"b\") {}\n",
+        ]
+        tree.merge(files) { _, new in new }
+        for (path, contents) in tree {
+            if let contents { _ = try write(contents, to: "book/" + path) }
+        }
+        return try Catalog.load(Workspace(packageRoot: temporary.appendingPathComponent("book")))
+    }
+
+    private func audit(_ catalog: Catalog) -> LessonAudit {
+        LessonAudit(catalog.lessons[0], catalog: catalog)
+    }
+
+    func testEveryRealLessonIsPlannedOrReady() throws {
+        let catalog = try Catalog.load(Workspace(packageRoot: TestPaths.packageRoot))
+        let audits = CatalogVerifier(catalog: catalog).audits()
+        for audit in audits where audit.state == .incomplete {
+            XCTFail("lesson \(audit.lesson.number) is incomplete:\n" + audit.problems.joined(separator: "\n"))
+        }
+        XCTAssertEqual(audits.prefix(2).map(\.state), [.ready, .ready], "lessons 1 and 2 are written")
+    }
+
+    func testACompleteLessonIsReady() throws {
+        let audit = audit(try workbook())
+        XCTAssertEqual(audit.problems, [])
+        XCTAssertEqual(audit.state, .ready)
+        XCTAssertEqual(audit.katas, ["test01_a"])
+        XCTAssertTrue(audit.katasRunnable)
+        XCTAssertEqual(CatalogVerifier.parts(of: audit), "text en · example · 1 katas · 3 hints · 2 decoys")
+    }
+
+    func testALessonWithNothingWrittenIsPlanned() throws {
+        var removed: [String: String?] = [:]
+        for path in ["lessons/01-one/lesson.en.md", "Sources/Examples/01-One/main.swift", "Tests/Katas/Kata01One.swift",
+                     "Sources/Workbook/01-One/A.swift", "Sources/Workbook/01-One/Sub/B.swift",
+                     "Sources/Solutions/01-One/A.swift", "Sources/Solutions/01-One/Sub/B.swift",
+                     "Sources/Decoys/01-One/A.swift", "Sources/Decoys/01-One/Sub/B.swift"] {
+            removed[path] = .some(nil)
+        }
+        let audit = audit(try workbook(files: removed))
+        XCTAssertEqual(audit.state, .planned)
+        XCTAssertEqual(audit.problems, [])
+    }
+
+    func testMirrorsDecoysHintsAndExampleAreChecked() throws {
+        let catalog = try workbook(hints: 2, decoys: #"["a", "c"]"#, files: [
+            "Sources/Solutions/01-One/Sub/B.swift": nil,
+            "Sources/Solutions/01-One/C.swift": .some(""),
+            "Package.swift": .some("// no examples\n"),
+        ])
+        XCTAssertEqual(audit(catalog).problems, [
+            "Package.swift declares no executable \"example01-one\" for Sources/Examples/01-One",
+            "Sources/Solutions/01-One does not mirror Sources/Workbook/01-One: missing Sub/B.swift; extra C.swift",
+            "decoy \"c\" is listed but Sources/Decoys/01-One never calls Decoy.isActive(\"c\")",
+            "Sources/Decoys/01-One uses decoy \"b\", which the manifest does not list (so it never runs)",
+            "2 hints; a lesson needs at least 3",
+        ])
+        XCTAssertEqual(audit(catalog).state, .incomplete)
+    }
+
+    func testKatasTextAndDecoysMustExist() throws {
+        let catalog = try workbook(decoys: "[]", files: [
+            "Tests/Katas/Kata01One.swift": .some("final class Other: KataCase {}\n"),
+            "lessons/01-one/lesson.en.md": .some("# One\n\n```swift include=Sources/Nowhere.swift\n```\n"),
+        ])
+        XCTAssertEqual(audit(catalog).problems, [
+            "lessons/01-one/lesson.en.md:3: included file Sources/Nowhere.swift does not exist or is not UTF-8 text",
+            "Tests/Katas/Kata01One.swift declares no class Kata01One, the suite the manifest names",
+            "Tests/Katas/Kata01One.swift has no kata (no `func test…()`)",
+            "no decoys: list at least one known-wrong answer under \"decoys\" in the manifest",
+        ])
+        XCTAssertFalse(audit(catalog).katasRunnable)
+    }
+}

@@ -1,0 +1,90 @@
+import XCTest
+@testable import LessonsKit
+
+/// The rules `lessons verify` applies to kata runs, fed with captured XCTest output instead of real runs.
+final class KataVerifierTests: XCTestCase {
+    private let lesson = Lesson(
+        number: 1, slug: "testing", title: LocalizedText([.en: "Testing"]), summary: LocalizedText([.en: "S"]),
+        languages: [.en], sources: [], katas: Lesson.Katas(suite: "Kata01Testing", file: "Tests/Katas/Kata01Testing.swift"),
+        starter: ["Sources/Workbook/01-Testing"], solution: ["Sources/Solutions/01-Testing"],
+        example: Lesson.Example(product: "example01-testing", path: "Sources/Examples/01-Testing"), hints: [],
+        decoys: Lesson.Decoys(path: "Sources/Decoys/01-Testing", cases: [.init(id: "no-save", mistake: "never saves")]))
+
+    private var entry: KataVerifier.Entry {
+        KataVerifier.Entry(lesson: lesson, suite: KataSuite(name: "Kata01Testing", file: lesson.katas.file,
+                                                            katas: ["test01_a", "test02_b", "test03_c", "test04_d"]))
+    }
+
+    /// Output of a run: kata 1 fails in the house style, 2 passes, 3 fails with a bare assertion, 4 crashes.
+    private let mixed = """
+        Test Case 'Kata01Testing.test01_a' started at 2025-01-01 10:00:00.000
+        /w/Tests/Katas/Kata01Testing.swift:10: error: Kata01Testing.test01_a : failed - Lesson 1 · kata 1 — a() is not written yet.
+        Work in Sources/Workbook/01-Testing/A.swift, a(). Stuck? swift run lessons hint 1
+        Test Case 'Kata01Testing.test01_a' failed (0.001 seconds)
+        Test Case 'Kata01Testing.test02_b' started at 2025-01-01 10:00:00.001
+        Test Case 'Kata01Testing.test02_b' passed (0.001 seconds)
+        Test Case 'Kata01Testing.test03_c' started at 2025-01-01 10:00:00.002
+        /w/Tests/Katas/Kata01Testing.swift:30: error: Kata01Testing.test03_c : XCTAssertTrue failed -
+        Test Case 'Kata01Testing.test03_c' failed (0.001 seconds)
+        Test Case 'Kata01Testing.test04_d' started at 2025-01-01 10:00:00.003
+        Fatal error: Unexpectedly found nil while unwrapping an Optional value
+        """
+
+    func testStartersMustFailEveryKataNamingLessonAndFile() {
+        let check = KataVerifier.judgeStarters(entry, report: XCTestOutputParser.parse(mixed))
+        XCTAssertEqual(check.katas, 4)
+        XCTAssertEqual(check.good, 1)
+        XCTAssertEqual(check.problems, [
+            "test02_b passes against the untouched starter",
+            "test03_c fails without naming the lesson and the file to change: XCTAssertTrue failed -",
+            "test04_d crashed: Fatal error: Unexpectedly found nil while unwrapping an Optional value",
+        ])
+    }
+
+    func testSolutionsMustPassEveryKata() {
+        let check = KataVerifier.judgeSolutions(entry, report: XCTestOutputParser.parse(mixed))
+        XCTAssertEqual(check.good, 1)
+        XCTAssertEqual(check.problems.first, "test01_a fails: Lesson 1 · kata 1 — a() is not written yet.")
+        XCTAssertEqual(check.problems.last, "test04_d crashed: Fatal error: Unexpectedly found nil while unwrapping an Optional value")
+    }
+
+    func testADecoyIsCaughtByAFailureButNotByACrash() {
+        let decoy = lesson.decoys!.cases[0]
+        let crashed = KataVerifier.judgeDecoy(decoy, of: entry, report: XCTestOutputParser.parse(mixed))
+        XCTAssertEqual(crashed.problem, "test04_d crashed (Fatal error: Unexpectedly found nil while unwrapping an "
+            + "Optional value); a wrong answer must fail a kata, not end the run")
+        let clean = mixed.components(separatedBy: "\n").prefix(9).joined(separator: "\n")
+        let caught = KataVerifier.judgeDecoy(decoy, of: entry, report: XCTestOutputParser.parse(clean))
+        XCTAssertNil(caught.problem)
+        XCTAssertEqual(caught.caughtBy, [1, 3])
+        let passing = """
+            Test Case 'Kata01Testing.test01_a' started at 2025-01-01 10:00:00.000
+            Test Case 'Kata01Testing.test01_a' passed (0.001 seconds)
+            """
+        XCTAssertEqual(KataVerifier.judgeDecoy(decoy, of: entry, report: XCTestOutputParser.parse(passing)).problem,
+                       "not caught: every kata accepts this wrong answer")
+        XCTAssertEqual(KataVerifier.judgeDecoy(decoy, of: entry, report: KataRunReport()).problem, "no kata ran")
+    }
+
+    func testReportGolden() {
+        var verification = KataVerification()
+        verification.starters = [
+            .init(lesson: 1, suite: "Kata01Testing", katas: 10, good: 10, problems: []),
+            .init(lesson: 2, suite: "Kata02Stack", katas: 8, good: 7, problems: ["test03_c passes against the untouched starter"]),
+        ]
+        verification.buildErrors[.solutions] = ["Sources/Solutions/02-Stack/StorageProvider.swift:3:1: error: expected declaration"]
+        verification.decoys = [
+            .init(lesson: 1, id: "create-without-save", mistake: "never saves", caughtBy: [1], problem: nil),
+            .init(lesson: 1, id: "unsorted-list", mistake: "no sort descriptor", caughtBy: [5, 9], problem: nil),
+            .init(lesson: 2, id: "never-retries", mistake: "loads once", caughtBy: [],
+                  problem: "not caught: every kata accepts this wrong answer"),
+        ]
+        verification.examples = [
+            .init(lesson: 1, product: "example01-testing", problem: nil),
+            .init(lesson: 2, product: "example02-stack", problem: "exit status 1: Fatal error"),
+        ]
+        XCTAssertFalse(verification.ok)
+        assertMatchesGolden(verification.render(colors: false) + verification.summary + "\n", "verify-katas.txt")
+        XCTAssertTrue(verification.render(colors: true).contains("\u{1B}["), "colours when asked for")
+    }
+}
