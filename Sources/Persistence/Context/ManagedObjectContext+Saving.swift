@@ -18,7 +18,7 @@ extension ManagedObjectContext {
         guard let coordinator = persistentStoreCoordinator else {
             throw PersistenceError(.persistentStoreInvalidType, "This context has no persistent store coordinator to save to.")
         }
-        processPendingChanges()
+        let reportedInserts = processPendingChangesReportingInserts()
         try validateForSave()
 
         var plan = SavePlan(inserted: inserted.objects,
@@ -60,8 +60,11 @@ extension ManagedObjectContext {
         markSaved(insertedObjects + updatedObjects)
         advanceQueryGeneration()
         for object in insertedObjects + updatedObjects + plan.reinserted + plan.takeovers { object.didSave() }
+        // The inserted objects reported before the save are the ones saved when the policy moved none of them.
+        let sameInserts = plan.takeovers.isEmpty && plan.dropped.isEmpty && reportedInserts.count == insertedObjects.count
         postSaveNotifications(inserted: insertedObjects + plan.takeovers, updated: updatedObjects + plan.reinserted,
-                              deleted: plan.deleted.filter { !$0.objectID.isTemporaryID }, deletedIDs: deletedIDs)
+                              deleted: plan.deleted.filter { !$0.objectID.isTemporaryID }, deletedIDs: deletedIDs,
+                              insertedSet: sameInserts ? reportedInserts : nil)
     }
 
     /// After a save: `objects` now match what they were saved to, and the change lists start afresh.

@@ -32,30 +32,40 @@ extension ManagedObjectContext {
         postChangeNotification()
     }
 
+    /// ``processPendingChanges()``, returning the inserted objects just reported.
+    func processPendingChangesReportingInserts() -> Set<ManagedObject> {
+        propagateDeletes()
+        return postChangeNotification()
+    }
+
     /// Posts ``didChangeObjectsNotification`` for the objects changed since the last one, if any.
-    func postChangeNotification(refreshed: Set<ManagedObject> = [], removed: Set<ManagedObject> = []) {
+    /// Returns the set of inserted objects it reported, so a save can hand the same set to its did-save notification.
+    @discardableResult
+    func postChangeNotification(refreshed: Set<ManagedObject> = [], removed: Set<ManagedObject> = []) -> Set<ManagedObject> {
         let inserted = Set(self.inserted.objects(since: notificationMarks.inserted))
         let updated = Set(self.updated.objects(since: notificationMarks.updated))
         let deleted = Set(self.deleted.objects(since: notificationMarks.deleted)).union(removed)
         markNotified()
-        guard !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty || !refreshed.isEmpty else { return }
+        guard !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty || !refreshed.isEmpty else { return inserted }
         NotificationCenter.default.post(name: Self.didChangeObjectsNotification, object: self, userInfo: [
             NotificationKey.insertedObjects.rawValue: inserted,
             NotificationKey.updatedObjects.rawValue: updated,
             NotificationKey.deletedObjects.rawValue: deleted,
             NotificationKey.refreshedObjects.rawValue: refreshed,
         ])
+        return inserted
     }
 
     /// Posts the did-save notifications and tells the contexts that merge automatically and the `saves()` streams.
     func postSaveNotifications(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject],
-                               deletedIDs: [ManagedObjectID]) {
+                               deletedIDs: [ManagedObjectID], insertedSet: Set<ManagedObject>? = nil) {
         let summary = ContextDidSave(insertedObjectIDs: Set(inserted.map(\.objectID)),
                                      updatedObjectIDs: Set(updated.map(\.objectID)),
                                      deletedObjectIDs: Set(deletedIDs))
         guard !summary.isEmpty else { return }
         NotificationCenter.default.post(name: Self.didSaveObjectsNotification, object: self, userInfo: [
-            NotificationKey.insertedObjects.rawValue: Set(inserted),
+            // The set reported by the did-change notification at the start of the save, when it holds the same objects.
+            NotificationKey.insertedObjects.rawValue: insertedSet.flatMap { $0.count == inserted.count ? $0 : nil } ?? Set(inserted),
             NotificationKey.updatedObjects.rawValue: Set(updated),
             NotificationKey.deletedObjects.rawValue: Set(deleted),
         ])

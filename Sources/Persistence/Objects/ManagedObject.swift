@@ -144,5 +144,6 @@ open class ManagedObject: CustomStringConvertible {
 extension ManagedObject: Hashable {
     /// Objects are equal only to themselves (one object per ID per context).
     public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool { lhs === rhs }
-    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+    // Final: identity is not for subclasses to change, and sets of thousands of objects are built for every save.
+    public final func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
