@@ -102,6 +102,7 @@ final class NotificationTests: PersistenceTestCase {
         XCTAssertEqual(alien.title, "Alien (1979)")
         XCTAssertEqual(alien.rating, 1, "our own unsaved change survives the merge")
         XCTAssertTrue(heat.isDeleted)
+        XCTAssertNil(heat.managedObjectContext, "a merged deletion detaches the object")
         XCTAssertNil(context.registeredObject(for: heat.objectID))
         XCTAssertEqual(changes.notes.first?.userInfo?["refreshed"] as? Set<ManagedObject>, [alien])
         XCTAssertNoThrow(try context.save(), "after merging, saving our change does not conflict")

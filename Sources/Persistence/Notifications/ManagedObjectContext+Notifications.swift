@@ -141,6 +141,8 @@ extension ManagedObjectContext {
             deleted.remove(object)
             unregister(object)
             object.markInaccessible()
+            // Out of the registry, the context can no longer clear this pointer when it goes away.
+            object.managedObjectContext = nil
             removed.insert(object)
         }
         postChangeNotification(refreshed: refreshed, removed: removed)
