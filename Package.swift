@@ -56,6 +56,12 @@ let package = Package(
                           path: "Sources/Examples/01-Testing"),
         .executableTarget(name: "example02-stack", dependencies: ["Persistence", "KataSupport"],
                           path: "Sources/Examples/02-Stack"),
+        .executableTarget(name: "example03-modelling", dependencies: ["Persistence", "KataSupport"],
+                          path: "Sources/Examples/03-Modelling"),
+        .executableTarget(name: "example04-contexts-and-crud", dependencies: ["Persistence", "KataSupport"],
+                          path: "Sources/Examples/04-ContextsAndCRUD"),
+        .executableTarget(name: "example05-saving-safely", dependencies: ["Persistence", "KataSupport"],
+                          path: "Sources/Examples/05-SavingSafely"),
 
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence"]),
         .testTarget(

@@ -1,0 +1,33 @@
+import Foundation
+import KataSupport
+import Persistence
+
+/// Lesson 3's group helpers with known mistakes (see `Decoy`).
+extension Group {
+    @discardableResult
+    public static func insert(named name: String, titles: [String], into context: ManagedObjectContext) throws -> Group {
+        let group = Group(context: context)
+        group.name = name
+        group.createdAt = Date()
+        let items = titles.map { title in
+            let item = Item(context: context)
+            item.title = title
+            return item
+        }
+        // Mistake: the items are made but never put in the group.
+        if !Decoy.isActive("unlinked-items") { group.items = items }
+        return group
+    }
+
+    public func moveItem(at source: Int, to destination: Int) throws {
+        var reordered = items
+        if Decoy.isActive("move-swaps") {
+            // Mistake: swapping two items is not moving one; everything between them stays out of place.
+            reordered.swapAt(source, destination)
+        } else {
+            let item = reordered.remove(at: source)
+            reordered.insert(item, at: destination)
+        }
+        items = reordered
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import KataSupport
+import Persistence
+
+// Lesson 5's runnable example: one invalid object poisons a context — every later save fails, however valid the new
+// work — until rollback() clears it. Then what rollback and reset each throw away. `swift run lessons run 5`.
+
+let container = PersistentContainer(name: GardenModel.name, managedObjectModel: try GardenModel.make())
+container.persistentStoreDescriptions = [.inMemory()]
+container.loadPersistentStores { _, error in
+    if let error { print("could not load the store: \(error)") }
+}
+let context = container.viewContext
+
+func storeHolds() throws -> [String] {
+    let reader = container.newBackgroundContext()
+    return try reader.performAndWait {
+        let request = Plant.fetchRequest()
+        request.sortDescriptors = [FetchSortDescriptor(\Plant.name)]
+        return try reader.fetch(request).map(\.name)
+    }
+}
+
+func attemptSave(_ label: String) {
+    do {
+        try context.save()
+        print("   \(label): saved")
+    } catch let error as PersistenceError {
+        print("   \(label): failed, error \(error.code) (\(error.message))")
+    } catch {
+        print("   \(label): failed, \(error)")
+    }
+}
+
+print("1. One plant without a name poisons the context")
+// region: poisoned
+let nameless = Plant(context: context)            // the name is mandatory, and never set
+nameless.wateredOn = Date()
+attemptSave("save 1, the nameless plant")
+for name in ["Fern", "Rose"] {
+    let plant = Plant(context: context)           // perfectly valid…
+    plant.name = name
+    attemptSave("save of \(name)")                // …and still refused: the nameless plant is saved with it
+}
+// endregion: poisoned
+print("   the store holds \(try storeHolds()); the context has changes: \(context.hasChanges)")
+
+print("")
+print("2. rollback() cures it")
+// region: cured
+context.rollback()                                // the nameless plant, Fern and Rose all leave the context
+let tulip = Plant(context: context)
+tulip.name = "Tulip"
+attemptSave("save of Tulip after rollback")
+// endregion: cured
+print("   Daisy, with the pattern every save should use:")
+
+// region: save-or-rollback
+let daisy = Plant(context: context)
+daisy.name = "Daisy"
+do {
+    try context.save()
+} catch {
+    context.rollback()                            // first clean up, then report
+    print("   could not save: \(error)")
+}
+// endregion: save-or-rollback
+print("   the store holds \(try storeHolds())")
+
+print("")
+print("3. rollback() discards everything unsaved, not only the mistake")
+// region: everything
+tulip.wateredOn = Date()                          // a change the user wanted to keep
+let basil = Plant(context: context)               // and a plant they just added
+basil.name = "Basil"
+let typo = Plant(context: context)                // then one mistake
+typo.wateredOn = Date()
+attemptSave("save of all three")
+context.rollback()
+print("   after rollback: Tulip watered? \(tulip.wateredOn != nil); Basil in the context? \(basil.managedObjectContext != nil)")
+// endregion: everything
+
+print("")
+print("4. reset() forgets every object, saved or not")
+// region: reset
+let old = try context.fetch(Plant.fetchRequest())[0]
+context.reset()                                   // unsaved changes go, and so does every registered object
+let fresh = try context.fetch(Plant.fetchRequest())[0]
+// endregion: reset
+print("   the object fetched before reset still belongs to the context: \(old.managedObjectContext != nil)")
+print("   fetched again: \"\(fresh.name)\", a new object: \(old !== fresh)")
+
+print("")
+print("5. A private-queue context reporting through a completion")
+// region: background
+/// Waters every plant on `context`'s queue; a failed save is rolled back before it is reported.
+func waterAll(in context: ManagedObjectContext, completion: @escaping StoreCompletion) {
+    context.perform {
+        do {
+            for plant in try context.fetch(Plant.fetchRequest()) { plant.wateredOn = Date() }
+            try context.save()
+            completion(nil)
+        } catch {
+            context.rollback()                    // the context is clean for whoever uses it next
+            completion(error)
+        }
+    }
+}
+// endregion: background
+let finished = DispatchSemaphore(value: 0)
+waterAll(in: container.newBackgroundContext()) { error in
+    print(error.map { "   watering failed: \($0)" } ?? "   watered every plant")
+    finished.signal()
+}
+if finished.wait(timeout: .now() + 5) == .timedOut { print("   the completion never came") }

@@ -1,0 +1,13 @@
+import Foundation
+import Persistence
+
+/// A named group that keeps its items in order: one of the two entities of lesson 3's model, which you write in
+/// `GroupModel.make()`. The class is given; the model decides what each property means to the store.
+public final class Group: ManagedObject {
+    /// Mandatory: a group without a name cannot be saved.
+    @Managed public var name: String
+    /// Mandatory: when the group was made.
+    @Managed public var createdAt: Date
+    /// The group's items, in the order the user put them: an *ordered* to-many relationship (an array, not a set).
+    @Managed public var items: [Item]
+}

@@ -1,0 +1,31 @@
+import Foundation
+import KataSupport
+import Persistence
+
+extension Group {
+    // region: insert
+    /// Inserts a group with one item per title, in order. Does not save: the caller decides when.
+    @discardableResult
+    public static func insert(named name: String, titles: [String], into context: ManagedObjectContext) throws -> Group {
+        let group = Group(context: context)
+        group.name = name
+        group.createdAt = Date()
+        group.items = titles.map { title in
+            let item = Item(context: context)
+            item.title = title
+            return item
+        }
+        return group
+    }
+    // endregion: insert
+
+    // region: move
+    /// Moves one item to a new position. The array is the order: take it, change it, and give it back.
+    public func moveItem(at source: Int, to destination: Int) throws {
+        var reordered = items
+        let item = reordered.remove(at: source)
+        reordered.insert(item, at: destination)
+        items = reordered
+    }
+    // endregion: move
+}

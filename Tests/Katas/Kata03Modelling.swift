@@ -1,0 +1,193 @@
+import Foundation
+import KataSupport
+import Persistence
+import XCTest
+// The code under test: your starters, or (for `lessons verify`) the reference solutions or the decoys.
+#if Solutions
+import Solutions
+#elseif Decoys
+import Decoys
+#else
+import Workbook
+#endif
+
+/// Lesson 3 — Modelling. Katas 1–2: the model's entities and attributes; 3–5: building an ordered group and
+/// keeping its order through a save; 6–7: delete rules, top down and bottom up.
+final class Kata03Modelling: KataCase {
+    override class var lesson: Int { 3 }
+    override class var folder: String { "03-Modelling" }
+    // The katas make their own containers with the model you write; the base's store is not used.
+    override class func makeModel() throws -> ManagedObjectModel { try BookshelfModel.shared() }
+
+    /// A loaded in-memory container for ``GroupModel``, and its main context.
+    private func groupStore() throws -> (container: PersistentContainer, context: ManagedObjectContext) {
+        let container = try Self.makeInMemoryContainer(model: try GroupModel.make())
+        return (container, container.viewContext)
+    }
+
+    /// What the store holds, read through a new context so nothing registered in the writer can answer instead:
+    /// each group's name with its items' titles in order, sorted by name.
+    private func stored(in container: PersistentContainer) throws -> [String: [String]] {
+        let reader = container.newBackgroundContext()
+        return try reader.performAndWait {
+            var result: [String: [String]] = [:]
+            for group in try reader.fetch(Group.fetchRequest()) { result[group.name] = group.items.map(\.title) }
+            return result
+        }
+    }
+
+    private func storedItemTitles(in container: PersistentContainer) throws -> [String] {
+        let reader = container.newBackgroundContext()
+        return try reader.performAndWait {
+            let request = Item.fetchRequest()
+            request.sortDescriptors = [FetchSortDescriptor(\Item.title)]
+            return try reader.fetch(request).map(\.title)
+        }
+    }
+
+    /// A saved group "Errands" with three items, made without the learner's helpers.
+    private func savedErrands(in context: ManagedObjectContext) throws -> Group {
+        let group = Group(context: context)
+        group.name = "Errands"
+        group.createdAt = Date()
+        for title in ["Bread", "Stamps", "Batteries"] {
+            let item = Item(context: context)
+            item.title = title
+            item.group = group
+        }
+        try context.save()
+        return group
+    }
+
+    // MARK: The model
+
+    func test01_modelDeclaresGroupAndItem() {
+        kata(1, in: "GroupModel.swift", "make()") {
+            let model = try GroupModel.make()
+            let names = model.entities.map(\.name).sorted()
+            try expect(names == ["Group", "Item"], "the model's entities are \(names); expected [\"Group\", \"Item\"].")
+            try expect(model.entity(for: Group.self)?.name == "Group" && model.entity(for: Item.self)?.name == "Item",
+                       "the entities must use the given classes: managedObjectClass Group.self and Item.self.")
+            let items = try require(model.entitiesByName["Group"]?.relationshipsByName["items"],
+                                    "Group has no relationship called \"items\".")
+            try expect(items.isToMany && items.isOrdered, "Group.items is \(items); it must be an ordered to-many "
+                + "relationship (ordered: true), so that the items keep the order they were put in.")
+            try expect(items.destinationEntityName == "Item" && items.inverseName == "group",
+                       "Group.items must point at Item, with \"group\" as its inverse; it is \(items).")
+            let group = try require(model.entitiesByName["Item"]?.relationshipsByName["group"],
+                                    "Item has no relationship called \"group\".")
+            try expect(!group.isToMany && group.inverseName == "items",
+                       "Item.group must be a to-one relationship whose inverse is \"items\"; it is \(group).")
+        }
+    }
+
+    func test02_mandatoryAttributesAreEnforcedAtSave() {
+        kata(2, in: "GroupModel.swift", "make()") {
+            let model = try GroupModel.make()
+            for (entity, attribute, optional) in [("Group", "name", false), ("Group", "createdAt", false),
+                                                  ("Item", "title", false), ("Item", "note", true)] {
+                let description = try require(model.entitiesByName[entity]?.attributesByName[attribute],
+                                              "\(entity) has no attribute called \"\(attribute)\".")
+                try expect(description.isOptional == optional, "\(entity).\(attribute) is "
+                    + (description.isOptional ? "optional" : "mandatory") + "; it should be "
+                    + (optional ? "optional" : "mandatory (optional: false)") + ".")
+            }
+            let (_, context) = try groupStore()
+            let group = Group(context: context)
+            group.name = "Errands"
+            group.createdAt = Date()
+            let item = Item(context: context)
+            item.group = group            // no title
+            let error = try expectError(PersistenceError.self, "saving an item without a title must fail: "
+                + "title is mandatory.") { try context.save() }
+            try expect(error.code == .validationMissingMandatoryProperty && error.key == "title",
+                       "saving an item without a title failed with \(error.code) on \(error.key ?? "no key"); "
+                        + "expected 1570 (missing mandatory property) on \"title\".")
+            item.title = "Bread"          // a note is optional: none is fine
+            try context.save()
+        }
+    }
+
+    // MARK: An ordered group
+
+    func test03_insertBuildsAnOrderedGroup() {
+        kata(3, in: "Group+Items.swift", "insert(named:titles:into:)") {
+            let (_, context) = try groupStore()
+            let group = try Group.insert(named: "Errands", titles: ["Bread", "Stamps", "Batteries"], into: context)
+            try expect(group.name == "Errands", "the group is called \"\(group.name)\", not \"Errands\".")
+            let titles = group.items.map(\.title)
+            try expect(titles == ["Bread", "Stamps", "Batteries"], "the group's items are \(titles); expected "
+                + "[\"Bread\", \"Stamps\", \"Batteries\"], in that order: make one item per title and put them in "
+                + "the group's items.")
+            try expect(group.items.allSatisfy { $0.group === group }, "an item's group is not the group that holds "
+                + "it; with the inverse declared in the model, setting one side sets the other.")
+            try expect(abs(group.createdAt.timeIntervalSinceNow) < 60, "createdAt is \(group.createdAt); set it to now.")
+            try expect(context.insertedObjects.count == 4, "the context holds \(context.insertedObjects.count) new "
+                + "objects; expected 4 (the group and its three items).")
+        }
+    }
+
+    func test04_orderSurvivesSaveAndRefetch() {
+        kata(4, in: "Group+Items.swift", "insert(named:titles:into:)") {
+            let (container, context) = try groupStore()
+            let titles = ["Zinc", "Apples", "Milk", "Eggs"]     // not alphabetical, on purpose
+            try Group.insert(named: "Shopping", titles: titles, into: context)
+            try context.save()
+            let stored = try stored(in: container)
+            try expect(stored == ["Shopping": titles], "after a save, a fresh context reads \(stored); expected "
+                + "[\"Shopping\": \(titles)]. An ordered relationship keeps the order it was given.")
+        }
+    }
+
+    func test05_movedItemStaysMovedAfterSave() {
+        kata(5, in: "Group+Items.swift", "moveItem(at:to:)") {
+            let (container, context) = try groupStore()
+            let group = try savedErrands(in: context)
+            let extra = Item(context: context)
+            extra.title = "Tea"
+            extra.group = group                               // [Bread, Stamps, Batteries, Tea]
+            try group.moveItem(at: 0, to: 2)
+            let expected = ["Stamps", "Batteries", "Bread", "Tea"]
+            let titles = group.items.map(\.title)
+            try expect(titles == expected, "moving item 0 to 2 in [Bread, Stamps, Batteries, Tea] gave \(titles); "
+                + "expected \(expected): take the item out, then insert it at the new index.")
+            try context.save()
+            let stored = try stored(in: container)["Errands"] ?? []
+            try expect(stored == expected, "after saving, a fresh context reads \(stored), not \(expected).")
+        }
+    }
+
+    // MARK: Delete rules
+
+    func test06_deletingAGroupDeletesItsItems() {
+        kata(6, in: "GroupModel.swift", "make()") {
+            let (container, context) = try groupStore()
+            let errands = try savedErrands(in: context)
+            let other = Group(context: context)
+            other.name = "Books"
+            other.createdAt = Date()
+            let dune = Item(context: context)
+            dune.title = "Dune"
+            dune.group = other
+            try context.save()
+            context.delete(errands)
+            try context.save()
+            let left = try storedItemTitles(in: container)
+            try expect(left == ["Dune"], "after deleting the group \"Errands\", the store still holds the items "
+                + "\(left); expected only [\"Dune\"]. A group's delete rule for its items should cascade.")
+        }
+    }
+
+    func test07_deletingAnItemKeepsItsGroup() {
+        kata(7, in: "GroupModel.swift", "make()") {
+            let (container, context) = try groupStore()
+            let group = try savedErrands(in: context)
+            context.delete(group.items[1])                   // Stamps
+            try context.save()
+            let stored = try stored(in: container)
+            try expect(stored == ["Errands": ["Bread", "Batteries"]], "after deleting the item \"Stamps\", a fresh "
+                + "context reads \(stored); expected [\"Errands\": [\"Bread\", \"Batteries\"]]. An item's delete "
+                + "rule for its group should nullify: the item leaves the group, the group stays.")
+        }
+    }
+}

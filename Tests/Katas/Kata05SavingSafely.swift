@@ -1,0 +1,205 @@
+import Foundation
+import KataSupport
+import Persistence
+import XCTest
+// The code under test: your starters, or (for `lessons verify`) the reference solutions or the decoys.
+#if Solutions
+import Solutions
+#elseif Decoys
+import Decoys
+#else
+import Workbook
+#endif
+
+/// Lesson 5 — Saving safely. Kata 1: save or roll back; 2–3: an edit that can be cancelled, and what cancelling
+/// throws away; 4–7: a store on its own queue whose failed inserts and deletes are rolled back and reported.
+final class Kata05SavingSafely: KataCase {
+    override class var lesson: Int { 5 }
+    override class var folder: String { "05-SavingSafely" }
+    override class func makeModel() throws -> ManagedObjectModel { try model.get() }
+
+    /// Lesson 2's Garden model, read once for the whole suite.
+    private static let model = Result { try GardenModel.make() }
+
+    /// The names the store holds, sorted, read through a new context.
+    private func storedNames() throws -> [String] {
+        let reader = container.newBackgroundContext()
+        return try reader.performAndWait {
+            let request = Plant.fetchRequest()
+            request.sortDescriptors = [FetchSortDescriptor(\Plant.name)]
+            return try reader.fetch(request).map(\.name)
+        }
+    }
+
+    /// A plant saved through the kata's own context.
+    @discardableResult
+    private func savedPlant(_ name: String) throws -> Plant {
+        let plant = Plant(context: context)
+        plant.name = name
+        try context.save()
+        return plant
+    }
+
+    /// What a completion reported, and how often it was called.
+    private final class Report: @unchecked Sendable {
+        private let lock = NSLock()
+        private var errors: [(any Error)?] = []
+        func record(_ error: (any Error)?) { lock.lock(); errors.append(error); lock.unlock() }
+        var calls: [(any Error)?] { lock.lock(); defer { lock.unlock() }; return errors }
+    }
+
+    /// Starts `operation`, waits (at most five seconds) for its completion, and returns the error it reported.
+    /// A starter's ``KataNotDone`` is passed on.
+    private func completion(of what: String, _ operation: (@escaping StoreCompletion) -> Void) throws -> (any Error)? {
+        let done = expectation(description: what)
+        let report = Report()
+        operation { error in
+            report.record(error)
+            done.fulfill()
+        }
+        let waited = XCTWaiter().wait(for: [done], timeout: 5)
+        try expect(waited == .completed, "\(what) never called its completion (waited five seconds): call it once, "
+            + "at the end of the block you give context.perform, whatever happened.")
+        let calls = report.calls
+        try expect(calls.count == 1, "\(what) called its completion \(calls.count) times; call it exactly once.")
+        if let notDone = calls[0] as? KataNotDone { throw notDone }
+        return calls[0]
+    }
+
+    private func hasChanges(_ store: PlantStore) -> Bool {
+        store.context.performAndWait { store.context.hasChanges }
+    }
+
+    // MARK: Save or roll back
+
+    func test01_saveOrRollbackLeavesTheContextClean() {
+        kata(1, in: "ManagedObjectContext+SaveOrRollback.swift", "saveOrRollback()") {
+            let nameless = Plant(context: context)              // name is mandatory: this save must fail
+            nameless.wateredOn = Date()
+            let fern = Plant(context: context)
+            fern.name = "Fern"
+            let error = try expectError(PersistenceError.self, "saveOrRollback() must throw the save's error when "
+                + "a plant has no name.") { try context.saveOrRollback() }
+            try expect(error.code == .validationMissingMandatoryProperty, "saveOrRollback() threw error "
+                + "\(error.code); the save's own error is 1570 (missing mandatory property). Throw that one.")
+            try expect(!context.hasChanges, "after a failed save the context must be clean again: hasChanges is "
+                + "still true. Roll back before throwing.")
+            let rose = Plant(context: context)
+            rose.name = "Rose"
+            try context.saveOrRollback()
+            let stored = try storedNames()
+            try expect(stored == ["Rose"], "after the rollback, saving a valid plant should store just "
+                + "[\"Rose\"]; the store holds \(stored).")
+        }
+    }
+
+    // MARK: An edit that can be cancelled
+
+    func test02_cancelDiscardsTheEdit() {
+        kata(2, in: "PlantEditor.swift", "cancel()") {
+            let fern = try savedPlant("Fern")
+            let editor = PlantEditor(plant: fern, in: context)
+            editor.rename(to: "Maidenhair")
+            try editor.cancel()
+            try expect(fern.name == "Fern", "after cancel() the plant is called \"\(fern.name)\"; it should be back "
+                + "to its saved name, \"Fern\".")
+            try expect(!context.hasChanges, "after cancel() the context still has unsaved changes.")
+            editor.rename(to: "Maidenhair fern")
+            try editor.save()
+            let stored = try storedNames()
+            try expect(stored == ["Maidenhair fern"], "after rename and save() the store holds \(stored), not "
+                + "[\"Maidenhair fern\"].")
+        }
+    }
+
+    func test03_cancelDiscardsEveryUnsavedChange() {
+        kata(3, in: "PlantEditor.swift", "cancel()") {
+            let fern = try savedPlant("Fern")
+            let basil = try savedPlant("Basil")
+            // Work started elsewhere in the same context and not saved yet:
+            let rose = Plant(context: context)
+            rose.name = "Rose"
+            basil.wateredOn = Date()
+            let editor = PlantEditor(plant: fern, in: context)
+            editor.rename(to: "Maidenhair")
+            try editor.cancel()
+            try expect(fern.name == "Fern", "after cancel() the plant is called \"\(fern.name)\", not \"Fern\".")
+            let pending = context.insertedObjects.count + context.updatedObjects.count + context.deletedObjects.count
+            try expect(!context.hasChanges, "cancel() must return the whole context to its last saved state, as "
+                + "rollback() does; \(pending) other unsaved change(s) survived it (a new plant, a watering).")
+            try expect(basil.wateredOn == nil, "Basil's unsaved watering survived cancel().")
+        }
+    }
+
+    // MARK: A store on its own queue
+
+    func test04_insertSavesAndReportsSuccess() {
+        kata(4, in: "PlantStore.swift", "insert(_:completion:)") {
+            let store = PlantStore(container: container)
+            let error = try completion(of: "insert(_:completion:)") {
+                store.insert([PlantDraft(name: "Fern"), PlantDraft(name: "Rose", wateredOn: Date())], completion: $0)
+            }
+            try expect(error == nil, "insert(_:completion:) of two valid plants reported \(error.map { "\($0)" } ?? "")")
+            let stored = try storedNames()
+            try expect(stored == ["Fern", "Rose"], "after insert(_:completion:) the store holds \(stored), not "
+                + "[\"Fern\", \"Rose\"]: insert on the store's context and save it there.")
+        }
+    }
+
+    func test05_failedInsertIsRolledBackAndReported() {
+        kata(5, in: "PlantStore.swift", "insert(_:completion:)") {
+            let store = PlantStore(container: container)
+            let failed = try completion(of: "insert(_:completion:)") {
+                store.insert([PlantDraft(name: "Fern"), PlantDraft(name: nil)], completion: $0)
+            }
+            let error = try require(failed, "insert(_:completion:) of a plant without a name reported success; "
+                + "pass the save's error to the completion.")
+            try expect((error as? PersistenceError)?.code == .validationMissingMandatoryProperty,
+                       "the failed insert reported \(error); expected the save's error, 1570.")
+            try expect(!hasChanges(store), "after the failed insert the store's context still has unsaved changes: "
+                + "roll it back before calling the completion.")
+            let retry = try completion(of: "insert(_:completion:)") {
+                store.insert([PlantDraft(name: "Rose")], completion: $0)
+            }
+            try expect(retry == nil, "a valid insert after a failed one reported \(retry.map { "\($0)" } ?? ""): the "
+                + "nameless plant is still in the context, so every later save fails.")
+            let stored = try storedNames()
+            try expect(stored == ["Rose"], "after a failed and a good insert the store holds \(stored), not [\"Rose\"].")
+        }
+    }
+
+    func test06_deleteAllSavesAndReportsSuccess() {
+        kata(6, in: "PlantStore.swift", "deleteAll(completion:)") {
+            try savedPlant("Fern")
+            try savedPlant("Rose")
+            let store = PlantStore(container: container)
+            let error = try completion(of: "deleteAll(completion:)") { store.deleteAll(completion: $0) }
+            try expect(error == nil, "deleteAll(completion:) reported \(error.map { "\($0)" } ?? "").")
+            let stored = try storedNames()
+            try expect(stored.isEmpty, "after deleteAll(completion:) the store still holds \(stored).")
+        }
+    }
+
+    func test07_failedDeleteIsRolledBackAndReported() {
+        kata(7, in: "PlantStore.swift", "deleteAll(completion:)") {
+            let fern = try savedPlant("Fern")
+            let store = PlantStore(container: container)
+            // The store's context reads the plant; then another context changes it. The store's copy is now out of
+            // date, and saving its deletion is a conflict (133020).
+            let seen = try store.context.performAndWait {
+                try store.context.fetch(Plant.fetchRequest()).map { $0.name }
+            }
+            try expect(seen == ["Fern"], "the store's context reads \(seen) instead of [\"Fern\"].")
+            fern.wateredOn = Date()
+            try context.save()
+            let failed = try completion(of: "deleteAll(completion:)") { store.deleteAll(completion: $0) }
+            let error = try require(failed, "deleteAll(completion:) reported success, but its save failed (the plant "
+                + "was changed by another context): pass the save's error to the completion.")
+            try expect((error as? PersistenceError)?.code == .managedObjectMerge,
+                       "the failed delete reported \(error); expected the save's error, 133020.")
+            try expect(!hasChanges(store), "after the failed delete the store's context still has unsaved changes: "
+                + "roll it back before calling the completion.")
+            try expect(try storedNames() == ["Fern"], "the failed delete removed the plant from the store anyway.")
+        }
+    }
+}
