@@ -67,8 +67,6 @@ extension ManagedObjectContext {
         return try model.entity(named: request.entityName)
     }
 
-    private var storeIdentifier: String { persistentStoreCoordinator?.storeIdentifier ?? "" }
-
     /// Objects matching the request, pending changes included when asked. In a child context the parents' unsaved
     /// changes are always included: to the child they are the data.
     private func fetchObjects<Result>(_ request: FetchRequest<Result>, entity: EntityDescription, idsOnly: Bool = false) throws -> [ManagedObject] {

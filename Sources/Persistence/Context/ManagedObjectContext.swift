@@ -40,7 +40,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
             if let parent {
                 parent.mergingChildren.set(automaticallyMergesChangesFromParent, for: self)
             } else {
-                persistentStoreCoordinator?.setAutomaticMerging(automaticallyMergesChangesFromParent, for: self)
+                persistentStoreCoordinator?.mergingContexts.set(automaticallyMergesChangesFromParent, for: self)
             }
         }
     }

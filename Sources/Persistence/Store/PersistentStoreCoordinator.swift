@@ -7,11 +7,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     private let lock = NSRecursiveLock()
     private var store: SQLiteStore?
     /// Contexts that merge other contexts' saves automatically (held weakly).
-    private var mergingContexts: [WeakContext] = []
-
-    private struct WeakContext {
-        weak var context: ManagedObjectContext?
-    }
+    let mergingContexts = ContextList()
 
     public init(managedObjectModel: ManagedObjectModel) {
         self.managedObjectModel = managedObjectModel
@@ -28,17 +24,9 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         }
     }
 
-    func setAutomaticMerging(_ enabled: Bool, for context: ManagedObjectContext) {
-        lock.withLock {
-            mergingContexts.removeAll { $0.context == nil || $0.context === context }
-            if enabled { mergingContexts.append(WeakContext(context: context)) }
-        }
-    }
-
     /// Hands a save to every other context that merges automatically, on its own queue.
     func contextDidSave(_ saver: ManagedObjectContext, _ summary: ContextDidSave) {
-        let targets = lock.withLock { mergingContexts.compactMap(\.context).filter { $0 !== saver } }
-        for context in targets {
+        for context in mergingContexts.contexts where context !== saver {
             context.perform { context.merge(summary) }
         }
     }
