@@ -122,8 +122,4 @@ struct KeyTable {
         }
     }
 
-    /// Calls `body` with every object, without building an array.
-    func forEachObject(_ body: (ManagedObject) -> Void) {
-        for entry in entries where entry.key > 0 { body(entry.object!) }
-    }
 }

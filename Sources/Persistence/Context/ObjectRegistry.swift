@@ -7,8 +7,6 @@ struct ObjectRegistry {
     /// The identifier of the store whose IDs go in `permanent`.
     var storeIdentifier = ""
 
-    var count: Int { permanent.reduce(0) { $0 + $1.count } + temporary.count + others.count }
-
     /// The object for row `primaryKey` of the entity with `entityIndex` (the fast path for fetches).
     @inline(__always)
     func object(entityIndex: Int, primaryKey: Int64) -> ManagedObject? {
@@ -56,12 +54,6 @@ struct ObjectRegistry {
     mutating func forEachSharedObject(_ body: (ManagedObject) -> Void) {
         for index in permanent.indices { permanent[index].forEachSharedObject(body) }
         temporary.forEachSharedObject(body)
-        for object in others.values { body(object) }
-    }
-
-    func forEachObject(_ body: (ManagedObject) -> Void) {
-        for table in permanent { table.forEachObject(body) }
-        temporary.forEachObject(body)
         for object in others.values { body(object) }
     }
 

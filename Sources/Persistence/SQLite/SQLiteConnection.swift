@@ -87,7 +87,6 @@ final class SQLiteConnection {
     }
 
     var changes: Int { Int(sqlite3_changes(handle)) }
-    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
     var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
     var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }
 

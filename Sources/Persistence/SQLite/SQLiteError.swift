@@ -13,6 +13,4 @@ struct SQLiteError: Error, Sendable, CustomStringConvertible {
 
     /// `SQLITE_CONSTRAINT` and its extended codes.
     var isConstraintViolation: Bool { code & 0xFF == 19 }
-    /// `SQLITE_BUSY` / `SQLITE_LOCKED`.
-    var isBusy: Bool { code & 0xFF == 5 || code & 0xFF == 6 }
 }
