@@ -32,7 +32,7 @@ extension ManagedObjectContext {
             unregister(object)
             object.invalidate()
         }
-        markSaved(insertedObjects + updatedObjects)
+        markSaved(insertedObjects, updatedObjects)
         for object in insertedObjects + updatedObjects { object.didSave() }
         postSaveNotifications(inserted: insertedObjects, updated: updatedObjects, deleted: [], deletedIDs: deletions)
     }

@@ -24,7 +24,10 @@ extension ManagedObjectContext {
         var plan = SavePlan(inserted: inserted.objects,
                             updated: updated.objects.filter { !$0.deletedFlag && !$0.insertedFlag },
                             deleted: deleted.objects)
-        for object in plan.inserted + plan.updated + plan.deleted { object.willSave() }
+        // Separate loops rather than one over a concatenation: a save may hold tens of thousands of objects.
+        for object in plan.inserted { object.willSave() }
+        for object in plan.updated { object.willSave() }
+        for object in plan.deleted { object.willSave() }
 
         let store = try coordinator.withStore { store in
             try write(&plan, to: store)
@@ -32,34 +35,21 @@ extension ManagedObjectContext {
         }
         let insertedObjects = plan.inserted
         let updatedObjects = plan.updated
-        let deletedIDs = plan.deleted.filter { !$0.objectID.isTemporaryID }.map(\.objectID)
-            + plan.dropped.filter { !$0.objectID.isTemporaryID }.map(\.objectID)
+        var deletedIDs: [ManagedObjectID] = []
+        for object in plan.deleted + plan.dropped where !object.objectID.isTemporaryID { deletedIDs.append(object.objectID) }
 
         for object in plan.deleted {
             unregister(object)
             object.invalidate()
         }
         finishResolution(plan, in: store)
-        // Re-key the inserted objects. When they are all the temporary IDs there are (the usual case), the
-        // temporary table is dropped in one step instead of one removal per object.
-        let renamed = insertedObjects.filter { $0.savingPrimaryKey != 0 }
-        let dropAllTemporary = renamed.count == registry.temporaryCount
-        syncStoreIdentifier()
-        for (entityIndex, count) in Dictionary(grouping: renamed, by: \.entity.index).mapValues(\.count) {
-            registry.reservePermanent(count, entityIndex: entityIndex)
-        }
-        if dropAllTemporary { registry.removeAllTemporary() }
-        for object in renamed {
-            if !dropAllTemporary { unregister(object) }
-            object.objectID = store.objectID(of: object.entity, primaryKey: object.savingPrimaryKey)
-            object.savingPrimaryKey = 0
-            register(object)
-        }
+        assignSavedIDs(to: insertedObjects, keyCounts: plan.allocatedKeyCounts, store: store)
         for object in insertedObjects { object.version = 1 }
         for object in updatedObjects { object.version += 1 }
-        markSaved(insertedObjects + updatedObjects)
+        markSaved(insertedObjects, updatedObjects)
         advanceQueryGeneration()
-        for object in insertedObjects + updatedObjects + plan.reinserted + plan.takeovers { object.didSave() }
+        for object in insertedObjects { object.didSave() }
+        for object in updatedObjects + plan.reinserted + plan.takeovers { object.didSave() }
         // The inserted objects reported before the save are the ones saved when the policy moved none of them.
         let sameInserts = plan.takeovers.isEmpty && plan.dropped.isEmpty && reportedInserts.count == insertedObjects.count
         postSaveNotifications(inserted: insertedObjects + plan.takeovers, updated: updatedObjects + plan.reinserted,
@@ -67,13 +57,42 @@ extension ManagedObjectContext {
                               insertedSet: sameInserts ? reportedInserts : nil)
     }
 
-    /// After a save: `objects` now match what they were saved to, and the change lists start afresh.
-    func markSaved(_ objects: [ManagedObject]) {
-        for object in objects {
-            object.insertedFlag = false
-            object.holdsUnfittingValue = false
-            object.committedSlots = nil
-            object.changedIndexes = []
+    /// Gives the inserted objects the permanent IDs their rows were written under (`savingPrimaryKey`);
+    /// `keyCounts` holds how many keys each entity (by index) was given.
+    private func assignSavedIDs(to objects: [ManagedObject], keyCounts: [Int], store: SQLiteStore) {
+        let renamedCount = keyCounts.reduce(0, +)
+        guard renamedCount > 0 else { return }
+        // When they are all the temporary IDs there are (the usual case), the temporary table is dropped in one
+        // step instead of one removal per object.
+        let dropAllTemporary = renamedCount == registry.temporaryCount
+        syncStoreIdentifier()
+        let sameStore = registry.storeIdentifier == store.identifier
+        for (entityIndex, count) in keyCounts.enumerated() where count > 0 {
+            registry.reservePermanent(count, entityIndex: entityIndex)
+        }
+        if dropAllTemporary { registry.removeAllTemporary() }
+        for object in objects where object.savingPrimaryKey != 0 {
+            if !dropAllTemporary { unregister(object) }
+            let primaryKey = object.savingPrimaryKey
+            object.objectID = store.objectID(of: object.entity, primaryKey: primaryKey)
+            object.savingPrimaryKey = 0
+            if sameStore {
+                registry.insertPermanent(object, primaryKey: primaryKey, entityIndex: object.entity.index)
+            } else {
+                register(object)
+            }
+        }
+    }
+
+    /// After a save: the saved objects now match what they were saved to, and the change lists start afresh.
+    func markSaved(_ groups: [ManagedObject]...) {
+        for objects in groups {
+            for object in objects {
+                object.insertedFlag = false
+                object.holdsUnfittingValue = false
+                object.committedSlots = nil
+                if !object.changedIndexes.isEmpty { object.changedIndexes = [] }
+            }
         }
         inserted.removeAll()
         updated.removeAll()

@@ -9,7 +9,7 @@ extension ManagedObjectContext {
         do {
             try resolveVersionConflicts(&plan, in: store)
             try resolveConstraintConflicts(&plan, in: store)
-            try allocateKeys(for: plan.inserted, in: store)
+            try allocateKeys(for: &plan, in: store)
             func key(of object: ManagedObject) -> Int64? {
                 object.savingPrimaryKey != 0 ? object.savingPrimaryKey : object.objectID.primaryKey
             }
@@ -20,12 +20,8 @@ extension ManagedObjectContext {
                 guard let pk = object.objectID.primaryKey else { continue }
                 _ = try store.deleteRow(store.schema[object.entity], primaryKey: pk, expectedVersion: object.version)
             }
-            for object in plan.inserted + plan.reinserted {
-                let table = store.schema[object.entity]
-                try writingRow(of: object, table: table, store: store, key: key) {
-                    try store.insertRow(table, primaryKey: key(of: object)!) { columnValue(of: object, at: $0, key: key) }
-                }
-            }
+            try insertRows(of: plan.inserted, into: store, key: key)
+            try insertRows(of: plan.reinserted, into: store, key: key)
             for object in plan.takeovers {
                 let table = store.schema[object.entity]
                 let changes = table.columnProperties.map { (column: table.columns[$0]!, value: columnValue(of: object, at: $0, key: key)) }
@@ -50,6 +46,7 @@ extension ManagedObjectContext {
         } catch {
             store.rollbackWrite()
             for object in plan.inserted { object.savingPrimaryKey = 0 }
+            plan.allocatedKeyCounts = []
             plan.restoreBackups()
             throw error
         }
@@ -64,10 +61,12 @@ extension ManagedObjectContext {
         return snapshot
     }
 
-    /// Gives each inserted object with a temporary ID its primary key (in `savingPrimaryKey`).
-    private func allocateKeys(for objects: [ManagedObject], in store: SQLiteStore) throws {
+    /// Gives each inserted object with a temporary ID its primary key (in `savingPrimaryKey`), and counts them per
+    /// entity in `plan.allocatedKeyCounts`.
+    private func allocateKeys(for plan: inout SavePlan, in store: SQLiteStore) throws {
         var byEntity: [[ManagedObject]] = Array(repeating: [], count: store.model.entities.count)
-        for object in objects where object.objectID.isTemporaryID { byEntity[object.entity.index].append(object) }
+        for object in plan.inserted where object.objectID.isTemporaryID { byEntity[object.entity.index].append(object) }
+        plan.allocatedKeyCounts = byEntity.map(\.count)
         for group in byEntity where !group.isEmpty {
             var next = try store.allocatePrimaryKeys(for: group[0].entity, count: group.count)
             for object in group {
@@ -77,8 +76,30 @@ extension ManagedObjectContext {
         }
     }
 
+    /// Inserts the rows of `objects`; the table is looked up once per run of one entity.
+    private func insertRows(of objects: [ManagedObject], into store: SQLiteStore, key: (ManagedObject) -> Int64?) throws {
+        var current: EntityTable?
+        for object in objects {
+            if current?.entity !== object.entity { current = store.schema[object.entity] }
+            let table = current!
+            // One read of the slots per row, not one per column.
+            let slots = object.slots
+            try writingRow(of: object, table: table, store: store, key: key) {
+                try store.insertRow(table, primaryKey: key(object)!) { columnValue(slots[$0], of: object, at: $0, key: key) }
+            }
+        }
+    }
+
+    @inline(__always)
     private func columnValue(of object: ManagedObject, at index: Int, key: (ManagedObject) -> Int64?) -> SQLiteValue {
-        switch object.slots[index] {
+        columnValue(object.slots[index], of: object, at: index, key: key)
+    }
+
+    /// The column value of `slot`, the slot of property `index` of `object`.
+    @inline(__always)
+    private func columnValue(_ slot: PropertySlot, of object: ManagedObject, at index: Int,
+                             key: (ManagedObject) -> Int64?) -> SQLiteValue {
+        switch slot {
         case .value(.integer(let value)):
             return .integer(value)
         case .value(let value):

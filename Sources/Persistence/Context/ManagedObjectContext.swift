@@ -51,16 +51,18 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     let queue: DispatchQueue
     private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
-    var registry = ObjectRegistry()
-    var inserted = ObjectList(.inserted)
-    var updated = ObjectList(.updated)
-    var deleted = ObjectList(.deleted)
+    // The object graph's bookkeeping is `@exclusivity(unchecked)`, like the objects' own state: it is touched only on
+    // the context's queue, and run-time exclusivity checks on every insert and registration cost more than the work.
+    @exclusivity(unchecked) var registry = ObjectRegistry()
+    @exclusivity(unchecked) var inserted = ObjectList(.inserted)
+    @exclusivity(unchecked) var updated = ObjectList(.updated)
+    @exclusivity(unchecked) var deleted = ObjectList(.deleted)
     /// Mistakes made through API that cannot throw (a class missing from the model, relating objects of two
     /// contexts); the next save throws the first of them. Cleared by rollback and reset.
     var misuseErrors: [PersistenceError] = []
     private var unknownEntities: [ObjectIdentifier: EntityDescription] = [:]
     /// Where the change lists stood at the last did-change notification.
-    var notificationMarks = (inserted: ObjectList.Mark(), updated: ObjectList.Mark(), deleted: ObjectList.Mark())
+    @exclusivity(unchecked) var notificationMarks = (inserted: ObjectList.Mark(), updated: ObjectList.Mark(), deleted: ObjectList.Mark())
     /// The continuations of `saves()` streams.
     let saveObservers = SaveObservers()
     /// Which snapshot of the store this context reads (see ``setQueryGenerationFrom(_:)``).
@@ -91,7 +93,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// The coordinator's model, kept at hand: objects ask for it on every registration.
     private(set) var model: ManagedObjectModel?
     /// The class last inserted and its entity: inserts come in runs of one class.
-    private var lastInsertedClass: (type: ObjectIdentifier, entity: EntityDescription)?
+    @exclusivity(unchecked) private var lastInsertedClass: (type: ObjectIdentifier, entity: EntityDescription)?
 
     // MARK: - Queues
 

@@ -2,7 +2,7 @@
 /// IDs by number, and anything else (another store's IDs, entities outside the model) in a plain dictionary.
 struct ObjectRegistry {
     private var permanent: [KeyTable] = []
-    private var temporary = KeyTable()
+    private var temporary = TemporaryTable()
     private var others: [ManagedObjectID: ManagedObject] = [:]
     /// The identifier of the store whose IDs go in `permanent`.
     var storeIdentifier = ""
@@ -13,7 +13,7 @@ struct ObjectRegistry {
         entityIndex < permanent.count ? permanent[entityIndex].object(for: primaryKey) : nil
     }
 
-    func object(for id: ManagedObjectID, entityIndex: Int?) -> ManagedObject? {
+    mutating func object(for id: ManagedObjectID, entityIndex: Int?) -> ManagedObject? {
         switch id.storage {
         case .temporary(let number):
             if let object = temporary.object(for: Int64(bitPattern: number)), object.objectID == id { return object }
@@ -39,6 +39,13 @@ struct ObjectRegistry {
         }
     }
 
+    /// Registers `object` under the permanent key `primaryKey` of this registry's store: the fast path for a save's
+    /// inserted objects, whose IDs were just made from that store.
+    mutating func insertPermanent(_ object: ManagedObject, primaryKey: Int64, entityIndex: Int) {
+        while permanent.count <= entityIndex { permanent.append(KeyTable()) }
+        permanent[entityIndex].insert(object, for: primaryKey)
+    }
+
     mutating func remove(_ id: ManagedObjectID, entityIndex: Int?) {
         if others.removeValue(forKey: id) != nil { return }
         switch id.storage {
@@ -58,7 +65,7 @@ struct ObjectRegistry {
     }
 
     var objects: [ManagedObject] {
-        permanent.flatMap(\.objects) + temporary.objects + Array(others.values)
+        mutating get { permanent.flatMap(\.objects) + temporary.objects + Array(others.values) }
     }
 
     /// The number of objects registered under temporary IDs.

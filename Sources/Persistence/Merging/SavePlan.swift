@@ -10,6 +10,8 @@ struct SavePlan {
     var takeovers: [ManagedObject] = []
     /// Objects the policy drops from the context: their row is gone, or a stored row won their clash.
     var dropped: [ManagedObject] = []
+    /// How many primary keys the write gave inserted objects, by entity index (empty until keys are allocated).
+    var allocatedKeyCounts: [Int] = []
     /// The state of every object resolution changed, put back if the save fails after all.
     private(set) var backups: [(object: ManagedObject, state: ObjectState)] = []
 

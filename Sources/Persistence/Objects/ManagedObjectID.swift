@@ -22,19 +22,40 @@ public struct ManagedObjectID: Hashable, Sendable {
         case permanent(Int64)
     }
 
-    /// The entity and store an ID belongs to. Shared by every ID of one entity in one store, so an ID costs one
-    /// reference rather than two strings (IDs are made and dropped for every fetched row).
+    /// The entity and store an ID belongs to: one per pair of names for the life of the process.
+    ///
+    /// IDs are made and dropped for every fetched or saved row and fill the sets of every notification, so an ID is
+    /// a plain value with no reference counting: scopes are interned and never freed (there is one per entity of each
+    /// store a process opens), and IDs point at them `unowned(unsafe)`.
     final class Scope: Sendable {
         let entityName: String
         let storeIdentifier: String
 
-        init(entityName: String, storeIdentifier: String) {
+        private init(entityName: String, storeIdentifier: String) {
             self.entityName = entityName
             self.storeIdentifier = storeIdentifier
         }
+
+        private static let interned = Mutex<[ScopeName: Scope]>([:])
+
+        private struct ScopeName: Hashable {
+            let entityName: String
+            let storeIdentifier: String
+        }
+
+        /// The one scope for these names.
+        static func named(_ entityName: String, store storeIdentifier: String) -> Scope {
+            interned.withLock { scopes in
+                let name = ScopeName(entityName: entityName, storeIdentifier: storeIdentifier)
+                if let scope = scopes[name] { return scope }
+                let scope = Scope(entityName: entityName, storeIdentifier: storeIdentifier)
+                scopes[name] = scope
+                return scope
+            }
+        }
     }
 
-    let scope: Scope
+    unowned(unsafe) let scope: Scope
     let storage: Storage
 
     /// The name of the object's entity.
@@ -48,7 +69,7 @@ public struct ManagedObjectID: Hashable, Sendable {
     }
 
     init(entityName: String, storeIdentifier: String, storage: Storage) {
-        self.init(scope: Scope(entityName: entityName, storeIdentifier: storeIdentifier), storage: storage)
+        self.init(scope: Scope.named(entityName, store: storeIdentifier), storage: storage)
     }
 
     static func temporary(scope: Scope) -> ManagedObjectID {
@@ -57,7 +78,7 @@ public struct ManagedObjectID: Hashable, Sendable {
     }
 
     static func temporary(entityName: String) -> ManagedObjectID {
-        temporary(scope: Scope(entityName: entityName, storeIdentifier: ""))
+        temporary(scope: Scope.named(entityName, store: ""))
     }
 
     static func permanent(entityName: String, storeIdentifier: String, primaryKey: Int64) -> ManagedObjectID {
@@ -65,8 +86,8 @@ public struct ManagedObjectID: Hashable, Sendable {
     }
 
     public static func == (lhs: ManagedObjectID, rhs: ManagedObjectID) -> Bool {
-        lhs.storage == rhs.storage && (lhs.scope === rhs.scope
-            || (lhs.scope.entityName == rhs.scope.entityName && lhs.scope.storeIdentifier == rhs.scope.storeIdentifier))
+        // Scopes are interned: the same names are the same scope.
+        lhs.storage == rhs.storage && lhs.scope === rhs.scope
     }
 
     /// `true` until the object has been saved or given a permanent ID.

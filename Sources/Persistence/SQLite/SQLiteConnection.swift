@@ -91,10 +91,15 @@ final class SQLiteConnection {
     var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }
 
     /// Raises an error for a result code that is not `SQLITE_OK`.
-    func check(_ rc: Int32, sql: String?) throws {
-        guard rc == SQLITE_OK else {
-            throw SQLiteError(code: sqlite3_extended_errcode(handle), message: lastErrorMessage, sql: sql)
-        }
+    // Inlined, with the SQL behind an autoclosure: binding a row checks a code per column, and the check itself
+    // should cost a comparison.
+    @inline(__always)
+    func check(_ rc: Int32, sql: @autoclosure () -> String?) throws {
+        guard rc == SQLITE_OK else { throw failure(sql: sql()) }
+    }
+
+    private func failure(sql: String?) -> SQLiteError {
+        SQLiteError(code: sqlite3_extended_errcode(handle), message: lastErrorMessage, sql: sql)
     }
 
     /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`; any error rolls the transaction back.

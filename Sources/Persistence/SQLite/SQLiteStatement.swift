@@ -28,7 +28,7 @@ final class SQLiteStatement {
     /// echo of that error is not an error here.
     func reset(clearingBindings: Bool = true) throws {
         sqlite3_reset(handle)
-        if clearingBindings { try connection.check(sqlite3_clear_bindings(handle), sql: sql) }
+        if clearingBindings { try check(sqlite3_clear_bindings(handle)) }
     }
 
     func bind(_ arguments: [SQLiteValue]) throws {
@@ -41,6 +41,7 @@ final class SQLiteStatement {
         }
     }
 
+    @inline(__always)
     func bind(_ value: SQLiteValue, at index: Int32) throws {
         let rc: Int32
         switch value {
@@ -55,11 +56,23 @@ final class SQLiteStatement {
                                     sqlite3_uint64(bytes.count), csqlite_transient())
             }
         }
-        try connection.check(rc, sql: sql)
+        try check(rc)
     }
 
+    @inline(__always)
     func bind(_ value: Int64, at index: Int32) throws {
-        try connection.check(sqlite3_bind_int64(handle, index, value), sql: sql)
+        try check(sqlite3_bind_int64(handle, index, value))
+    }
+
+    /// Binding checks a code per column: the success path must not touch the (unowned) connection, which would
+    /// retain and release it every time.
+    @inline(__always)
+    private func check(_ rc: Int32) throws {
+        guard rc == SQLITE_OK else { throw failure() }
+    }
+
+    private func failure() -> SQLiteError {
+        SQLiteError(code: sqlite3_extended_errcode(connection.handle), message: connection.lastErrorMessage, sql: sql)
     }
 
     /// Advances to the next row; `false` when the statement is done.

@@ -17,6 +17,7 @@ extension SQLiteStore {
 
     /// Inserts a row with version 1: `value(i)` gives the value of the i-th column (see
     /// ``EntityTable/columnProperties``); order columns start NULL and are set by ``setOrder(_:of:primaryKey:position:)``.
+    @inline(__always)
     func insertRow(_ table: EntityTable, primaryKey: Int64, value: (Int) -> SQLiteValue) throws {
         let statement = try insertStatement(for: table)
         try statement.bind(primaryKey, at: 1)

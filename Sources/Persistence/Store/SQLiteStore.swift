@@ -43,7 +43,7 @@ final class SQLiteStore {
         do {
             try StoreFunctions.register(on: connection)
             try prepare(readOnly: description.isReadOnly)
-            idScopes = model.entities.map { ManagedObjectID.Scope(entityName: $0.name, storeIdentifier: identifier) }
+            idScopes = model.entities.map { ManagedObjectID.Scope.named($0.name, store: identifier) }
         } catch let error as SQLiteError {
             // SQLITE_NOTADB (26): the file exists but is not a database.
             if error.code & 0xFF == 26 {

@@ -43,8 +43,9 @@ struct StoreSchema {
     }
 }
 
-/// The table of one entity.
-struct EntityTable {
+/// The table of one entity. A class: a save looks it up for every row it writes, and copying a struct of names and
+/// tables would retain each of them every time.
+final class EntityTable {
     let entity: EntityDescription
     /// `ZMOVIE`.
     let name: String

@@ -1,0 +1,100 @@
+import Foundation
+@testable import Persistence
+import XCTest
+
+/// One object per ID per context: the tables behind the registry, and lookups by temporary and permanent IDs
+/// through inserts, deletes and saves.
+final class RegistryTests: PersistenceTestCase {
+    private func probes(_ count: Int) -> [ManagedObject] {
+        let entity = EntityDescription(name: "Probe", properties: [])
+        return (0..<count).map { _ in ManagedObject(entity: entity, insertInto: nil) }
+    }
+
+    func testKeyTableFindsDenseStridedAndRemovedKeys() {
+        for stride in [1, 2, 16, 17, 1024, 65536] {
+            var table = KeyTable()
+            let objects = probes(3000)
+            let keys = objects.indices.map { Int64($0 * stride + 1) }
+            for (key, object) in zip(keys, objects) { table.insert(object, for: key) }
+            XCTAssertEqual(table.count, 3000, "stride \(stride)")
+            for (key, object) in zip(keys, objects) {
+                XCTAssertTrue(table.object(for: key) === object, "stride \(stride), key \(key)")
+            }
+            // Remove every other key; the rest must still be found past the holes.
+            for key in keys.enumerated().filter({ $0.offset % 2 == 0 }).map(\.element) { table.remove(key) }
+            for (offset, key) in keys.enumerated() {
+                if offset % 2 == 0 {
+                    XCTAssertNil(table.object(for: key), "stride \(stride), removed key \(key)")
+                } else {
+                    XCTAssertTrue(table.object(for: key) === objects[offset], "stride \(stride), key \(key)")
+                }
+            }
+            XCTAssertNil(table.object(for: Int64(3000 * stride + 7)))
+        }
+    }
+
+    func testTemporaryTableIndexesLazilyAndForgetsRemovedEntries() {
+        var table = TemporaryTable()
+        let objects = probes(500)
+        for (number, object) in objects.enumerated() { table.insert(object, for: Int64(number + 1)) }
+        XCTAssertEqual(table.count, 500)
+        XCTAssertTrue(table.object(for: 250) === objects[249])
+        table.remove(250)
+        XCTAssertNil(table.object(for: 250))
+        // Entries added after the first lookup are found too.
+        let late = probes(1)[0]
+        table.insert(late, for: 9999)
+        XCTAssertTrue(table.object(for: 9999) === late)
+        XCTAssertEqual(table.count, 500)
+        XCTAssertEqual(Set(table.objects.map(ObjectIdentifier.init)).count, 500)
+        table.removeAll()
+        XCTAssertEqual(table.count, 0)
+        XCTAssertNil(table.object(for: 1))
+    }
+
+    func testThousandsOfNewObjectsAreFoundByTemporaryThenPermanentIDs() throws {
+        let movies = (0..<3000).map { makeMovie("m\($0)", year: $0) }
+        let temporaryIDs = movies.map(\.objectID)
+        for (movie, id) in zip(movies, temporaryIDs) {
+            XCTAssertTrue(context.registeredObject(for: id) === movie)
+        }
+        try context.save()
+        for (movie, id) in zip(movies, temporaryIDs) {
+            XCTAssertFalse(movie.objectID.isTemporaryID)
+            XCTAssertNil(context.registeredObject(for: id), "a temporary ID names nothing once its object is saved")
+            XCTAssertTrue(context.registeredObject(for: movie.objectID) === movie)
+            XCTAssertTrue(context.object(with: movie.objectID) === movie)
+        }
+    }
+
+    func testASaveThatLeavesSomeTemporaryIDsKeepsThemFindable() throws {
+        let kept = (0..<200).map { makeMovie("kept \($0)") }
+        let dropped = (0..<50).map { makeMovie("dropped \($0)") }
+        // Deleting unsaved objects: they are forgotten by the save, not written.
+        for movie in dropped { context.delete(movie) }
+        let child = ManagedObjectContext(concurrencyType: .mainQueue)
+        child.parent = context
+        let draft = Movie(context: child)
+        draft.title = "draft"
+        try context.save()
+        for movie in kept { XCTAssertTrue(context.registeredObject(for: movie.objectID) === movie) }
+        for movie in dropped { XCTAssertNil(movie.managedObjectContext) }
+        // The child's object keeps its temporary ID and is found under it.
+        XCTAssertTrue(draft.objectID.isTemporaryID)
+        XCTAssertTrue(child.registeredObject(for: draft.objectID) === draft)
+        try child.save()
+        try context.save()
+        XCTAssertEqual(try context.count(for: Movie.fetchRequest()), 201)
+    }
+
+    func testIDsMadeFromURIsAreEqualAndHashAlike() throws {
+        let movie = makeMovie("Heat")
+        try context.save()
+        let id = movie.objectID
+        let parsed = try XCTUnwrap(ManagedObjectID(uriRepresentation: id.uriRepresentation()))
+        XCTAssertEqual(parsed, id)
+        XCTAssertEqual(parsed.hashValue, id.hashValue)
+        XCTAssertEqual(Set([id, parsed]).count, 1)
+        XCTAssertTrue(context.registeredObject(for: parsed) === movie)
+    }
+}
