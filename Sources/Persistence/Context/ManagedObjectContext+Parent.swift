@@ -8,9 +8,9 @@ extension ManagedObjectContext {
     /// Pushes this child's changes into its parent (one level up). Runs on this context's queue.
     func saveToParent(_ parent: ManagedObjectContext) throws {
         processPendingChanges()
-        try validateForSave()
         let insertedObjects = inserted.objects
         let updatedObjects = updated.objects.filter { !$0.deletedFlag && !$0.insertedFlag }
+        try validateForSave(inserted: insertedObjects, updated: updatedObjects)
         let deletedObjects = deleted.objects
         for object in insertedObjects + updatedObjects + deletedObjects { object.willSave() }
 

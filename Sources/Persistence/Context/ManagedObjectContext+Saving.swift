@@ -19,11 +19,10 @@ extension ManagedObjectContext {
             throw PersistenceError(.persistentStoreInvalidType, "This context has no persistent store coordinator to save to.")
         }
         let reportedInserts = processPendingChangesReportingInserts()
-        try validateForSave()
-
         var plan = SavePlan(inserted: inserted.objects,
                             updated: updated.objects.filter { !$0.deletedFlag && !$0.insertedFlag },
                             deleted: deleted.objects)
+        try validateForSave(inserted: plan.inserted, updated: plan.updated)
         // Separate loops rather than one over a concatenation: a save may hold tens of thousands of objects.
         for object in plan.inserted { object.willSave() }
         for object in plan.updated { object.willSave() }
@@ -43,56 +42,57 @@ extension ManagedObjectContext {
             object.invalidate()
         }
         finishResolution(plan, in: store)
-        assignSavedIDs(to: insertedObjects, keyCounts: plan.allocatedKeyCounts, store: store)
-        for object in insertedObjects { object.version = 1 }
+        finishSavedInserts(insertedObjects, keyCounts: plan.allocatedKeyCounts, store: store)
         for object in updatedObjects { object.version += 1 }
-        markSaved(insertedObjects, updatedObjects)
+        markSaved(updatedObjects)
         advanceQueryGeneration()
-        for object in insertedObjects { object.didSave() }
-        for object in updatedObjects + plan.reinserted + plan.takeovers { object.didSave() }
+        for objects in [insertedObjects, updatedObjects, plan.reinserted, plan.takeovers] {
+            for object in objects { object.didSave() }
+        }
         // The inserted objects reported before the save are the ones saved when the policy moved none of them.
         let sameInserts = plan.takeovers.isEmpty && plan.dropped.isEmpty && reportedInserts.count == insertedObjects.count
-        postSaveNotifications(inserted: insertedObjects + plan.takeovers, updated: updatedObjects + plan.reinserted,
+        // (Concatenating an empty array still copies the other: a save may hold tens of thousands of objects.)
+        postSaveNotifications(inserted: plan.takeovers.isEmpty ? insertedObjects : insertedObjects + plan.takeovers,
+                              updated: plan.reinserted.isEmpty ? updatedObjects : updatedObjects + plan.reinserted,
                               deleted: plan.deleted.filter { !$0.objectID.isTemporaryID }, deletedIDs: deletedIDs,
                               insertedSet: sameInserts ? reportedInserts : nil)
     }
 
-    /// Gives the inserted objects the permanent IDs their rows were written under (`savingPrimaryKey`);
-    /// `keyCounts` holds how many keys each entity (by index) was given.
-    private func assignSavedIDs(to objects: [ManagedObject], keyCounts: [Int], store: SQLiteStore) {
+    /// After the write, in one pass over the inserted objects: each takes the permanent ID its row was written under
+    /// (`savingPrimaryKey`), version 1 and a clean state. `keyCounts` holds how many keys each entity (by index) was
+    /// given.
+    private func finishSavedInserts(_ objects: [ManagedObject], keyCounts: [Int], store: SQLiteStore) {
         let renamedCount = keyCounts.reduce(0, +)
-        guard renamedCount > 0 else { return }
         // When they are all the temporary IDs there are (the usual case), the temporary table is dropped in one
         // step instead of one removal per object.
-        let dropAllTemporary = renamedCount == registry.temporaryCount
+        let dropAllTemporary = renamedCount > 0 && renamedCount == registry.temporaryCount
         syncStoreIdentifier()
         let sameStore = registry.storeIdentifier == store.identifier
         for (entityIndex, count) in keyCounts.enumerated() where count > 0 {
             registry.reservePermanent(count, entityIndex: entityIndex)
         }
         if dropAllTemporary { registry.removeAllTemporary() }
-        for object in objects where object.savingPrimaryKey != 0 {
-            if !dropAllTemporary { unregister(object) }
+        for object in objects {
             let primaryKey = object.savingPrimaryKey
-            object.objectID = store.objectID(of: object.entity, primaryKey: primaryKey)
-            object.savingPrimaryKey = 0
-            if sameStore {
-                registry.insertPermanent(object, primaryKey: primaryKey, entityIndex: object.entity.index)
-            } else {
-                register(object)
+            if primaryKey != 0 {
+                if !dropAllTemporary { unregister(object) }
+                object.objectID = store.objectID(of: object.entity, primaryKey: primaryKey)
+                object.savingPrimaryKey = 0
+                if sameStore {
+                    registry.insertPermanent(object, primaryKey: primaryKey, entityIndex: object.entity.index)
+                } else {
+                    register(object)
+                }
             }
+            object.version = 1
+            object.markClean()
         }
     }
 
     /// After a save: the saved objects now match what they were saved to, and the change lists start afresh.
     func markSaved(_ groups: [ManagedObject]...) {
         for objects in groups {
-            for object in objects {
-                object.insertedFlag = false
-                object.holdsUnfittingValue = false
-                object.committedSlots = nil
-                if !object.changedIndexes.isEmpty { object.changedIndexes = [] }
-            }
+            for object in objects { object.markClean() }
         }
         inserted.removeAll()
         updated.removeAll()
@@ -138,7 +138,9 @@ extension ManagedObjectContext {
 
     // MARK: - Validation
 
-    func validateForSave() throws {
+    /// Validates a save of `inserted` and `updated` (the context's change lists, deletions excluded) and the
+    /// context's deletions.
+    func validateForSave(inserted: [ManagedObject], updated: [ManagedObject]) throws {
         var errors: [PersistenceError] = []
         for object in deleted.objects {
             for (index, relationship) in object.entity.relationshipAt.enumerated() where relationship?.deleteRule == .deny {
@@ -150,9 +152,11 @@ extension ManagedObjectContext {
                     objectID: object.objectID, key: relationship!.name))
             }
         }
-        let saving = inserted.objects + updated.objects.filter { !$0.deletedFlag }
-        for object in saving { validate(object, into: &errors) }
-        errors += uniquenessErrors(among: saving)
+        for object in inserted { validate(object, into: &errors) }
+        for object in updated { validate(object, into: &errors) }
+        let constrained = inserted.filter { !$0.entity.uniquenessConstraints.isEmpty }
+            + updated.filter { !$0.entity.uniquenessConstraints.isEmpty }
+        errors += uniquenessErrors(among: constrained)
         if errors.count == 1 { throw errors[0] }
         if errors.count > 1 {
             throw PersistenceError(.validationMultipleErrors,
@@ -204,10 +208,10 @@ extension ManagedObjectContext {
         }
     }
 
-    /// Objects of one save that share the values of a uniqueness constraint (code 1551).
+    /// Objects of one save (of entities with uniqueness constraints) that share the values of a constraint (1551).
     private func uniquenessErrors(among objects: [ManagedObject]) -> [PersistenceError] {
         var errors: [PersistenceError] = []
-        let byEntity = Dictionary(grouping: objects.filter { !$0.entity.uniquenessConstraints.isEmpty }, by: { ObjectIdentifier($0.entity) })
+        let byEntity = Dictionary(grouping: objects, by: { ObjectIdentifier($0.entity) })
         for group in byEntity.values {
             let entity = group[0].entity
             for constraint in entity.uniquenessConstraints {

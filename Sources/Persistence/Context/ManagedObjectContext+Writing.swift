@@ -39,8 +39,10 @@ extension ManagedObjectContext {
                     _ = try store.updateRow(table, primaryKey: object.objectID.primaryKey!, expectedVersion: object.version, changes: changes)
                 }
             }
-            for object in plan.inserted + plan.reinserted + plan.takeovers + plan.updated {
-                try writeToManyRelationships(of: object, store: store, key: key)
+            for objects in [plan.inserted, plan.reinserted, plan.takeovers, plan.updated] {
+                for object in objects where !object.entity.toManyIndexes.isEmpty {
+                    try writeToManyRelationships(of: object, store: store, key: key)
+                }
             }
             try store.commitWrite()
         } catch {
@@ -64,16 +66,17 @@ extension ManagedObjectContext {
     /// Gives each inserted object with a temporary ID its primary key (in `savingPrimaryKey`), and counts them per
     /// entity in `plan.allocatedKeyCounts`.
     private func allocateKeys(for plan: inout SavePlan, in store: SQLiteStore) throws {
-        var byEntity: [[ManagedObject]] = Array(repeating: [], count: store.model.entities.count)
-        for object in plan.inserted where object.objectID.isTemporaryID { byEntity[object.entity.index].append(object) }
-        plan.allocatedKeyCounts = byEntity.map(\.count)
-        for group in byEntity where !group.isEmpty {
-            var next = try store.allocatePrimaryKeys(for: group[0].entity, count: group.count)
-            for object in group {
-                object.savingPrimaryKey = next
-                next += 1
-            }
+        var counts = Array(repeating: 0, count: store.model.entities.count)
+        for object in plan.inserted where object.objectID.isTemporaryID { counts[object.entity.index] += 1 }
+        var next = Array(repeating: Int64(0), count: counts.count)
+        for (index, count) in counts.enumerated() where count > 0 {
+            next[index] = try store.allocatePrimaryKeys(for: store.model.entities[index], count: count)
         }
+        for object in plan.inserted where object.objectID.isTemporaryID {
+            object.savingPrimaryKey = next[object.entity.index]
+            next[object.entity.index] += 1
+        }
+        plan.allocatedKeyCounts = counts
     }
 
     /// Inserts the rows of `objects`; the table is looked up once per run of one entity.

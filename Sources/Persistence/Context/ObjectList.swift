@@ -27,6 +27,16 @@ struct ObjectList {
         return slots[min(mark.position, slots.count)...].compactMap { $0 }
     }
 
+    /// ``objects(since:)`` as a set, built without an intermediate array (a save of many objects makes one).
+    func objectSet(since mark: Mark) -> Set<ManagedObject> {
+        let start = mark.generation == generation ? min(mark.position, slots.count) : 0
+        var set = Set<ManagedObject>(minimumCapacity: slots.count - start)
+        for object in slots[start...] {
+            if let object { set.insert(object) }
+        }
+        return set
+    }
+
     init(_ kind: Kind) {
         self.kind = kind
     }

@@ -5,14 +5,20 @@
 /// A save that gives every one of them a permanent ID then drops the list without ever hashing it.
 struct TemporaryTable {
     private var table = KeyTable()
-    private var unindexed: [(number: Int64, object: ManagedObject)] = []
+    private var unindexed: [Entry] = []
+
+    // A struct rather than a tuple: arrays of tuples are destroyed through generic, unspecialised code.
+    private struct Entry {
+        let number: Int64
+        var object: ManagedObject
+    }
 
     /// The number of entries: exact, except that an object registered twice before indexing counts twice (which
     /// only makes a save take the slower, one-by-one path).
     var count: Int { table.count + unindexed.count }
 
     mutating func insert(_ object: ManagedObject, for number: Int64) {
-        unindexed.append((number, object))
+        unindexed.append(Entry(number: number, object: object))
     }
 
     mutating func object(for number: Int64) -> ManagedObject? {

@@ -56,7 +56,7 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         self.managedObjectClass = managedObjectClass
         self.properties = properties
         self.uniquenessConstraints = uniquenessConstraints
-        self.temporaryIDScope = ManagedObjectID.Scope.named(name, store: "")
+        self.temporaryIDScope = ManagedObjectID.Scope.named(name, store: "", temporary: true)
         var attributes: [String: AttributeDescription] = [:]
         var relationships: [String: RelationshipDescription] = [:]
         var indexes: [String: Int] = [:]

@@ -42,9 +42,9 @@ extension ManagedObjectContext {
     /// Returns the set of inserted objects it reported, so a save can hand the same set to its did-save notification.
     @discardableResult
     func postChangeNotification(refreshed: Set<ManagedObject> = [], removed: Set<ManagedObject> = []) -> Set<ManagedObject> {
-        let inserted = Set(self.inserted.objects(since: notificationMarks.inserted))
-        let updated = Set(self.updated.objects(since: notificationMarks.updated))
-        let deleted = Set(self.deleted.objects(since: notificationMarks.deleted)).union(removed)
+        let inserted = self.inserted.objectSet(since: notificationMarks.inserted)
+        let updated = self.updated.objectSet(since: notificationMarks.updated)
+        let deleted = self.deleted.objectSet(since: notificationMarks.deleted).union(removed)
         markNotified()
         guard !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty || !refreshed.isEmpty else { return inserted }
         NotificationCenter.default.post(name: Self.didChangeObjectsNotification, object: self, userInfo: [
@@ -59,8 +59,12 @@ extension ManagedObjectContext {
     /// Posts the did-save notifications and tells the contexts that merge automatically and the `saves()` streams.
     func postSaveNotifications(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject],
                                deletedIDs: [ManagedObjectID], insertedSet: Set<ManagedObject>? = nil) {
-        let summary = ContextDidSave(insertedObjectIDs: Set(inserted.map(\.objectID)),
-                                     updatedObjectIDs: Set(updated.map(\.objectID)),
+        func ids(_ objects: [ManagedObject]) -> Set<ManagedObjectID> {
+            var ids = Set<ManagedObjectID>(minimumCapacity: objects.count)
+            for object in objects { ids.insert(object.objectID) }
+            return ids
+        }
+        let summary = ContextDidSave(insertedObjectIDs: ids(inserted), updatedObjectIDs: ids(updated),
                                      deletedObjectIDs: Set(deletedIDs))
         guard !summary.isEmpty else { return }
         NotificationCenter.default.post(name: Self.didSaveObjectsNotification, object: self, userInfo: [

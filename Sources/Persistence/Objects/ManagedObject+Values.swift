@@ -95,7 +95,14 @@ extension ManagedObject {
     // MARK: - Writing
 
     /// Records that property `index` is about to change (for rollback and `changedValues()`).
+    @inline(__always)
     func willChange(at index: Int) {
+        // A new object has nothing to record: the common case of a bulk insert costs one test.
+        if insertedFlag && faultState == .fired { return }
+        recordChange(at: index)
+    }
+
+    private func recordChange(at index: Int) {
         if faultState != .fired { fireFault() }
         guard !insertedFlag, let context = managedObjectContext else { return }
         if committedSlots == nil { committedSlots = slots }
@@ -106,6 +113,7 @@ extension ManagedObject {
 
     /// Sets attribute `index`. A value that does not fit the attribute is kept as given and reported when the
     /// context saves (the typed setters cannot throw).
+    @inline(__always)
     func setAttributeValue(_ value: PersistentValue, at index: Int) {
         willChange(at: index)
         guard case .attribute(let type) = entity.kinds[index] else { return }

@@ -135,6 +135,15 @@ open class ManagedObject: CustomStringConvertible {
         return changedIndexes.contains { !Self.same(slots[$0], committed[$0], ordered: true) }
     }
 
+    /// Saved: no longer inserted, and nothing changed since.
+    @inline(__always)
+    func markClean() {
+        insertedFlag = false
+        holdsUnfittingValue = false
+        committedSlots = nil
+        if !changedIndexes.isEmpty { changedIndexes = [] }
+    }
+
     public var description: String {
         let state = isDeleted ? "deleted" : isInserted ? "inserted" : isUpdated ? "updated" : isFault ? "fault" : "saved"
         return "<\(type(of: self)) \(objectID.uriRepresentation().absoluteString) \(state)>"

@@ -22,18 +22,22 @@ public struct ManagedObjectID: Hashable, Sendable {
         case permanent(Int64)
     }
 
-    /// The entity and store an ID belongs to: one per pair of names for the life of the process.
+    /// The entity and store an ID belongs to, and whether it is temporary: one per combination for the life of
+    /// the process.
     ///
     /// IDs are made and dropped for every fetched or saved row and fill the sets of every notification, so an ID is
-    /// a plain value with no reference counting: scopes are interned and never freed (there is one per entity of each
-    /// store a process opens), and IDs point at them `unowned(unsafe)`.
+    /// a plain 16-byte value with no reference counting: scopes are interned and never freed (there are two per
+    /// entity of each store a process opens), and IDs point at them `unowned(unsafe)`.
     final class Scope: Sendable {
         let entityName: String
         let storeIdentifier: String
+        /// The scope of temporary IDs: their key is a number, not a primary key.
+        let isTemporary: Bool
 
-        private init(entityName: String, storeIdentifier: String) {
-            self.entityName = entityName
-            self.storeIdentifier = storeIdentifier
+        private init(_ name: ScopeName) {
+            entityName = name.entityName
+            storeIdentifier = name.storeIdentifier
+            isTemporary = name.isTemporary
         }
 
         private static let interned = Mutex<[ScopeName: Scope]>([:])
@@ -41,22 +45,34 @@ public struct ManagedObjectID: Hashable, Sendable {
         private struct ScopeName: Hashable {
             let entityName: String
             let storeIdentifier: String
+            let isTemporary: Bool
         }
 
         /// The one scope for these names.
-        static func named(_ entityName: String, store storeIdentifier: String) -> Scope {
+        static func named(_ entityName: String, store storeIdentifier: String, temporary: Bool = false) -> Scope {
             interned.withLock { scopes in
-                let name = ScopeName(entityName: entityName, storeIdentifier: storeIdentifier)
+                let name = ScopeName(entityName: entityName, storeIdentifier: storeIdentifier, isTemporary: temporary)
                 if let scope = scopes[name] { return scope }
-                let scope = Scope(entityName: entityName, storeIdentifier: storeIdentifier)
+                let scope = Scope(name)
                 scopes[name] = scope
                 return scope
             }
         }
+
+        /// The scope with the same names for temporary (or permanent) IDs.
+        func matching(temporary: Bool) -> Scope {
+            temporary == isTemporary ? self : Scope.named(entityName, store: storeIdentifier, temporary: temporary)
+        }
     }
 
     unowned(unsafe) let scope: Scope
-    let storage: Storage
+    /// The primary key of a permanent ID, the number of a temporary one (``Scope/isTemporary`` says which).
+    let key: Int64
+
+    /// The ID's key, by kind.
+    var storage: Storage {
+        scope.isTemporary ? .temporary(UInt64(bitPattern: key)) : .permanent(key)
+    }
 
     /// The name of the object's entity.
     public var entityName: String { scope.entityName }
@@ -64,12 +80,20 @@ public struct ManagedObjectID: Hashable, Sendable {
     public var storeIdentifier: String { scope.storeIdentifier }
 
     init(scope: Scope, storage: Storage) {
-        self.scope = scope
-        self.storage = storage
+        switch storage {
+        case .temporary(let number):
+            self.scope = scope.matching(temporary: true)
+            key = Int64(bitPattern: number)
+        case .permanent(let primaryKey):
+            self.scope = scope.matching(temporary: false)
+            key = primaryKey
+        }
     }
 
     init(entityName: String, storeIdentifier: String, storage: Storage) {
-        self.init(scope: Scope.named(entityName, store: storeIdentifier), storage: storage)
+        var isTemporary = false
+        if case .temporary = storage { isTemporary = true }
+        self.init(scope: Scope.named(entityName, store: storeIdentifier, temporary: isTemporary), storage: storage)
     }
 
     static func temporary(scope: Scope) -> ManagedObjectID {
@@ -78,7 +102,7 @@ public struct ManagedObjectID: Hashable, Sendable {
     }
 
     static func temporary(entityName: String) -> ManagedObjectID {
-        temporary(scope: Scope.named(entityName, store: ""))
+        temporary(scope: Scope.named(entityName, store: "", temporary: true))
     }
 
     static func permanent(entityName: String, storeIdentifier: String, primaryKey: Int64) -> ManagedObjectID {
@@ -86,20 +110,16 @@ public struct ManagedObjectID: Hashable, Sendable {
     }
 
     public static func == (lhs: ManagedObjectID, rhs: ManagedObjectID) -> Bool {
-        // Scopes are interned: the same names are the same scope.
-        lhs.storage == rhs.storage && lhs.scope === rhs.scope
+        // Scopes are interned: the same names (and kind) are the same scope.
+        lhs.key == rhs.key && lhs.scope === rhs.scope
     }
 
     /// `true` until the object has been saved or given a permanent ID.
-    public var isTemporaryID: Bool {
-        if case .temporary = storage { return true }
-        return false
-    }
+    public var isTemporaryID: Bool { scope.isTemporary }
 
     /// The row's primary key in the store, or `nil` for a temporary ID.
     public var primaryKey: Int64? {
-        if case .permanent(let pk) = storage { return pk }
-        return nil
+        scope.isTemporary ? nil : key
     }
 
     /// A URI that names this object and can be stored outside the database (in user defaults, a URL, a file),
@@ -147,7 +167,7 @@ extension ManagedObjectID {
     /// Hashes the key alone: IDs of one store rarely share it, and hashing the names on every registry lookup
     /// would cost more than the rare collision. Equality still compares every part.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(storage)
+        hasher.combine(key)
     }
 }
 
