@@ -69,7 +69,13 @@ struct ObjectList {
         generation += 1
     }
 
-    var objects: [ManagedObject] { slots.compactMap { $0 } }
+    var objects: [ManagedObject] {
+        // Sized up front (compactMap would grow step by step): a save copies lists of tens of thousands.
+        var result: [ManagedObject] = []
+        result.reserveCapacity(count)
+        for case let object? in slots { result.append(object) }
+        return result
+    }
 
     private mutating func compact() {
         generation += 1
