@@ -18,17 +18,31 @@ func peakMemoryMB() -> Double {
     return kb / 1024
 }
 
+/// Minor page faults so far: each is a fresh page of memory the kernel had to hand over and zero.
+func minorFaults() -> Int {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return usage.ru_minflt
+}
+
+/// Page faults of the last `timed` call.
+nonisolated(unsafe) var lastFaults = 0  // the benchmark is single-threaded
+
 func timed(_ body: () throws -> Void) rethrows -> Double {
+    let faults = minorFaults()
     let start = DispatchTime.now().uptimeNanoseconds
     try body()
-    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    lastFaults = minorFaults() - faults
+    return seconds
 }
 
 func removeStore(_ path: String) {
     for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
 }
 
-// MARK: - Child: one case, several times in one process, printed as "cold warm peakMB check"
+// MARK: - Child: one case, several times in one process, printed as
+// "cold warm warm+release peakMB check coldFaults warmFaults"
 //
 // The first repetition is cold (fresh process memory: every allocation faults in new pages); the later ones are
 // warm (memory freed by the previous repetition is reused), as in an app that has been running for a while.
@@ -42,6 +56,7 @@ if arguments.count >= 3 && arguments[1] == "--case" {
         var times: [Double] = []
         // The same figure plus the time to free the context and every object it holds.
         var releases: [Double] = []
+        var faults: [Int] = []
         var check = 0
         for repetition in 0..<(name.hasPrefix("prepare") ? 1 : repetitions) {
             // Inserts go to a fresh store each time; fetches read the prepared one.
@@ -54,12 +69,14 @@ if arguments.count >= 3 && arguments[1] == "--case" {
                 RawSQLite.createTable(db)
                 let work = timed { RawSQLite.insert(db, count: insertCount) }
                 times.append(work)
+                faults.append(lastFaults)
                 releases.append(work + timed { RawSQLite.close(db) })
             case "insert-persistence":
                 let container = try Workload.container(path: store)
                 var context: ManagedObjectContext? = container.newBackgroundContext()
                 let work = try timed { try Workload.insert(into: context!, count: insertCount) }
                 times.append(work)
+                faults.append(lastFaults)
                 releases.append(work + timed { context = nil })
             case "prepare-raw":
                 let db = RawSQLite.open(store)
@@ -72,12 +89,14 @@ if arguments.count >= 3 && arguments[1] == "--case" {
                 let db = RawSQLite.open(store)
                 let work = timed { check = Int(RawSQLite.readAll(db)) }
                 times.append(work)
+                faults.append(lastFaults)
                 releases.append(work + timed { RawSQLite.close(db) })
             case "fetch-persistence":
                 let container = try Workload.container(path: store)
                 var context: ManagedObjectContext? = container.newBackgroundContext()
                 let work = try timed { check = try Workload.readAll(in: context!) }
                 times.append(work)
+                faults.append(lastFaults)
                 releases.append(work + timed { context = nil })
             default:
                 FileHandle.standardError.write(Data("unknown case \(name)\n".utf8))
@@ -87,8 +106,10 @@ if arguments.count >= 3 && arguments[1] == "--case" {
         let cold = times.first ?? 0
         let warm = times.dropFirst().sorted()
         let warmReleased = releases.dropFirst().sorted()
+        let warmFaults = faults.dropFirst().sorted()
         print(cold, warm.isEmpty ? cold : warm[warm.count / 2],
-              warmReleased.isEmpty ? 0 : warmReleased[warmReleased.count / 2], peakMemoryMB(), check)
+              warmReleased.isEmpty ? 0 : warmReleased[warmReleased.count / 2], peakMemoryMB(), check,
+              faults.first ?? 0, warmFaults.isEmpty ? 0 : warmFaults[warmFaults.count / 2])
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("\(name) failed: \(error)\n".utf8))
@@ -110,7 +131,10 @@ let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlink
 let folder = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
 let showProgress = isatty(STDERR_FILENO) != 0
 
-struct Sample { let cold: Double; let warm: Double; let warmReleased: Double; let peakMB: Double; let check: Int }
+struct Sample {
+    let cold: Double, warm: Double, warmReleased: Double, peakMB: Double, check: Int
+    let coldFaults: Int, warmFaults: Int
+}
 
 func runCase(_ name: String, path: String) -> Sample {
     let process = Process()
@@ -125,11 +149,12 @@ func runCase(_ name: String, path: String) -> Sample {
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     let fields = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
-    guard process.terminationStatus == 0, fields.count == 5 else {
+    guard process.terminationStatus == 0, fields.count == 7 else {
         print("case \(name) failed (exit \(process.terminationStatus))")
         exit(1)
     }
-    return Sample(cold: fields[0], warm: fields[1], warmReleased: fields[2], peakMB: fields[3], check: Int(fields[4]))
+    return Sample(cold: fields[0], warm: fields[1], warmReleased: fields[2], peakMB: fields[3], check: Int(fields[4]),
+                  coldFaults: Int(fields[5]), warmFaults: Int(fields[6]))
 }
 
 let steps = runs * 4 + 2
@@ -148,8 +173,11 @@ func median(_ samples: [Sample]) -> Sample {
     let cold = samples.map(\.cold).sorted()
     let warm = samples.map(\.warm).sorted()
     let released = samples.map(\.warmReleased).sorted()
+    let coldFaults = samples.map(\.coldFaults).sorted()
+    let warmFaults = samples.map(\.warmFaults).sorted()
     return Sample(cold: cold[cold.count / 2], warm: warm[warm.count / 2], warmReleased: released[released.count / 2],
-                  peakMB: samples.map(\.peakMB).max() ?? 0, check: samples[0].check)
+                  peakMB: samples.map(\.peakMB).max() ?? 0, check: samples[0].check,
+                  coldFaults: coldFaults[coldFaults.count / 2], warmFaults: warmFaults[warmFaults.count / 2])
 }
 
 var results: [String: [Sample]] = [:]
@@ -216,4 +244,8 @@ let rows = [
 for (text, _) in rows { print(text) }
 print(String(format: "peak memory (whole process): insert raw %.1f MB, Persistence %.1f MB; fetch raw %.1f MB, Persistence %.1f MB",
              insertRaw.peakMB, insertPersistence.peakMB, rawFetch.peakMB, persistenceFetch.peakMB))
+// Fresh memory costs a page fault per 4 KB the first time it is touched; this is most of what "cold" adds.
+print("minor page faults in the timed work, cold / warm: insert raw \(insertRaw.coldFaults) / \(insertRaw.warmFaults), "
+      + "Persistence \(insertPersistence.coldFaults) / \(insertPersistence.warmFaults); "
+      + "fetch raw \(rawFetch.coldFaults) / \(rawFetch.warmFaults), Persistence \(persistenceFetch.coldFaults) / \(persistenceFetch.warmFaults)")
 exit(rows.allSatisfy(\.1) ? 0 : 3)
