@@ -97,4 +97,47 @@ final class RegistryTests: PersistenceTestCase {
         XCTAssertEqual(Set([id, parsed]).count, 1)
         XCTAssertTrue(context.registeredObject(for: parsed) === movie)
     }
+
+    func testObjectsKeptAfterTheirContextGoesAwayAreDetachedAndTheRestAreFreed() throws {
+        weak var unheldDirector: Director?
+        weak var unheldMovie: Movie?
+        var kept: Movie?
+        try {
+            let background = container.newBackgroundContext()
+            try background.performAndWait {
+                let director = Director(context: background)
+                director.name = "Kurosawa"
+                let keptMovie = Movie(context: background)
+                keptMovie.title = "Ran"
+                keptMovie.director = director
+                // An unheld pair that points at each other, and at the kept movie's director.
+                let movie = Movie(context: background)
+                movie.title = "Ikiru"
+                movie.director = director
+                try background.save()
+                kept = keptMovie
+                unheldDirector = director
+                unheldMovie = movie
+            }
+        }()
+        // The context is gone: the kept object no longer points at it, and it let go of its related objects, so the
+        // director and the other movie (a cycle through the inverse relationship) were freed.
+        let movie = try XCTUnwrap(kept)
+        XCTAssertNil(movie.managedObjectContext)
+        XCTAssertNil(unheldDirector)
+        XCTAssertNil(unheldMovie)
+    }
+
+    func testResetDetachesHeldObjectsAndForgetsEveryone() throws {
+        let movie = makeMovie("Stalker")
+        try context.save()
+        let id = movie.objectID
+        context.reset()
+        XCTAssertNil(movie.managedObjectContext)
+        XCTAssertTrue(context.registeredObjects.isEmpty)
+        XCTAssertNil(context.registeredObject(for: id))
+        let again = try XCTUnwrap(context.existingObject(with: id) as? Movie)
+        XCTAssertFalse(again === movie)
+        XCTAssertEqual(again.title, "Stalker")
+    }
 }

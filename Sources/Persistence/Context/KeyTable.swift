@@ -18,7 +18,7 @@ struct KeyTable {
     /// neighbouring slots — a few cache lines instead of one miss per key — while the runs themselves are scattered
     /// by a multiplicative hash, so keys with a stride still spread over the table.
     @inline(__always)
-    private func slot(for key: Int64, mask: Int) -> Int {
+    private static func slot(for key: Int64, mask: Int) -> Int {
         let bits = UInt64(bitPattern: key)
         let runStart = ((bits >> 4) &* 0x9E37_79B9_7F4A_7C15) >> 32
         return Int(truncatingIfNeeded: runStart &+ (bits & 15)) & mask
@@ -27,7 +27,7 @@ struct KeyTable {
     func object(for key: Int64) -> ManagedObject? {
         guard !entries.isEmpty else { return nil }
         let mask = entries.count - 1
-        var index = slot(for: key, mask: mask)
+        var index = Self.slot(for: key, mask: mask)
         while true {
             let entry = entries[index]
             if entry.key == key { return entry.object }
@@ -40,7 +40,7 @@ struct KeyTable {
         precondition(key > 0, "keys are positive")
         if (occupied + 1) * 2 > entries.count { grow() }
         let mask = entries.count - 1
-        var index = slot(for: key, mask: mask)
+        var index = Self.slot(for: key, mask: mask)
         var reusable: Int?
         while true {
             let current = entries[index].key
@@ -65,7 +65,7 @@ struct KeyTable {
     mutating func remove(_ key: Int64) -> ManagedObject? {
         guard !entries.isEmpty else { return nil }
         let mask = entries.count - 1
-        var index = slot(for: key, mask: mask)
+        var index = Self.slot(for: key, mask: mask)
         while true {
             let current = entries[index].key
             if current == key {
@@ -87,15 +87,7 @@ struct KeyTable {
         guard needed > entries.count else { return }
         var capacity = max(16, entries.count)
         while capacity < needed { capacity *= 2 }
-        let old = entries
-        entries = Array(repeating: Entry(), count: capacity)
-        let mask = capacity - 1
-        for entry in old where entry.key > 0 {
-            var index = slot(for: entry.key, mask: mask)
-            while entries[index].key != 0 { index = (index + 1) & mask }
-            entries[index] = entry
-        }
-        occupied = count
+        rehash(capacity: capacity)
     }
 
     mutating func removeAll() {
@@ -104,27 +96,39 @@ struct KeyTable {
         occupied = 0
     }
 
-    /// Rehashes into a table four times the live count: live keys are distinct, so each goes to the first free
-    /// slot of its probe sequence without comparisons.
+    /// Rehashes into a table four times the live count.
     private mutating func grow() {
-        let old = entries
-        entries = Array(repeating: Entry(), count: max(16, count * 4))
-        let mask = entries.count - 1
-        for entry in old where entry.key > 0 {
-            var index = slot(for: entry.key, mask: mask)
-            while entries[index].key != 0 { index = (index + 1) & mask }
-            entries[index] = entry
+        rehash(capacity: max(16, count * 4))
+    }
+
+    /// Moves every live entry into a new table of `capacity` slots (a power of two). Live keys are distinct, so
+    /// each goes to the first free slot of its probe sequence without comparisons; entries are swapped across rather
+    /// than copied, so no object is retained and released on the way (a fetch of many rows grows the table often).
+    private mutating func rehash(capacity: Int) {
+        var fresh = Array(repeating: Entry(), count: capacity)
+        let mask = capacity - 1
+        entries.withUnsafeMutableBufferPointer { old in
+            fresh.withUnsafeMutableBufferPointer { new in
+                for position in old.indices where old[position].key > 0 {
+                    var index = Self.slot(for: old[position].key, mask: mask)
+                    while new[index].key != 0 { index = (index + 1) & mask }
+                    swap(&new[index], &old[position])
+                }
+            }
         }
+        entries = fresh
         occupied = count
     }
 
-    /// Calls `body` with every object that something besides this table still holds. An object only the table
-    /// holds goes away with the table: nothing can reach it afterwards, and it is in no reference cycle (a cycle
-    /// would be a second reference).
-    mutating func forEachSharedObject(_ body: (ManagedObject) -> Void) {
+    /// Empties the table, first calling `body` with each object that something besides the table still holds. An
+    /// object only the table holds goes away with it: nothing can reach it afterwards, and it is in no reference
+    /// cycle (a cycle would be a second reference). Each object is let go right after its check, while its memory is
+    /// still in cache — a context going away drains hundreds of thousands.
+    mutating func removeAll(detachingShared body: (ManagedObject) -> Void) {
         for index in entries.indices where entries[index].key > 0 {
             if !isKnownUniquelyReferenced(&entries[index].object) { body(entries[index].object!) }
+            entries[index].object = nil
         }
+        removeAll()
     }
-
 }

@@ -193,7 +193,8 @@ extension ManagedObjectContext {
         let asFaults = request.returnsObjectsAsFaults
         let objects = try coordinator.withStore { store in
             syncStoreIdentifier()
-            return rows.map { object(for: $0, entity: job.entity, in: store, asFault: asFaults) }
+            let ownStore = registry.storeIdentifier == store.identifier
+            return rows.map { object(for: $0, entity: job.entity, in: store, asFault: asFaults, ownStore: ownStore) }
         }
         let results: [Any] = job.idsOnly ? objects.map(\.objectID) : objects
         guard let typed = results as? [Result] else {

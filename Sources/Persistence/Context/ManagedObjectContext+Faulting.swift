@@ -55,8 +55,9 @@ extension ManagedObjectContext {
 
     /// The object for a fetched row: a registered one is reused (one object per ID per context) and, if it is a
     /// fault without values, takes the row; a new one is made as a fault holding the row, or fired when `asFault`
-    /// is false.
-    func object(for row: StoreRow, entity: EntityDescription, in store: SQLiteStore, asFault: Bool) -> ManagedObject {
+    /// is false. `ownStore` says the registry's store identifier is `store`'s (checked once per fetch, not per row).
+    func object(for row: StoreRow, entity: EntityDescription, in store: SQLiteStore, asFault: Bool,
+                ownStore: Bool) -> ManagedObject {
         if let object = registry.object(entityIndex: entity.index, primaryKey: row.primaryKey) {
             if object.faultState == .faultWithoutRow && !object.isInaccessible { object.adopt(row, asFault: asFault) }
             return object
@@ -64,7 +65,11 @@ extension ManagedObjectContext {
         let id = store.objectID(of: entity, primaryKey: row.primaryKey)
         let object = entity.managedObjectClass.init(fetchedEntity: entity, objectID: id, context: self)
         object.adopt(row, asFault: asFault)
-        registry.insert(object, for: id, entityIndex: entity.index)
+        if ownStore {
+            registry.insertPermanent(object, primaryKey: row.primaryKey, entityIndex: entity.index)
+        } else {
+            registry.insert(object, for: id, entityIndex: entity.index)
+        }
         return object
     }
 }

@@ -88,13 +88,14 @@ extension ManagedObjectContext {
             objects = try withReadStore { store in
                 var found: [ManagedObject] = []
                 if registry.storeIdentifier.isEmpty { registry.storeIdentifier = store.identifier }
+                let ownStore = registry.storeIdentifier == store.identifier
                 try store.forEachRow(for: query) { (row: StoreRow) -> Void in
                     let id = store.objectID(of: entity, primaryKey: row.primaryKey)
                     if ancestors.changed.contains(id) || ancestors.deleted.contains(id) {
                         // The store's row is stale for this context: the object reads through its parent.
                         found.append(self.object(with: id))
                     } else {
-                        found.append(self.object(for: row, entity: entity, in: store, asFault: asFaults))
+                        found.append(self.object(for: row, entity: entity, in: store, asFault: asFaults, ownStore: ownStore))
                     }
                 }
                 return found

@@ -35,7 +35,6 @@ extension ManagedObjectContext {
     public func reset() {
         checkQueue("reset()")
         invalidateAll()
-        registry.removeAll()
         advanceQueryGeneration()
         inserted.removeAll()
         updated.removeAll()

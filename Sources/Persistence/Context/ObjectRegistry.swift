@@ -58,10 +58,12 @@ struct ObjectRegistry {
         }
     }
 
-    mutating func forEachSharedObject(_ body: (ManagedObject) -> Void) {
-        for index in permanent.indices { permanent[index].forEachSharedObject(body) }
-        temporary.forEachSharedObject(body)
+    /// Empties the registry, first calling `body` with each object that something besides it still holds.
+    mutating func removeAll(detachingShared body: (ManagedObject) -> Void) {
+        for index in permanent.indices { permanent[index].removeAll(detachingShared: body) }
+        temporary.removeAll(detachingShared: body)
         for object in others.values { body(object) }
+        removeAll()
     }
 
     var objects: [ManagedObject] {

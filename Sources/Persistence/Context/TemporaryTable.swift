@@ -43,13 +43,14 @@ struct TemporaryTable {
         }
     }
 
-    /// See ``KeyTable/forEachSharedObject(_:)``; the unindexed list is walked as it is, since this runs as a context
-    /// goes away.
-    mutating func forEachSharedObject(_ body: (ManagedObject) -> Void) {
-        table.forEachSharedObject(body)
+    /// See ``KeyTable/removeAll(detachingShared:)``; the unindexed list is walked as it is, since this runs as a
+    /// context goes away.
+    mutating func removeAll(detachingShared body: (ManagedObject) -> Void) {
+        table.removeAll(detachingShared: body)
         for index in unindexed.indices where !isKnownUniquelyReferenced(&unindexed[index].object) {
             body(unindexed[index].object)
         }
+        unindexed = []
     }
 
     private mutating func indexNewEntries() {
