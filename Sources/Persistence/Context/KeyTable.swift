@@ -120,15 +120,17 @@ struct KeyTable {
         occupied = count
     }
 
-    /// Empties the table, first calling `body` with each object that something besides the table still holds. An
-    /// object only the table holds goes away with it: nothing can reach it afterwards, and it is in no reference
-    /// cycle (a cycle would be a second reference). Each object is let go right after its check, while its memory is
-    /// still in cache — a context going away drains hundreds of thousands.
-    mutating func removeAll(detachingShared body: (ManagedObject) -> Void) {
+    /// Calls `body` with every object that something besides this table still holds. An object only the table
+    /// holds goes away with the table: nothing can reach it afterwards, and it is in no reference cycle (a cycle
+    /// would be a second reference).
+    ///
+    /// (Letting go of each object in the same pass would touch each once instead of twice, but frees the objects
+    /// inside the context's `deinit` rather than with its stored properties. Measured with glibc: the next context
+    /// to fetch 200,000 objects then took four times the page faults and ran 15% slower — the memory went back to
+    /// the system instead of being reused.)
+    mutating func forEachSharedObject(_ body: (ManagedObject) -> Void) {
         for index in entries.indices where entries[index].key > 0 {
             if !isKnownUniquelyReferenced(&entries[index].object) { body(entries[index].object!) }
-            entries[index].object = nil
         }
-        removeAll()
     }
 }

@@ -32,11 +32,10 @@ extension ManagedObjectContext {
         registry.remove(object.objectID, entityIndex: entityIndex(of: object))
     }
 
-    /// Empties the registry (on reset, and when the context goes away), detaching every object still held
-    /// elsewhere: emptying them breaks reference cycles between related objects and leaves no object pointing at a
-    /// context that is gone. Every object the context knows is in the registry (inserted ones under their temporary
-    /// IDs).
+    /// Detaches every object still held elsewhere (on reset, and when the context goes away): emptying them
+    /// breaks reference cycles between related objects and leaves no object pointing at a context that is gone.
+    /// Every object the context knows is in the registry (inserted ones under their temporary IDs).
     func invalidateAll() {
-        registry.removeAll(detachingShared: { $0.invalidate() })
+        registry.forEachSharedObject { $0.invalidate() }
     }
 }

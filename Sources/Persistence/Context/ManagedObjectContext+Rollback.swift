@@ -35,6 +35,7 @@ extension ManagedObjectContext {
     public func reset() {
         checkQueue("reset()")
         invalidateAll()
+        registry.removeAll()
         advanceQueryGeneration()
         inserted.removeAll()
         updated.removeAll()

@@ -58,12 +58,11 @@ struct ObjectRegistry {
         }
     }
 
-    /// Empties the registry, first calling `body` with each object that something besides it still holds.
-    mutating func removeAll(detachingShared body: (ManagedObject) -> Void) {
-        for index in permanent.indices { permanent[index].removeAll(detachingShared: body) }
-        temporary.removeAll(detachingShared: body)
+    /// Calls `body` with every object that something besides the registry still holds.
+    mutating func forEachSharedObject(_ body: (ManagedObject) -> Void) {
+        for index in permanent.indices { permanent[index].forEachSharedObject(body) }
+        temporary.forEachSharedObject(body)
         for object in others.values { body(object) }
-        removeAll()
     }
 
     var objects: [ManagedObject] {

@@ -43,14 +43,13 @@ struct TemporaryTable {
         }
     }
 
-    /// See ``KeyTable/removeAll(detachingShared:)``; the unindexed list is walked as it is, since this runs as a
+    /// See ``KeyTable/forEachSharedObject(_:)``; the unindexed list is walked as it is, since this runs as a
     /// context goes away.
-    mutating func removeAll(detachingShared body: (ManagedObject) -> Void) {
-        table.removeAll(detachingShared: body)
+    mutating func forEachSharedObject(_ body: (ManagedObject) -> Void) {
+        table.forEachSharedObject(body)
         for index in unindexed.indices where !isKnownUniquelyReferenced(&unindexed[index].object) {
             body(unindexed[index].object)
         }
-        unindexed = []
     }
 
     private mutating func indexNewEntries() {
