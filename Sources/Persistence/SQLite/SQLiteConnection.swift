@@ -90,9 +90,8 @@ final class SQLiteConnection {
     var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
     var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }
 
-    /// Raises an error for a result code that is not `SQLITE_OK`.
-    // Inlined, with the SQL behind an autoclosure: binding a row checks a code per column, and the check itself
-    // should cost a comparison.
+    /// Raises an error for a result code that is not `SQLITE_OK`. (Inlined, with the SQL behind an autoclosure:
+    /// a check on the success path should cost one comparison.)
     @inline(__always)
     func check(_ rc: Int32, sql: @autoclosure () -> String?) throws {
         guard rc == SQLITE_OK else { throw failure(sql: sql()) }
