@@ -187,6 +187,8 @@ final class FetchTests: PersistenceTestCase {
         XCTAssertEqual(dictionaries.first?["title"] as? String, "Alien")
         XCTAssertEqual(dictionaries.first?["rating"] as? Double, 8.5)
         XCTAssertTrue(dictionaries.first?["director"] is ManagedObjectID)
+        let scott = try XCTUnwrap(context.fetch(Director.fetchRequest()).first { $0.name == "Ridley Scott" })
+        XCTAssertEqual(dictionaries.first?["director"] as? ManagedObjectID, scott.objectID, "the director's own ID")
         XCTAssertNil(dictionaries.first { $0["title"] as? String == "Blade Runner" }?["rating"], "nil values are left out")
 
         let distinct = FetchRequest<[String: Any]>(entityName: "Movie")

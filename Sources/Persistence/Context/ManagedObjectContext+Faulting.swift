@@ -46,11 +46,17 @@ extension ManagedObjectContext {
     /// The registered object (or a new fault) for row `primaryKey` of `entity`.
     func object(forPrimaryKey primaryKey: Int64, entity: EntityDescription) -> ManagedObject {
         if let object = registry.object(entityIndex: entity.index, primaryKey: primaryKey) { return object }
+        return object(with: permanentID(of: entity, primaryKey: primaryKey))
+    }
+
+    /// The permanent ID of row `primaryKey` of `entity` in this context's store, made from the store's ID scopes
+    /// (copied on first use) rather than looked up by name.
+    func permanentID(of entity: EntityDescription, primaryKey: Int64) -> ManagedObjectID {
         if idScopes.isEmpty, let scopes = try? persistentStoreCoordinator?.withStore({ $0.idScopes }) { idScopes = scopes }
         guard entity.index < idScopes.count else {
-            return object(with: .permanent(entityName: entity.name, storeIdentifier: "", primaryKey: primaryKey))
+            return .permanent(entityName: entity.name, storeIdentifier: "", primaryKey: primaryKey)
         }
-        return object(with: ManagedObjectID(scope: idScopes[entity.index], storage: .permanent(primaryKey)))
+        return ManagedObjectID(scope: idScopes[entity.index], storage: .permanent(primaryKey))
     }
 
     /// The object for a fetched row: a registered one is reused (one object per ID per context) and, if it is a

@@ -173,8 +173,8 @@ extension ManagedObjectContext {
             indexes.append(index)
         }
         let query = try FetchQueryCompiler.query(for: request, entity: entity, schema: schema)
-        let (rows, identifier) = try withReadStore { store in
-            (try store.values(for: query, columns: columns, distinct: request.returnsDistinctResults), store.identifier)
+        let rows = try withReadStore { store in
+            try store.values(for: query, columns: columns, distinct: request.returnsDistinctResults)
         }
         return rows.map { row in
             var dictionary: [String: Any] = [:]
@@ -184,7 +184,7 @@ extension ManagedObjectContext {
                     let value = attribute.attributeType.persistentValue(row[position])
                     if let swift = ManagedObject.swiftValue(value, type: attribute.attributeType) { dictionary[name] = swift }
                 } else if case .integer(let pk) = row[position], let destination = entity.relationshipAt[index]?.destinationEntity {
-                    dictionary[name] = ManagedObjectID(entityName: destination.name, storeIdentifier: identifier, storage: .permanent(pk))
+                    dictionary[name] = permanentID(of: destination, primaryKey: pk)
                 }
             }
             return dictionary
