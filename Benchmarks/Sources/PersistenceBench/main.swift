@@ -25,16 +25,10 @@ func minorFaults() -> Int {
     return usage.ru_minflt
 }
 
-/// Page faults of the last `timed` call.
-nonisolated(unsafe) var lastFaults = 0  // the benchmark is single-threaded
-
 func timed(_ body: () throws -> Void) rethrows -> Double {
-    let faults = minorFaults()
     let start = DispatchTime.now().uptimeNanoseconds
     try body()
-    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-    lastFaults = minorFaults() - faults
-    return seconds
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
 }
 
 func removeStore(_ path: String) {
@@ -56,8 +50,17 @@ if arguments.count >= 3 && arguments[1] == "--case" {
         var times: [Double] = []
         // The same figure plus the time to free the context and every object it holds.
         var releases: [Double] = []
+        // Minor page faults during the work.
         var faults: [Int] = []
         var check = 0
+        /// Times `work`, counting its page faults, then `release`.
+        func measure(_ work: () throws -> Void, release: () -> Void) rethrows {
+            let faultsBefore = minorFaults()
+            let seconds = try timed(work)
+            faults.append(minorFaults() - faultsBefore)
+            times.append(seconds)
+            releases.append(seconds + timed(release))
+        }
         for repetition in 0..<(name.hasPrefix("prepare") ? 1 : repetitions) {
             // Inserts go to a fresh store each time; fetches read the prepared one.
             let store = name.hasPrefix("insert") ? "\(path)-\(repetition)" : path
@@ -67,17 +70,11 @@ if arguments.count >= 3 && arguments[1] == "--case" {
             case "insert-raw":
                 let db = RawSQLite.open(store)
                 RawSQLite.createTable(db)
-                let work = timed { RawSQLite.insert(db, count: insertCount) }
-                times.append(work)
-                faults.append(lastFaults)
-                releases.append(work + timed { RawSQLite.close(db) })
+                measure({ RawSQLite.insert(db, count: insertCount) }, release: { RawSQLite.close(db) })
             case "insert-persistence":
                 let container = try Workload.container(path: store)
                 var context: ManagedObjectContext? = container.newBackgroundContext()
-                let work = try timed { try Workload.insert(into: context!, count: insertCount) }
-                times.append(work)
-                faults.append(lastFaults)
-                releases.append(work + timed { context = nil })
+                try measure({ try Workload.insert(into: context!, count: insertCount) }, release: { context = nil })
             case "prepare-raw":
                 let db = RawSQLite.open(store)
                 RawSQLite.createTable(db)
@@ -87,17 +84,11 @@ if arguments.count >= 3 && arguments[1] == "--case" {
                 try Workload.insert(into: try Workload.container(path: store), count: fetchCount)
             case "fetch-raw":
                 let db = RawSQLite.open(store)
-                let work = timed { check = Int(RawSQLite.readAll(db)) }
-                times.append(work)
-                faults.append(lastFaults)
-                releases.append(work + timed { RawSQLite.close(db) })
+                measure({ check = Int(RawSQLite.readAll(db)) }, release: { RawSQLite.close(db) })
             case "fetch-persistence":
                 let container = try Workload.container(path: store)
                 var context: ManagedObjectContext? = container.newBackgroundContext()
-                let work = try timed { check = try Workload.readAll(in: context!) }
-                times.append(work)
-                faults.append(lastFaults)
-                releases.append(work + timed { context = nil })
+                try measure({ check = try Workload.readAll(in: context!) }, release: { context = nil })
             default:
                 FileHandle.standardError.write(Data("unknown case \(name)\n".utf8))
                 exit(2)
