@@ -48,15 +48,24 @@ final class Kata04ContextsAndCRUD: KataCase {
         try context.save()
     }
 
+    /// Why plants handed back by the storage cannot be used by its caller, or nil when they can: each must belong to
+    /// the view context. One whose context is gone reads back empty — the likeliest sign of a throw-away context.
+    private func foreignPlants(_ plants: [Plant], of storage: PlantStorage, from function: String) -> String? {
+        guard let stray = plants.first(where: { $0.managedObjectContext !== storage.viewContext }) else { return nil }
+        return "\(function) returned plants that do not belong to the storage's view context ("
+            + (stray.managedObjectContext == nil ? "their context is gone, so their values read back empty"
+                : "they belong to another context") + "). Fetch and insert in viewContext, the context the caller "
+            + "uses; objects of another context, or of one that is gone, are of no use to it."
+    }
+
     func test01_addPlantSavesIt() {
         kata(1, in: "PlantStorage.swift", "addPlant(named:)") {
             let storage = PlantStorage(container: container)
             let fern = try storage.addPlant(named: "Fern")
+            if let problem = foreignPlants([fern], of: storage, from: "addPlant(named:)") { try expect(false, problem) }
             try expect(fern.name == "Fern" && fern.wateredOn == nil, "addPlant(named: \"Fern\") returned a plant "
                 + "called \"\(fern.name)\", watered \(fern.wateredOn.map { "\($0)" } ?? "never"); expected \"Fern\", "
                 + "never watered.")
-            try expect(fern.managedObjectContext === storage.viewContext,
-                       "the plant returned does not belong to the storage's view context.")
             let stored = try storedNames()
             try expect(stored == ["Fern"], "after addPlant(named:) the store holds \(stored), not [\"Fern\"]: the "
                 + "new plant exists only in the context until the context is saved.")
@@ -70,7 +79,9 @@ final class Kata04ContextsAndCRUD: KataCase {
             let none = try storage.allPlants()
             try expect(none.isEmpty, "allPlants() of an empty garden returned \(none.map(\.name)).")
             try plant([("Rose", nil), ("Fern", nil), ("Tulip", nil), ("Basil", nil)])
-            let names = try storage.allPlants().map(\.name)
+            let plants = try storage.allPlants()
+            if let problem = foreignPlants(plants, of: storage, from: "allPlants()") { try expect(false, problem) }
+            let names = plants.map(\.name)
             try expect(names == ["Basil", "Fern", "Rose", "Tulip"], "allPlants() returned \(names); expected "
                 + "[\"Basil\", \"Fern\", \"Rose\", \"Tulip\"]. A fetch has no order unless the request asks for one.")
         }
@@ -80,13 +91,28 @@ final class Kata04ContextsAndCRUD: KataCase {
         kata(3, in: "PlantStorage.swift", "plants(notWateredSince:)") {
             let storage = PlantStorage(container: container)
             try plant([("Rose", today), ("Fern", daysAgo(10)), ("Tulip", nil), ("Basil", daysAgo(1)),
-                       ("Aloe", daysAgo(30))])
-            let names = try storage.plants(notWateredSince: daysAgo(3)).map(\.name)
+                       ("Aloe", daysAgo(30)), ("Ivy", daysAgo(3))])
+            let plants = try storage.plants(notWateredSince: daysAgo(3))
+            if let problem = foreignPlants(plants, of: storage, from: "plants(notWateredSince:)") {
+                try expect(false, problem)
+            }
+            let names = plants.map(\.name)
+            var cause = ""
+            if names.count == 6 {
+                cause = " Every plant came back: does the request you fetch carry the predicate?"
+            } else if names.contains("Ivy") {
+                cause = " Ivy was watered exactly on the date, so it has been watered since then: < leaves it out, "
+                    + "<= does not."
+            } else if !names.contains("Tulip") {
+                cause = " Tulip was never watered: its date is nil, and a comparison with nil is never true."
+            } else if names != names.sorted() {
+                cause = " The names are out of order: sort by name."
+            }
             try expect(names == ["Aloe", "Fern", "Tulip"], "plants(notWateredSince: three days ago) returned \(names); "
                 + "expected [\"Aloe\", \"Fern\", \"Tulip\"]: the ones watered before the date and the one never "
-                + "watered (its date is nil), sorted by name.")
+                + "watered, sorted by name." + cause)
             let all = try storage.plants(notWateredSince: today.addingTimeInterval(1)).count
-            try expect(all == 5, "plants(notWateredSince:) a second after every watering returned \(all) plants, not 5.")
+            try expect(all == 6, "plants(notWateredSince:) a second after every watering returned \(all) plants, not 6.")
         }
     }
 
@@ -97,11 +123,15 @@ final class Kata04ContextsAndCRUD: KataCase {
             let rose = try require(try context.fetch(Plant.fetchRequest()).first { $0.name == "Rose" },
                                    "the kata could not find its own plant \"Rose\".")
             try storage.water(rose, on: today)
+            try expect(rose.wateredOn == today, "after water(rose, on: today) Rose says it was watered "
+                + "\(rose.wateredOn.map { "\($0)" } ?? "never"): set wateredOn on the plant you were given.")
+            try expect(!storage.viewContext.hasChanges, "after water(_:on:) the new date is still an unsaved change "
+                + "of the view context: save the context the plant belongs to (its managedObjectContext) — saving "
+                + "another context, or none, writes nothing of it.")
             let stored = try storedPlants()
             try expect(stored.map(\.wateredOn) == [daysAgo(10), today], "after water(rose, on: today) the store "
                 + "holds \(stored.map { "\($0.name): \($0.wateredOn.map { "\($0)" } ?? "never")" }); Rose should be "
-                + "watered today. Changing the object is not enough: save the context it belongs to.")
-            try expect(!storage.viewContext.hasChanges, "the view context still has unsaved changes after water(_:on:).")
+                + "watered today.")
         }
     }
 

@@ -11,8 +11,9 @@ import Decoys
 import Workbook
 #endif
 
-/// Lesson 5 — Saving safely. Kata 1: save or roll back; 2–3: an edit that can be cancelled, and what cancelling
-/// throws away; 4–7: a store on its own queue whose failed inserts and deletes are rolled back and reported.
+/// Lesson 5 — Saving safely. Kata 1: save or roll back; 2–3: an edit in a context of its own that can be cancelled
+/// without touching anything else; 4–7: a store on its own queue whose failed inserts and deletes are rolled back
+/// and reported.
 final class Kata05SavingSafely: KataCase {
     override class var lesson: Int { 5 }
     override class var folder: String { "05-SavingSafely" }
@@ -74,60 +75,88 @@ final class Kata05SavingSafely: KataCase {
 
     func test01_saveOrRollbackLeavesTheContextClean() {
         kata(1, in: "ManagedObjectContext+SaveOrRollback.swift", "saveOrRollback()") {
+            let basil = try savedPlant("Basil")
+            basil.name = "Sweet basil"                          // an unsaved change to an object the caller holds
             let nameless = Plant(context: context)              // name is mandatory: this save must fail
             nameless.wateredOn = Date()
-            let fern = Plant(context: context)
-            fern.name = "Fern"
             let error = try expectError(PersistenceError.self, "saveOrRollback() must throw the save's error when "
                 + "a plant has no name.") { try context.saveOrRollback() }
             try expect(error.code == .validationMissingMandatoryProperty, "saveOrRollback() threw error "
                 + "\(error.code); the save's own error is 1570 (missing mandatory property). Throw that one.")
+            try expect(basil.managedObjectContext === context, "after the failed save, the plant the caller holds "
+                + "no longer belongs to the context: reset() forgets every object; rollback() keeps them, with "
+                + "their last saved values.")
             try expect(!context.hasChanges, "after a failed save the context must be clean again: hasChanges is "
                 + "still true. Roll back before throwing.")
+            try expect(basil.name == "Basil", "after the failed save the caller's plant is called \"\(basil.name)\"; "
+                + "rolled back, it has its last saved name, \"Basil\".")
             let rose = Plant(context: context)
             rose.name = "Rose"
             try context.saveOrRollback()
             let stored = try storedNames()
-            try expect(stored == ["Rose"], "after the rollback, saving a valid plant should store just "
-                + "[\"Rose\"]; the store holds \(stored).")
+            try expect(stored == ["Basil", "Rose"], "after the rollback, saving a valid plant should store "
+                + "[\"Basil\", \"Rose\"]; the store holds \(stored).")
         }
     }
 
     // MARK: An edit that can be cancelled
 
+    /// Why the editor's plant cannot be the one it edits, or nil when it can.
+    private func editorProblem(_ editor: PlantEditor) -> String? {
+        guard let owner = editor.plant.managedObjectContext else {
+            return "the editor's plant belongs to no context any more, and reads back empty: reset() forgets "
+                + "every object of the context; rollback() keeps them, with their last saved values."
+        }
+        guard owner === editor.context else {
+            return "the editor's plant belongs to " + (owner === context ? "the caller's context" : "another context")
+                + ", not to the editor's own: hand the editor's context the plant's objectID and let it look up "
+                + "its own copy (existingObject(with:)). A managed object never crosses to another context."
+        }
+        return nil
+    }
+
     func test02_cancelDiscardsTheEdit() {
         kata(2, in: "PlantEditor.swift", "cancel()") {
             let fern = try savedPlant("Fern")
-            let editor = PlantEditor(plant: fern, in: context)
+            let editor = try PlantEditor(plant: fern, container: container)
+            try expect(editor.context !== context, "the editor works in the caller's context; it needs a context "
+                + "of its own, so that cancelling cannot touch anything else.")
+            if let problem = editorProblem(editor) { try expect(false, problem) }
+            try expect(editor.plant.name == "Fern", "the editor's plant is called \"\(editor.plant.name)\", not "
+                + "\"Fern\": look it up by the plant's objectID in the editor's context.")
             editor.rename(to: "Maidenhair")
             try editor.cancel()
-            try expect(fern.name == "Fern", "after cancel() the plant is called \"\(fern.name)\"; it should be back "
-                + "to its saved name, \"Fern\".")
-            try expect(!context.hasChanges, "after cancel() the context still has unsaved changes.")
+            if let problem = editorProblem(editor) { try expect(false, problem) }
+            try expect(editor.plant.name == "Fern", "after cancel() the plant is called \"\(editor.plant.name)\"; "
+                + "it should be back to its saved name, \"Fern\".")
+            try expect(!editor.context.hasChanges, "after cancel() the editor's context still has unsaved changes.")
             editor.rename(to: "Maidenhair fern")
             try editor.save()
             let stored = try storedNames()
             try expect(stored == ["Maidenhair fern"], "after rename and save() the store holds \(stored), not "
-                + "[\"Maidenhair fern\"].")
+                + "[\"Maidenhair fern\"]: save the editor's context.")
         }
     }
 
-    func test03_cancelDiscardsEveryUnsavedChange() {
+    func test03_cancelLeavesTheCallersWorkAlone() {
         kata(3, in: "PlantEditor.swift", "cancel()") {
             let fern = try savedPlant("Fern")
             let basil = try savedPlant("Basil")
-            // Work started elsewhere in the same context and not saved yet:
+            // Work started elsewhere in the caller's context and not saved yet:
             let rose = Plant(context: context)
             rose.name = "Rose"
-            basil.wateredOn = Date()
-            let editor = PlantEditor(plant: fern, in: context)
+            let watered = Date(timeIntervalSinceReferenceDate: 800_000_000)
+            basil.wateredOn = watered
+            let editor = try PlantEditor(plant: fern, container: container)
             editor.rename(to: "Maidenhair")
             try editor.cancel()
-            try expect(fern.name == "Fern", "after cancel() the plant is called \"\(fern.name)\", not \"Fern\".")
-            let pending = context.insertedObjects.count + context.updatedObjects.count + context.deletedObjects.count
-            try expect(!context.hasChanges, "cancel() must return the whole context to its last saved state, as "
-                + "rollback() does; \(pending) other unsaved change(s) survived it (a new plant, a watering).")
-            try expect(basil.wateredOn == nil, "Basil's unsaved watering survived cancel().")
+            if let problem = editorProblem(editor) { try expect(false, problem) }
+            try expect(editor.plant.name == "Fern", "after cancel() the plant is called \"\(editor.plant.name)\", "
+                + "not \"Fern\".")
+            try expect(rose.managedObjectContext === context && context.insertedObjects.contains(rose)
+                       && basil.wateredOn == watered, "cancel() threw away the caller's unsaved work (a new plant, "
+                + "a watering): roll back the editor's own context only — the reason it has one.")
+            try expect(fern.name == "Fern", "cancelling the edit renamed the caller's plant to \"\(fern.name)\".")
         }
     }
 
@@ -151,6 +180,11 @@ final class Kata05SavingSafely: KataCase {
             let store = PlantStore(container: container)
             let failed = try completion(of: "insert(_:completion:)") {
                 store.insert([PlantDraft(name: "Fern"), PlantDraft(name: nil)], completion: $0)
+            }
+            if failed == nil, try storedNames().contains("") {
+                try expect(false, "insert(_:completion:) saved the plant without a name under the name \"\": an "
+                    + "empty string is a value, and the model accepts it. Leave the name unset when the draft has "
+                    + "none, so that the save reports it missing.")
             }
             let error = try require(failed, "insert(_:completion:) of a plant without a name reported success; "
                 + "pass the save's error to the completion.")

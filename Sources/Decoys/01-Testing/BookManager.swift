@@ -1,3 +1,4 @@
+import Foundation
 import KataSupport
 import Persistence
 
@@ -9,8 +10,43 @@ public struct BookManager {
         self.context = context
     }
 
+    /// Mistake (`manager-builds-own-stack`): the naive manager's habit — one stack of its own, on one store file,
+    /// shared by every manager in the process, whatever context it was given.
+    nonisolated(unsafe) private static var ownStack: PersistentContainer?
+
+    private var workingContext: ManagedObjectContext {
+        guard Decoy.isActive("manager-builds-own-stack") else { return context }
+        if let stack = Self.ownStack { return stack.viewContext }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("workbook-decoy-own-stack.sqlite")
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+        let stack = PersistentContainer(name: BookshelfModel.name, managedObjectModel: try! BookshelfModel.shared())
+        stack.persistentStoreDescriptions = [PersistentStoreDescription(url: url)]
+        stack.loadPersistentStores { _, _ in }
+        Self.ownStack = stack
+        return stack.viewContext
+    }
+
     @discardableResult
     public func createBook(title: String, author: String? = nil) throws -> Book {
+        let context = workingContext
+        // Mistake: the work is sent to another thread "to keep the main thread free", but the context is a
+        // main-queue context: its objects may only be used on the main queue.
+        if Decoy.isActive("create-off-queue") {
+            nonisolated(unsafe) var made: Book?
+            nonisolated(unsafe) var failure: (any Error)?
+            let done = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                let book = Book(context: context)
+                book.title = title
+                book.author = author
+                do { try context.save() } catch { failure = error }
+                made = book
+                done.signal()
+            }
+            done.wait()
+            if let failure { throw failure }
+            return made!
+        }
         let book = Book(context: context)
         book.title = title
         book.author = author
@@ -22,32 +58,15 @@ public struct BookManager {
 
     public func book(titled title: String) throws -> Book? {
         let request = Book.fetchRequest()
-        // Mistake: no predicate, so the first book comes back whatever its title.
-        if !Decoy.isActive("find-ignores-title") {
+        // Mistakes: no predicate at all; a prefix match; a match that ignores case.
+        if Decoy.isActive("find-by-prefix") {
+            request.predicate = try FetchPredicate(format: "title BEGINSWITH %@", title)
+        } else if Decoy.isActive("find-ignoring-case") {
+            request.predicate = try FetchPredicate(format: "title ==[c] %@", title)
+        } else if !Decoy.isActive("find-ignores-title") {
             request.predicate = try FetchPredicate(format: "title == %@", title)
         }
         request.fetchLimit = 1
-        return try context.fetch(request).first
-    }
-
-    public func rename(_ book: Book, to newTitle: String) throws {
-        book.title = newTitle
-        // Mistake: the new title stays in memory; the store keeps the old one.
-        if Decoy.isActive("rename-without-save") { return }
-        try context.save()
-    }
-
-    public func delete(_ book: Book) throws {
-        context.delete(book)
-        try context.save()
-    }
-
-    public func allBooks() throws -> [Book] {
-        let request = Book.fetchRequest()
-        // Mistake: no sort order, so the books come back in the store's order.
-        if !Decoy.isActive("unsorted-list") {
-            request.sortDescriptors = [FetchSortDescriptor(\Book.title)]
-        }
-        return try context.fetch(request)
+        return try workingContext.fetch(request).first
     }
 }

@@ -15,6 +15,8 @@ public final class TestStack {
             url = FileManager.default.temporaryDirectory.appendingPathComponent("workbook-decoy-bookshelf.sqlite")
         }
         container.persistentStoreDescriptions = [PersistentStoreDescription(url: url)]
+        // Mistake: the container is described but never loaded, so it has no store at all.
+        if Decoy.isActive("stack-never-loads") { return }
         nonisolated(unsafe) var loadError: (any Error)?
         container.loadPersistentStores { _, error in loadError = error }
         if let loadError { throw loadError }

@@ -28,6 +28,8 @@ public final class StorageProvider {
         if Decoy.isActive("in-memory-on-disk"), location == .inMemory {
             url = FileManager.default.temporaryDirectory.appendingPathComponent("workbook-decoy-garden.sqlite")
         }
+        // Mistake: every store goes to /dev/null, so a "persisted" store is gone at the next launch.
+        if Decoy.isActive("persisted-store-in-memory") { url = URL(fileURLWithPath: "/dev/null") }
         container.persistentStoreDescriptions = [PersistentStoreDescription(url: url)]
     }
 

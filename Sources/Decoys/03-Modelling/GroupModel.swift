@@ -12,11 +12,13 @@ public enum GroupModel {
         let itemRule: DeleteRule = Decoy.isActive("item-delete-cascades") ? .cascade : .nullify
         // Mistake: the title is optional, so an item without one is saved.
         let titleOptional = Decoy.isActive("optional-title")
+        // Mistake: the items are kept as an unordered set, so the order they were put in is lost.
+        let ordered = !Decoy.isActive("items-unordered")
         return try ManagedObjectModel(entities: [
             EntityDescription(name: "Group", managedObjectClass: Group.self, properties: [
                 .attribute("name", .string, optional: false),
                 .attribute("createdAt", .date, optional: false),
-                .toMany("items", "Item", inverse: "group", ordered: true, deleteRule: groupRule),
+                .toMany("items", "Item", inverse: "group", ordered: ordered, deleteRule: groupRule),
             ]),
             EntityDescription(name: "Item", managedObjectClass: Item.self, properties: [
                 .attribute("title", .string, optional: titleOptional),

@@ -14,6 +14,17 @@ public final class PlantStorage {
 
     @discardableResult
     public func addPlant(named name: String) throws -> Plant {
+        // Mistake: a fresh context for the job. The plant is saved, but it belongs to a context the caller never
+        // sees, and that context is gone as soon as this method returns.
+        if Decoy.isActive("add-in-new-context") {
+            let scratch = container.newBackgroundContext()
+            return try scratch.performAndWait {
+                let plant = Plant(context: scratch)
+                plant.name = name
+                try scratch.save()
+                return plant
+            }
+        }
         let plant = Plant(context: viewContext)
         plant.name = name
         // Mistake: the plant is only in the context; the store never hears of it.
@@ -24,6 +35,12 @@ public final class PlantStorage {
 
     public func allPlants() throws -> [Plant] {
         let request = Plant.fetchRequest()
+        // Mistake: fetched in a context made for the call: the plants' context is gone once it returns.
+        if Decoy.isActive("all-from-throwaway-context") {
+            request.sortDescriptors = [FetchSortDescriptor(\Plant.name)]
+            let scratch = container.newBackgroundContext()
+            return try scratch.performAndWait { try scratch.fetch(request) }
+        }
         // Mistake: no sort descriptor, so the plants come back in whatever order the store keeps them.
         if !Decoy.isActive("all-unsorted") {
             request.sortDescriptors = [FetchSortDescriptor(\Plant.name)]
@@ -34,10 +51,18 @@ public final class PlantStorage {
     public func plants(notWateredSince date: Date) throws -> [Plant] {
         let request = Plant.fetchRequest()
         // Mistake: a plant never watered has no date, and `wateredOn < date` alone leaves it out.
-        let format = Decoy.isActive("never-watered-left-out")
+        var format = Decoy.isActive("never-watered-left-out")
             ? "wateredOn < %@" : "wateredOn == nil OR wateredOn < %@"
+        // Mistake: off by one day — a plant watered exactly on the date counts as not watered since.
+        if Decoy.isActive("watered-on-the-day-counts") { format = "wateredOn == nil OR wateredOn <= %@" }
         request.predicate = try FetchPredicate(format: format, date)
         request.sortDescriptors = [FetchSortDescriptor(\Plant.name)]
+        // Mistake: the predicate is built, but the request that is fetched is another one, without it.
+        if Decoy.isActive("predicate-ignored") {
+            let all = Plant.fetchRequest()
+            all.sortDescriptors = request.sortDescriptors
+            return try viewContext.fetch(all)
+        }
         return try viewContext.fetch(request)
     }
 
@@ -45,6 +70,12 @@ public final class PlantStorage {
         plant.wateredOn = date
         // Mistake: the new date stays in memory; the store keeps the old one.
         if Decoy.isActive("water-without-save") { return }
+        // Mistake: a context is saved, but not the one the plant belongs to.
+        if Decoy.isActive("water-saves-another-context") {
+            let other = container.newBackgroundContext()
+            try other.performAndWait { try other.save() }
+            return
+        }
         try viewContext.save()
     }
 

@@ -6,8 +6,13 @@ extension ManagedObjectContext {
         do {
             try save()
         } catch {
-            // Mistake: the error is passed on, and the invalid changes stay in the context.
-            if !Decoy.isActive("save-without-rollback") { rollback() }
+            // Mistakes: the error is passed on and the invalid changes stay in the context; or reset() instead of
+            // rollback(), which also forgets every object the caller holds.
+            if Decoy.isActive("reset-instead-of-rollback") {
+                reset()
+            } else if !Decoy.isActive("save-without-rollback") {
+                rollback()
+            }
             throw error
         }
     }

@@ -12,11 +12,16 @@ public final class PlantStore {
 
     public func insert(_ drafts: [PlantDraft], completion: @escaping StoreCompletion) {
         let context = self.context
-        context.perform {
+        let work: @Sendable () -> Void = {
             do {
                 for draft in drafts {
                     let plant = Plant(context: context)
-                    if let name = draft.name { plant.name = name }
+                    // Mistake: a missing name becomes an empty one, which the model accepts as a name.
+                    if Decoy.isActive("empty-name-for-missing") {
+                        plant.name = draft.name ?? ""
+                    } else if let name = draft.name {
+                        plant.name = name
+                    }
                     plant.wateredOn = draft.wateredOn
                 }
                 try context.save()
@@ -28,6 +33,9 @@ public final class PlantStore {
                 completion(error)
             }
         }
+        // Mistake: the work runs on the caller's thread, not on the queue of the context it uses.
+        if Decoy.isActive("insert-off-queue") { return work() }
+        context.perform(work)
     }
 
     public func deleteAll(completion: @escaping StoreCompletion) {
@@ -35,6 +43,8 @@ public final class PlantStore {
         context.perform {
             do {
                 for plant in try context.fetch(Plant.fetchRequest()) { context.delete(plant) }
+                // Mistake: the plants are marked deleted in the context, and the store never hears of it.
+                if Decoy.isActive("delete-all-without-save") { return completion(nil) }
                 try context.save()
                 completion(nil)
             } catch {

@@ -59,40 +59,26 @@ for run in 1...2 {
 print("  Nothing is left behind: each store disappeared with its container.")
 
 print("")
-print("3. Writing on a background context, reading on the main one:")
-let shelf = PersistentContainer(name: BookshelfModel.name, managedObjectModel: try BookshelfModel.shared())
-shelf.persistentStoreDescriptions = [.inMemory()]
-shelf.loadPersistentStores { _, error in
-    if let error { print("  could not load the store: \(error)") }
+print("3. Reading back exactly what was asked for:")
+let shelf = try freshContext()
+for (title, author) in [("Emma", "Jane Austen"), ("Persuasion", "Jane Austen"), ("Dune", "Frank Herbert")] {
+    let book = Book(context: shelf)
+    book.title = title
+    book.author = author
 }
-// region: background-write
-let main = shelf.viewContext
-let background = shelf.newBackgroundContext()
-// The background context's objects may only be touched on its queue: performAndWait runs the block there.
-try background.performAndWait {
-    for title in ["Emma", "Dune"] {
-        let book = Book(context: background)
-        book.title = title
-    }
-    try background.save()
-}
-let request = Book.fetchRequest()
-request.sortDescriptors = [FetchSortDescriptor(\Book.title)]
-let books = try main.fetch(request)           // objects of the main context, for the UI
-// endregion: background-write
-print("  the main context reads \(books.map(\.title))")
-// region: pass-the-id
-let dune = books[0]
-let duneID = dune.objectID                    // an ID may cross queues; the object may not
-try background.performAndWait {
-    guard let mine = try background.existingObject(with: duneID) as? Book else { return }
-    mine.title = "Dune Messiah"
-    try background.save()
-}
-print("  after the background rename, the main context's object still says \"\(dune.title)\"")
-main.refresh(dune, mergeChanges: false)       // forget what it read; the next read goes to the store
-print("  after refresh(_:mergeChanges:), it says \"\(dune.title)\"")
-// endregion: pass-the-id
+try shelf.save()
+// region: fetch-with-predicate
+let byAusten = Book.fetchRequest()
+byAusten.predicate = try FetchPredicate(format: "author == %@", "Jane Austen")   // only rows that match
+byAusten.sortDescriptors = [FetchSortDescriptor(\Book.title)]                   // in this order
+let austen = try shelf.fetch(byAusten)                                          // [Book], maybe empty
+let first = Book.fetchRequest()
+first.predicate = try FetchPredicate(format: "author == %@", "Frank Herbert")
+first.fetchLimit = 1                                                           // at most one row
+let herbert = try shelf.fetch(first).first                                     // Book? — nil when none matches
+// endregion: fetch-with-predicate
+print("  by Jane Austen: \(austen.map(\.title)); one by Frank Herbert: \(herbert?.title ?? "none")")
+
 for suffix in ["", "-wal", "-shm"] {
     try? FileManager.default.removeItem(atPath: NaiveBookManager.storeURL.path + suffix)
 }

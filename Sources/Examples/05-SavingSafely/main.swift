@@ -81,6 +81,24 @@ print("   after rollback: Tulip watered? \(tulip.wateredOn != nil); Basil in the
 // endregion: everything
 
 print("")
+print("3b. A context of its own: rolling it back touches nothing else")
+let rose = Plant(context: context)
+rose.name = "Rose"
+try context.save()
+let pending = Plant(context: context)             // unsaved work in the app's context
+pending.name = "Fern"
+// region: own-context
+let scratch = ManagedObjectContext(concurrencyType: .mainQueue)
+scratch.persistentStoreCoordinator = container.persistentStoreCoordinator   // same store, separate context
+let roseHere = try scratch.existingObject(with: rose.objectID) as? Plant       // its own copy: only the ID crosses
+roseHere?.wateredOn = Date()
+scratch.rollback()                                                             // discards what scratch holds
+// endregion: own-context
+print("   after rolling back the scratch context: Fern still pending in the app's context? "
+    + "\(context.insertedObjects.contains(pending)); Rose watered? \(roseHere?.wateredOn != nil)")
+context.rollback()
+
+print("")
 print("4. reset() forgets every object, saved or not")
 // region: reset
 let old = try context.fetch(Plant.fetchRequest())[0]

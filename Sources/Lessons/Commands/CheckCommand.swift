@@ -52,17 +52,8 @@ struct CheckCommand: ParsableCommand {
         Console.print(text)
         var store = options.progressStore(catalog.workspace)
         let states = summary.states
-        let passed = summary.lessonPassed
         let stamp = ProgressStore.timestamp(Date())
-        try? store.update { progress in
-            var entry = progress[lesson]
-            entry.katas.merge(states) { _, new in new }
-            if kata == nil { entry.passed = passed } else if !states.values.allSatisfy({ $0 == "passed" }) {
-                entry.passed = false
-            }
-            entry.lastChecked = stamp
-            progress[lesson] = entry
-        }
+        try? store.update { $0[lesson].record(states: states, wholeSuite: kata == nil, at: stamp) }
         return summary
     }
 }

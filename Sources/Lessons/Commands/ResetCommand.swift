@@ -8,8 +8,9 @@ struct ResetCommand: ParsableCommand {
         abstract: "Put a lesson's starter files back as they were, keeping a copy of yours.",
         discussion: """
             The starter is taken from git (the workbook is a git clone): from HEAD unless --from names another \
-            revision. Your current files are copied to .build/lessons/backups/<time>/ first, so nothing is lost. \
-            Files you added yourself are left alone.
+            revision. Your current files are copied to .lessons-backups/<time>/ first (outside the build folder, so \
+            a clean build does not delete them), so nothing is lost. Files you added yourself are left alone. A \
+            lesson you finished stays marked done.
             """)
 
     @Argument(help: "The lesson: its number or slug.")
@@ -48,21 +49,23 @@ struct ResetCommand: ParsableCommand {
             throw LessonsError(.io, "git restore failed: \(output.trimmingCharacters(in: .whitespacesAndNewlines))")
         }
         var store = options.progressStore(catalog.workspace)
-        try store.update { progress in
-            progress[lesson].passed = false
-            progress[lesson].katas = [:]
-        }
+        // The katas' last results described the old files; whether the lesson was ever finished does not change.
+        try store.update { $0[lesson].katas = [:] }
         var text = "Restored " + lesson.starter.joined(separator: ", ") + " from \(revision).\n"
         if let backup { text += "Your previous version is in \(catalog.workspace.displayPath(backup)).\n" }
         Console.print(text)
     }
+
+    /// Where backups go: a folder in the package root that git ignores. Not under `.build`, which a clean build
+    /// (`swift package clean`, `rm -rf .build`) deletes with everything in it.
+    static let backupFolder = ".lessons-backups"
 
     /// Copies the current starter files (those that exist) into a new time-stamped folder.
     private func backUp(_ paths: [String], workspace: Workspace) throws -> URL? {
         let existing = paths.filter { workspace.exists($0) }
         guard !existing.isEmpty else { return nil }
         let stamp = ProgressStore.timestamp(Date()).replacingOccurrences(of: ":", with: "")
-        let folder = workspace.packageRoot.appendingPathComponent(".build/lessons/backups/\(stamp)")
+        let folder = workspace.packageRoot.appendingPathComponent("\(Self.backupFolder)/\(stamp)")
         do {
             for path in existing {
                 let target = folder.appendingPathComponent(path)

@@ -10,7 +10,8 @@ struct VerifyCommand: ParsableCommand {
             Reads the manifest and every lesson's parts (text and its included code, example, katas, starter and \
             solution mirrored file by file, decoys, hints), then runs the katas against the starters (each must \
             fail cleanly, naming lesson, file and function), the reference solutions (each must pass) and every \
-            decoy (each must be caught), and runs each example. Lessons with nothing written yet are listed as \
+            decoy (each must be caught), checks that every kata is failed by at least one decoy (unless the manifest \
+            exempts it with a reason), and runs each example. Lessons with nothing written yet are listed as \
             planned. The solutions and decoys are built in .build/lessons/solutions and .build/lessons/decoys; \
             the first run builds them (about a minute each on two cores), later runs are incremental. Logs are \
             kept in .build/lessons/.

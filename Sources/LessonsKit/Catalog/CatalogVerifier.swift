@@ -38,11 +38,11 @@ public struct CatalogVerifier: Sendable {
         return (lines.joined(separator: "\n") + "\n", count(.incomplete) == 0)
     }
 
-    /// `text en · example · 10 katas · 4 hints · 8 decoys`
+    /// `text en · example · 10 katas · 24 hints · 8 decoys`
     static func parts(of audit: LessonAudit) -> String {
         let lesson = audit.lesson
         return ["text " + audit.writtenLanguages.map(\.rawValue).joined(separator: ", "), "example",
-                "\(audit.katas.count) katas", "\(lesson.hints.count) hints",
+                "\(audit.katas.count) katas", "\(lesson.katas.hints.values.reduce(0) { $0 + $1.count }) hints",
                 "\(lesson.decoys?.cases.count ?? 0) decoys"].joined(separator: " · ")
     }
 }

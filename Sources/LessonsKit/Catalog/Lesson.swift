@@ -7,12 +7,42 @@ public struct Lesson: Equatable, Sendable, Decodable {
         public var sections: [String]
     }
 
-    /// The lesson's XCTest suite and the file that holds it.
+    /// The lesson's XCTest suite and the file that holds it, each kata's hints, and the katas no decoy needs to
+    /// reach.
     public struct Katas: Equatable, Sendable, Decodable {
         /// The XCTestCase subclass, e.g. `Kata05SavingSafely`; `lessons check` filters on it.
         public var suite: String
         /// Path relative to the package root, e.g. `Tests/Katas/Kata05SavingSafely.swift`.
         public var file: String
+        /// Each kata's hints, keyed by its test method name (`test02_rollsBack…`), revealed one at a time by
+        /// `lessons hint`: the first points at the concept, the last comes close to the answer.
+        public var hints: [String: [LocalizedText]]
+        /// Katas that no decoy has to fail, each with the reason (a kata that only checks set-up, say).
+        /// `lessons verify` fails on any other kata that no decoy reaches.
+        public var exempt: [String: String]
+
+        public init(suite: String, file: String, hints: [String: [LocalizedText]] = [:],
+                    exempt: [String: String] = [:]) {
+            self.suite = suite
+            self.file = file
+            self.hints = hints
+            self.exempt = exempt
+        }
+
+        private enum CodingKeys: String, CodingKey { case suite, file, hints, exempt }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            suite = try container.decode(String.self, forKey: .suite)
+            file = try container.decode(String.self, forKey: .file)
+            hints = try container.decodeIfPresent([String: [LocalizedText]].self, forKey: .hints) ?? [:]
+            exempt = try container.decodeIfPresent([String: String].self, forKey: .exempt) ?? [:]
+        }
+
+        /// The hints of one kata, none when the manifest gives it none.
+        public func hints(for kata: String) -> [LocalizedText] {
+            hints[kata] ?? []
+        }
     }
 
     /// The runnable code shown by `lessons run`.
@@ -53,10 +83,16 @@ public struct Lesson: Equatable, Sendable, Decodable {
     /// The reference solutions, mirroring `starter`.
     public var solution: [String]
     public var example: Example
-    /// Hints revealed one at a time by `lessons hint`.
-    public var hints: [LocalizedText]
+    /// Hints once belonged to the lesson; they are per kata now (``Katas/hints``). Kept only so that a manifest
+    /// still giving a lesson-level `hints` list is refused with a message saying where they went.
+    var lessonHints: [LocalizedText]? = nil
     /// The lesson's decoys; nil until it has any.
     public var decoys: Decoys?
+
+    private enum CodingKeys: String, CodingKey {
+        case number, slug, title, summary, languages, sources, katas, starter, solution, example, decoys
+        case lessonHints = "hints"
+    }
 
     /// `05-saving-safely`: the lesson's folder under `lessons/` and the stem of its handout page.
     public var folderName: String {

@@ -12,8 +12,8 @@ public struct LessonAudit: Sendable, Equatable {
         case ready
     }
 
-    /// Hints a lesson needs at least: progressive, the last one close to the answer.
-    public static let minimumHints = 3
+    /// Hints each kata needs at least: the first points at the idea, the last comes close to the answer.
+    public static let minimumHintsPerKata = 2
 
     public var lesson: Lesson
     public var state: State
@@ -135,9 +135,21 @@ public struct LessonAudit: Sendable, Equatable {
         }
     }
 
+    /// Every kata has its hints, and the manifest names no kata the suite does not have (a renamed kata would
+    /// otherwise lose its hints or its exemption without a word).
     private mutating func checkHints() {
-        if lesson.hints.count < Self.minimumHints {
-            problems.append("\(lesson.hints.count) hints; a lesson needs at least \(Self.minimumHints)")
+        guard !katas.isEmpty else { return }
+        let known = Set(katas)
+        for kata in katas where lesson.katas.hints(for: kata).count < Self.minimumHintsPerKata {
+            let count = lesson.katas.hints(for: kata).count
+            problems.append("kata \(kata) has \(count) hint\(count == 1 ? "" : "s"); each kata needs at least "
+                + "\(Self.minimumHintsPerKata) (katas.hints in the manifest)")
+        }
+        for kata in lesson.katas.hints.keys.sorted() where !known.contains(kata) {
+            problems.append("katas.hints names \(kata), which \(lesson.katas.file) does not declare")
+        }
+        for kata in lesson.katas.exempt.keys.sorted() where !known.contains(kata) {
+            problems.append("katas.exempt names \(kata), which \(lesson.katas.file) does not declare")
         }
     }
 

@@ -44,6 +44,14 @@ public struct Manifest: Equatable, Sendable, Decodable {
             for language in lesson.languages where lesson.title.texts[language] == nil {
                 throw fail("\(label): no title in \(language.rawValue), which it lists among its languages")
             }
+            if lesson.lessonHints != nil {
+                throw fail("\(label): \"hints\" belong to each kata now: move them into \"katas\": "
+                    + "{ \"hints\": { \"test01_…\": [\"first\", \"second\"] } }")
+            }
+            for (kata, reason) in lesson.katas.exempt
+            where reason.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                throw fail("\(label): kata \(kata) is exempt from decoy coverage without a reason; say why")
+            }
             for decoy in lesson.decoys?.cases ?? [] {
                 guard Self.isSlug(decoy.id) else {
                     throw fail("\(label): decoy id \"\(decoy.id)\" must be lower-case letters, digits and '-'")

@@ -42,6 +42,35 @@ public struct KataVerification: Sendable, Equatable {
         }
     }
 
+    /// Which katas of one lesson the decoys reach: a kata that no wrong answer fails proves nothing, so each
+    /// must be failed by at least one decoy, unless the manifest exempts it with a reason.
+    public struct CoverageCheck: Sendable, Equatable {
+        public var lesson: Int
+        /// The suite's katas in file order.
+        public var katas: [String]
+        /// The numbers (from 1) of the katas at least one decoy failed.
+        public var caught: Set<Int>
+        /// Exempt katas and why, as the manifest says.
+        public var exempt: [String: String]
+
+        public init(lesson: Int, katas: [String], caught: Set<Int>, exempt: [String: String]) {
+            self.lesson = lesson
+            self.katas = katas
+            self.caught = caught
+            self.exempt = exempt
+        }
+
+        /// Katas no decoy failed, not exempt: each one a defect.
+        public var uncovered: [String] {
+            katas.enumerated().filter { !caught.contains($0.offset + 1) && exempt[$0.element] == nil }.map(\.element)
+        }
+
+        /// Exempt katas that no decoy failed (an exempt kata a decoy does reach needs no exemption).
+        public var exemptUncaught: [String] {
+            katas.enumerated().filter { !caught.contains($0.offset + 1) && exempt[$0.element] != nil }.map(\.element)
+        }
+    }
+
     /// One lesson's runnable example.
     public struct ExampleCheck: Sendable, Equatable {
         public var lesson: Int
@@ -61,6 +90,8 @@ public struct KataVerification: Sendable, Equatable {
     public var solutions: [SuiteCheck] = []
     public var decoys: [DecoyCheck] = []
     public var examples: [ExampleCheck] = []
+    /// Per lesson, which katas the decoys reach; empty when the decoys did not run.
+    public var coverage: [CoverageCheck] = []
 
     public init() {}
 
@@ -70,10 +101,13 @@ public struct KataVerification: Sendable, Equatable {
     public var solutionKatas: Int { solutions.reduce(0) { $0 + $1.katas } }
     public var decoysCaught: Int { decoys.filter { $0.problem == nil }.count }
     public var examplesRunning: Int { examples.filter { $0.problem == nil }.count }
+    public var coveredKatas: Int { coverage.reduce(0) { $0 + $1.caught.count } }
+    public var coverageKatas: Int { coverage.reduce(0) { $0 + $1.katas.count } }
+    public var exemptKatas: Int { coverage.reduce(0) { $0 + $1.exemptUncaught.count } }
 
     public var ok: Bool {
         buildErrors.isEmpty && (starters + solutions).allSatisfy(\.problems.isEmpty) && decoys.allSatisfy { $0.problem == nil }
-            && examples.allSatisfy { $0.problem == nil }
+            && examples.allSatisfy { $0.problem == nil } && coverage.allSatisfy(\.uncovered.isEmpty)
     }
 
     /// The readable report, section by section.
@@ -123,6 +157,28 @@ public struct KataVerification: Sendable, Equatable {
             }
         }
         lines.append("")
+        if !coverage.isEmpty {
+            lines.append(paint("Katas each failed by at least one decoy:", TextStyle(bold: true)))
+            for check in coverage {
+                let exempt = check.exemptUncaught.isEmpty ? "" : " (\(check.exemptUncaught.count) exempt)"
+                if check.uncovered.isEmpty {
+                    lines.append("  \(good) lesson \(check.lesson): \(check.caught.count) of \(check.katas.count) katas "
+                        + "caught by a decoy" + exempt)
+                } else {
+                    lines.append("  \(bad) lesson \(check.lesson): \(check.caught.count) of \(check.katas.count) katas "
+                        + "caught by a decoy" + exempt + "; no decoy fails:")
+                    for kata in check.uncovered {
+                        let number = (check.katas.firstIndex(of: kata) ?? 0) + 1
+                        lines.append("      - kata \(number) \(kata): add a decoy it catches, or exempt it with a "
+                            + "reason in the manifest (katas.exempt)")
+                    }
+                }
+                for kata in check.exemptUncaught {
+                    lines.append("      (\(kata) is exempt: \(check.exempt[kata] ?? ""))")
+                }
+            }
+            lines.append("")
+        }
         lines.append(paint("Examples (swift run):", TextStyle(bold: true)))
         for example in examples {
             if let problem = example.problem {
@@ -134,10 +190,12 @@ public struct KataVerification: Sendable, Equatable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// `18 katas · starters failing 18/18 · solutions passing 18/18 · decoys caught 14/14 · examples 2/2`
+    /// `18 katas · starters failing 18/18 · solutions passing 18/18 · decoys caught 14/14 · katas caught by a
+    /// decoy: 17/18 (1 exempt) · examples 2/2`
     public var summary: String {
         "\(katas) katas · starters failing \(startersFailing)/\(katas) · solutions passing "
-            + "\(solutionsPassing)/\(solutionKatas) · decoys caught \(decoysCaught)/\(decoys.count) · examples "
-            + "\(examplesRunning)/\(examples.count)"
+            + "\(solutionsPassing)/\(solutionKatas) · decoys caught \(decoysCaught)/\(decoys.count) · katas caught "
+            + "by a decoy: \(coveredKatas)/\(coverageKatas)" + (exemptKatas == 0 ? "" : " (\(exemptKatas) exempt)")
+            + " · examples \(examplesRunning)/\(examples.count)"
     }
 }

@@ -78,6 +78,7 @@ public struct KataVerifier: Sendable {
                 result.decoys.append(Self.judgeDecoy(decoy, of: entry, report: run.report))
             }
         }
+        result.coverage = entries.map { Self.judgeCoverage($0, decoys: result.decoys) }
         return result
     }
 
@@ -156,6 +157,15 @@ public struct KataVerifier: Sendable {
                 ? "no kata ran" : "not caught: every kata accepts this wrong answer"
         }
         return check
+    }
+
+    /// Which katas of the entry's suite the lesson's decoys failed. Only decoys caught cleanly count: a run that
+    /// crashed proves nothing about the katas after the crash.
+    public static func judgeCoverage(_ entry: Entry,
+                                     decoys: [KataVerification.DecoyCheck]) -> KataVerification.CoverageCheck {
+        let caught = decoys.filter { $0.lesson == entry.lesson.number && $0.problem == nil }.flatMap(\.caughtBy)
+        return .init(lesson: entry.lesson.number, katas: entry.suite.katas, caught: Set(caught),
+                     exempt: entry.lesson.katas.exempt)
     }
 
     private static func judge(_ entry: Entry, report: KataRunReport,

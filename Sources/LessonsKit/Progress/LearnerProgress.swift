@@ -28,16 +28,17 @@ public struct LearnerProgress: Codable, Equatable, Sendable {
 public struct LessonProgress: Codable, Equatable, Sendable {
     /// The learner opened the lesson text (`lessons show`).
     public var read: Bool
-    /// How many of the lesson's hints have been revealed.
-    public var hintsRevealed: Int
+    /// How many hints of each kata have been revealed, keyed by the kata's test method name.
+    public var hintsRevealed: [String: Int]
     /// The last result per kata (test method name): `passed`, `failed`, `skipped` or `not run`.
     public var katas: [String: String]
-    /// True once a full `lessons check` run passed every kata; it opens `lessons solution`.
+    /// True once a full `lessons check` run passed every kata; it opens `lessons solution`. It stays true: a later
+    /// failing run, a reset or an experiment does not take a finished lesson away.
     public var passed: Bool
     /// When the katas were last checked (ISO 8601), for the learner's information.
     public var lastChecked: String?
 
-    public init(read: Bool = false, hintsRevealed: Int = 0, katas: [String: String] = [:], passed: Bool = false,
+    public init(read: Bool = false, hintsRevealed: [String: Int] = [:], katas: [String: String] = [:], passed: Bool = false,
                 lastChecked: String? = nil) {
         self.read = read
         self.hintsRevealed = hintsRevealed
@@ -49,9 +50,20 @@ public struct LessonProgress: Codable, Equatable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         read = try container.decodeIfPresent(Bool.self, forKey: .read) ?? false
-        hintsRevealed = max(0, try container.decodeIfPresent(Int.self, forKey: .hintsRevealed) ?? 0)
+        // Files written before hints were per kata hold one number here; such a count no longer says which
+        // kata's hints were seen, so it starts again rather than making the whole file unreadable.
+        hintsRevealed = ((try? container.decodeIfPresent([String: Int].self, forKey: .hintsRevealed)) ?? [:])
+            .mapValues { max(0, $0) }
         katas = try container.decodeIfPresent([String: String].self, forKey: .katas) ?? [:]
         passed = try container.decodeIfPresent(Bool.self, forKey: .passed) ?? false
         lastChecked = try container.decodeIfPresent(String.self, forKey: .lastChecked)
+    }
+
+    /// Records a `lessons check` run: each kata's state, and whether the lesson is done. Only a run of the whole
+    /// suite in which every kata passed marks it done, and once done it stays done.
+    public mutating func record(states: [String: String], wholeSuite: Bool, at stamp: String) {
+        katas.merge(states) { _, new in new }
+        if wholeSuite, !states.isEmpty, states.values.allSatisfy({ $0 == "passed" }) { passed = true }
+        lastChecked = stamp
     }
 }

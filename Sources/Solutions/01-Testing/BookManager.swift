@@ -1,9 +1,9 @@
 import KataSupport
 import Persistence
 
-/// Keeps the books of a shelf: create, find, rename, delete, list. It works on the context it is given and
-/// saves after each change, so tests hand it a context of a fresh in-memory store and the app hands it the
-/// container's `viewContext`.
+/// Adds and finds the books of a shelf, in whatever context it is given: the app hands it the container's
+/// `viewContext`, a test the context of a fresh in-memory store. It never builds a stack of its own — that is
+/// what makes it testable.
 public struct BookManager {
     /// The context every call works in. Injected: the manager never builds a stack of its own.
     public let context: ManagedObjectContext
@@ -33,23 +33,4 @@ public struct BookManager {
         return try context.fetch(request).first
     }
     // endregion: find
-
-    /// Gives `book` a new title and saves it.
-    public func rename(_ book: Book, to newTitle: String) throws {
-        book.title = newTitle
-        try context.save()
-    }
-
-    /// Deletes `book` and saves.
-    public func delete(_ book: Book) throws {
-        context.delete(book)
-        try context.save()
-    }
-
-    /// Every book, by title.
-    public func allBooks() throws -> [Book] {
-        let request = Book.fetchRequest()
-        request.sortDescriptors = [FetchSortDescriptor(\Book.title)]
-        return try context.fetch(request)
-    }
 }

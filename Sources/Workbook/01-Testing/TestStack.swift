@@ -5,7 +5,7 @@ import Persistence
 /// A throw-away stack for tests: the Bookshelf model over a store that starts empty for every test, is never
 /// shared with another stack, and leaves nothing on disk.
 ///
-/// Lesson 1, katas 6–7: write `init()`. Check with `swift run lessons check 1`.
+/// Lesson 1, katas 3–4: write `init()`. Check with `swift run lessons check 1`.
 public final class TestStack {
     public let container: PersistentContainer
 

@@ -10,6 +10,8 @@ import XCTest
 /// - ``kata(_:in:_:filePath:line:_:)`` runs a kata's body and turns whatever goes wrong — a failed check, a starter that
 ///   still throws ``KataNotDone``, any other error — into one failure that names the lesson, the kata, the file and
 ///   the function to change.
+/// - Persistence's concurrency debugger is on in every kata: a context or managed object used off its context's
+///   queue fails the kata with a message naming the rule, instead of stopping the whole run.
 /// - A watchdog ends the run with a message if a kata hangs (a deadlock between two queues), because a hung
 ///   test would hide every result after it.
 ///
@@ -34,9 +36,17 @@ class KataCase: XCTestCase {
 
     private var current: (number: Int, file: String, function: String)?
     private var watchdog: DispatchWorkItem?
+    /// Off-queue uses reported by the concurrency debugger and not yet turned into a failure.
+    private static let offQueue = OffQueueLog()
 
     override func setUpWithError() throws {
         try super.setUpWithError()
+        // region: concurrency-debugger
+        let log = Self.offQueue
+        ConcurrencyDebugging.violationHandler = { violation in log.append(violation) }
+        ConcurrencyDebugging.isEnabled = true
+        // endregion: concurrency-debugger
+        _ = log.take()
         container = try Self.makeInMemoryContainer(model: try Self.makeModel())
         startWatchdog()
     }
@@ -46,6 +56,9 @@ class KataCase: XCTestCase {
         watchdog = nil
         container = nil
         current = nil
+        // The handler stays installed: a block still running on another queue must find one rather than stop
+        // the process (with no handler, a violation is fatal).
+        ConcurrencyDebugging.isEnabled = false
         try super.tearDownWithError()
     }
 
@@ -78,6 +91,10 @@ class KataCase: XCTestCase {
             // Already reported where it happened.
         } catch {
             fail("\(function) threw an error: \(error)", filePath: filePath, line: line)
+        }
+        let offQueue = Self.offQueue.take()
+        if !offQueue.isEmpty {
+            report(OffQueueLog.message(for: offQueue), filePath: filePath, line: line)
         }
         current = nil
     }
@@ -120,15 +137,24 @@ class KataCase: XCTestCase {
         throw KataStop()
     }
 
-    /// Reports a failure in the house style: what is wrong, then where to work and how to get a hint.
+    /// Reports a failure in the house style: what is wrong, then where to work and how to get a hint. An off-queue
+    /// use the debugger saw before it comes first: it is the likelier cause of whatever the kata found.
     func fail(_ what: String, file: String? = nil, function: String? = nil, filePath: StaticString = #filePath,
               line: UInt = #line) {
+        let offQueue = Self.offQueue.take()
+        let what = offQueue.isEmpty ? what : OffQueueLog.message(for: offQueue) + "\nThe kata then found: " + what
+        report(what, file: file, function: function, filePath: filePath, line: line)
+    }
+
+    private func report(_ what: String, file: String? = nil, function: String? = nil, filePath: StaticString,
+                        line: UInt) {
         let lesson = Self.lesson
         let number = current.map { " · kata \($0.number)" } ?? ""
+        let hint = current.map { "swift run lessons hint \(lesson) \($0.number)" } ?? "swift run lessons hint \(lesson)"
         let where_ = file ?? current?.file ?? "Sources/Workbook/\(Self.folder)"
         let function = function ?? current?.function
         let work = function.map { "\(where_), \($0)" } ?? where_
-        XCTFail("Lesson \(lesson)\(number) — \(what)\nWork in \(work). Stuck? swift run lessons hint \(lesson)",
+        XCTFail("Lesson \(lesson)\(number) — \(what)\nWork in \(work). Stuck? \(hint)",
                 file: filePath, line: line)
     }
 

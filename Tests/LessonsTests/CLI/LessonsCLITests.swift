@@ -143,22 +143,34 @@ final class LessonsCLITests: TemporaryFolderTestCase {
         XCTAssertEqual(fallback.stderr, "Lesson 1 is not written in Русский; showing English.\n")
     }
 
-    func testHintsAreProgressiveAndRemembered() throws {
+    func testHintsAreProgressivePerKataAndRemembered() throws {
+        let kata = "testFailuresThrowsSkipsAndMultiLineMessages"
         let first = try lessons(["hint", "1"])
-        XCTAssertEqual(first.stdout, "Hint 1 of 3 — lesson 1\n    Look at `escape(_:)` first.\n\n"
-            + "More: swift run lessons hint 1 (2 left)\n")
+        XCTAssertEqual(first.stdout, "Hint 1 of 3 — lesson 1, kata 1 (\(kata))\n    Look at `escape(_:)` first.\n\n"
+            + "More: swift run lessons hint 1 1 (2 left)\n", "nothing checked yet: the first kata")
         let second = try lessons(["hint", "1", "--lang", "ru"])
-        XCTAssertTrue(second.stdout.contains("Hint 2 of 3 — lesson 1\n    Амперсанд заменяется **первым**."), second.stdout)
+        XCTAssertTrue(second.stdout.contains("Hint 2 of 3 — lesson 1, kata 1 (\(kata))\n    Амперсанд заменяется **первым**."),
+                      second.stdout)
         XCTAssertTrue(second.stdout.hasPrefix("Hint 1 of 3"))
-        XCTAssertEqual(ProgressStore(file: progressFile).progress.lessons["every-construct"]?.hintsRevealed, 2)
+        XCTAssertEqual(ProgressStore(file: progressFile).progress.lessons["every-construct"]?.hintsRevealed, [kata: 2])
         _ = try lessons(["hint", "1"])
-        XCTAssertTrue(try lessons(["hint", "1"]).stdout.hasSuffix("That was the last hint. The solution opens once the "
-            + "katas pass: swift run lessons check 1\n"))
+        XCTAssertTrue(try lessons(["hint", "1"]).stdout.hasSuffix("That was this kata's last hint. The solution opens "
+            + "once the katas pass: swift run lessons check 1\n"))
+
+        // With a check recorded, `hint N` turns to the first kata that did not pass; `hint N K` to kata K.
+        var store = ProgressStore(file: progressFile)
+        try store.update { $0.lessons["every-construct", default: LessonProgress()].katas = [kata: "passed"] }
+        XCTAssertTrue(try lessons(["hint", "1"]).stdout.hasPrefix("Hint 1 of 2 — lesson 1, kata 2 "
+            + "(testCrashIsPinnedOnTheKataThatWasRunning)\n    A crash ends the process.\n"))
+        XCTAssertTrue(try lessons(["hint", "1", "testMac"]).stdout.hasPrefix("Hint 1 of 2 — lesson 1, kata 5 (testMacOSFormat)"))
+        XCTAssertEqual(try lessons(["hint", "1", "5", "--forget"]).status, 0)
+        XCTAssertNil(ProgressStore(file: progressFile).progress.lessons["every-construct"]?.hintsRevealed["testMacOSFormat"])
+        XCTAssertEqual(ProgressStore(file: progressFile).progress.lessons["every-construct"]?.hintsRevealed[kata], 3)
         XCTAssertEqual(try lessons(["hint", "1", "--forget"]).status, 0)
-        XCTAssertEqual(ProgressStore(file: progressFile).progress.lessons["every-construct"]?.hintsRevealed, 0)
+        XCTAssertEqual(ProgressStore(file: progressFile).progress.lessons["every-construct"]?.hintsRevealed, [:])
         let none = try lessons(["hint", "2"])
         XCTAssertEqual(none.status, 1)
-        XCTAssertEqual(none.stderr, "Error: lesson 2 has no hints yet.\n")
+        XCTAssertTrue(none.stderr.hasPrefix("Error: lesson 2's katas are not written yet"), none.stderr)
     }
 
     func testSolutionOpensOnlyAfterTheKatasPass() throws {
@@ -227,13 +239,13 @@ final class LessonsCLITests: TemporaryFolderTestCase {
         XCTAssertEqual(output.status, 0, output.stderr)
         XCTAssertEqual(try String(contentsOf: starter, encoding: .utf8), "original\n")
         XCTAssertTrue(output.stdout.hasPrefix("Restored Sources/LessonsKit/Rendering/HTML/HTMLEscaping.swift from HEAD.\n"
-            + "Your previous version is in .build/lessons/backups/"), output.stdout)
-        let backups = root.appendingPathComponent(".build/lessons/backups")
+            + "Your previous version is in .lessons-backups/"), output.stdout)
+        let backups = root.appendingPathComponent(".lessons-backups")
         let stamp = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: backups.path).first)
         let backup = backups.appendingPathComponent(stamp + "/Sources/LessonsKit/Rendering/HTML/HTMLEscaping.swift")
         XCTAssertEqual(try String(contentsOf: backup, encoding: .utf8), "my attempt\n")
         XCTAssertEqual(ProgressStore(file: root.appendingPathComponent(".lessons-progress.json")).progress
-            .lessons["every-construct"], LessonProgress())
+            .lessons["every-construct"], LessonProgress(passed: true), "the katas' results go; the lesson stays done")
         let badRevision = try lessons(["reset", "1", "--package-root", root.path, "--from", "nope"], fixture: false)
         XCTAssertEqual(badRevision.stderr, "Error: git knows no revision \"nope\" (try HEAD or origin/main).\n")
     }

@@ -4,7 +4,7 @@ import XCTest
 /// The file checks of `lessons verify`, on a small workbook written into a temporary folder.
 final class LessonAuditTests: TemporaryFolderTestCase {
     /// A one-lesson workbook; `files` are written on top of a complete lesson, `nil` contents remove one.
-    private func workbook(hints: Int = 3, decoys: String = #"["a", "b"]"#,
+    private func workbook(hints: Int = 2, decoys: String = #"["a", "b"]"#, extraKatas: String = "",
                           files: [String: String?] = [:]) throws -> Catalog {
         let hintList = (0..<hints).map { "\"Hint \($0 + 1).\"" }.joined(separator: ", ")
         let decoyCases = try JSONSerialization.jsonObject(with: Data(decoys.utf8)) as? [String] ?? []
@@ -14,10 +14,10 @@ final class LessonAuditTests: TemporaryFolderTestCase {
                 {"format": 1, "title": "T", "documents": [{"id": "000", "title": "D"}], "lessons": [
                  {"number": 1, "slug": "one", "title": "One", "summary": "S", "languages": ["en"],
                   "sources": [{"document": "000", "sections": ["x"]}],
-                  "katas": {"suite": "Kata01One", "file": "Tests/Katas/Kata01One.swift"},
+                  "katas": {"suite": "Kata01One", "file": "Tests/Katas/Kata01One.swift",
+                            "hints": {"test01_a": [\(hintList)]\(extraKatas)}},
                   "starter": ["Sources/Workbook/01-One"], "solution": ["Sources/Solutions/01-One"],
                   "example": {"product": "example01-one", "path": "Sources/Examples/01-One"},
-                  "hints": [\(hintList)],
                   "decoys": {"path": "Sources/Decoys/01-One", "cases": [\(cases)]}}]}
                 """,
             "lessons/01-one/lesson.en.md": "# One\n\nText.\n",
@@ -55,7 +55,7 @@ final class LessonAuditTests: TemporaryFolderTestCase {
         XCTAssertEqual(audit.state, .ready)
         XCTAssertEqual(audit.katas, ["test01_a"])
         XCTAssertTrue(audit.katasRunnable)
-        XCTAssertEqual(CatalogVerifier.parts(of: audit), "text en · example · 1 katas · 3 hints · 2 decoys")
+        XCTAssertEqual(CatalogVerifier.parts(of: audit), "text en · example · 1 katas · 2 hints · 2 decoys")
     }
 
     func testALessonWithNothingWrittenIsPlanned() throws {
@@ -72,7 +72,7 @@ final class LessonAuditTests: TemporaryFolderTestCase {
     }
 
     func testMirrorsDecoysHintsAndExampleAreChecked() throws {
-        let catalog = try workbook(hints: 2, decoys: #"["a", "c"]"#, files: [
+        let catalog = try workbook(hints: 1, decoys: #"["a", "c"]"#, files: [
             "Sources/Solutions/01-One/Sub/B.swift": nil,
             "Sources/Solutions/01-One/C.swift": .some(""),
             "Package.swift": .some("// no examples\n"),
@@ -82,7 +82,7 @@ final class LessonAuditTests: TemporaryFolderTestCase {
             "Sources/Solutions/01-One does not mirror Sources/Workbook/01-One: missing Sub/B.swift; extra C.swift",
             "decoy \"c\" is listed but Sources/Decoys/01-One never calls Decoy.isActive(\"c\")",
             "Sources/Decoys/01-One uses decoy \"b\", which the manifest does not list (so it never runs)",
-            "2 hints; a lesson needs at least 3",
+            "kata test01_a has 1 hint; each kata needs at least 2 (katas.hints in the manifest)",
         ])
         XCTAssertEqual(audit(catalog).state, .incomplete)
     }
@@ -99,5 +99,13 @@ final class LessonAuditTests: TemporaryFolderTestCase {
             "no decoys: list at least one known-wrong answer under \"decoys\" in the manifest",
         ])
         XCTAssertFalse(audit(catalog).katasRunnable)
+    }
+
+    func testHintsAndExemptionsMustNameKatasOfTheSuite() throws {
+        let catalog = try workbook(extraKatas: #", "test09_gone": ["x", "y"]}, "exempt": {"test08_old": "set-up only""#)
+        XCTAssertEqual(audit(catalog).problems, [
+            "katas.hints names test09_gone, which Tests/Katas/Kata01One.swift does not declare",
+            "katas.exempt names test08_old, which Tests/Katas/Kata01One.swift does not declare",
+        ])
     }
 }

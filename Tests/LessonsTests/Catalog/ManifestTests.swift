@@ -53,14 +53,15 @@ final class ManifestTests: XCTestCase {
     }
 
     private func lesson(_ number: Int, slug: String = "a", document: String = "000", languages: String = "[\"en\"]",
-                        title: String = "\"T\"", decoys: [String] = []) -> String {
+                        title: String = "\"T\"", decoys: [String] = [], exempt: String = "",
+                        lessonHints: String = "") -> String {
         let cases = decoys.map { "{\"id\": \"\($0)\", \"mistake\": \"M\"}" }.joined(separator: ", ")
         let decoyField = decoys.isEmpty ? "" : ", \"decoys\": {\"path\": \"D\", \"cases\": [\(cases)]}"
         return """
         {"number": \(number), "slug": "\(slug)", "title": \(title), "summary": "S", "languages": \(languages),
          "sources": [{"document": "\(document)", "sections": ["x"]}],
-         "katas": {"suite": "K", "file": "K.swift"}, "starter": [], "solution": [],
-         "example": {"product": "p", "path": "P"}, "hints": ["h", {"ru": "п"}]\(decoyField)}
+         "katas": {"suite": "K", "file": "K.swift", "hints": {"test01_a": ["h", {"ru": "п"}]}\(exempt)},
+         "starter": [], "solution": [], "example": {"product": "p", "path": "P"}\(decoyField)\(lessonHints)}
         """
     }
 
@@ -74,6 +75,20 @@ final class ManifestTests: XCTestCase {
                        "lessons/manifest.json: lesson 1 (a): decoy id \"No Save\" must be lower-case letters, digits and '-'")
         XCTAssertEqual(decodeError(manifest(lessons: lesson(1, decoys: ["x"]) + "," + lesson(2, slug: "b", decoys: ["x"]))),
                        "lessons/manifest.json: lesson 2 (b): decoy id \"x\" is used twice; ids are unique in the manifest")
+    }
+
+    func testHintsArePerKataAndExemptionsGiveAReason() throws {
+        let decoded = try Manifest.decode(Data(manifest(lessons: lesson(1, exempt: #", "exempt": {"test02_b": "set-up only"}"#)).utf8),
+                                          file: "m").lessons[0]
+        XCTAssertEqual(decoded.katas.hints(for: "test01_a").map { $0.text(in: .ru) }, ["h", "п"])
+        XCTAssertEqual(decoded.katas.hints(for: "test02_b"), [])
+        XCTAssertEqual(decoded.katas.exempt, ["test02_b": "set-up only"])
+        XCTAssertEqual(decodeError(manifest(lessons: lesson(1, exempt: #", "exempt": {"test02_b": " "}"#))),
+                       "lessons/manifest.json: lesson 1 (a): kata test02_b is exempt from decoy coverage without a "
+                        + "reason; say why")
+        XCTAssertEqual(decodeError(manifest(lessons: lesson(1, lessonHints: #", "hints": ["old"]"#))),
+                       #"lessons/manifest.json: lesson 1 (a): "hints" belong to each kata now: move them into "katas": "#
+                        + #"{ "hints": { "test01_…": ["first", "second"] } }"#)
     }
 
     func testBadManifestsSayWhatAndWhere() {

@@ -7,7 +7,7 @@ final class KataVerifierTests: XCTestCase {
         number: 1, slug: "testing", title: LocalizedText([.en: "Testing"]), summary: LocalizedText([.en: "S"]),
         languages: [.en], sources: [], katas: Lesson.Katas(suite: "Kata01Testing", file: "Tests/Katas/Kata01Testing.swift"),
         starter: ["Sources/Workbook/01-Testing"], solution: ["Sources/Solutions/01-Testing"],
-        example: Lesson.Example(product: "example01-testing", path: "Sources/Examples/01-Testing"), hints: [],
+        example: Lesson.Example(product: "example01-testing", path: "Sources/Examples/01-Testing"),
         decoys: Lesson.Decoys(path: "Sources/Decoys/01-Testing", cases: [.init(id: "no-save", mistake: "never saves")]))
 
     private var entry: KataVerifier.Entry {
@@ -66,6 +66,30 @@ final class KataVerifierTests: XCTestCase {
         XCTAssertEqual(KataVerifier.judgeDecoy(decoy, of: entry, report: KataRunReport()).problem, "no kata ran")
     }
 
+    func testEveryKataMustBeFailedByADecoyUnlessExempt() {
+        let decoys: [KataVerification.DecoyCheck] = [
+            .init(lesson: 1, id: "a", mistake: "m", caughtBy: [1, 3], problem: nil),
+            .init(lesson: 1, id: "b", mistake: "m", caughtBy: [2], problem: "test04_d crashed"),
+            .init(lesson: 2, id: "c", mistake: "m", caughtBy: [4], problem: nil),
+        ]
+        let coverage = KataVerifier.judgeCoverage(entry, decoys: decoys)
+        XCTAssertEqual(coverage.caught, [1, 3], "only clean catches of the lesson's own decoys count")
+        XCTAssertEqual(coverage.uncovered, ["test02_b", "test04_d"])
+        var verification = KataVerification()
+        verification.coverage = [coverage]
+        XCTAssertFalse(verification.ok)
+        XCTAssertTrue(verification.summary.contains("katas caught by a decoy: 2/4 ·"), verification.summary)
+
+        var exempting = entry
+        exempting.lesson.katas.exempt = ["test02_b": "only checks set-up", "test04_d": "same", "test01_a": "caught anyway"]
+        verification.coverage = [KataVerifier.judgeCoverage(exempting, decoys: decoys)]
+        XCTAssertEqual(verification.coverage[0].uncovered, [])
+        XCTAssertEqual(verification.coverage[0].exemptUncaught, ["test02_b", "test04_d"])
+        XCTAssertTrue(verification.ok)
+        XCTAssertTrue(verification.summary.contains("katas caught by a decoy: 2/4 (2 exempt) ·"), verification.summary)
+        XCTAssertTrue(verification.render(colors: false).contains("(test02_b is exempt: only checks set-up)"))
+    }
+
     func testReportGolden() {
         var verification = KataVerification()
         verification.starters = [
@@ -78,6 +102,9 @@ final class KataVerifierTests: XCTestCase {
             .init(lesson: 1, id: "unsorted-list", mistake: "no sort descriptor", caughtBy: [5, 9], problem: nil),
             .init(lesson: 2, id: "never-retries", mistake: "loads once", caughtBy: [],
                   problem: "not caught: every kata accepts this wrong answer"),
+        ]
+        verification.coverage = [
+            .init(lesson: 1, katas: (1...10).map { "test\($0)" }, caught: [1, 5, 9], exempt: ["test2": "set-up only"]),
         ]
         verification.examples = [
             .init(lesson: 1, product: "example01-testing", problem: nil),

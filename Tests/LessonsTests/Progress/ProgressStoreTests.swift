@@ -13,14 +13,16 @@ final class ProgressStoreTests: TemporaryFolderTestCase {
 
     func testRoundTripIsPlainSortedJSON() throws {
         var store = ProgressStore(file: file)
-        try store.update { $0.lessons["saving-safely"] = LessonProgress(read: true, hintsRevealed: 2,
+        try store.update { $0.lessons["saving-safely"] = LessonProgress(read: true, hintsRevealed: ["test01": 2],
                                                                          katas: ["test01": "passed"], passed: false) }
         XCTAssertEqual(try String(contentsOf: file, encoding: .utf8), """
             {
               "format" : 1,
               "lessons" : {
                 "saving-safely" : {
-                  "hintsRevealed" : 2,
+                  "hintsRevealed" : {
+                    "test01" : 2
+                  },
                   "katas" : {
                     "test01" : "passed"
                   },
@@ -32,6 +34,50 @@ final class ProgressStoreTests: TemporaryFolderTestCase {
 
             """)
         XCTAssertEqual(ProgressStore(file: file).progress, store.progress)
+    }
+
+    func testAFileFromBeforePerKataHintsStillLoads() throws {
+        try Data(#"{"lessons": {"stack": {"hintsRevealed": 3, "passed": true}}}"#.utf8).write(to: file)
+        let store = ProgressStore(file: file)
+        XCTAssertNil(store.warning)
+        XCTAssertEqual(store.progress.lessons["stack"], LessonProgress(hintsRevealed: [:], passed: true))
+    }
+
+    func testALessonOncePassedStaysDone() {
+        var lesson = LessonProgress()
+        lesson.record(states: ["a": "passed", "b": "failed"], wholeSuite: true, at: "t1")
+        XCTAssertFalse(lesson.passed, "a failing kata")
+        lesson.record(states: ["b": "passed"], wholeSuite: false, at: "t2")
+        XCTAssertFalse(lesson.passed, "one kata run never finishes a lesson")
+        lesson.record(states: ["a": "passed", "b": "passed"], wholeSuite: true, at: "t3")
+        XCTAssertTrue(lesson.passed)
+        lesson.record(states: ["a": "failed", "b": "passed"], wholeSuite: true, at: "t4")
+        XCTAssertTrue(lesson.passed, "done stays done after a later failing run")
+        XCTAssertEqual(lesson.katas, ["a": "failed", "b": "passed"])
+        XCTAssertEqual(lesson.lastChecked, "t4")
+    }
+
+    func testHintsGoToTheFirstKataThatDidNotPass() {
+        let suite = KataSuite(name: "K", file: "K.swift", katas: ["test01_a", "test02_b", "test03_c"])
+        XCTAssertEqual(KataHints.kataNeedingHelp(in: suite, progress: LessonProgress()), "test01_a", "nothing checked yet")
+        let checked = LessonProgress(hintsRevealed: ["test02_b": 5],
+                                     katas: ["test01_a": "passed", "test02_b": "failed", "test03_c": "failed"])
+        XCTAssertEqual(KataHints.kataNeedingHelp(in: suite, progress: checked), "test02_b")
+        XCTAssertNil(KataHints.kataNeedingHelp(in: suite, progress: LessonProgress(katas: [
+            "test01_a": "passed", "test02_b": "passed", "test03_c": "passed"])))
+        let lesson = Lesson(
+            number: 1, slug: "k", title: LocalizedText([.en: "K"]), summary: LocalizedText([.en: "S"]), languages: [.en],
+            sources: [], katas: Lesson.Katas(suite: "K", file: "K.swift",
+                                             hints: ["test02_b": [LocalizedText([.en: "one"]), LocalizedText([.en: "two"])]]),
+            starter: [], solution: [], example: Lesson.Example(product: "p", path: "P"), decoys: nil)
+        let hints = KataHints(lesson: lesson, suite: suite, kata: "test02_b", progress: checked)
+        XCTAssertEqual(hints.number, 2)
+        XCTAssertEqual(hints.before, 2, "never more than the kata has")
+        XCTAssertEqual(hints.shown, 2)
+        XCTAssertTrue(hints.exhausted)
+        let first = KataHints(lesson: lesson, suite: suite, kata: "test02_b", progress: LessonProgress())
+        XCTAssertEqual([first.before, first.shown], [0, 1])
+        XCTAssertFalse(first.exhausted)
     }
 
     func testHandEditedFileWithMissingKeysLoads() throws {
