@@ -55,9 +55,9 @@ print("3. Update: change the object; the context notices, the save writes it")
 let fern = try context.fetch(byName)[0]
 fern.wateredOn = Date()
 print("   updated objects in the context: \(context.updatedObjects.map { ($0 as? Plant)?.name ?? "?" })")
-// endregion: update
 print("   before save — the store holds \(try storeHolds())")
-try context.save()
+try context.save()                                // without it, the change lives in this context only
+// endregion: update
 print("   after save  — the store holds \(try storeHolds())")
 
 print("")
