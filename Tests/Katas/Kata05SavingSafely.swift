@@ -45,17 +45,28 @@ final class Kata05SavingSafely: KataCase {
     private final class Report: @unchecked Sendable {
         private let lock = NSLock()
         private var errors: [(any Error)?] = []
-        func record(_ error: (any Error)?) { lock.lock(); errors.append(error); lock.unlock() }
+        private var dirty: [Bool] = []
+        func record(_ error: (any Error)?, dirty isDirty: Bool) {
+            lock.lock(); errors.append(error); dirty.append(isDirty); lock.unlock()
+        }
         var calls: [(any Error)?] { lock.lock(); defer { lock.unlock() }; return errors }
+        /// Whether the store's context had unsaved changes at the moment of each call.
+        var dirtyAtCall: [Bool] { lock.lock(); defer { lock.unlock() }; return dirty }
     }
+
+    /// Whether the store's context was still dirty when its completion ran (the completion runs on that context's
+    /// queue, so asking there is allowed), from the last ``completion(of:store:_:)``.
+    private var dirtyAtCompletion = false
 
     /// Starts `operation`, waits (at most five seconds) for its completion, and returns the error it reported.
     /// A starter's ``KataNotDone`` is passed on.
-    private func completion(of what: String, _ operation: (@escaping StoreCompletion) -> Void) throws -> (any Error)? {
+    private func completion(of what: String, store: PlantStore? = nil,
+                            _ operation: (@escaping StoreCompletion) -> Void) throws -> (any Error)? {
         let done = expectation(description: what)
         let report = Report()
+        let context = store?.context
         operation { error in
-            report.record(error)
+            report.record(error, dirty: context?.hasChanges ?? false)
             done.fulfill()
         }
         let waited = XCTWaiter().wait(for: [done], timeout: 5)
@@ -64,6 +75,7 @@ final class Kata05SavingSafely: KataCase {
         let calls = report.calls
         try expect(calls.count == 1, "\(what) called its completion \(calls.count) times; call it exactly once.")
         if let notDone = calls[0] as? KataNotDone { throw notDone }
+        dirtyAtCompletion = report.dirtyAtCall[0]
         return calls[0]
     }
 
@@ -178,7 +190,7 @@ final class Kata05SavingSafely: KataCase {
     func test05_failedInsertIsRolledBackAndReported() {
         kata(5, in: "PlantStore.swift", "insert(_:completion:)") {
             let store = PlantStore(container: container)
-            let failed = try completion(of: "insert(_:completion:)") {
+            let failed = try completion(of: "insert(_:completion:)", store: store) {
                 store.insert([PlantDraft(name: "Fern"), PlantDraft(name: nil)], completion: $0)
             }
             if failed == nil, try storedNames().contains("") {
@@ -192,6 +204,9 @@ final class Kata05SavingSafely: KataCase {
                        "the failed insert reported \(error); expected the save's error, 1570.")
             try expect(!hasChanges(store), "after the failed insert the store's context still has unsaved changes: "
                 + "roll it back before calling the completion.")
+            try expect(!dirtyAtCompletion, "the completion of the failed insert ran while the store's context still "
+                + "held the failed plants: roll back first, then call the completion — whoever it tells may use the "
+                + "store at once.")
             let retry = try completion(of: "insert(_:completion:)") {
                 store.insert([PlantDraft(name: "Rose")], completion: $0)
             }
@@ -226,13 +241,15 @@ final class Kata05SavingSafely: KataCase {
             try expect(seen == ["Fern"], "the store's context reads \(seen) instead of [\"Fern\"].")
             fern.wateredOn = Date()
             try context.save()
-            let failed = try completion(of: "deleteAll(completion:)") { store.deleteAll(completion: $0) }
+            let failed = try completion(of: "deleteAll(completion:)", store: store) { store.deleteAll(completion: $0) }
             let error = try require(failed, "deleteAll(completion:) reported success, but its save failed (the plant "
                 + "was changed by another context): pass the save's error to the completion.")
             try expect((error as? PersistenceError)?.code == .managedObjectMerge,
                        "the failed delete reported \(error); expected the save's error, 133020.")
             try expect(!hasChanges(store), "after the failed delete the store's context still has unsaved changes: "
                 + "roll it back before calling the completion.")
+            try expect(!dirtyAtCompletion, "the completion of the failed delete ran while the store's context still "
+                + "held the deletions: roll back first, then call the completion.")
             try expect(try storedNames() == ["Fern"], "the failed delete removed the plant from the store anyway.")
         }
     }

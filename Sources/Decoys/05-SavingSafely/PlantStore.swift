@@ -29,6 +29,11 @@ public final class PlantStore {
             } catch {
                 // Mistake: the error is reported, but the invalid plant stays in the context and spoils every
                 // later save.
+                // Mistake: the caller hears of the failure before the context is cleaned up.
+                if Decoy.isActive("completion-before-rollback") {
+                    completion(error)
+                    return context.rollback()
+                }
                 if !Decoy.isActive("insert-without-rollback") { context.rollback() }
                 completion(error)
             }
