@@ -23,6 +23,16 @@ struct ListCommand: ParsableCommand {
         let catalog = try options.catalog()
         let store = options.progressStore(catalog.workspace)
         let overview = LessonOverview(catalog: catalog, progress: store.progress)
-        Console.print(overview.render(language: options.language, colors: options.terminal.colors))
+        let terminal = options.terminal
+        let text = overview.render(language: options.language, colors: terminal.colors)
+        Console.print(TextWrapping.wrap(TextWrapping.keepingCommandsTogether(text), width: terminal.proseWidth, hangingIndent: Self.hangingIndent))
+    }
+
+    /// Where a wrapped line continues: a lesson's title under its title (after the number and the status
+    /// column, `   4  0/5 katas   `), the next step after "Next: ".
+    static func hangingIndent(_ line: String) -> Int {
+        if line.hasPrefix("Next: ") { return 6 }
+        let number = line.drop { $0 == " " }
+        return number.first?.isNumber == true && line.hasPrefix(" ") ? 18 : 0
     }
 }
