@@ -15,8 +15,10 @@ struct ListCommand: ParsableCommand {
     func validate() throws {
         guard let first = stray.first else { return }
         let names = LessonsCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
-        throw LessonsError(.unknownChoice, "unknown command \"\(first)\". Commands: \(names.joined(separator: ", ")) "
-            + "(see lessons --help).")
+        // A usage error like the parser's own (exit status 64), without its usage block: the list of
+        // commands is the help that matters here.
+        Console.error("unknown command \"\(first)\". Commands: \(names.joined(separator: ", ")) (see lessons --help).")
+        throw ExitCode.validationFailure
     }
 
     func run() throws {

@@ -118,7 +118,7 @@ final class LessonsCLITests: TemporaryFolderTestCase {
         XCTAssertEqual(option.status, 64)
         XCTAssertTrue(option.stderr.hasPrefix("Error: Unknown option '--colour'"), option.stderr)
         let command = try lessons(["shwo", "1"], fixture: false)
-        XCTAssertEqual(command.status, 1)
+        XCTAssertEqual(command.status, 64, "a usage error, like an unknown option")
         XCTAssertEqual(command.stderr, "Error: unknown command \"shwo\". Commands: list, show, run, check, watch, hint, "
             + "reset, solution, html, verify, lab, doctor (see lessons --help).\n")
         let language = try lessons(["show", "1", "--lang", "de"])
@@ -127,6 +127,34 @@ final class LessonsCLITests: TemporaryFolderTestCase {
         let width = try lessons(["show", "1", "--width", "5"])
         XCTAssertEqual(width.status, 64)
         XCTAssertTrue(width.stderr.contains("--width must be at least 20 (got 5)."), width.stderr)
+    }
+
+    func testANegativeNumberIsNamedAsSuch() throws {
+        let show = try lessons(["show", "-1"])
+        XCTAssertEqual(show.status, 64)
+        XCTAssertEqual(show.stderr, "Error: there is no lesson -1: lessons are numbered from 1 (`lessons list` shows them).\n")
+        let check = try lessons(["check", "1", "-2"])
+        XCTAssertEqual(check.status, 64)
+        XCTAssertEqual(check.stderr, "Error: there is no kata -2: katas are numbered from 1.\n")
+        // A number that is an option's value is the parser's to judge.
+        let width = try lessons(["show", "1", "--width", "-5"])
+        XCTAssertEqual(width.status, 64)
+        XCTAssertTrue(width.stderr.hasPrefix("Error: Missing value for '--width <width>'"), width.stderr)
+    }
+
+    func testHTMLNamesWhyItCannotWrite() throws {
+        let file = try write("not a folder\n", to: "notes.txt")
+        let under = try lessons(["html", "--out", file.appendingPathComponent("handouts").path])
+        XCTAssertEqual(under.status, 1)
+        XCTAssertEqual(under.stderr, "Error: cannot write the handouts into \(file.path)/handouts: \(file.path) is a file, "
+            + "not a folder\n")
+        let onto = try lessons(["html", "--out", file.path])
+        XCTAssertEqual(onto.stderr, "Error: cannot write the handouts into \(file.path): it is a file, not a folder\n")
+        let proc = try lessons(["html", "--out", "/proc/handouts"])
+        XCTAssertEqual(proc.status, 1)
+        XCTAssertEqual(proc.stderr, "Error: cannot write the handouts into /proc/handouts: cannot create the folder "
+            + "/proc/handouts: /proc does not allow new files (a system folder such as /proc or /sys)\n")
+        XCTAssertFalse(under.stderr.contains("512") || proc.stderr.contains("doesn’t exist"))
     }
 
     func testUnwrittenLessonSaysSo() throws {
