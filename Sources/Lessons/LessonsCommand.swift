@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import LessonsKit
 
 /// `lessons`: the learner's and the teacher's entry point to the workbook.
@@ -20,4 +21,39 @@ struct LessonsCommand: ParsableCommand {
         ],
         defaultSubcommand: ListCommand.self
     )
+
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let problem = negativeNumberProblem(in: arguments) {
+            Console.error(problem)
+            Self.exit(withError: ExitCode.validationFailure)
+        }
+        main(arguments)
+    }
+
+    /// Commands whose arguments name a lesson, then (for some) a kata.
+    static let numberedArguments = [
+        "show": ["lesson"], "run": ["lesson"], "hint": ["lesson"], "reset": ["lesson"], "solution": ["lesson"],
+        "verify": ["lesson"], "check": ["lesson", "kata"], "watch": ["lesson", "kata"],
+    ]
+
+    /// `show -1` reads to the argument parser as an unknown option `-1` and then a missing lesson; say what
+    /// is really wrong. A number after an `--option` is left to the parser, which knows whether it is the
+    /// option's value.
+    static func negativeNumberProblem(in arguments: [String]) -> String? {
+        guard let command = arguments.first, let names = numberedArguments[command] else { return nil }
+        var position = 0
+        for (index, argument) in arguments.enumerated().dropFirst() {
+            let previous = arguments[index - 1]
+            if index > 1 && previous.hasPrefix("--") && !previous.contains("=") { continue }
+            if argument == "--" { return nil }
+            if argument.count > 1, argument.hasPrefix("-"), argument.dropFirst().allSatisfy(\.isNumber) {
+                let name = names[min(position, names.count - 1)]
+                return "there is no \(name) \(argument): \(name)s are numbered from 1"
+                    + (name == "lesson" ? " (`lessons list` shows them)." : ".")
+            }
+            if !argument.hasPrefix("-") { position += 1 }
+        }
+        return nil
+    }
 }

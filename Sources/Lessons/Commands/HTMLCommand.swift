@@ -31,6 +31,6 @@ struct HTMLCommand: ParsableCommand {
             text += "Listed as coming: lessons " + report.comingLessons.map(String.init).joined(separator: ", ") + ".\n"
         }
         text += "Open \(folder.appendingPathComponent("index.html").absoluteString)\n"
-        Console.print(text)
+        Console.print(TextWrapping.wrap(text, width: options.terminal.lineWidth))
     }
 }

@@ -30,12 +30,18 @@ struct ShowCommand: ParsableCommand {
         let language = try Self.language(for: lesson, wanted: options.language, catalog: catalog)
         let loaded = try LessonLoader(catalog: catalog).load(lesson, language: language)
         let terminal = options.terminal
-        let renderer = TerminalRenderer(options: .init(width: width ?? terminal.proseWidth, colors: terminal.colors))
-        let dim = { (text: String) in terminal.colors ? "\u{1B}[2m\(text)\u{1B}[0m" : text }
-        var text = dim("Lesson \(lesson.number) of \(catalog.lessons.count) · \(loaded.file)") + "\n\n"
+        let width = width ?? terminal.proseWidth
+        let renderer = TerminalRenderer(options: .init(width: width, colors: terminal.colors,
+                                                       codeWidth: terminal.codeWidth))
+        let dim = { (lines: [String]) in
+            lines.map { TextStyle(dim: true).paint($0, colors: terminal.colors) + "\n" }.joined()
+        }
+        var text = dim(TextWrapping.join(["Lesson \(lesson.number) of \(catalog.lessons.count)", loaded.file],
+                                         width: width)) + "\n"
         text += renderer.render(loaded.document)
-        text += "\n" + dim("Katas: swift run lessons check \(lesson.number) · Hint: swift run lessons hint "
-            + "\(lesson.number) · Example: swift run lessons run \(lesson.number)") + "\n"
+        text += "\n" + dim(TextWrapping.join(["Katas: swift run lessons check \(lesson.number)",
+                                              "Hint: swift run lessons hint \(lesson.number)",
+                                              "Example: swift run lessons run \(lesson.number)"], width: width))
         var store = options.progressStore(catalog.workspace)
         try? store.update { $0[lesson].read = true }
         Pager.show(text, terminal: terminal, environment: options.environment, usePager: !noPager)

@@ -32,7 +32,8 @@ struct SolutionCommand: ParsableCommand {
                 + lesson.solution.joined(separator: ", ") + ").")
         }
         let terminal = options.terminal
-        let renderer = TerminalRenderer(options: .init(width: terminal.proseWidth, colors: terminal.colors))
+        let renderer = TerminalRenderer(options: .init(width: terminal.proseWidth, colors: terminal.colors,
+                                                       codeWidth: terminal.codeWidth))
         var text = ""
         for file in files {
             // Region markers are for lesson texts; here they would only be noise.

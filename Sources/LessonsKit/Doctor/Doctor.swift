@@ -65,7 +65,9 @@ public struct Doctor: Sendable {
         let git = Check(name: "git", required: false,
                         found: probe.firstLine(["git", "--version"]).map { $0.replacingOccurrences(of: "git version ", with: "") },
                         purpose: "lessons reset restores starters from git", aptPackage: "git", brewPackage: "git")
-        let chromiumVersion = probe.firstLine(["chromium", "--version"]) ?? probe.firstLine(["chromium-browser", "--version"])
+        // "Chromium 156.0.8078.79 built on Debian GNU/Linux 12 (bookworm)": the number is what matters.
+        let chromiumVersion = (probe.firstLine(["chromium", "--version"])
+            ?? probe.firstLine(["chromium-browser", "--version"])).map { Self.version(after: "Chromium ", in: $0) ?? $0 }
         let chromium = Check(name: "Chromium", required: false, found: chromiumVersion,
                              purpose: "scripts/check-handouts checks the HTML handouts in a real browser",
                              aptPackage: "chromium", brewPackage: nil)

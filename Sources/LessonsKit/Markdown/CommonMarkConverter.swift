@@ -1,4 +1,9 @@
 import CCmark
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The one place where C meets Swift for Markdown: parses text with cmark, copies the tree into
 /// ``MarkdownBlock`` and ``MarkdownInline`` values and frees every cmark object before returning.
@@ -27,6 +32,18 @@ enum CommonMarkConverter {
             default: return nil
             }
         }
+    }
+
+    /// cmark's own HTML for `markdown` (safe mode: raw HTML and unsafe links left out). The handouts use
+    /// ``HTMLRenderer``; this is the reference its link encoding is checked against.
+    static func referenceHTML(_ markdown: String) -> String {
+        let bytes = markdown.utf8CString
+        let rendered = bytes.withUnsafeBufferPointer { text in
+            cmark_markdown_to_html(text.baseAddress, bytes.count - 1, CMARK_OPT_VALIDATE_UTF8)
+        }
+        guard let rendered else { return "" }
+        defer { free(rendered) }
+        return String(cString: rendered)
     }
 
     private static func withDocument<T>(

@@ -38,6 +38,14 @@ public struct TerminalInfo: Sendable, Equatable {
     /// The width prose wraps to: the terminal's, but no more than 100 columns, since longer lines read badly.
     public var proseWidth: Int { min(max(width - 1, 20), 100) }
 
+    /// The width code is soft-wrapped to: ``lineWidth`` on a terminal; nil when
+    /// the output is a file or a pipe, where code stays as written so it can be copied.
+    public var codeWidth: Int? { isTerminal ? lineWidth : nil }
+
+    /// The width of lines that are not prose (summaries naming files): the whole terminal less its last
+    /// column, so nothing lands in the column where some terminals wrap early.
+    public var lineWidth: Int { max(width - 1, 20) }
+
     private static func windowSize(_ descriptor: Int32) -> (columns: Int, rows: Int) {
         var size = winsize()
         guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0 else { return (0, 0) }

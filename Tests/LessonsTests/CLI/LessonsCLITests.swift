@@ -87,6 +87,18 @@ final class LessonsCLITests: TemporaryFolderTestCase {
         XCTAssertTrue(try lessons(["list", "--lang", "ru"]).stdout.contains("   2  new         Два языка [ru, en]"))
     }
 
+    func testListWrapsToTheTerminalWidth() throws {
+        let list = try lessons(["list"], environment: ["COLUMNS": "40"])
+        XCTAssertEqual(list.status, 0)
+        XCTAssertTrue(list.stdout.hasSuffix("\nNext: read lesson 1, Every construct:\n      swift run lessons show 1\n"),
+                      list.stdout)
+        let real = try lessons(["list", "--progress-file", progressFile.path], fixture: false,
+                               environment: ["COLUMNS": "60"])
+        for line in real.stdout.split(separator: "\n") { XCTAssertLessThanOrEqual(line.count, 59, String(line)) }
+        XCTAssertTrue(real.stdout.contains("   1  new         Testing Core Data code: naive, injected,\n"
+            + "                  complex managers\n"), real.stdout)
+    }
+
     func testTheRealManifestLists13Lessons() throws {
         let list = try lessons(["list", "--progress-file", progressFile.path], fixture: false)
         XCTAssertEqual(list.status, 0)
@@ -106,7 +118,7 @@ final class LessonsCLITests: TemporaryFolderTestCase {
         XCTAssertEqual(option.status, 64)
         XCTAssertTrue(option.stderr.hasPrefix("Error: Unknown option '--colour'"), option.stderr)
         let command = try lessons(["shwo", "1"], fixture: false)
-        XCTAssertEqual(command.status, 1)
+        XCTAssertEqual(command.status, 64, "a usage error, like an unknown option")
         XCTAssertEqual(command.stderr, "Error: unknown command \"shwo\". Commands: list, show, run, check, watch, hint, "
             + "reset, solution, html, verify, lab, doctor (see lessons --help).\n")
         let language = try lessons(["show", "1", "--lang", "de"])
@@ -115,6 +127,34 @@ final class LessonsCLITests: TemporaryFolderTestCase {
         let width = try lessons(["show", "1", "--width", "5"])
         XCTAssertEqual(width.status, 64)
         XCTAssertTrue(width.stderr.contains("--width must be at least 20 (got 5)."), width.stderr)
+    }
+
+    func testANegativeNumberIsNamedAsSuch() throws {
+        let show = try lessons(["show", "-1"])
+        XCTAssertEqual(show.status, 64)
+        XCTAssertEqual(show.stderr, "Error: there is no lesson -1: lessons are numbered from 1 (`lessons list` shows them).\n")
+        let check = try lessons(["check", "1", "-2"])
+        XCTAssertEqual(check.status, 64)
+        XCTAssertEqual(check.stderr, "Error: there is no kata -2: katas are numbered from 1.\n")
+        // A number that is an option's value is the parser's to judge.
+        let width = try lessons(["show", "1", "--width", "-5"])
+        XCTAssertEqual(width.status, 64)
+        XCTAssertTrue(width.stderr.hasPrefix("Error: Missing value for '--width <width>'"), width.stderr)
+    }
+
+    func testHTMLNamesWhyItCannotWrite() throws {
+        let file = try write("not a folder\n", to: "notes.txt")
+        let under = try lessons(["html", "--out", file.appendingPathComponent("handouts").path])
+        XCTAssertEqual(under.status, 1)
+        XCTAssertEqual(under.stderr, "Error: cannot write the handouts into \(file.path)/handouts: \(file.path) is a file, "
+            + "not a folder\n")
+        let onto = try lessons(["html", "--out", file.path])
+        XCTAssertEqual(onto.stderr, "Error: cannot write the handouts into \(file.path): it is a file, not a folder\n")
+        let proc = try lessons(["html", "--out", "/proc/handouts"])
+        XCTAssertEqual(proc.status, 1)
+        XCTAssertEqual(proc.stderr, "Error: cannot write the handouts into /proc/handouts: cannot create the folder "
+            + "/proc/handouts: /proc does not allow new files (a system folder such as /proc or /sys)\n")
+        XCTAssertFalse(under.stderr.contains("512") || proc.stderr.contains("doesn’t exist"))
     }
 
     func testUnwrittenLessonSaysSo() throws {
@@ -130,8 +170,13 @@ final class LessonsCLITests: TemporaryFolderTestCase {
         XCTAssertEqual(output.status, 0, output.stderr)
         XCTAssertFalse(output.stdout.contains("\u{1B}"))
         let body = try String(contentsOf: TestPaths.golden.appendingPathComponent("every-construct.plain.txt"), encoding: .utf8)
-        XCTAssertEqual(output.stdout, "Lesson 1 of 3 · Tests/LessonsTests/Fixtures/lessons/01-every-construct/lesson.en.md\n\n"
-            + body + "\nKatas: swift run lessons check 1 · Hint: swift run lessons hint 1 · Example: swift run lessons run 1\n")
+        // The header and footer wrap to --width like the text between them.
+        XCTAssertEqual(output.stdout, "Lesson 1 of 3\nTests/LessonsTests/Fixtures/lessons/01-every-construct/\n"
+            + "lesson.en.md\n\n" + body + "\nKatas: swift run lessons check 1\nHint: swift run lessons hint 1\n"
+            + "Example: swift run lessons run 1\n")
+        let wide = try lessons(["show", "every-construct", "--width", "100"])
+        XCTAssertTrue(wide.stdout.hasSuffix("\nKatas: swift run lessons check 1 · Hint: swift run lessons hint 1 · "
+            + "Example: swift run lessons run 1\n"), wide.stdout)
         XCTAssertEqual(ProgressStore(file: progressFile).progress.lessons["every-construct"]?.read, true)
     }
 
@@ -264,10 +309,16 @@ final class LessonsCLITests: TemporaryFolderTestCase {
 
     func testHTMLWritesTheSite() throws {
         let out = temporary.appendingPathComponent("handouts")
-        let output = try lessons(["html", "--out", out.path])
+        let output = try lessons(["html", "--out", out.path], environment: ["COLUMNS": "300"])
         XCTAssertEqual(output.status, 0, output.stderr)
         XCTAssertTrue(output.stdout.hasPrefix("Wrote 8 files to \(out.path): index.html, 3 lesson pages (2 of 3 lessons "
             + "written), all.html for printing.\nListed as coming: lessons 3.\n"), output.stdout)
         XCTAssertTrue(FileManager.default.fileExists(atPath: out.appendingPathComponent("all.html").path))
+        // In a narrow terminal the summary wraps between words.
+        let narrow = try lessons(["html", "--out", out.path], environment: ["COLUMNS": "40"])
+        let lines = narrow.stdout.split(separator: "\n")
+        XCTAssertTrue(lines.allSatisfy { $0.count <= 39 }, narrow.stdout)
+        XCTAssertTrue(narrow.stdout.contains("\nwritten), all.html for printing.\nListed as coming: lessons 3.\n"),
+                      narrow.stdout)
     }
 }

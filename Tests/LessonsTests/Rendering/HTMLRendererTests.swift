@@ -34,9 +34,9 @@ final class HTMLRendererTests: TemporaryFolderTestCase {
         XCTAssertFalse(html.contains("<script"), html)
         XCTAssertFalse(html.contains("<b "), html)
         XCTAssertTrue(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), html)
-        XCTAssertTrue(html.contains("href=\"https://e.org/?a=1&amp;b=&quot;2&quot;\""), html)
+        XCTAssertTrue(html.contains("href=\"https://e.org/?a=1&amp;b=%222%22\""), html)
         XCTAssertTrue(html.contains("title=\"t&quot;&lt;\""), html)
-        XCTAssertTrue(html.contains("src=\"x.svg?&quot;\" alt=\"i&quot;\""), html)
+        XCTAssertTrue(html.contains("src=\"x.svg?%22\" alt=\"i&quot;\""), html)
         XCTAssertTrue(html.contains("&lt;/code&gt;&lt;/pre&gt;&lt;script&gt;"), html)
     }
 

@@ -66,6 +66,33 @@ final class HTMLSiteBuilderTests: TemporaryFolderTestCase {
         XCTAssertTrue(all.contains("<a href=\"#l02-en-second-part\">a section of it</a>"))
     }
 
+    func testPreviousAndNextAlsoAtTheBottomOfALesson() throws {
+        let (out, _) = try buildSite()
+        let page = try read(out, "01-every-construct.html")
+        let next = "<a href=\"02-two-languages.en.html\" rel=\"next\">2. Two languages →</a>"
+        XCTAssertEqual(page.components(separatedBy: next).count - 1, 2, "at the top and at the bottom")
+        let bottom = try XCTUnwrap(page.range(of: "<nav class=\"pages bottom\">"))
+        XCTAssertLessThan(try XCTUnwrap(page.range(of: "<section class=\"meta\">")).lowerBound, bottom.lowerBound)
+        let second = try read(out, "02-two-languages.en.html")
+        XCTAssertTrue(second.contains("<nav class=\"pages bottom\"><a href=\"index.html\">All lessons</a>"
+            + "<a href=\"01-every-construct.html\" rel=\"prev\">← 1. Every construct</a></nav>"), second)
+    }
+
+    /// What the style sheet promises for print, phones and dark screens (checked in a browser by
+    /// scripts/check-handouts).
+    func testPrintWrapsCodeTablesScrollAndThereIsADarkScheme() throws {
+        let css = HTMLStyleSheet.css
+        let print = try XCTUnwrap(css.range(of: "@media print {")).upperBound
+        let printRules = String(css[print...])
+        XCTAssertTrue(printRules.contains("pre { white-space: pre-wrap; overflow-wrap: anywhere; overflow: visible;"))
+        XCTAssertTrue(printRules.contains("figure.code, pre { break-inside: auto; }"))
+        XCTAssertFalse(printRules.contains("pre, figure.code, table, blockquote { break-inside: avoid; }"))
+        XCTAssertTrue(css.contains("display: block; width: max-content; max-width: 100%; overflow-x: auto; }"))
+        XCTAssertTrue(css.contains("@media screen and (prefers-color-scheme: dark) {"))
+        let (out, _) = try buildSite()
+        XCTAssertTrue(try read(out, "index.html").contains("<meta name=\"color-scheme\" content=\"light dark\">"))
+    }
+
     /// Self-contained: no network, no scripts; and every local link, with its anchor, points at something.
     func testSelfContainedAndEveryLocalLinkResolves() throws {
         let (out, report) = try buildSite()

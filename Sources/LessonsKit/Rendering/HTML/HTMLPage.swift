@@ -12,6 +12,7 @@ struct HTMLPage {
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta name="color-scheme" content="light dark">
         <title>\(HTMLEscaping.escape(title))</title>
         <link rel="icon" href="data:,">
         <style>

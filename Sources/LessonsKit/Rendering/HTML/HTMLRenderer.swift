@@ -200,17 +200,17 @@ public struct HTMLRenderer: Sendable {
                     html += inlineHTML(children)
                     continue
                 }
-                html += "<a href=\"" + HTMLEscaping.escape(href) + "\""
+                html += "<a href=\"" + HTMLEscaping.escapeURL(href) + "\""
                 if !title.isEmpty { html += " title=\"" + HTMLEscaping.escape(title) + "\"" }
                 html += ">" + inlineHTML(children) + "</a>"
             case .image(let source, let title, let children):
                 let alt = HTMLEscaping.escape(children.plainText)
                 let titleAttribute = title.isEmpty ? "" : " title=\"" + HTMLEscaping.escape(title) + "\""
                 if let src = options.imageSource(source) {
-                    html += "<img src=\"" + HTMLEscaping.escape(src) + "\" alt=\"" + alt + "\"" + titleAttribute + ">"
+                    html += "<img src=\"" + HTMLEscaping.escapeURL(src) + "\" alt=\"" + alt + "\"" + titleAttribute + ">"
                 } else if let href = options.linkHref(source) {
                     // Handouts load nothing from the network: a remote image becomes a link to it.
-                    html += "<a class=\"image-link\" href=\"" + HTMLEscaping.escape(href) + "\"" + titleAttribute
+                    html += "<a class=\"image-link\" href=\"" + HTMLEscaping.escapeURL(href) + "\"" + titleAttribute
                         + ">[image: " + alt + "]</a>"
                 } else {
                     html += "[image: " + alt + "]"

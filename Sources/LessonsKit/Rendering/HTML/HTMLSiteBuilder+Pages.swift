@@ -11,18 +11,19 @@ extension HTMLSiteBuilder {
             imageSource: imageSource(for: page)))
         let (title, output) = renderLesson(page, renderer: renderer)
 
-        var body = "<nav class=\"pages\"><a href=\"index.html\">\(strings.allLessons)</a>"
+        var neighbours = ""
         let numbers = Array(Set(loaded.map(\.lesson.number))).sorted()
         if let index = numbers.firstIndex(of: lesson.number) {
             if index > 0, let previous = neighbourPage(numbers[index - 1], language, loaded) {
-                body += "<a href=\"\(escape(pageName(previous.lesson, previous.language)))\" rel=\"prev\">← "
+                neighbours += "<a href=\"\(escape(pageName(previous.lesson, previous.language)))\" rel=\"prev\">← "
                     + "\(previous.lesson.number). \(escape(previous.lesson.title.text(in: previous.language)))</a>"
             }
             if index + 1 < numbers.count, let next = neighbourPage(numbers[index + 1], language, loaded) {
-                body += "<a href=\"\(escape(pageName(next.lesson, next.language)))\" rel=\"next\">"
+                neighbours += "<a href=\"\(escape(pageName(next.lesson, next.language)))\" rel=\"next\">"
                     + "\(next.lesson.number). \(escape(next.lesson.title.text(in: next.language))) →</a>"
             }
         }
+        var body = "<nav class=\"pages\"><a href=\"index.html\">\(strings.allLessons)</a>" + neighbours
         body += "<span class=\"spacer\"></span>"
         body += languageSwitch(page, loaded: loaded, printPage: false)
         body += "<a href=\"all.html#\(sectionID(lesson, language))\">\(strings.printVersion)</a></nav>\n"
@@ -31,6 +32,8 @@ extension HTMLSiteBuilder {
         body += tableOfContents(output.headings, strings: strings)
         body += output.html
         body += meta(page, codeFiles: codeFiles, pathPrefix: "")
+        // The same way on at the end, where a reader who finished the lesson is.
+        body += "<nav class=\"pages bottom\"><a href=\"index.html\">\(strings.allLessons)</a>\(neighbours)</nav>\n"
         let pageTitle = "\(lesson.number). \(lesson.title.text(in: language)) — \(catalog.manifest.title)"
         return HTMLPage(title: pageTitle, language: language, body: body).rendered
     }

@@ -58,10 +58,11 @@ public struct HTMLSiteBuilder: Sendable {
     public func write(into folder: URL, progress: (Int, Int) -> Void = { _, _ in }) throws(LessonsError) -> Report {
         let site = try pages(progress: progress)
         let fileManager = FileManager.default
-        do {
-            for (path, content) in site {
-                let target = folder.appendingPathComponent(path)
-                try fileManager.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Self.prepareFolder(folder)
+        for (path, content) in site {
+            let target = folder.appendingPathComponent(path)
+            do {
+                try Self.prepareFolder(target.deletingLastPathComponent())
                 switch content {
                 case .text(let text):
                     try Data(text.utf8).write(to: target, options: .atomic)
@@ -69,9 +70,12 @@ public struct HTMLSiteBuilder: Sendable {
                     if fileManager.fileExists(atPath: target.path) { try fileManager.removeItem(at: target) }
                     try fileManager.copyItem(at: source, to: target)
                 }
+            } catch let error as LessonsError {
+                throw error
+            } catch {
+                throw LessonsError(.io, "cannot write the handouts into \(folder.path): "
+                    + Self.reason(writing: target, error))
             }
-        } catch {
-            throw LessonsError(.io, "cannot write the handouts into \(folder.path): \(error.localizedDescription)")
         }
         let lessonPages = site.filter { $0.path.hasSuffix(".html") && $0.path.first?.isNumber == true }.count
         let coming = lessons.filter { catalog.writtenLanguages(of: $0).isEmpty }.map(\.number)

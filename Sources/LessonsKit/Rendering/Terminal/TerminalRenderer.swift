@@ -3,16 +3,21 @@
 /// backticks, links as "text (URL)").
 public struct TerminalRenderer: Sendable {
     public struct Options: Sendable {
-        /// Columns available; prose wraps to it, code is never wrapped.
+        /// Columns available to prose, which wraps to it.
         public var width: Int
         public var colors: Bool
+        /// Columns available to code: a longer code line is soft-wrapped (its continuation indented and marked
+        /// with `↪`, see ``TerminalRenderer/softWrap(_:width:)``). Nil keeps code lines whole, for output that
+        /// is not a terminal.
+        public var codeWidth: Int?
         /// How a `lesson:N` link is named for the reader, e.g. "lessons show 5".
         public var describeLessonLink: @Sendable (String) -> String
 
-        public init(width: Int, colors: Bool,
+        public init(width: Int, colors: Bool, codeWidth: Int? = nil,
                     describeLessonLink: @escaping @Sendable (String) -> String = { "lessons show \($0)" }) {
             self.width = width
             self.colors = colors
+            self.codeWidth = codeWidth
             self.describeLessonLink = describeLessonLink
         }
     }
@@ -163,10 +168,61 @@ public struct TerminalRenderer: Sendable {
                 result.append(StyledText("    " + text, style))
             }
         }
-        return result.map { line in
+        return result.flatMap { line in
             // Keep blank code lines truly empty so no trailing spaces end up in the output.
-            line.plainText.trimmingWhitespace.isEmpty ? StyledText() : line
+            if line.plainText.trimmingWhitespace.isEmpty { return [StyledText()] }
+            guard let codeWidth = options.codeWidth else { return [line] }
+            return Self.softWrap(line, width: codeWidth)
         }
+    }
+
+    /// The continuation mark at the start of a soft-wrapped code line's next part.
+    static let continuationMark = StyledText("↪ ", TextStyle(dim: true))
+
+    /// A code line cut into parts no wider than `width`. Each continuation starts under the line's own
+    /// indentation with `↪ `, so it reads as the same line and not as code of its own. A cut goes after the
+    /// last space (else comma or opening bracket, else slash or dot) that leaves the part at least half
+    /// full, else anywhere.
+    static func softWrap(_ line: StyledText, width: Int) -> [StyledText] {
+        guard line.width > width else { return [line] }
+        let indentCount = line.cells.prefix { $0.character == " " }.count
+        // Deeply indented code keeps at least half the width for text.
+        let hanging = min(indentCount, width / 2)
+        var prefix = StyledText(String(repeating: " ", count: hanging))
+        prefix.append(continuationMark)
+        var parts: [StyledText] = []
+        var rest = line.cells[...]
+        var isFirst = true
+        while !rest.isEmpty {
+            let lead = isFirst ? 0 : prefix.width
+            let room = max(width - lead, 8)
+            var used = 0, end = rest.startIndex
+            while end < rest.endIndex {
+                let cellWidth = TextWidth.of(rest[end].character)
+                if used + cellWidth > room { break }
+                used += cellWidth
+                end += 1
+            }
+            if end < rest.endIndex {
+                // Prefer a space, then a comma or an opening bracket, then a path's slash or a member's dot.
+                let lowest = rest.startIndex + max((end - rest.startIndex) / 2, 1)
+                for breakers in [" ", ",([{", "/."] {
+                    if let cut = (lowest..<end).last(where: { breakers.contains(rest[$0 - 1].character) }) {
+                        end = cut
+                        break
+                    }
+                }
+            } else {
+                end = rest.endIndex
+            }
+            var part = isFirst ? StyledText() : prefix
+            part.cells += rest[rest.startIndex..<end]
+            parts.append(part.trimmingTrailingSpaces())
+            rest = rest[end...]
+            while rest.first?.character == " " { rest = rest.dropFirst() }
+            isFirst = false
+        }
+        return parts
     }
 
     static func style(for kind: SwiftHighlighter.Token.Kind) -> TextStyle {
