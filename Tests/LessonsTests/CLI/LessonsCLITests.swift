@@ -95,8 +95,8 @@ final class LessonsCLITests: TemporaryFolderTestCase {
         let real = try lessons(["list", "--progress-file", progressFile.path], fixture: false,
                                environment: ["COLUMNS": "60"])
         for line in real.stdout.split(separator: "\n") { XCTAssertLessThanOrEqual(line.count, 59, String(line)) }
-        XCTAssertTrue(real.stdout.contains("   1  new         Testing Core Data code: naive, injected,\n"
-            + "                  complex managers\n"), real.stdout)
+        XCTAssertTrue(real.stdout.contains("   1  new         Testing Core Data code: from a naive\n"
+            + "                  manager to an injected one\n"), real.stdout)
     }
 
     func testTheRealManifestLists13Lessons() throws {
