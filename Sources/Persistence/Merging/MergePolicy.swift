@@ -18,10 +18,20 @@
 /// undocumented; this is Persistence's rule):
 /// - ``error``: the save fails with code 133021.
 /// - ``mergeByPropertyObjectTrump``, ``overwrite``: the new object takes over the stored row — it gets that row's
-///   ID, and its values are written to it (an object this context already had for that row is refreshed).
+///   ID, and its values are written to it (the object this context already had for that row leaves the context).
 /// - ``mergeByPropertyStoreTrump``, ``rollback``: the stored row stays as it is and the new object is discarded
 ///   (it leaves the context, as a rolled-back insert does); fetch the stored one by its constraint values.
-/// Objects of one save that clash among themselves always fail with code 1551.
+///
+/// New objects of one save that share constraint values follow the same rule, the one inserted first standing for
+/// the older, "stored" side — so one row is written, the usual way to de-duplicate an import:
+/// - ``error``: the save fails with code 1551, naming the objects.
+/// - ``mergeByPropertyObjectTrump``, ``overwrite``: the one inserted last survives and is written (taking over a
+///   stored row it clashes with, as above); the others are discarded.
+/// - ``mergeByPropertyStoreTrump``, ``rollback``: the one inserted first survives (and is itself discarded if a
+///   stored row holds the same values); the others are discarded.
+///
+/// A discarded object is not written: objects related to it are saved as pointing at nothing, so relate the
+/// surviving object (or fetch the stored one) when relationships matter.
 public struct MergePolicy: Sendable, Hashable, CustomStringConvertible {
     /// The five policies.
     public enum PolicyType: Sendable, Hashable {
