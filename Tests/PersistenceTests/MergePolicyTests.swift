@@ -136,12 +136,37 @@ final class MergePolicyTests: PersistenceTestCase {
         XCTAssertEqual(try storedCount("Movie", "title == 'Heat' AND rating == 9"), 1, "written again under the same ID")
     }
 
-    func testADeletionGoesAheadOverAChangeElsewhere() throws {
+    func testADeletionInConflictGoesAheadUnderEveryPolicyButError() throws {
+        for policy in [MergePolicy.mergeByPropertyStoreTrump, .mergeByPropertyObjectTrump, .overwrite, .rollback] {
+            let doomed = makeMovie("Doomed", year: 2001)
+            let scene = Scene(context: context)
+            scene.number = 1
+            scene.movie = doomed
+            try context.save()
+            let id = doomed.objectID
+            let other = container.newBackgroundContext()
+            try other.performAndWait {
+                (try other.existingObject(with: id) as? Movie)?.rating = 5
+                try other.save()
+            }
+            context.delete(doomed)
+            context.mergePolicy = policy
+            try context.save()
+            XCTAssertEqual(try storedCount("Movie", "title == 'Doomed'"), 0, "\(policy): the row is deleted")
+            XCTAssertEqual(try storedCount("Scene"), 0, "\(policy): its cascade went ahead too")
+            XCTAssertNil(doomed.managedObjectContext, "\(policy): the object left the context")
+            XCTAssertNil(context.registeredObject(for: id))
+            XCTAssertFalse(context.hasChanges)
+        }
+    }
+
+    func testADeletionInConflictFailsUnderTheErrorPolicy() throws {
         try changeElsewhere(title: "Alien (1979)")
         context.delete(movie)
-        context.mergePolicy = .rollback
-        try context.save()
-        XCTAssertEqual(try storedCount("Movie"), 0)
+        let error = assertPersistenceError(.managedObjectMerge) { try context.save() }
+        XCTAssertEqual(error?.conflicts.first?.objectID, movie.objectID)
+        XCTAssertTrue(movie.isDeleted, "the context keeps the deletion so it can be decided")
+        XCTAssertEqual(try storedCount("Movie"), 1)
     }
 
     func testObjectTrumpNewObjectTakesOverTheStoredRowOnAUniquenessClash() throws {

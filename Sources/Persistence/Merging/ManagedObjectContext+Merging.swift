@@ -31,8 +31,8 @@ extension ManagedObjectContext {
         for (object, version, row) in found {
             plan.backUp(object)
             if object.deletedFlag {
-                // A deletion goes ahead under every policy but .error: its delete rules have already changed the
-                // related objects, so cancelling it would leave the graph half-changed.
+                // A deletion goes ahead under every policy but .error (see MergePolicy): its delete rules have
+                // already changed the related objects, so cancelling it would leave the graph half-changed.
                 object.version = version
                 continue
             }

@@ -5,11 +5,18 @@
 /// version is in conflict:
 /// - ``error`` (the default): the save fails with code 133020, "Could not merge changes.", listing the conflicts.
 /// - ``mergeByPropertyStoreTrump``: property by property, the store's value wins where the store changed the
-///   property; the object's other changes are saved. A deletion in conflict is cancelled.
+///   property; the object's other changes are saved.
 /// - ``mergeByPropertyObjectTrump``: property by property, the object's changes win; properties it did not change
-///   take the store's newer values. A deletion goes ahead.
-/// - ``overwrite``: the object's whole state is written over the row. A deletion goes ahead.
-/// - ``rollback``: the object's changes are dropped in favour of the store's values. A deletion is cancelled.
+///   take the store's newer values.
+/// - ``overwrite``: the object's whole state is written over the row.
+/// - ``rollback``: the object's changes are dropped in favour of the store's values.
+///
+/// A deletion in conflict (this context deletes an object another context changed since it was read) goes ahead
+/// under all four: the row is deleted, the other context's change is lost, and only ``error`` stops the save.
+/// Apple documents the policies property by property and says nothing of deletions; a deletion has no property to
+/// merge, and by the time the policy runs its delete rules have already cascaded to and nullified related objects,
+/// so cancelling it alone would save a half-undone graph. To keep a row another context may have changed, fetch it
+/// again before deleting, or save under ``error`` and decide.
 ///
 /// When the row was deleted by someone else, the store-trumping policies (and ``rollback``) drop the object from the
 /// context; the object-trumping ones (and ``overwrite``) write it again under the same ID.
