@@ -140,14 +140,13 @@ final class SQLiteStore {
         // The first read fails with SQLITE_NOTADB on a file that is not a database.
         let tables = try connection.query("SELECT name FROM sqlite_master WHERE type = 'table'")
             .compactMap { row -> String? in if case .text(let name) = row[0] { return name } else { return nil } }
-        if !readOnly {
-            try connection.execute("PRAGMA journal_mode = WAL")
-            try connection.execute("PRAGMA synchronous = NORMAL")
-        }
+        // Nothing is written (not even the journal mode, which lives in the file's header) until the file is known
+        // to be a store of this model: someone else's database must be left exactly as it was.
         if tables.isEmpty {
             guard !readOnly else {
                 throw PersistenceError(.persistentStoreIncompatibleVersionHash, "The read-only store \(path) is empty.", url: url)
             }
+            try useWriteAheadLog()
             try createSchema()
             return
         }
@@ -163,6 +162,12 @@ final class SQLiteStore {
                                    "The model used to open the store is incompatible with the one used to create the store. The store at \(path) was made with model version \(storedHash); this model is \(model.versionHash). Delete the store or open it with its own model.",
                                    url: url)
         }
+        if !readOnly { try useWriteAheadLog() }
+    }
+
+    private func useWriteAheadLog() throws {
+        try connection.execute("PRAGMA journal_mode = WAL")
+        try connection.execute("PRAGMA synchronous = NORMAL")
     }
 
     private func readMetadata() throws -> [String: String] {
