@@ -64,4 +64,100 @@ final class StoreFileIntegrityTests: PersistenceTestCase {
         XCTAssertEqual(try loadError(at: url)?.code, .fileReadCorruptFile)
         XCTAssertEqual(try fingerprint(of: folder), before)
     }
+
+    // MARK: - Read-only stores
+
+    /// A store holding one movie, "Alien", closed again.
+    private func makeStore(in folder: URL) throws -> URL {
+        let url = folder.appendingPathComponent("films.sqlite")
+        let writer = try makeContainer(url: url)
+        makeMovie("Alien", year: 1979, in: writer.viewContext)
+        try writer.viewContext.save()
+        return url
+    }
+
+    /// Opens `url` read-only, reads it (also through a query generation when `pinning`), and checks a save is
+    /// refused.
+    private func readReadOnly(_ url: URL, pinning: Bool = false, file: StaticString = #filePath, line: UInt = #line) throws {
+        let reader = PersistentContainer(name: "Films", managedObjectModel: try TestModel.make())
+        let description = PersistentStoreDescription(url: url)
+        description.isReadOnly = true
+        reader.persistentStoreDescriptions = [description]
+        let failure = LoadError()
+        reader.loadPersistentStores { _, error in failure.error = error }
+        if let error = failure.error { return XCTFail("the read-only store did not open: \(error)", file: file, line: line) }
+        let context = reader.viewContext
+        XCTAssertEqual(try context.fetch(Movie.fetchRequest()).map(\.title), ["Alien"], file: file, line: line)
+        if pinning {
+            try context.setQueryGenerationFrom(.current)
+            XCTAssertEqual(try context.count(for: Movie.fetchRequest()), 1, file: file, line: line)
+        }
+        makeMovie("Heat", in: context)
+        XCTAssertThrowsError(try context.save(), "a read-only store refuses saves", file: file, line: line)
+        context.rollback()
+    }
+
+    func testOpeningReadOnlyLeavesNothingBehind() throws {
+        let folder = try temporaryFolder()
+        let url = try makeStore(in: folder)
+        let before = try fingerprint(of: folder)
+        XCTAssertEqual(before.keys.sorted(), ["films.sqlite"])
+        try readReadOnly(url)
+        XCTAssertEqual(try fingerprint(of: folder), before, "no -wal or -shm left behind, the store unchanged")
+    }
+
+    func testAQueryGenerationOnAReadOnlyStoreLeavesNothingBehind() throws {
+        let folder = try temporaryFolder()
+        let url = try makeStore(in: folder)
+        let before = try fingerprint(of: folder)
+        try readReadOnly(url, pinning: true)
+        XCTAssertEqual(try fingerprint(of: folder), before)
+    }
+
+    func testAStoreInAFolderNobodyMayWriteOpensReadOnly() throws {
+        let folder = try temporaryFolder()
+        let url = try makeStore(in: folder)
+        let before = try fingerprint(of: folder)
+        try lockAgainstWriting(folder)
+        defer { unlock(folder) }
+        XCTAssertEqual(try loadError(at: url)?.code, .fileWriteNoPermission, "opened for writing, the folder is reported")
+        try readReadOnly(url, pinning: true)
+        XCTAssertEqual(try fingerprint(of: folder), before)
+    }
+
+    /// Makes `folder` impossible to write in, even for root (who ignores permission bits): the immutable attribute
+    /// when running as root, the permission bits otherwise. Skips the test where neither is available.
+    private func lockAgainstWriting(_ folder: URL) throws {
+        if getuid() != 0 {
+            try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder.path)
+            return
+        }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chattr"), run("/usr/bin/chattr", "+i", folder.path) == 0 else {
+            throw XCTSkip("running as root without chattr +i (CAP_LINUX_IMMUTABLE on an ext2/3/4 file system): no folder root cannot write")
+        }
+        let probe = folder.appendingPathComponent("probe")
+        if FileManager.default.createFile(atPath: probe.path, contents: Data()) {
+            try? FileManager.default.removeItem(at: probe)
+            unlock(folder)
+            throw XCTSkip("chattr +i did not stop root writing in \(folder.path)")
+        }
+    }
+
+    private func unlock(_ folder: URL) {
+        if getuid() == 0 {
+            _ = run("/usr/bin/chattr", "-i", folder.path)
+        } else {
+            try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
+        }
+    }
+
+    private func run(_ tool: String, _ arguments: String...) -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return -1 }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
 }
