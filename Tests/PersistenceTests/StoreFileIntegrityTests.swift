@@ -160,4 +160,60 @@ final class StoreFileIntegrityTests: PersistenceTestCase {
         process.waitUntilExit()
         return process.terminationStatus
     }
+
+    // MARK: - Damaged stores
+
+    /// A store of `count` movies, closed, then cut to `length` bytes.
+    private func truncatedStore(movies count: Int, to length: (Int) -> Int) throws -> URL {
+        let url = try temporaryFolder().appendingPathComponent("films.sqlite")
+        do {
+            let writer = try makeContainer(url: url)
+            for index in 0..<count { makeMovie("Movie \(index)", year: index, in: writer.viewContext) }
+            try writer.viewContext.save()
+        }
+        let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int)
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.truncate(atOffset: UInt64(length(size)))
+        try handle.close()
+        return url
+    }
+
+    /// Opens `url` and reads every movie; returns the first error, from loading or from the fetch.
+    private func openAndReadAll(_ url: URL) throws -> PersistenceError? {
+        if let error = try loadError(at: url) { return error }
+        let container = try makeContainer(url: url)
+        do {
+            _ = try container.viewContext.fetch(Movie.fetchRequest()).map(\.title)
+            return nil
+        } catch let error as PersistenceError {
+            return error
+        }
+    }
+
+    private func assertCorrupt(_ error: PersistenceError?, sqliteCode: Int32, file: StaticString = #filePath, line: UInt = #line) {
+        guard let error else { return XCTFail("a damaged store was read without an error", file: file, line: line) }
+        XCTAssertEqual(error.code, .fileReadCorruptFile, "\(error)", file: file, line: line)
+        XCTAssertEqual(error.sqliteCode.map { $0 & 0xFF }, sqliteCode, "\(error)", file: file, line: line)
+        let bridged = error as NSError
+        XCTAssertEqual(bridged.domain, NSCocoaErrorDomain, file: file, line: line)
+        XCTAssertEqual(bridged.code, 259, file: file, line: line)
+        XCTAssertEqual((bridged.userInfo["NSSQLiteErrorDomain"] as? NSNumber).map { $0.int32Value & 0xFF }, sqliteCode,
+                       "Core Data's user-info key for SQLite's code", file: file, line: line)
+    }
+
+    func testAStoreCutShortIsReportedAsCorrupt() throws {
+        // SQLITE_CORRUPT (11): the file ends before the pages its tables point at.
+        assertCorrupt(try openAndReadAll(truncatedStore(movies: 2_000) { $0 / 2 }), sqliteCode: 11)
+    }
+
+    func testAStoreCutToItsFirstPageIsReportedAsCorrupt() throws {
+        assertCorrupt(try openAndReadAll(truncatedStore(movies: 10) { _ in 4096 }), sqliteCode: 11)
+    }
+
+    func testGarbageIsReportedAsCorruptWithSQLitesNotADatabaseCode() throws {
+        let url = try temporaryFolder().appendingPathComponent("films.sqlite")
+        try Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }).write(to: url)
+        // SQLITE_NOTADB (26): the first page is not a database header.
+        assertCorrupt(try openAndReadAll(url), sqliteCode: 26)
+    }
 }

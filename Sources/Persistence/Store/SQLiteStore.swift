@@ -60,6 +60,12 @@ final class SQLiteStore {
                                        "The store at \(path) is not a SQLite database (corrupt, or another kind of file). Move it aside or delete it.",
                                        sql: error.sql, sqliteCode: error.code, url: url)
             }
+            // SQLITE_CORRUPT (11): a database whose pages do not hold together (cut short, overwritten).
+            if error.code & 0xFF == 11 {
+                throw PersistenceError(.fileReadCorruptFile,
+                                       "The store at \(path) is damaged (\(error.message)): it may have been cut short or overwritten. Restore it from a backup, or move it aside.",
+                                       sql: error.sql, sqliteCode: error.code, url: url)
+            }
             throw PersistenceError(.fileReadUnknown, "Could not read the store at \(path): \(error.message).",
                                    sql: error.sql, sqliteCode: error.code, url: url)
         }
