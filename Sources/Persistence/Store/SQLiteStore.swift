@@ -167,9 +167,9 @@ final class SQLiteStore {
     private static func isInWriteAheadLogMode(_ path: String) -> Bool {
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
-        guard let header = try? handle.read(upToCount: 20), header.count == 20,
-              header.prefix(16) == Data("SQLite format 3\0".utf8) else { return false }
-        return header[18] == 2 && header[19] == 2
+        guard let data = try? handle.read(upToCount: 20), data.count == 20 else { return false }
+        let header = [UInt8](data)
+        return header.prefix(16).elementsEqual("SQLite format 3\0".utf8) && header[18] == 2 && header[19] == 2
     }
 
     /// A fresh file in shared memory (tmpfs) for a `/dev/null` store: private to this store, yet a real file, so
