@@ -79,6 +79,26 @@ final class MergeChangesTests: PersistenceTestCase {
         try assertFaultedIn(movie.objectID, title: "Tron", in: child, changes: changes)
     }
 
+    func testAGrandchildFaultsInWhatItsParentSavedUpUnderTemporaryIDs() throws {
+        let child = ManagedObjectContext(concurrencyType: .privateQueue)
+        child.parent = context
+        let grandchild = ManagedObjectContext(concurrencyType: .privateQueue)
+        grandchild.parent = child
+        grandchild.automaticallyMergesChangesFromParent = true
+        let changes = observeChanges(of: grandchild)
+        let merged = expectation(forNotification: ManagedObjectContext.didChangeObjectsNotification, object: grandchild)
+        let id = try child.performAndWait { () -> ManagedObjectID in
+            let movie = Movie(context: child)
+            movie.title = "Tron"
+            movie.year = 1982
+            try child.save()
+            return movie.objectID
+        }
+        XCTAssertTrue(id.isTemporaryID, "a child's save keeps temporary IDs")
+        wait(for: [merged], timeout: 5)
+        try assertFaultedIn(id, title: "Tron", in: grandchild, changes: changes)
+    }
+
     func testMergeChangesFromRemoteContextSaveFaultsInInsertedObjects() throws {
         let (id, _) = try saveNewMovieInBackground("Brazil")
         let changes = observeChanges(of: context)

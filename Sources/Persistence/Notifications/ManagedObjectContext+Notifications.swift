@@ -164,13 +164,8 @@ extension ManagedObjectContext {
     /// The object another context saved as new, registered here as a fault; `nil` when the ID names nothing this
     /// context can read (another store or model, or a temporary ID no ancestor holds) or is registered already.
     private func mergedInsertion(_ id: ManagedObjectID) -> ManagedObject? {
-        guard model?.entitiesByName[id.entityName] != nil else { return nil }
-        if id.isTemporaryID {
-            // Only a child reads objects under temporary IDs: those its ancestors still hold.
-            guard parent != nil, registeredObject(forID: id) == nil, parentState(of: id) != nil else { return nil }
-        } else if id.storeIdentifier != registry.storeIdentifier {
-            return nil
-        }
+        guard let entity = model?.entitiesByName[id.entityName],
+              id.isTemporaryID || id.storeIdentifier == registry.storeIdentifier else { return nil }
         if let registered = registeredObject(forID: id) {
             // Read before the save made its row (so found missing): the row exists now.
             guard registered.isInaccessible, !registered.insertedFlag, !registered.deletedFlag else { return nil }
@@ -178,7 +173,11 @@ extension ManagedObjectContext {
             registered.turnIntoFault()
             return registered
         }
-        return object(with: id)
+        // Only a child reads objects under temporary IDs: those its ancestors still hold.
+        if id.isTemporaryID, parent == nil || parentState(of: id) == nil { return nil }
+        let object = entity.managedObjectClass.init(fetchedEntity: entity, objectID: id, context: self)
+        register(object)
+        return object
     }
 
     /// Object IDs from a notification's user info: sets or arrays of objects, IDs or URIs.
