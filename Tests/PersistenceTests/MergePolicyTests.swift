@@ -259,6 +259,26 @@ final class MergePolicyTests: PersistenceTestCase {
         XCTAssertNil(another.managedObjectContext)
     }
 
+    func testWhatPointsAtADiscardedDuplicateIsSavedAsPointingAtNothing() throws {
+        let first = makeMovie("Dune", year: 1984)
+        let last = makeMovie("Dune", year: 1984)
+        let scenes = [(1, first), (2, last)].map { number, movie -> Scene in
+            let scene = Scene(context: context)
+            scene.number = number
+            scene.movie = movie
+            return scene
+        }
+        context.mergePolicy = .mergeByPropertyObjectTrump
+        try context.save()
+        XCTAssertNil(scenes[0].movie, "in memory too, the scene lets go of the discarded movie")
+        XCTAssertTrue(scenes[1].movie === last)
+        XCTAssertEqual(last.scenes.count, 1)
+        XCTAssertFalse(context.hasChanges, "the scene matches the store: nothing left to save")
+        XCTAssertEqual(try storedCount("Scene"), 2, "both scenes are saved")
+        XCTAssertEqual(try storedCount("Scene", "number == 2 AND movie.title == 'Dune'"), 1, "the survivor keeps its scene")
+        XCTAssertEqual(try storedCount("Scene", "number == 1 AND movie == nil"), 1, "the discarded movie's scene points at nothing")
+    }
+
     func testDuplicatesInOneSaveStillFailUnderTheErrorPolicy() throws {
         makeMovie("Dune", year: 1984)
         makeMovie("Dune", year: 1984)

@@ -99,6 +99,41 @@ extension ManagedObjectContext {
         old.slots[inverseIndex] = .toMany(nil)
     }
 
+    /// The objects related to a dropped object let go of it in memory, as the store already has (nothing pointing
+    /// at it was written): they must not keep an object that has left the context. Their saved state matches the
+    /// store, so they are not marked changed.
+    private func releaseRelatedObjects(of object: ManagedObject) {
+        guard !object.slots.isEmpty else { return }
+        for (index, relationship) in object.entity.relationshipAt.enumerated() {
+            guard let relationship, let inverse = relationship.inverseRelationship,
+                  let inverseIndex = relationship.destinationEntity.propertyIndexByName[inverse.name] else { continue }
+            let related: [ManagedObject]
+            switch object.slots[index] {
+            case .toOne(let target?): related = [target]
+            case .toMany(let list?): related = list.objects
+            default: continue
+            }
+            for other in related where other.managedObjectContext === self {
+                if inverseIndex < other.slots.count { Self.release(object, from: &other.slots[inverseIndex]) }
+                if other.committedSlots != nil, inverseIndex < other.committedSlots!.count {
+                    Self.release(object, from: &other.committedSlots![inverseIndex])
+                }
+            }
+        }
+    }
+
+    private static func release(_ object: ManagedObject, from slot: inout PropertySlot) {
+        switch slot {
+        case .toOne(let target) where target === object:
+            slot = .toOne(nil)
+        case .toMany(var list?) where list.contains(object):
+            _ = list.remove(object)
+            slot = .toMany(list)
+        default:
+            break
+        }
+    }
+
     /// Uniqueness constraints among the new objects of one save: under a policy other than ``MergePolicy/error``,
     /// new objects sharing the values of a constraint are settled by the rule for a clash with a stored row, the
     /// earliest inserted playing the stored row: the object-trumping policies keep the last one inserted, the
@@ -166,6 +201,7 @@ extension ManagedObjectContext {
 
     /// After the commit: objects the policy took over, wrote again or dropped get their new standing.
     func finishResolution(_ plan: SavePlan, in store: SQLiteStore) {
+        for object in plan.dropped { releaseRelatedObjects(of: object) }
         for object in plan.dropped {
             unregister(object)
             object.invalidate()

@@ -37,8 +37,8 @@
 /// - ``mergeByPropertyStoreTrump``, ``rollback``: the one inserted first survives (and is itself discarded if a
 ///   stored row holds the same values); the others are discarded.
 ///
-/// A discarded object is not written: objects related to it are saved as pointing at nothing, so relate the
-/// surviving object (or fetch the stored one) when relationships matter.
+/// A discarded object is not written: objects related to it are saved — and left in memory — as pointing at nothing,
+/// so relate the surviving object (or fetch the stored one) when relationships matter.
 public struct MergePolicy: Sendable, Hashable, CustomStringConvertible {
     /// The five policies.
     public enum PolicyType: Sendable, Hashable {
