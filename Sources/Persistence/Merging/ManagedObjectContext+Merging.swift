@@ -31,8 +31,8 @@ extension ManagedObjectContext {
         for (object, version, row) in found {
             plan.backUp(object)
             if object.deletedFlag {
-                // A deletion goes ahead under every policy but .error: its delete rules have already changed the
-                // related objects, so cancelling it would leave the graph half-changed.
+                // A deletion goes ahead under every policy but .error (see MergePolicy): its delete rules have
+                // already changed the related objects, so cancelling it would leave the graph half-changed.
                 object.version = version
                 continue
             }
@@ -99,6 +99,78 @@ extension ManagedObjectContext {
         old.slots[inverseIndex] = .toMany(nil)
     }
 
+    /// The objects related to a dropped object let go of it in memory, as the store already has (nothing pointing
+    /// at it was written): they must not keep an object that has left the context. Their saved state matches the
+    /// store, so they are not marked changed.
+    private func releaseRelatedObjects(of object: ManagedObject) {
+        guard !object.slots.isEmpty else { return }
+        for (index, relationship) in object.entity.relationshipAt.enumerated() {
+            guard let relationship, let inverse = relationship.inverseRelationship,
+                  let inverseIndex = relationship.destinationEntity.propertyIndexByName[inverse.name] else { continue }
+            let related: [ManagedObject]
+            switch object.slots[index] {
+            case .toOne(let target?): related = [target]
+            case .toMany(let list?): related = list.objects
+            default: continue
+            }
+            for other in related where other.managedObjectContext === self {
+                if inverseIndex < other.slots.count { Self.release(object, from: &other.slots[inverseIndex]) }
+                if other.committedSlots != nil, inverseIndex < other.committedSlots!.count {
+                    Self.release(object, from: &other.committedSlots![inverseIndex])
+                }
+            }
+        }
+    }
+
+    private static func release(_ object: ManagedObject, from slot: inout PropertySlot) {
+        switch slot {
+        case .toOne(let target) where target === object:
+            slot = .toOne(nil)
+        case .toMany(var list?) where list.contains(object):
+            _ = list.remove(object)
+            slot = .toMany(list)
+        default:
+            break
+        }
+    }
+
+    /// Uniqueness constraints among the new objects of one save: under a policy other than ``MergePolicy/error``,
+    /// new objects sharing the values of a constraint are settled by the rule for a clash with a stored row, the
+    /// earliest inserted playing the stored row: the object-trumping policies keep the last one inserted, the
+    /// store-trumping ones (and ``MergePolicy/rollback``) the first. The others leave the plan for `plan.dropped`.
+    /// Runs before validation, so the duplicates left out are not reported as clashing (1551).
+    func resolveDuplicateInsertions(_ plan: inout SavePlan) {
+        guard mergePolicy.type != .error else { return }
+        let constrained = plan.inserted.filter { !$0.entity.uniquenessConstraints.isEmpty }
+        guard constrained.count > 1 else { return }
+        var losers = Set<ObjectIdentifier>()
+        for group in Dictionary(grouping: constrained, by: { ObjectIdentifier($0.entity) }).values where group.count > 1 {
+            let entity = group[0].entity
+            for constraint in entity.uniquenessConstraints {
+                let indexes = constraint.map { entity.propertyIndexByName[$0]! }
+                // Insertion order is kept: each group's first and last are the earliest and latest inserted.
+                var order: [[PersistentValue]] = []
+                var clashing: [[PersistentValue]: [ManagedObject]] = [:]
+                for object in group where !losers.contains(ObjectIdentifier(object)) {
+                    let values = indexes.map { object.attributeValue(at: $0) }
+                    // As in SQL, nil never equals nil: a nil in the constraint never clashes.
+                    if values.contains(where: \.isNull) { continue }
+                    if clashing[values] == nil { order.append(values) }
+                    clashing[values, default: []].append(object)
+                }
+                for values in order {
+                    let objects = clashing[values]!
+                    guard objects.count > 1 else { continue }
+                    let survivor = mergePolicy.objectWins ? objects.last! : objects.first!
+                    for object in objects where object !== survivor { losers.insert(ObjectIdentifier(object)) }
+                }
+            }
+        }
+        guard !losers.isEmpty else { return }
+        plan.dropped += plan.inserted.filter { losers.contains(ObjectIdentifier($0)) }
+        plan.inserted.removeAll { losers.contains(ObjectIdentifier($0)) }
+    }
+
     /// Uniqueness constraints: under a policy other than ``MergePolicy/error``, new objects that clash with a
     /// stored row either take it over or are dropped (see ``MergePolicy``). Under `.error` the store's unique index
     /// reports the clash while writing (code 133021).
@@ -129,6 +201,7 @@ extension ManagedObjectContext {
 
     /// After the commit: objects the policy took over, wrote again or dropped get their new standing.
     func finishResolution(_ plan: SavePlan, in store: SQLiteStore) {
+        for object in plan.dropped { releaseRelatedObjects(of: object) }
         for object in plan.dropped {
             unregister(object)
             object.invalidate()
