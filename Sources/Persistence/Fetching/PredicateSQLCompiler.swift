@@ -124,8 +124,9 @@ struct PredicateSQLCompiler {
 
     private mutating func compileLeaf(_ leaf: Leaf, _ comparison: PredicateComparison, fanned: Bool) throws -> String {
         var op = comparison.operator
-        // On a collection (a path through a to-many), CONTAINS is membership.
-        if fanned && comparison.modifier == .direct && op == .contains { op = .equalTo }
+        // On the objects of a to-many (`actors CONTAINS %@`), CONTAINS is membership. On values reached through one
+        // (`actors.name CONTAINS %@`) it stays a substring test of each value, an implicit ANY.
+        if case .object = leaf, fanned, comparison.modifier == .direct, op == .contains { op = .equalTo }
         switch leaf {
         case .value(let sql, let type):
             switch comparison.right {

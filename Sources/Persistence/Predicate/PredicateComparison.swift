@@ -22,6 +22,11 @@
 ///   membership; any other operator applies to each object (implicit `ANY`).
 /// - Under `ANY`/`ALL` (and for collection operators), a nil to-one before the end of the path counts as an empty
 ///   collection; a path that ends at a single value (an attribute, a to-one) is an error, nil or not.
+/// - A nil to-one followed by a to-many (`director.movies.title` with no director) reaches no values at all, as a
+///   join finds no rows: with no modifier every comparison is false, even `== nil`. (Known for managed objects,
+///   whose model says which keys are to-many.)
+/// - Every operator keeps its meaning through a to-many: `actors.name CONTAINS "Kim"` is true when some name
+///   contains "Kim" (a substring test), while `actors CONTAINS %@` is membership.
 ///
 /// **Operators**
 /// - `IN`: with a collection on the right (a list, an array argument, a to-many key path), the left equals some
