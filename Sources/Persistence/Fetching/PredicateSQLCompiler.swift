@@ -174,7 +174,7 @@ struct PredicateSQLCompiler {
                 guard wrap == nil, case .object(let otherSQL, _) = other else {
                     throw failure("\(op.symbol) compares an object with a non-object")
                 }
-                return op == .equalTo ? "\(keySQL) = \(otherSQL)" : "\(keySQL) IS NOT \(otherSQL)"
+                return op == .equalTo ? "\(keySQL) IS \(otherSQL)" : "\(keySQL) IS NOT \(otherSQL)"
             default:
                 throw failure("objects support ==, !=, IN and CONTAINS only (\(op.symbol) given)")
             }
@@ -208,6 +208,11 @@ struct PredicateSQLCompiler {
             }
         }
         try checkKinds(type, value, op)
+        if Self.isNaN(value) {
+            // SQLite would bind NaN as NULL. In memory NaN equals nothing and orders with nothing, so only != holds,
+            // for every value including nil.
+            return op == .notEqualTo ? "1" : "0"
+        }
         if type == .string, case .string(let text) = value {
             let folds = !options.intersection([.caseInsensitive, .diacriticInsensitive]).isEmpty
             switch op {
@@ -254,6 +259,7 @@ struct PredicateSQLCompiler {
             guard values.count == 2 else { throw failure("BETWEEN needs exactly two bounds, got \(values.count)") }
             if values.contains(where: \.isNull) { return "0" }
             for value in values { try checkKinds(type, value, .lessThan) }
+            if values.contains(where: Self.isNaN) { return "0" }
             if folds {
                 let low = stringCall(.greaterOrEqual, options, sql, bind(Self.sqlValue(values[0])))
                 let high = stringCall(.lessOrEqual, options, sql, bind(Self.sqlValue(values[1])))
@@ -267,6 +273,7 @@ struct PredicateSQLCompiler {
             for value in values {
                 if value.isNull { parts.append("\(sql) IS NULL"); continue }
                 try checkKinds(type, value, .equalTo)
+                if Self.isNaN(value) { continue }  // equal to nothing
                 if folds { parts.append(stringCall(.equal, options, sql, bind(Self.sqlValue(value)))) } else { marks.append(bind(Self.sqlValue(value))) }
             }
             if !marks.isEmpty { parts.insert("\(column) IN (\(marks.joined(separator: ", ")))", at: 0) }
@@ -284,7 +291,12 @@ struct PredicateSQLCompiler {
         if leftType == .string {
             let folds = !options.intersection([.caseInsensitive, .diacriticInsensitive]).isEmpty
             if !folds, let symbol = Self.sqlSymbol(op) { return "\(left) \(symbol) \(right)" }
-            if op == .notEqualTo { return "(\(left) IS NULL OR \(right) IS NULL OR NOT \(stringCall(.equal, options, left, right)))" }
+            if op == .equalTo || op == .notEqualTo {
+                // Nil equals only nil, as in memory; the string function alone would answer NULL for it.
+                let equal = "(CASE WHEN \(left) IS NULL OR \(right) IS NULL THEN \(left) IS NULL AND \(right) IS NULL "
+                    + "ELSE \(stringCall(.equal, options, left, right)) END)"
+                return op == .equalTo ? equal : "NOT \(equal)"
+            }
             guard let code = Self.code(for: op) else { throw failure("\(op.symbol) is not defined between two strings") }
             return stringCall(code, options, left, right)
         }
@@ -298,7 +310,8 @@ struct PredicateSQLCompiler {
 
     private static func sqlSymbol(_ op: PredicateComparison.Operator) -> String? {
         switch op {
-        case .equalTo: return "="
+        // Between two key paths, where both may be nil: nil equals only nil, as in memory.
+        case .equalTo: return "IS"
         case .notEqualTo: return "IS NOT"
         case .lessThan: return "<"
         case .lessThanOrEqualTo: return "<="
@@ -361,6 +374,15 @@ struct PredicateSQLCompiler {
         let orders: Set<PredicateComparison.Operator> = [.lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo, .between]
         if orders.contains(op), ![.number, .string, .date].contains(attributeKind) {
             throw failure("\(op.symbol) cannot order \(type.rawValue) values; only == and != apply")
+        }
+    }
+
+    /// `true` for a NaN double or decimal, which SQLite cannot hold (it binds NULL).
+    private static func isNaN(_ value: PersistentValue) -> Bool {
+        switch value {
+        case .double(let d): return d.isNaN
+        case .decimal(let d): return d.isNaN
+        default: return false
         }
     }
 

@@ -5,7 +5,12 @@
 ///
 /// **Values**
 /// - `nil`: `==` is true only when both sides are nil, `!=` is its negation (so `name != "x"` holds for a nil name).
-///   Every other operator is false when either side, or a `BETWEEN` bound, is nil.
+///   Every other operator is false when either side, or a `BETWEEN` bound, is nil. This holds between two key
+///   paths too: `a == b` is true and `a != b` false when both are nil, with options or not. (NSPredicate evaluates
+///   so in memory; Core Data's SQL store writes `=`, under which NULL equals nothing. Here SQL follows memory.)
+/// - NaN equals nothing and orders with nothing, so `!= NaN` holds for every value, nil included. SQLite cannot
+///   hold NaN (it binds it as NULL), so SQL decides such comparisons when it compiles them. A predicate holding NaN
+///   still equals itself.
 /// - Integers, doubles, decimals and booleans compare numerically with one another (`YES == 1`).
 /// - Strings compare through ``StringComparison`` with the comparison's ``options``, also for `<`, `>` and `BETWEEN`.
 /// - Dates compare and order; UUIDs, URIs and data support `==` and `!=` only.

@@ -2,7 +2,7 @@ import Foundation
 import Persistence
 import XCTest
 
-/// What one predicate selects among the movies of a graph, or that it failed.
+/// What one predicate selects among the objects of a graph (by their labels), or that it failed.
 enum PredicateOutcome: Equatable, CustomStringConvertible {
     case matches(Set<String>)
     case failed(String)
@@ -32,26 +32,33 @@ extension PersistenceTestCase {
     /// on each movie), by fetching the unsaved objects, and in SQL (a fresh context's fetch after saving) — and
     /// returns one line for each predicate on which they do not all agree.
     func predicateDisagreements(_ predicates: [FetchPredicate], build: (ManagedObjectContext) throws -> Void) throws -> [String] {
+        try predicateDisagreements(predicates, of: Movie.self, label: \.title, build: build)
+    }
+
+    /// ``predicateDisagreements(_:build:)`` over the objects of `type`, each known by its `label` (which must be
+    /// unique).
+    func predicateDisagreements<T: ManagedObject>(_ predicates: [FetchPredicate], of type: T.Type, label: @escaping (T) -> String,
+                                                  build: (ManagedObjectContext) throws -> Void) throws -> [String] {
         let writer = container.newBackgroundContext()
         var memory: [PredicateOutcome] = []
         var unsaved: [PredicateOutcome] = []
         try writer.performAndWait {
             try build(writer)
-            let movies = try writer.fetch(Movie.fetchRequest())
+            let objects = try writer.fetch(T.fetchRequest())
             for predicate in predicates {
-                memory.append(PredicateOutcome { try movies.filter { try predicate.evaluate(with: $0) }.map(\.title) })
-                let request = Movie.fetchRequest()
+                memory.append(PredicateOutcome { try objects.filter { try predicate.evaluate(with: $0) }.map(label) })
+                let request = T.fetchRequest()
                 request.predicate = predicate
-                unsaved.append(PredicateOutcome { try writer.fetch(request).map(\.title) })
+                unsaved.append(PredicateOutcome { try writer.fetch(request).map(label) })
             }
             try writer.save()
         }
         let reader = container.newBackgroundContext()
         let stored: [PredicateOutcome] = reader.performAndWait {
             predicates.map { predicate in
-                let request = Movie.fetchRequest()
+                let request = T.fetchRequest()
                 request.predicate = predicate
-                return PredicateOutcome { try reader.fetch(request).map(\.title) }
+                return PredicateOutcome { try reader.fetch(request).map(label) }
             }
         }
         var lines: [String] = []
