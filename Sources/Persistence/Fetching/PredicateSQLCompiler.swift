@@ -47,6 +47,8 @@ struct PredicateSQLCompiler {
             return "NOT (" + (try compile(child, in: scope)) + ")"
         case .comparison(let comparison):
             return "IFNULL(" + (try compileComparison(comparison, in: scope)) + ", 0)"
+        case .tooDeep(let depth):
+            throw failure(PredicateNode.tooDeepMessage(depth))
         }
     }
 

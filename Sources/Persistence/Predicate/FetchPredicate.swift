@@ -47,19 +47,22 @@ public struct FetchPredicate: Sendable, Hashable, CustomStringConvertible {
         self.expression = .constant(value)
     }
 
+    // The builders cannot throw: a result deeper than the nesting limit (100) becomes a predicate that fails, with
+    // a message saying so, when it is evaluated or fetched with; its `predicateFormat` says so too.
+
     /// True when every subpredicate is; `TRUEPREDICATE` for none.
     public static func and(_ subpredicates: [FetchPredicate]) -> FetchPredicate {
-        FetchPredicate(expression: .conjunction(subpredicates.map(\.expression)))
+        FetchPredicate(expression: .limited(.conjunction(subpredicates.map(\.expression))))
     }
 
     /// True when any subpredicate is; `FALSEPREDICATE` for none.
     public static func or(_ subpredicates: [FetchPredicate]) -> FetchPredicate {
-        FetchPredicate(expression: .disjunction(subpredicates.map(\.expression)))
+        FetchPredicate(expression: .limited(.disjunction(subpredicates.map(\.expression))))
     }
 
     /// True when `predicate` is false.
     public static func not(_ predicate: FetchPredicate) -> FetchPredicate {
-        FetchPredicate(expression: .not(predicate.expression))
+        FetchPredicate(expression: .limited(.not(predicate.expression)))
     }
 
     /// The predicate as a canonical format string, which parses back to an equal predicate. Constants with no

@@ -62,6 +62,8 @@ struct PredicateEvaluator {
             return try !evaluate(inner)
         case .comparison(let comparison):
             return try evaluate(comparison)
+        case .tooDeep(let depth):
+            throw Failure(message: PredicateNode.tooDeepMessage(depth), keyPath: nil)
         }
     }
 
