@@ -105,6 +105,36 @@ final class PredicateDepthLimitTests: PersistenceTestCase {
             XCTAssertTrue(message.contains("more than \(PredicateNode.maximumDepth) deep"), message)
         }
     }
+
+    /// At the limit itself everything works, in SQL as in memory, also on a small stack.
+    func testTheDeepestAllowedPredicateWorksEverywhere() throws {
+        let deepest = try Self.deepPredicate(PredicateNode.maximumDepth - 1)
+        XCTAssertEqual(try FetchPredicate(format: deepest.predicateFormat), deepest)
+        let lines = try predicateDisagreements([deepest]) { context in
+            for (title, year) in [("Vertigo", 1958), ("Rope", 1948), ("Psycho", -1)] {
+                self.makeMovie(title, year: year, in: context)
+            }
+        }
+        XCTAssertTrue(lines.isEmpty, lines.joined(separator: "\n"))
+        let format = deepest.predicateFormat
+        let messages = Messages()
+        onSmallStack {
+            do {
+                let parsed = try FetchPredicate(format: format)
+                messages.append("\(try parsed.evaluate(with: PredicateTestObject("Movie", ["title": "Vertigo", "year": 1])))")
+                messages.append(parsed.predicateFormat == format ? "same" : "different")
+            } catch {
+                messages.append("\(error)")
+            }
+        }
+        XCTAssertEqual(messages.all.count, 2)
+        XCTAssertEqual(messages.all.last, "same")
+        let fetcher = container.newBackgroundContext()
+        let request = Movie.fetchRequest()
+        request.predicate = deepest
+        let onQueue = try fetcher.performAndWait { try fetcher.fetch(request).map(\.title) }
+        XCTAssertEqual(onQueue.count, try context.fetch(request).count)
+    }
 }
 
 /// Collects strings from another thread.

@@ -9,6 +9,10 @@ import Foundation
 ///   subqueries (`NOT EXISTS … NOT …` for `ALL`); collection operators, scalar subqueries.
 /// - String operators run ``StringComparison`` through the `PST_STRING` SQL function; plain `==`, `!=` and
 ///   ordering without options use SQLite's own byte comparison, which is the same order.
+/// - The SQL stays within SQLite's limits wherever memory evaluation works: its parser overflows at a few dozen
+///   nested parentheses and its expression trees at 1,000 levels (a chain of `a OR b OR …` is that deep), so deep
+///   or long ANDs, ORs and NOTs become flat `CASE WHEN … THEN … END` chains, and long `IN` lists one bound JSON
+///   array read with `json_each`.
 struct PredicateSQLCompiler {
     let schema: StoreSchema
     /// The predicate's format, for error messages.
@@ -35,20 +39,79 @@ struct PredicateSQLCompiler {
         switch expression {
         case .constant(let value):
             return value ? "1" : "0"
-        case .and(let children):
+        case .and(let children) where Self.isSmall(expression, children.count):
             var parts: [String] = []
             for child in children { parts.append(try compile(child, in: scope)) }
             return "(" + parts.joined(separator: " AND ") + ")"
-        case .or(let children):
+        case .or(let children) where Self.isSmall(expression, children.count):
             var parts: [String] = []
             for child in children { parts.append(try compile(child, in: scope)) }
             return "(" + parts.joined(separator: " OR ") + ")"
-        case .not(let child):
+        case .not(let child) where Self.isSmall(expression, 1):
             return "NOT (" + (try compile(child, in: scope)) + ")"
+        case .and, .or, .not:
+            return try compileChain(expression, in: scope)
         case .comparison(let comparison):
             return "IFNULL(" + (try compileComparison(comparison, in: scope)) + ", 0)"
         case .tooDeep(let depth):
             throw failure(PredicateNode.tooDeepMessage(depth))
+        }
+    }
+
+    /// Plain infix SQL is kept for compounds this shallow and short, which SQLite parses easily.
+    private static func isSmall(_ node: PredicateNode, _ count: Int) -> Bool {
+        count <= 32 && node.depth <= 4
+    }
+
+    /// A deep or long compound as one flat `CASE`. It follows one "spine" down the tree — at each AND or OR the
+    /// deepest child, through NOTs by flipping what the chain answers — and turns every other child into a
+    /// `WHEN`: at an OR, a true child decides the answer; at an AND, a false one. What the spine ends at is the
+    /// `ELSE`. Only a second deep child of one node nests, so nesting grows with how bushy the tree is, not how
+    /// deep. The `WHEN`s run in order and stop at the first that holds, as the evaluator's AND and OR stop early.
+    private mutating func compileChain(_ expression: PredicateNode, in scope: SQLScope) throws -> String {
+        var whens: [String] = []
+        var node = expression
+        var negated = false
+        var last: String?
+        while last == nil {
+            switch node {
+            case .not(let inner):
+                negated.toggle()
+                node = inner
+            case .and(let children), .or(let children):
+                let isOr: Bool
+                if case .or = node { isOr = true } else { isOr = false }
+                let depths = children.map(\.depth)
+                let deepest = depths.indices.max { depths[$0] < depths[$1] }!
+                let spine = depths[deepest] > 4 ? deepest : nil
+                // What the whole chain answers when one child decides the node.
+                let decided = (isOr != negated) ? "1" : "0"
+                for (index, child) in children.enumerated() where index != spine {
+                    let sql = try compile(child, in: scope)
+                    whens.append(isOr ? "WHEN \(sql) THEN \(decided)" : "WHEN NOT \(sql) THEN \(decided)")
+                }
+                if let spine {
+                    node = children[spine]
+                } else {
+                    // No child decided: an OR is false, an AND true.
+                    last = (isOr == negated) ? "1" : "0"
+                }
+            default:
+                let sql = try compile(node, in: scope)
+                last = negated ? "NOT \(sql)" : sql
+            }
+        }
+        guard !whens.isEmpty else { return "(\(last!))" }
+        return "(CASE " + whens.joined(separator: " ") + " ELSE \(last!) END)"
+    }
+
+    /// True when any of `parts` (each 0 or 1) is: `0` for none, a plain OR for a few, a flat CASE for many.
+    private static func anyOf(_ parts: [String]) -> String {
+        switch parts.count {
+        case 0: return "0"
+        case 1: return parts[0]
+        case ...32: return "(" + parts.joined(separator: " OR ") + ")"
+        default: return "(CASE " + parts.map { "WHEN \($0) THEN 1" }.joined(separator: " ") + " ELSE 0 END)"
         }
     }
 
@@ -158,19 +221,18 @@ struct PredicateSQLCompiler {
             case (.notEqualTo, .constant(.null)):
                 return "\(keySQL) IS NOT NULL"
             case (.in, .aggregate(let items)):
-                var keys: [String] = []
+                var keys: [SQLiteValue] = []
                 var includesNil = false
                 for item in items {
                     switch item {
-                    case .object(let id): if let key = objectKey(entity, id) { keys.append(bind(.integer(key))) }
+                    case .object(let id): if let key = objectKey(entity, id) { keys.append(.integer(key)) }
                     case .constant(.null): includesNil = true
                     default: throw failure("IN compares objects with a list of objects")
                     }
                 }
-                var parts: [String] = []
-                if !keys.isEmpty { parts.append("\(keySQL) IN (\(keys.joined(separator: ", ")))") }
+                var parts = membership(keySQL, keys)
                 if includesNil { parts.append("\(keySQL) IS NULL") }
-                return parts.isEmpty ? "0" : "(" + parts.joined(separator: " OR ") + ")"
+                return Self.anyOf(parts)
             case (.equalTo, .keyPath), (.notEqualTo, .keyPath):
                 let (other, wrap) = try resolveOperand(comparison.right, in: root!, modifier: .direct)
                 guard wrap == nil, case .object(let otherSQL, _) = other else {
@@ -191,6 +253,92 @@ struct PredicateSQLCompiler {
         // An unsaved object, or one of another entity, is never in the store.
         guard let key = objectKey(entity, id) else { return "0" }
         return "\(keySQL) = \(bind(.integer(key)))"
+    }
+
+    /// Lists longer than this go to SQL as one JSON argument rather than one argument per value, which would meet
+    /// SQLite's limit on arguments (32,766) and make long statements to prepare.
+    private static let longList = 32
+
+    /// Conditions that hold when `sql` is one of `members` (exact comparison): `sql IN (?, ?, …)` for a short list;
+    /// for a long one, `sql IN (SELECT value FROM json_each(?))` over a bound JSON array, with the values JSON
+    /// cannot carry (blobs, text holding NUL) compared by their bytes in hexadecimal, and infinities one by one.
+    private mutating func membership(_ sql: String, _ members: [SQLiteValue]) -> [String] {
+        if members.isEmpty { return [] }
+        if members.count <= Self.longList {
+            return ["\(sql) IN (\(members.map { bind($0) }.joined(separator: ", ")))"]
+        }
+        var json: [String] = []
+        var hex: [String] = []
+        var parts: [String] = []
+        for member in members {
+            if let text = Self.json(member) {
+                json.append(text)
+            } else if let bytes = Self.hex(member) {
+                hex.append(bytes)
+            } else {
+                parts.append("\(sql) = \(bind(member))")  // an infinity
+            }
+        }
+        if !json.isEmpty { parts.append("\(sql) IN (SELECT value FROM json_each(\(bind(.text("[" + json.joined(separator: ",") + "]")))))") }
+        if !hex.isEmpty {
+            let list = "[" + hex.map { "\"\($0)\"" }.joined(separator: ",") + "]"
+            parts.append("(typeof(\(sql)) IN ('text', 'blob') AND hex(\(sql)) IN (SELECT value FROM json_each(\(bind(.text(list))))))")
+        }
+        return parts
+    }
+
+    /// Conditions that hold when the string `sql` equals one of `members` under `options`: one call per value for a
+    /// short list, a search of a bound JSON array for a long one (text holding NUL, which JSON here cannot carry,
+    /// keeps a call of its own).
+    private mutating func foldedMembership(_ sql: String, _ options: StringComparison.Options, _ members: [SQLiteValue]) -> [String] {
+        if members.count <= Self.longList {
+            return members.map { stringCall(.equal, options, sql, bind($0)) }
+        }
+        var json: [String] = []
+        var others: [SQLiteValue] = []
+        for member in members {
+            if let text = Self.json(member) { json.append(text) } else { others.append(member) }
+        }
+        // Arguments are bound in the order their `?` appear.
+        var parts: [String] = []
+        if !json.isEmpty {
+            let list = bind(.text("[" + json.joined(separator: ",") + "]"))
+            parts.append("EXISTS (SELECT 1 FROM json_each(\(list)) WHERE \(stringCall(.equal, options, sql, "value")))")
+        }
+        return parts + others.map { stringCall(.equal, options, sql, bind($0)) }
+    }
+
+    /// A value as a JSON literal that `json_each` reads back as the same SQLite value, or nil when there is none.
+    private static func json(_ value: SQLiteValue) -> String? {
+        switch value {
+        case .integer(let i): return String(i)
+        case .real(let d): return d.isFinite ? "\(d)" : nil
+        case .text(let text):
+            // SQLite 3.40's JSON reader ends a string at an escaped NUL.
+            if text.utf8.contains(0) { return nil }
+            var literal = "\""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": literal += "\\\""
+                case "\\": literal += "\\\\"
+                case _ where scalar.value < 0x20: literal += String(format: "\\u%04x", scalar.value)
+                default: literal.unicodeScalars.append(scalar)
+                }
+            }
+            return literal + "\""
+        case .null, .blob: return nil
+        }
+    }
+
+    /// The bytes of text or a blob as SQLite's `hex()` writes them, or nil for other values.
+    private static func hex(_ value: SQLiteValue) -> String? {
+        let bytes: [UInt8]
+        switch value {
+        case .text(let text): bytes = Array(text.utf8)
+        case .blob(let data): bytes = Array(data)
+        default: return nil
+        }
+        return bytes.map { String(format: "%02X", $0) }.joined()
     }
 
     private mutating func bind(_ value: SQLiteValue) -> String {
@@ -271,15 +419,21 @@ struct PredicateSQLCompiler {
             return "\(column) BETWEEN \(low) AND \(bind(Self.sqlValue(values[1])))"
         case .in:
             var parts: [String] = []
-            var marks: [String] = []
+            var members: [SQLiteValue] = []
+            var includesNil = false
             for value in values {
-                if value.isNull { parts.append("\(sql) IS NULL"); continue }
+                if value.isNull { includesNil = true; continue }
                 try checkKinds(type, value, .equalTo)
                 if Self.isNaN(value) { continue }  // equal to nothing
-                if folds { parts.append(stringCall(.equal, options, sql, bind(Self.sqlValue(value)))) } else { marks.append(bind(Self.sqlValue(value))) }
+                members.append(Self.sqlValue(value))
             }
-            if !marks.isEmpty { parts.insert("\(column) IN (\(marks.joined(separator: ", ")))", at: 0) }
-            return parts.isEmpty ? "0" : "(" + parts.joined(separator: " OR ") + ")"
+            if folds {
+                parts += foldedMembership(sql, options, members)
+            } else {
+                parts += membership(column, members)
+            }
+            if includesNil { parts.append("\(sql) IS NULL") }
+            return Self.anyOf(parts)
         default:
             throw failure("\(op.symbol) cannot take a list on its right (only IN and BETWEEN do)")
         }
