@@ -47,10 +47,11 @@ public struct FetchPredicate: Sendable, Hashable, CustomStringConvertible {
         self.expression = .constant(value)
     }
 
-    // The builders cannot throw: a result deeper than the nesting limit (100) becomes a predicate that fails, with
-    // a message saying so, when it is evaluated or fetched with; its `predicateFormat` says so too.
-
     /// True when every subpredicate is; `TRUEPREDICATE` for none.
+    ///
+    /// Predicates nest at most 100 levels. These builders cannot throw, so a result nested deeper is a predicate that
+    /// fails with an error saying so when it is evaluated or used in a fetch (its ``predicateFormat`` says so too).
+    /// The same holds for ``or(_:)`` and ``not(_:)``.
     public static func and(_ subpredicates: [FetchPredicate]) -> FetchPredicate {
         FetchPredicate(expression: .limited(.conjunction(subpredicates.map(\.expression))))
     }
