@@ -9,6 +9,10 @@ import Foundation
 ///   subqueries (`NOT EXISTS … NOT …` for `ALL`); collection operators, scalar subqueries.
 /// - String operators run ``StringComparison`` through the `PST_STRING` SQL function; plain `==`, `!=` and
 ///   ordering without options use SQLite's own byte comparison, which is the same order.
+/// - The SQL stays within SQLite's limits wherever memory evaluation works: its parser overflows at a few dozen
+///   nested parentheses and its expression trees at 1,000 levels (a chain of `a OR b OR …` is that deep), so deep
+///   or long ANDs, ORs and NOTs become flat `CASE WHEN … THEN … END` chains, and long `IN` lists one bound JSON
+///   array read with `json_each`.
 struct PredicateSQLCompiler {
     let schema: StoreSchema
     /// The predicate's format, for error messages.
@@ -35,18 +39,79 @@ struct PredicateSQLCompiler {
         switch expression {
         case .constant(let value):
             return value ? "1" : "0"
-        case .and(let children):
+        case .and(let children) where Self.isSmall(expression, children.count):
             var parts: [String] = []
             for child in children { parts.append(try compile(child, in: scope)) }
             return "(" + parts.joined(separator: " AND ") + ")"
-        case .or(let children):
+        case .or(let children) where Self.isSmall(expression, children.count):
             var parts: [String] = []
             for child in children { parts.append(try compile(child, in: scope)) }
             return "(" + parts.joined(separator: " OR ") + ")"
-        case .not(let child):
+        case .not(let child) where Self.isSmall(expression, 1):
             return "NOT (" + (try compile(child, in: scope)) + ")"
+        case .and, .or, .not:
+            return try compileChain(expression, in: scope)
         case .comparison(let comparison):
             return "IFNULL(" + (try compileComparison(comparison, in: scope)) + ", 0)"
+        case .tooDeep(let depth):
+            throw failure(PredicateNode.tooDeepMessage(depth))
+        }
+    }
+
+    /// Plain infix SQL is kept for compounds this shallow and short, which SQLite parses easily.
+    private static func isSmall(_ node: PredicateNode, _ count: Int) -> Bool {
+        count <= 32 && node.depth <= 4
+    }
+
+    /// A deep or long compound as one flat `CASE`. It follows one "spine" down the tree — at each AND or OR the
+    /// deepest child, through NOTs by flipping what the chain answers — and turns every other child into a
+    /// `WHEN`: at an OR, a true child decides the answer; at an AND, a false one. What the spine ends at is the
+    /// `ELSE`. Only a second deep child of one node nests, so nesting grows with how bushy the tree is, not how
+    /// deep. The `WHEN`s run in order and stop at the first that holds, as the evaluator's AND and OR stop early.
+    private mutating func compileChain(_ expression: PredicateNode, in scope: SQLScope) throws -> String {
+        var whens: [String] = []
+        var node = expression
+        var negated = false
+        var last: String?
+        while last == nil {
+            switch node {
+            case .not(let inner):
+                negated.toggle()
+                node = inner
+            case .and(let children), .or(let children):
+                let isOr: Bool
+                if case .or = node { isOr = true } else { isOr = false }
+                let depths = children.map(\.depth)
+                let deepest = depths.indices.max { depths[$0] < depths[$1] }!
+                let spine = depths[deepest] > 4 ? deepest : nil
+                // What the whole chain answers when one child decides the node.
+                let decided = (isOr != negated) ? "1" : "0"
+                for (index, child) in children.enumerated() where index != spine {
+                    let sql = try compile(child, in: scope)
+                    whens.append(isOr ? "WHEN \(sql) THEN \(decided)" : "WHEN NOT \(sql) THEN \(decided)")
+                }
+                if let spine {
+                    node = children[spine]
+                } else {
+                    // No child decided: an OR is false, an AND true.
+                    last = (isOr == negated) ? "1" : "0"
+                }
+            default:
+                let sql = try compile(node, in: scope)
+                last = negated ? "NOT \(sql)" : sql
+            }
+        }
+        guard !whens.isEmpty else { return "(\(last!))" }
+        return "(CASE " + whens.joined(separator: " ") + " ELSE \(last!) END)"
+    }
+
+    /// True when any of `parts` (each 0 or 1) is: `0` for none, a plain OR for a few, a flat CASE for many.
+    private static func anyOf(_ parts: [String]) -> String {
+        switch parts.count {
+        case 0: return "0"
+        case 1: return parts[0]
+        case ...32: return "(" + parts.joined(separator: " OR ") + ")"
+        default: return "(CASE " + parts.map { "WHEN \($0) THEN 1" }.joined(separator: " ") + " ELSE 0 END)"
         }
     }
 
@@ -124,8 +189,9 @@ struct PredicateSQLCompiler {
 
     private mutating func compileLeaf(_ leaf: Leaf, _ comparison: PredicateComparison, fanned: Bool) throws -> String {
         var op = comparison.operator
-        // On a collection (a path through a to-many), CONTAINS is membership.
-        if fanned && comparison.modifier == .direct && op == .contains { op = .equalTo }
+        // On the objects of a to-many (`actors CONTAINS %@`), CONTAINS is membership. On values reached through one
+        // (`actors.name CONTAINS %@`) it stays a substring test of each value, an implicit ANY.
+        if case .object = leaf, fanned, comparison.modifier == .direct, op == .contains { op = .equalTo }
         switch leaf {
         case .value(let sql, let type):
             switch comparison.right {
@@ -155,25 +221,24 @@ struct PredicateSQLCompiler {
             case (.notEqualTo, .constant(.null)):
                 return "\(keySQL) IS NOT NULL"
             case (.in, .aggregate(let items)):
-                var keys: [String] = []
+                var keys: [SQLiteValue] = []
                 var includesNil = false
                 for item in items {
                     switch item {
-                    case .object(let id): if let key = objectKey(entity, id) { keys.append(bind(.integer(key))) }
+                    case .object(let id): if let key = objectKey(entity, id) { keys.append(.integer(key)) }
                     case .constant(.null): includesNil = true
                     default: throw failure("IN compares objects with a list of objects")
                     }
                 }
-                var parts: [String] = []
-                if !keys.isEmpty { parts.append("\(keySQL) IN (\(keys.joined(separator: ", ")))") }
+                var parts = membership(keySQL, keys)
                 if includesNil { parts.append("\(keySQL) IS NULL") }
-                return parts.isEmpty ? "0" : "(" + parts.joined(separator: " OR ") + ")"
+                return Self.anyOf(parts)
             case (.equalTo, .keyPath), (.notEqualTo, .keyPath):
                 let (other, wrap) = try resolveOperand(comparison.right, in: root!, modifier: .direct)
                 guard wrap == nil, case .object(let otherSQL, _) = other else {
                     throw failure("\(op.symbol) compares an object with a non-object")
                 }
-                return op == .equalTo ? "\(keySQL) = \(otherSQL)" : "\(keySQL) IS NOT \(otherSQL)"
+                return op == .equalTo ? "\(keySQL) IS \(otherSQL)" : "\(keySQL) IS NOT \(otherSQL)"
             default:
                 throw failure("objects support ==, !=, IN and CONTAINS only (\(op.symbol) given)")
             }
@@ -188,6 +253,92 @@ struct PredicateSQLCompiler {
         // An unsaved object, or one of another entity, is never in the store.
         guard let key = objectKey(entity, id) else { return "0" }
         return "\(keySQL) = \(bind(.integer(key)))"
+    }
+
+    /// Lists longer than this go to SQL as one JSON argument rather than one argument per value, which would meet
+    /// SQLite's limit on arguments (32,766) and make long statements to prepare.
+    private static let longList = 32
+
+    /// Conditions that hold when `sql` is one of `members` (exact comparison): `sql IN (?, ?, …)` for a short list;
+    /// for a long one, `sql IN (SELECT value FROM json_each(?))` over a bound JSON array, with the values JSON
+    /// cannot carry (blobs, text holding NUL) compared by their bytes in hexadecimal, and infinities one by one.
+    private mutating func membership(_ sql: String, _ members: [SQLiteValue]) -> [String] {
+        if members.isEmpty { return [] }
+        if members.count <= Self.longList {
+            return ["\(sql) IN (\(members.map { bind($0) }.joined(separator: ", ")))"]
+        }
+        var json: [String] = []
+        var hex: [String] = []
+        var parts: [String] = []
+        for member in members {
+            if let text = Self.json(member) {
+                json.append(text)
+            } else if let bytes = Self.hex(member) {
+                hex.append(bytes)
+            } else {
+                parts.append("\(sql) = \(bind(member))")  // an infinity
+            }
+        }
+        if !json.isEmpty { parts.append("\(sql) IN (SELECT value FROM json_each(\(bind(.text("[" + json.joined(separator: ",") + "]")))))") }
+        if !hex.isEmpty {
+            let list = "[" + hex.map { "\"\($0)\"" }.joined(separator: ",") + "]"
+            parts.append("(typeof(\(sql)) IN ('text', 'blob') AND hex(\(sql)) IN (SELECT value FROM json_each(\(bind(.text(list))))))")
+        }
+        return parts
+    }
+
+    /// Conditions that hold when the string `sql` equals one of `members` under `options`: one call per value for a
+    /// short list, a search of a bound JSON array for a long one (text holding NUL, which JSON here cannot carry,
+    /// keeps a call of its own).
+    private mutating func foldedMembership(_ sql: String, _ options: StringComparison.Options, _ members: [SQLiteValue]) -> [String] {
+        if members.count <= Self.longList {
+            return members.map { stringCall(.equal, options, sql, bind($0)) }
+        }
+        var json: [String] = []
+        var others: [SQLiteValue] = []
+        for member in members {
+            if let text = Self.json(member) { json.append(text) } else { others.append(member) }
+        }
+        // Arguments are bound in the order their `?` appear.
+        var parts: [String] = []
+        if !json.isEmpty {
+            let list = bind(.text("[" + json.joined(separator: ",") + "]"))
+            parts.append("EXISTS (SELECT 1 FROM json_each(\(list)) WHERE \(stringCall(.equal, options, sql, "value")))")
+        }
+        return parts + others.map { stringCall(.equal, options, sql, bind($0)) }
+    }
+
+    /// A value as a JSON literal that `json_each` reads back as the same SQLite value, or nil when there is none.
+    private static func json(_ value: SQLiteValue) -> String? {
+        switch value {
+        case .integer(let i): return String(i)
+        case .real(let d): return d.isFinite ? "\(d)" : nil
+        case .text(let text):
+            // SQLite 3.40's JSON reader ends a string at an escaped NUL.
+            if text.utf8.contains(0) { return nil }
+            var literal = "\""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": literal += "\\\""
+                case "\\": literal += "\\\\"
+                case _ where scalar.value < 0x20: literal += String(format: "\\u%04x", scalar.value)
+                default: literal.unicodeScalars.append(scalar)
+                }
+            }
+            return literal + "\""
+        case .null, .blob: return nil
+        }
+    }
+
+    /// The bytes of text or a blob as SQLite's `hex()` writes them, or nil for other values.
+    private static func hex(_ value: SQLiteValue) -> String? {
+        let bytes: [UInt8]
+        switch value {
+        case .text(let text): bytes = Array(text.utf8)
+        case .blob(let data): bytes = Array(data)
+        default: return nil
+        }
+        return bytes.map { String(format: "%02X", $0) }.joined()
     }
 
     private mutating func bind(_ value: SQLiteValue) -> String {
@@ -207,6 +358,11 @@ struct PredicateSQLCompiler {
             }
         }
         try checkKinds(type, value, op)
+        if Self.isNaN(value) {
+            // SQLite would bind NaN as NULL. In memory NaN equals nothing and orders with nothing, so only != holds,
+            // for every value including nil.
+            return op == .notEqualTo ? "1" : "0"
+        }
         if type == .string, case .string(let text) = value {
             let folds = !options.intersection([.caseInsensitive, .diacriticInsensitive]).isEmpty
             switch op {
@@ -253,6 +409,7 @@ struct PredicateSQLCompiler {
             guard values.count == 2 else { throw failure("BETWEEN needs exactly two bounds, got \(values.count)") }
             if values.contains(where: \.isNull) { return "0" }
             for value in values { try checkKinds(type, value, .lessThan) }
+            if values.contains(where: Self.isNaN) { return "0" }
             if folds {
                 let low = stringCall(.greaterOrEqual, options, sql, bind(Self.sqlValue(values[0])))
                 let high = stringCall(.lessOrEqual, options, sql, bind(Self.sqlValue(values[1])))
@@ -262,14 +419,21 @@ struct PredicateSQLCompiler {
             return "\(column) BETWEEN \(low) AND \(bind(Self.sqlValue(values[1])))"
         case .in:
             var parts: [String] = []
-            var marks: [String] = []
+            var members: [SQLiteValue] = []
+            var includesNil = false
             for value in values {
-                if value.isNull { parts.append("\(sql) IS NULL"); continue }
+                if value.isNull { includesNil = true; continue }
                 try checkKinds(type, value, .equalTo)
-                if folds { parts.append(stringCall(.equal, options, sql, bind(Self.sqlValue(value)))) } else { marks.append(bind(Self.sqlValue(value))) }
+                if Self.isNaN(value) { continue }  // equal to nothing
+                members.append(Self.sqlValue(value))
             }
-            if !marks.isEmpty { parts.insert("\(column) IN (\(marks.joined(separator: ", ")))", at: 0) }
-            return parts.isEmpty ? "0" : "(" + parts.joined(separator: " OR ") + ")"
+            if folds {
+                parts += foldedMembership(sql, options, members)
+            } else {
+                parts += membership(column, members)
+            }
+            if includesNil { parts.append("\(sql) IS NULL") }
+            return Self.anyOf(parts)
         default:
             throw failure("\(op.symbol) cannot take a list on its right (only IN and BETWEEN do)")
         }
@@ -283,7 +447,12 @@ struct PredicateSQLCompiler {
         if leftType == .string {
             let folds = !options.intersection([.caseInsensitive, .diacriticInsensitive]).isEmpty
             if !folds, let symbol = Self.sqlSymbol(op) { return "\(left) \(symbol) \(right)" }
-            if op == .notEqualTo { return "(\(left) IS NULL OR \(right) IS NULL OR NOT \(stringCall(.equal, options, left, right)))" }
+            if op == .equalTo || op == .notEqualTo {
+                // Nil equals only nil, as in memory; the string function alone would answer NULL for it.
+                let equal = "(CASE WHEN \(left) IS NULL OR \(right) IS NULL THEN \(left) IS NULL AND \(right) IS NULL "
+                    + "ELSE \(stringCall(.equal, options, left, right)) END)"
+                return op == .equalTo ? equal : "NOT \(equal)"
+            }
             guard let code = Self.code(for: op) else { throw failure("\(op.symbol) is not defined between two strings") }
             return stringCall(code, options, left, right)
         }
@@ -297,7 +466,8 @@ struct PredicateSQLCompiler {
 
     private static func sqlSymbol(_ op: PredicateComparison.Operator) -> String? {
         switch op {
-        case .equalTo: return "="
+        // Between two key paths, where both may be nil: nil equals only nil, as in memory.
+        case .equalTo: return "IS"
         case .notEqualTo: return "IS NOT"
         case .lessThan: return "<"
         case .lessThanOrEqualTo: return "<="
@@ -360,6 +530,15 @@ struct PredicateSQLCompiler {
         let orders: Set<PredicateComparison.Operator> = [.lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo, .between]
         if orders.contains(op), ![.number, .string, .date].contains(attributeKind) {
             throw failure("\(op.symbol) cannot order \(type.rawValue) values; only == and != apply")
+        }
+    }
+
+    /// `true` for a NaN double or decimal, which SQLite cannot hold (it binds NULL).
+    private static func isNaN(_ value: PersistentValue) -> Bool {
+        switch value {
+        case .double(let d): return d.isNaN
+        case .decimal(let d): return d.isNaN
+        default: return false
         }
     }
 

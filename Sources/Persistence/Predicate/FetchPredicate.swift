@@ -48,18 +48,22 @@ public struct FetchPredicate: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// True when every subpredicate is; `TRUEPREDICATE` for none.
+    ///
+    /// Predicates nest at most 100 levels. These builders cannot throw, so a result nested deeper is a predicate that
+    /// fails with an error saying so when it is evaluated or used in a fetch (its ``predicateFormat`` says so too).
+    /// The same holds for ``or(_:)`` and ``not(_:)``.
     public static func and(_ subpredicates: [FetchPredicate]) -> FetchPredicate {
-        FetchPredicate(expression: .conjunction(subpredicates.map(\.expression)))
+        FetchPredicate(expression: .limited(.conjunction(subpredicates.map(\.expression))))
     }
 
     /// True when any subpredicate is; `FALSEPREDICATE` for none.
     public static func or(_ subpredicates: [FetchPredicate]) -> FetchPredicate {
-        FetchPredicate(expression: .disjunction(subpredicates.map(\.expression)))
+        FetchPredicate(expression: .limited(.disjunction(subpredicates.map(\.expression))))
     }
 
     /// True when `predicate` is false.
     public static func not(_ predicate: FetchPredicate) -> FetchPredicate {
-        FetchPredicate(expression: .not(predicate.expression))
+        FetchPredicate(expression: .limited(.not(predicate.expression)))
     }
 
     /// The predicate as a canonical format string, which parses back to an equal predicate. Constants with no

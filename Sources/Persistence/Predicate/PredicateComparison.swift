@@ -5,7 +5,12 @@
 ///
 /// **Values**
 /// - `nil`: `==` is true only when both sides are nil, `!=` is its negation (so `name != "x"` holds for a nil name).
-///   Every other operator is false when either side, or a `BETWEEN` bound, is nil.
+///   Every other operator is false when either side, or a `BETWEEN` bound, is nil. This holds between two key
+///   paths too: `a == b` is true and `a != b` false when both are nil, with options or not. (NSPredicate evaluates
+///   so in memory; Core Data's SQL store writes `=`, under which NULL equals nothing. Here SQL follows memory.)
+/// - NaN equals nothing and orders with nothing, so `!= NaN` holds for every value, nil included. SQLite cannot
+///   hold NaN (it binds it as NULL), so SQL decides such comparisons when it compiles them. A predicate holding NaN
+///   still equals itself.
 /// - Integers, doubles, decimals and booleans compare numerically with one another (`YES == 1`).
 /// - Strings compare through ``StringComparison`` with the comparison's ``options``, also for `<`, `>` and `BETWEEN`.
 /// - Dates compare and order; UUIDs, URIs and data support `==` and `!=` only.
@@ -22,6 +27,11 @@
 ///   membership; any other operator applies to each object (implicit `ANY`).
 /// - Under `ANY`/`ALL` (and for collection operators), a nil to-one before the end of the path counts as an empty
 ///   collection; a path that ends at a single value (an attribute, a to-one) is an error, nil or not.
+/// - A nil to-one followed by a to-many (`director.movies.title` with no director) reaches no values at all, as a
+///   join finds no rows: with no modifier every comparison is false, even `== nil`. (Known for managed objects,
+///   whose model says which keys are to-many.)
+/// - Every operator keeps its meaning through a to-many: `actors.name CONTAINS "Kim"` is true when some name
+///   contains "Kim" (a substring test), while `actors CONTAINS %@` is membership.
 ///
 /// **Operators**
 /// - `IN`: with a collection on the right (a list, an array argument, a to-many key path), the left equals some

@@ -62,6 +62,8 @@ struct PredicateEvaluator {
             return try !evaluate(inner)
         case .comparison(let comparison):
             return try evaluate(comparison)
+        case .tooDeep(let depth):
+            throw Failure(message: PredicateNode.tooDeepMessage(depth), keyPath: nil)
         }
     }
 
@@ -340,6 +342,7 @@ struct PredicateEvaluator {
         var frontier: [any PredicateEvaluable] = [start]
         var nulls = 0  // branches that met a nil to-one before the last key
         var fannedOut = false
+        var crossedToMany = false  // a branch met a nil to-one before a to-many, and so ends with no values
         for (index, key) in keys.enumerated() {
             let isLast = index == keys.count - 1
             var next: [any PredicateEvaluable] = []
@@ -351,7 +354,9 @@ struct PredicateEvaluator {
                     if isLast {
                         items.append(.value(value))
                     } else if value.isNull {
-                        nulls += 1
+                        // As in SQL, where a to-many after a nil to-one joins no rows: such a branch adds nothing,
+                        // while one that meets nil on its way to a single value adds a nil.
+                        if Self.crossesToMany(object, keys, after: index) { crossedToMany = true } else { nulls += 1 }
                     } else {
                         let path = keys[...index].joined(separator: ".")
                         throw Failure(message: "'\(path)' is \(value.kindName) \(value), not an object, so "
@@ -374,13 +379,30 @@ struct PredicateEvaluator {
                 if endsAtToMany {
                     return .collection(items.filter { !$0.isNull })
                 }
-                if fannedOut { return .fanOut(items + Array(repeating: Item.value(.null), count: nulls)) }
+                if fannedOut || crossedToMany {
+                    return .fanOut(items + Array(repeating: Item.value(.null), count: nulls))
+                }
                 if nulls > 0 { return .nilOnTheWay }
                 return .single(items.first ?? .value(.null))
             }
             frontier = next
         }
         return .single(.object(start))
+    }
+
+    /// Whether the keys after `keys[index]` (a to-one of `object`) pass through or end at a to-many relationship.
+    /// Known only for managed objects, whose entity says; other evaluables answer `false`.
+    private static func crossesToMany(_ object: any PredicateEvaluable, _ keys: [String], after index: Int) -> Bool {
+        guard let managed = object as? ManagedObject,
+              let first = managed.entity.propertyIndexByName[keys[index]],
+              var entity = managed.entity.relationshipAt[first]?.destinationEntity else { return false }
+        for key in keys[(index + 1)...] {
+            guard let position = entity.propertyIndexByName[key],
+                  let relationship = entity.relationshipAt[position] else { return false }
+            if relationship.isToMany { return true }
+            entity = relationship.destinationEntity
+        }
+        return false
     }
 
     /// `@count`, `@sum`, `@avg`, `@min`, `@max` over the to-many at the end of `collection`.

@@ -28,6 +28,9 @@ enum PredicateFormatter {
             }
         case .comparison(let comparison):
             return format(comparison)
+        case .tooDeep(let depth):
+            // Not a format that parses: there is none for such a predicate.
+            return "<\(PredicateNode.tooDeepMessage(depth))>"
         }
     }
 

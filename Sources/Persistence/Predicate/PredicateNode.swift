@@ -5,6 +5,8 @@
 ///   `a AND (b AND c)` is `.and([a, b, c])`. An empty AND is `.constant(true)`, an empty OR `.constant(false)`.
 /// - `NONE p` is stored as `.not(p with the .any modifier)`, as NSPredicate does.
 /// - Every comparison satisfies ``PredicateComparison/structuralProblem()`` == nil.
+/// - No tree is deeper than ``maximumDepth``: the parser refuses deeper text, and ``FetchPredicate``'s builders
+///   make ``tooDeep(_:)`` instead. So every walk of a tree may recurse without exhausting a thread's stack.
 indirect enum PredicateNode: Sendable, Hashable {
     /// `TRUEPREDICATE` or `FALSEPREDICATE`.
     case constant(Bool)
@@ -16,6 +18,42 @@ indirect enum PredicateNode: Sendable, Hashable {
     case not(PredicateNode)
     /// `left operator[options] right`, possibly with `ANY` or `ALL`.
     case comparison(PredicateComparison)
+    /// What ``FetchPredicate``'s builders make of a tree that would be deeper than ``maximumDepth`` (its depth):
+    /// evaluating or fetching with it is an error that says so.
+    case tooDeep(Int)
+
+    /// The deepest a predicate may nest — parentheses, NOTs, ANDs and ORs, lists and CASTs in a format, subpredicates
+    /// built through the API, keys in a key path — so that parsing, formatting, evaluating and compiling to SQL
+    /// stay well within the 512 KB stack of a dispatch thread.
+    static let maximumDepth = 100
+
+    /// The nesting of the tree: 1 for a comparison or a constant, one more for each AND, OR or NOT around it.
+    /// (Measured without recursion, as it must work on any tree.)
+    var depth: Int {
+        var deepest = 0
+        var pending: [(PredicateNode, Int)] = [(self, 1)]
+        while let (node, level) = pending.popLast() {
+            switch node {
+            case .constant, .comparison: deepest = max(deepest, level)
+            case .tooDeep(let depth): deepest = max(deepest, level - 1 + depth)
+            case .not(let inner): pending.append((inner, level + 1))
+            case .and(let children), .or(let children): pending += children.map { ($0, level + 1) }
+            }
+        }
+        return deepest
+    }
+
+    /// The message of every error about a tree that is too deep.
+    static func tooDeepMessage(_ depth: Int) -> String {
+        "the predicate nests \(depth) levels, more than \(maximumDepth) deep; build it flatter "
+            + "(AND and OR take any number of subpredicates, and IN a list)"
+    }
+
+    /// `node`, or ``tooDeep(_:)`` when it is deeper than ``maximumDepth``.
+    static func limited(_ node: PredicateNode) -> PredicateNode {
+        let depth = node.depth
+        return depth > maximumDepth ? .tooDeep(depth) : node
+    }
 
     /// The conjunction of `children`, flattened and normalized as the invariants require.
     static func conjunction(_ children: [PredicateNode]) -> PredicateNode {

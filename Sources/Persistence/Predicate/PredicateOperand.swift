@@ -40,3 +40,45 @@ indirect enum PredicateOperand: Sendable, Hashable {
         return false
     }
 }
+
+extension PredicateOperand {
+    /// Structural equality, except that NaN equals NaN: a predicate holding NaN must equal itself (and hash alike)
+    /// for `Hashable` to hold, although NaN matches no value when the predicate is evaluated.
+    static func == (lhs: PredicateOperand, rhs: PredicateOperand) -> Bool {
+        switch (lhs, rhs) {
+        case (.constant(let a), .constant(let b)): return a == b || (isNaN(a) && isNaN(b))
+        case (.object(let a), .object(let b)): return a == b
+        case (.aggregate(let a), .aggregate(let b)): return a == b
+        case (.evaluatedObject, .evaluatedObject): return true
+        case (.keyPath(let a), .keyPath(let b)): return a == b
+        case (.collectionOperation(let op, let collection, let key), .collectionOperation(let op2, let collection2, let key2)):
+            return op == op2 && collection == collection2 && key == key2
+        case (.variable(let a), .variable(let b)): return a == b
+        default: return false
+        }
+    }
+
+    func hash(into hasher: inout Hasher) {
+        switch self {
+        case .constant(let value):
+            hasher.combine(0)
+            // Every NaN hashes alike, whatever its payload, as every NaN is equal here.
+            if Self.isNaN(value) { hasher.combine("NaN") } else { hasher.combine(value) }
+        case .object(let id): hasher.combine(1); hasher.combine(id)
+        case .aggregate(let items): hasher.combine(2); hasher.combine(items)
+        case .evaluatedObject: hasher.combine(3)
+        case .keyPath(let keys): hasher.combine(4); hasher.combine(keys)
+        case .collectionOperation(let op, let collection, let key):
+            hasher.combine(5); hasher.combine(op); hasher.combine(collection); hasher.combine(key)
+        case .variable(let name): hasher.combine(6); hasher.combine(name)
+        }
+    }
+
+    private static func isNaN(_ value: PersistentValue) -> Bool {
+        switch value {
+        case .double(let d): return d.isNaN
+        case .decimal(let d): return d.isNaN
+        default: return false
+        }
+    }
+}

@@ -28,17 +28,23 @@ struct PredicateParser {
     private var position = 0
     private let arguments: [Any?]
     private var nextArgument = 0
-    /// How many parentheses and NOTs enclose the current position; bounded so that hostile input cannot exhaust the
-    /// stack of a thread (dispatch threads have 512 KB).
+    /// How many parentheses, NOTs, lists and CASTs enclose the current position; bounded by
+    /// ``PredicateNode/maximumDepth`` so that hostile input cannot exhaust the stack of a thread.
     private var depth = 0
-    private static let maximumDepth = 100
+    private static let maximumDepth = PredicateNode.maximumDepth
 
     /// The predicate written in `format`, taking placeholders' values from `arguments` in order.
     /// - Throws: ``FetchPredicateError``: `.syntax` for malformed text, `.argument` for missing, surplus or unsupported
     ///   arguments; each with the offset of the offending token.
     static func parse(format: String, arguments: [Any?]) throws -> PredicateNode {
         var parser = PredicateParser(format: format, tokens: try PredicateLexer.tokenize(format), arguments: arguments)
-        return try parser.parseFormat()
+        let expression = try parser.parseFormat()
+        // ANDs and ORs without parentheses add a level or two to what the parser counts.
+        let depth = expression.depth
+        guard depth <= maximumDepth else {
+            throw FetchPredicateError(.syntax, PredicateNode.tooDeepMessage(depth), format: format)
+        }
+        return expression
     }
 
     private init(format: String, tokens: [PredicateToken], arguments: [Any?]) {
@@ -96,7 +102,7 @@ struct PredicateParser {
 
     private mutating func enterNesting() throws {
         guard depth < Self.maximumDepth else {
-            throw syntaxError("the predicate nests parentheses and NOTs more than \(Self.maximumDepth) deep",
+            throw syntaxError("the predicate nests parentheses, NOTs, lists and CASTs more than \(Self.maximumDepth) deep",
                               at: current.offset)
         }
         depth += 1
@@ -336,6 +342,9 @@ struct PredicateParser {
     /// Builds the operand of a key path, checking where collection operators may appear. No keys means `SELF`.
     private func keyPathOperand(parts: [KeyPathPart],
                                 error: (String, Int) -> FetchPredicateError) throws -> PredicateOperand {
+        if parts.count > Self.maximumDepth {
+            throw error("a key path of \(parts.count) keys is more than \(Self.maximumDepth) deep", parts[Self.maximumDepth].offset)
+        }
         var keys: [String] = []
         for (i, part) in parts.enumerated() {
             switch part.component {
@@ -367,6 +376,8 @@ struct PredicateParser {
     }
 
     private mutating func parseAggregate() throws -> Parsed {
+        try enterNesting()
+        defer { depth -= 1 }
         let open = current
         advance()
         var elements: [PredicateOperand] = []
@@ -375,6 +386,11 @@ struct PredicateParser {
             return Parsed(operand: .aggregate([]), offset: open.offset)
         }
         while true {
+            if current.is(.openBrace) {
+                // Refused before it is read: a list in a list is never valid, however deep.
+                throw syntaxError("a list may hold only constants, arguments and variables, not another list",
+                                  at: current.offset)
+            }
             let element = try parseOperand(after: elements.isEmpty ? open : tokens[position - 1])
             switch element.operand {
             case .constant, .object, .variable:
@@ -495,11 +511,34 @@ struct PredicateParser {
         return .integer(value)
     }
 
-    /// `CAST(value, "type")`, evaluated now into a constant.
+    /// `CAST(value, "type")`, evaluated now into a constant. Nested CASTs are read with a loop rather than by
+    /// recursion, so that even a long run of `CAST(` costs no stack; they still count towards the nesting limit.
     private mutating func parseCast(at start: Int) throws -> Parsed {
-        let open = current
+        var casts: [(start: Int, open: PredicateToken)] = [(start, current)]
         advance()
-        let value = try parseOperand(after: open)
+        while case .identifier(let name) = current.kind, current.text == name, name.uppercased() == "CAST",
+              position + 1 < tokens.count, tokens[position + 1].is(.openParen) {
+            guard depth + casts.count < Self.maximumDepth else { break }
+            let castStart = current.offset
+            advance()
+            casts.append((castStart, current))
+            advance()
+        }
+        guard depth + casts.count <= Self.maximumDepth else {
+            throw syntaxError("the predicate nests parentheses, NOTs, lists and CASTs more than \(Self.maximumDepth) deep",
+                              at: current.offset)
+        }
+        depth += casts.count
+        defer { depth -= casts.count }
+        var value = try parseOperand(after: casts[casts.count - 1].open)
+        for cast in casts.reversed() {
+            value = try finishCast(value, at: cast.start)
+        }
+        return value
+    }
+
+    /// The rest of a CAST once its value is read: `, "type")`.
+    private mutating func finishCast(_ value: Parsed, at start: Int) throws -> Parsed {
         guard current.is(.comma) else {
             throw syntaxError("expected ',' and a type name after the value in CAST, found \(current.quoted)",
                               at: current.offset)

@@ -27,7 +27,8 @@ extension SQLiteConnection {
                     case .null: sqlite3_result_null(context)
                     case .integer(let v): sqlite3_result_int64(context, v)
                     case .real(let v): sqlite3_result_double(context, v)
-                    case .text(let v): sqlite3_result_text(context, v, -1, csqlite_transient())
+                    case .text(let v):
+                        SQLiteStatement.withUTF8(v) { sqlite3_result_text64(context, $0, $1, csqlite_transient(), UInt8(SQLITE_UTF8)) }
                     case .blob(let v):
                         v.withUnsafeBytes { sqlite3_result_blob64(context, $0.baseAddress, sqlite3_uint64($0.count), csqlite_transient()) }
                     }

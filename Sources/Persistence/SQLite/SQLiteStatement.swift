@@ -48,7 +48,7 @@ final class SQLiteStatement {
         case .null: rc = sqlite3_bind_null(handle, index)
         case .integer(let v): rc = sqlite3_bind_int64(handle, index, v)
         case .real(let v): rc = sqlite3_bind_double(handle, index, v)
-        case .text(let v): rc = sqlite3_bind_text(handle, index, v, -1, csqlite_transient())
+        case .text(let v): rc = SQLiteStatement.withUTF8(v) { sqlite3_bind_text64(handle, index, $0, $1, csqlite_transient(), UInt8(SQLITE_UTF8)) }
         case .blob(let v):
             rc = v.withUnsafeBytes { bytes in
                 // A zero-length blob needs a non-null pointer to stay a blob rather than NULL.
@@ -57,6 +57,20 @@ final class SQLiteStatement {
             }
         }
         try check(rc)
+    }
+
+    /// Hands `body` the UTF-8 bytes of `text` and their count. Text goes to SQLite with its byte length, never as a
+    /// C string, so a NUL inside it is kept rather than ending it. (An empty string still gets a valid pointer:
+    /// a null one would bind NULL.)
+    @inline(__always)
+    static func withUTF8<R>(_ text: String, _ body: (UnsafePointer<CChar>, sqlite3_uint64) -> R) -> R {
+        var text = text
+        return text.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { chars in
+                if let base = chars.baseAddress { return body(base, sqlite3_uint64(chars.count)) }
+                return "".withCString { body($0, 0) }
+            }
+        }
     }
 
     @inline(__always)

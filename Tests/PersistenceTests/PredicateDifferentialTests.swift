@@ -1,0 +1,129 @@
+import Foundation
+import Persistence
+import XCTest
+
+/// A generated space of predicates — operators × options × key paths through to-one and to-many relationships ×
+/// nil, NUL, non-ASCII and NaN values — must select the same objects in SQL (a fetch after saving), in memory
+/// (`evaluate(with:)`) and on unsaved objects (a fetch before saving).
+final class PredicateDifferentialTests: PersistenceTestCase {
+    private func build(_ context: ManagedObjectContext) {
+        func actor(_ name: String) -> Actor {
+            let actor = Actor(context: context)
+            actor.name = name
+            return actor
+        }
+        func director(_ name: String) -> Director {
+            let director = Director(context: context)
+            director.name = name
+            return director
+        }
+        let ann = actor("Ann"), annNUL = actor("Ann\0"), accent = actor("Ánn"), japanese = actor("日本"), empty = actor("")
+        let hitchcock = director("naïve"), kurosawa = director("黒澤"), nul = director("a\0b")
+        let rows: [(String, Double?, Director?, [Actor], [String?])] = [
+            ("Ann", 1.5, hitchcock, [ann, accent], ["Ann", nil]),
+            ("ann", nil, nil, [], []),
+            ("Ánn", -2, kurosawa, [japanese], [nil]),
+            ("Ann\0", 0, nul, [annNUL, empty], ["naïve", "NAIVE"]),
+            ("naïve", .infinity, hitchcock, [ann], ["日本"]),
+            ("日本", 1.5, nil, [empty], [""]),
+            ("", 3, kurosawa, [accent, annNUL, japanese], ["a\0b"]),
+        ]
+        for (title, rating, director, actors, summaries) in rows {
+            let movie = Movie(context: context)
+            movie.title = title
+            movie.rating = rating
+            movie.director = director
+            movie.actors = Set(actors)
+            movie.scenes = summaries.enumerated().map { index, summary in
+                let scene = Scene(context: context)
+                scene.number = index
+                scene.summary = summary
+                return scene
+            }
+        }
+    }
+
+    private func assertAgreement(_ predicates: [FetchPredicate], file: StaticString = #filePath, line: UInt = #line) throws {
+        let lines = try predicateDisagreements(predicates, build: build)
+        XCTAssertTrue(lines.isEmpty, "\(lines.count) of \(predicates.count) disagree:\n" + lines.prefix(40).joined(separator: "\n"),
+                      file: file, line: line)
+    }
+
+    private static let stringPaths = ["title", "director.name", "actors.name", "scenes.summary", "director.movies.title",
+                                      "actors.movies.director.name"]
+    private static let options = ["", "[c]", "[d]", "[cd]"]
+    private static let modifiers = ["", "ANY ", "ALL ", "NONE "]
+
+    func testStringComparisonsAgree() throws {
+        let operators = ["==", "!=", "<", "<=", ">", ">=", "CONTAINS", "BEGINSWITH", "ENDSWITH", "LIKE"]
+        let values: [Any?] = [nil, "", "Ann\0", "ann", "ÁNN", "日本", "naive", "a\0b", "*n*", "?nn"]
+        var predicates: [FetchPredicate] = []
+        for path in Self.stringPaths {
+            for op in operators {
+                for option in Self.options {
+                    for modifier in Self.modifiers {
+                        for value in values {
+                            if let predicate = try? FetchPredicate(format: "\(modifier)\(path) \(op)\(option) %@", value) {
+                                predicates.append(predicate)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(predicates.count, 8_000)
+        try assertAgreement(predicates)
+    }
+
+    func testListsBoundsAndKeyPathsAgree() throws {
+        let lists: [[Any]] = [["Ann", NSNull()], ["ann", "日本", "Ann\0"], [], ["a\0b", ""]]
+        var predicates: [FetchPredicate] = []
+        for path in Self.stringPaths {
+            for option in Self.options {
+                for modifier in Self.modifiers {
+                    for list in lists {
+                        predicates += [try? FetchPredicate(format: "\(modifier)\(path) IN\(option) %@", list),
+                                       try? FetchPredicate(format: "NOT \(modifier)\(path) IN\(option) %@", list)].compactMap { $0 }
+                    }
+                    predicates += [try? FetchPredicate(format: "\(modifier)\(path) BETWEEN\(option) %@", ["A", "a"]),
+                                   try? FetchPredicate(format: "\(modifier)\(path) BETWEEN\(option) {'', 'Ann'}")].compactMap { $0 }
+                }
+                for other in ["title", "director.name"] {
+                    for op in ["==", "!=", "<", ">=", "BEGINSWITH", "CONTAINS"] {
+                        predicates += [try? FetchPredicate(format: "\(path) \(op)\(option) \(other)"),
+                                       try? FetchPredicate(format: "NOT \(path) \(op)\(option) \(other)")].compactMap { $0 }
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(predicates.count, 1_000)
+        try assertAgreement(predicates)
+    }
+
+    func testNumbersNilAndNaNAgree() throws {
+        let values: [Any?] = [nil, Double.nan, 1.5, 0, -2, Double.infinity, 3]
+        var predicates: [FetchPredicate] = []
+        for path in ["rating", "director.movies.rating", "actors.movies.rating"] {
+            for op in ["==", "!=", "<", "<=", ">", ">="] {
+                for modifier in Self.modifiers {
+                    for value in values {
+                        if let predicate = try? FetchPredicate(format: "\(modifier)\(path) \(op) %@", value) {
+                            predicates += [predicate, .not(predicate)]
+                        }
+                    }
+                }
+            }
+            for modifier in Self.modifiers {
+                for list in [[Double.nan, 1.5], [0, Double.infinity], [-5, 5]] as [[Double]] {
+                    predicates += [try? FetchPredicate(format: "\(modifier)\(path) IN %@", list),
+                                   try? FetchPredicate(format: "\(modifier)\(path) BETWEEN %@", list)].compactMap { $0 }
+                }
+            }
+        }
+        predicates += try ["actors.@count > 1", "scenes.@count == 0", "actors.@count == scenes.@count", "rating == director.movies.@avg.rating",
+                           "director.movies.@max.rating > 2", "director.movies.@sum.rating >= 1.5", "director == nil",
+                           "director != nil AND NOT director.name BEGINSWITH[cd] 'N'"].map { try FetchPredicate(format: $0) }
+        XCTAssertGreaterThan(predicates.count, 400)
+        try assertAgreement(predicates)
+    }
+}
