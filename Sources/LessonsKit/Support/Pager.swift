@@ -20,10 +20,13 @@ public enum Pager {
             FileHandle.standardOutput.write(Data(text.utf8))
             return
         }
-        let command = environment["PAGER"].flatMap { $0.trimmingWhitespace.isEmpty ? nil : $0 } ?? "less -R"
+        // The default pager is started directly: a shell in between would be one more process in the terminal's
+        // foreground group to receive Ctrl-C alongside less. `$PAGER` is a command line, so a shell reads it.
+        let custom = environment["PAGER"].flatMap { $0.trimmingWhitespace.isEmpty ? nil : $0 }
+        let command = custom.map { ["sh", "-c", $0] } ?? ["less", "-R"]
         var pagerEnvironment = environment
         if pagerEnvironment["LESS"] == nil { pagerEnvironment["LESS"] = "FRX" }
-        guard var pager = try? ChildProcess.start(["sh", "-c", command], environment: pagerEnvironment,
+        guard var pager = try? ChildProcess.start(command, environment: pagerEnvironment,
                                                   group: .shared, input: .pipe, output: .inherit) else {
             FileHandle.standardOutput.write(Data(text.utf8))
             return

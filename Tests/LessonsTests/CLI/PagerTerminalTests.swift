@@ -51,15 +51,17 @@ final class PagerTerminalTests: TemporaryFolderTestCase {
         // Interrupt less only once it waits at its prompt, not while it is still painting the first screen.
         XCTAssertTrue(terminal.read(until: { $0.contains("Every construct") && $0.hasSuffix(":\u{1B}[K") },
                                     timeout: 20), terminal.screen)
-        let shown = terminal.screen.count
         terminal.type("\u{03}")
         XCTAssertNil(terminal.waitForExit(timeout: 0.5), "Ctrl-C in the pager belongs to the pager")
-        // less throws away what was typed before it handled the interrupt, so wait for its prompt to come back
-        // (it beeps and redraws) before typing q; on a busy machine that can take longer than the 0.5 s above.
-        XCTAssertTrue(terminal.read(until: { $0.count > shown && $0.dropFirst(shown).contains("\u{07}")
-                                             && $0.hasSuffix(":\u{1B}[K") }, timeout: 10), terminal.screen)
-        terminal.type("q")
-        XCTAssertEqual(terminal.waitForExit(timeout: 5), 0, terminal.screen)
+        // What less does with the interrupt is less's business: it normally beeps and redraws, but on a very busy
+        // machine it has been seen to swallow the next key. What matters here is that lessons ends only after
+        // the pager, with the pager's status, so q is typed until less takes it.
+        var status: Int32?
+        for _ in 0..<3 where status == nil {
+            terminal.type("q")
+            status = terminal.waitForExit(timeout: 5)
+        }
+        XCTAssertEqual(status, 0, terminal.screen)
     }
 
     func testSolutionInThePagerQuitsOnQ() throws {
