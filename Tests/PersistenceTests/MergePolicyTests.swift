@@ -136,12 +136,37 @@ final class MergePolicyTests: PersistenceTestCase {
         XCTAssertEqual(try storedCount("Movie", "title == 'Heat' AND rating == 9"), 1, "written again under the same ID")
     }
 
-    func testADeletionGoesAheadOverAChangeElsewhere() throws {
+    func testADeletionInConflictGoesAheadUnderEveryPolicyButError() throws {
+        for policy in [MergePolicy.mergeByPropertyStoreTrump, .mergeByPropertyObjectTrump, .overwrite, .rollback] {
+            let doomed = makeMovie("Doomed", year: 2001)
+            let scene = Scene(context: context)
+            scene.number = 1
+            scene.movie = doomed
+            try context.save()
+            let id = doomed.objectID
+            let other = container.newBackgroundContext()
+            try other.performAndWait {
+                (try other.existingObject(with: id) as? Movie)?.rating = 5
+                try other.save()
+            }
+            context.delete(doomed)
+            context.mergePolicy = policy
+            try context.save()
+            XCTAssertEqual(try storedCount("Movie", "title == 'Doomed'"), 0, "\(policy): the row is deleted")
+            XCTAssertEqual(try storedCount("Scene"), 0, "\(policy): its cascade went ahead too")
+            XCTAssertNil(doomed.managedObjectContext, "\(policy): the object left the context")
+            XCTAssertNil(context.registeredObject(for: id))
+            XCTAssertFalse(context.hasChanges)
+        }
+    }
+
+    func testADeletionInConflictFailsUnderTheErrorPolicy() throws {
         try changeElsewhere(title: "Alien (1979)")
         context.delete(movie)
-        context.mergePolicy = .rollback
-        try context.save()
-        XCTAssertEqual(try storedCount("Movie"), 0)
+        let error = assertPersistenceError(.managedObjectMerge) { try context.save() }
+        XCTAssertEqual(error?.conflicts.first?.objectID, movie.objectID)
+        XCTAssertTrue(movie.isDeleted, "the context keeps the deletion so it can be decided")
+        XCTAssertEqual(try storedCount("Movie"), 1)
     }
 
     func testObjectTrumpNewObjectTakesOverTheStoredRowOnAUniquenessClash() throws {
@@ -166,6 +191,79 @@ final class MergePolicyTests: PersistenceTestCase {
         XCTAssertEqual(try storedCount("Movie"), 2, "Alien as stored, and Heat")
         XCTAssertEqual(try storedCount("Movie", "rating == 7"), 1)
         XCTAssertNil(newcomer.managedObjectContext, "the newcomer is discarded")
+    }
+
+    /// Three new objects of one save sharing their constraint values, under `policy`: returns them in insertion
+    /// order after the save.
+    private func saveThreeDuplicates(under policy: MergePolicy) throws -> [Movie] {
+        let copies = (1...3).map { rating -> Movie in
+            let copy = makeMovie("Dune", year: 1984)
+            copy.rating = Double(rating)
+            return copy
+        }
+        context.mergePolicy = policy
+        try context.save()
+        XCTAssertEqual(try storedCount("Movie", "title == 'Dune'"), 1, "one row for the three under \(policy)")
+        XCTAssertEqual(copies.filter { $0.managedObjectContext === context }.count, 1, "one object stays under \(policy)")
+        XCTAssertFalse(context.hasChanges)
+        return copies
+    }
+
+    func testObjectTrumpingPoliciesKeepTheLastOfDuplicatesInOneSave() throws {
+        for policy in [MergePolicy.mergeByPropertyObjectTrump, .overwrite] {
+            let copies = try saveThreeDuplicates(under: policy)
+            let survivor = copies[2]
+            XCTAssertTrue(survivor.managedObjectContext === context, "\(policy) keeps the last inserted")
+            XCTAssertFalse(survivor.objectID.isTemporaryID)
+            XCTAssertEqual(try storedCount("Movie", "title == 'Dune' AND rating == 3"), 1)
+            XCTAssertNil(copies[0].managedObjectContext)
+            XCTAssertNil(copies[1].managedObjectContext)
+            context.delete(survivor)
+            try context.save()
+        }
+    }
+
+    func testStoreTrumpingPoliciesKeepTheFirstOfDuplicatesInOneSave() throws {
+        for policy in [MergePolicy.mergeByPropertyStoreTrump, .rollback] {
+            let copies = try saveThreeDuplicates(under: policy)
+            let survivor = copies[0]
+            XCTAssertTrue(survivor.managedObjectContext === context, "\(policy) keeps the first inserted")
+            XCTAssertEqual(try storedCount("Movie", "title == 'Dune' AND rating == 1"), 1)
+            XCTAssertNil(copies[1].managedObjectContext)
+            XCTAssertNil(copies[2].managedObjectContext)
+            context.delete(survivor)
+            try context.save()
+        }
+    }
+
+    func testDuplicatesInOneSaveThatAlsoClashWithTheStoreFollowTheSameRule() throws {
+        let storedID = movie.objectID
+        let first = makeMovie("Alien", year: 1979)
+        first.rating = 8
+        let last = makeMovie("Alien", year: 1979)
+        last.rating = 9
+        context.mergePolicy = .mergeByPropertyObjectTrump
+        try context.save()
+        XCTAssertEqual(try storedCount("Movie"), 1)
+        XCTAssertEqual(last.objectID, storedID, "the last new object takes over the stored row")
+        XCTAssertEqual(try stored().rating, 9)
+        XCTAssertNil(first.managedObjectContext)
+
+        let another = makeMovie("Alien", year: 1979)
+        another.rating = 1
+        makeMovie("Alien", year: 1979).rating = 2
+        context.mergePolicy = .mergeByPropertyStoreTrump
+        try context.save()
+        XCTAssertEqual(try storedCount("Movie"), 1)
+        XCTAssertEqual(try stored().rating, 9, "the stored row wins over every new object")
+        XCTAssertNil(another.managedObjectContext)
+    }
+
+    func testDuplicatesInOneSaveStillFailUnderTheErrorPolicy() throws {
+        makeMovie("Dune", year: 1984)
+        makeMovie("Dune", year: 1984)
+        assertPersistenceError(.managedObjectConstraintValidation) { try context.save() }
+        XCTAssertEqual(context.insertedObjects.count, 2, "nothing was dropped")
     }
 
     func testAFailedSaveAfterResolutionPutsTheObjectsBack() throws {

@@ -64,3 +64,80 @@ final class ObjectLookupTests: PersistenceTestCase {
         }
     }
 }
+
+/// Counts its `awakeFromFetch` calls: a fault that was never filled has not awoken.
+final class AwakeningNote: ManagedObject {
+    @Managed var text: String
+    private(set) var awakenings = 0
+
+    override func awakeFromFetch() {
+        super.awakeFromFetch()
+        awakenings += 1
+    }
+
+    static func model() throws -> ManagedObjectModel {
+        try ManagedObjectModel(entities: [
+            EntityDescription(name: "Note", managedObjectClass: AwakeningNote.self, properties: [.attribute("text", .string)]),
+        ])
+    }
+}
+
+/// `existingObject(with:)` never returns a fault, however the context knew the object before.
+final class ExistingObjectTests: PersistenceTestCase {
+    private func savedNote(in container: PersistentContainer) throws -> ManagedObjectID {
+        let note = AwakeningNote(context: container.viewContext)
+        note.text = "kept"
+        try container.viewContext.save()
+        return note.objectID
+    }
+
+    private func assertFired(_ object: ManagedObject, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertFalse(object.isFault, "existingObject(with:) returned a fault", file: file, line: line)
+        XCTAssertEqual((object as? AwakeningNote)?.awakenings, 1, "awakeFromFetch ran once, before it was returned", file: file, line: line)
+        XCTAssertEqual((object as? AwakeningNote)?.text, "kept", file: file, line: line)
+        XCTAssertEqual((object as? AwakeningNote)?.awakenings, 1, "reading a value does not awake it again", file: file, line: line)
+    }
+
+    func testAnObjectNotRegisteredComesBackFilled() throws {
+        let container = try makeContainer(model: AwakeningNote.model())
+        let id = try savedNote(in: container)
+        let reader = container.newBackgroundContext()
+        try reader.performAndWait { assertFired(try reader.existingObject(with: id)) }
+    }
+
+    func testAFetchedFaultComesBackFilled() throws {
+        let container = try makeContainer(model: AwakeningNote.model())
+        let id = try savedNote(in: container)
+        let reader = container.newBackgroundContext()
+        try reader.performAndWait {
+            let request = FetchRequest<AwakeningNote>(entityName: "Note")
+            request.returnsObjectsAsFaults = true
+            let fetched = try XCTUnwrap(reader.fetch(request).first)
+            XCTAssertTrue(fetched.isFault)
+            let existing = try reader.existingObject(with: id)
+            XCTAssertTrue(existing === fetched)
+            assertFired(existing)
+        }
+    }
+
+    func testAFaultFromObjectWithComesBackFilled() throws {
+        let container = try makeContainer(model: AwakeningNote.model())
+        let id = try savedNote(in: container)
+        let reader = container.newBackgroundContext()
+        try reader.performAndWait {
+            let fault = reader.object(with: id)
+            XCTAssertTrue(fault.isFault)
+            let existing = try reader.existingObject(with: id)
+            XCTAssertTrue(existing === fault)
+            assertFired(existing)
+        }
+    }
+
+    func testAChildReadingThroughItsParentGetsAFilledObject() throws {
+        let container = try makeContainer(model: AwakeningNote.model())
+        let id = try savedNote(in: container)
+        let child = ManagedObjectContext(concurrencyType: .privateQueue)
+        child.parent = container.viewContext
+        try child.performAndWait { assertFired(try child.existingObject(with: id)) }
+    }
+}

@@ -6,7 +6,8 @@ extension ManagedObjectContext {
     ///
     /// Before writing: delete rules run (cascade, nullify), then every inserted and updated object is validated.
     /// - Throws: ``PersistenceError``: 1570 missing value, 1550 a value that does not fit, 1580/1590 a to-many
-    ///   count out of range, 1600 a deny rule, 1551 two objects of this save clash on a uniqueness constraint,
+    ///   count out of range, 1600 a deny rule, 1551 two objects of this save clash on a uniqueness constraint
+    ///   (under ``MergePolicy/error``; the other policies settle clashes among new objects, see ``MergePolicy``),
     ///   1560 several of these at once (see `detailedErrors`); 133020 "Could not merge changes." when another
     ///   context saved the same objects first; 133021 a clash with a stored row under a uniqueness constraint;
     ///   or the first mistake made through API that cannot throw (an object related across contexts…).
@@ -22,6 +23,7 @@ extension ManagedObjectContext {
         var plan = SavePlan(inserted: inserted.objects,
                             updated: updated.objects.filter { !$0.deletedFlag && !$0.insertedFlag },
                             deleted: deleted.objects)
+        resolveDuplicateInsertions(&plan)
         try validateForSave(inserted: plan.inserted, updated: plan.updated)
         // Separate loops rather than one over a concatenation: a save may hold tens of thousands of objects.
         for object in plan.inserted { object.willSave() }

@@ -253,11 +253,14 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         return object
     }
 
-    /// The object for `objectID`, its values read from the store if needed.
+    /// The object for `objectID`, its values read from the store if needed. Never a fault: as in Core Data, the
+    /// object comes back filled (and `awakeFromFetch()` has run).
     /// - Throws: ``PersistenceError`` 133000 when the object does not exist (deleted, or never saved).
     public func existingObject(with objectID: ManagedObjectID) throws -> ManagedObject {
         checkQueue("existingObject(with:)")
         if let object = registeredObject(forID: objectID), object.faultState != .faultWithoutRow, !object.isInaccessible {
+            // A fault holding its row only needs waking.
+            object.fireFault()
             return object
         }
         if let state = parentState(of: objectID) {
@@ -279,7 +282,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         }
         let object = registeredObject(forID: objectID) ?? entity.managedObjectClass.init(fetchedEntity: entity, objectID: objectID, context: self)
         register(object)
-        if object.faultState == .faultWithoutRow { object.adopt(row, asFault: true) }
+        if object.faultState == .faultWithoutRow { object.adopt(row, asFault: false) }
         return object
     }
 

@@ -31,8 +31,8 @@ extension ManagedObjectContext {
         for (object, version, row) in found {
             plan.backUp(object)
             if object.deletedFlag {
-                // A deletion goes ahead under every policy but .error: its delete rules have already changed the
-                // related objects, so cancelling it would leave the graph half-changed.
+                // A deletion goes ahead under every policy but .error (see MergePolicy): its delete rules have
+                // already changed the related objects, so cancelling it would leave the graph half-changed.
                 object.version = version
                 continue
             }
@@ -97,6 +97,43 @@ extension ManagedObjectContext {
               let old = object.toOneObject(at: index), !old.changedIndexes.contains(inverseIndex),
               old.faultState == .fired else { return }
         old.slots[inverseIndex] = .toMany(nil)
+    }
+
+    /// Uniqueness constraints among the new objects of one save: under a policy other than ``MergePolicy/error``,
+    /// new objects sharing the values of a constraint are settled by the rule for a clash with a stored row, the
+    /// earliest inserted playing the stored row: the object-trumping policies keep the last one inserted, the
+    /// store-trumping ones (and ``MergePolicy/rollback``) the first. The others leave the plan for `plan.dropped`.
+    /// Runs before validation, so the duplicates left out are not reported as clashing (1551).
+    func resolveDuplicateInsertions(_ plan: inout SavePlan) {
+        guard mergePolicy.type != .error else { return }
+        let constrained = plan.inserted.filter { !$0.entity.uniquenessConstraints.isEmpty }
+        guard constrained.count > 1 else { return }
+        var losers = Set<ObjectIdentifier>()
+        for group in Dictionary(grouping: constrained, by: { ObjectIdentifier($0.entity) }).values where group.count > 1 {
+            let entity = group[0].entity
+            for constraint in entity.uniquenessConstraints {
+                let indexes = constraint.map { entity.propertyIndexByName[$0]! }
+                // Insertion order is kept: each group's first and last are the earliest and latest inserted.
+                var order: [[PersistentValue]] = []
+                var clashing: [[PersistentValue]: [ManagedObject]] = [:]
+                for object in group where !losers.contains(ObjectIdentifier(object)) {
+                    let values = indexes.map { object.attributeValue(at: $0) }
+                    // As in SQL, nil never equals nil: a nil in the constraint never clashes.
+                    if values.contains(where: \.isNull) { continue }
+                    if clashing[values] == nil { order.append(values) }
+                    clashing[values, default: []].append(object)
+                }
+                for values in order {
+                    let objects = clashing[values]!
+                    guard objects.count > 1 else { continue }
+                    let survivor = mergePolicy.objectWins ? objects.last! : objects.first!
+                    for object in objects where object !== survivor { losers.insert(ObjectIdentifier(object)) }
+                }
+            }
+        }
+        guard !losers.isEmpty else { return }
+        plan.dropped += plan.inserted.filter { losers.contains(ObjectIdentifier($0)) }
+        plan.inserted.removeAll { losers.contains(ObjectIdentifier($0)) }
     }
 
     /// Uniqueness constraints: under a policy other than ``MergePolicy/error``, new objects that clash with a

@@ -5,11 +5,18 @@
 /// version is in conflict:
 /// - ``error`` (the default): the save fails with code 133020, "Could not merge changes.", listing the conflicts.
 /// - ``mergeByPropertyStoreTrump``: property by property, the store's value wins where the store changed the
-///   property; the object's other changes are saved. A deletion in conflict is cancelled.
+///   property; the object's other changes are saved.
 /// - ``mergeByPropertyObjectTrump``: property by property, the object's changes win; properties it did not change
-///   take the store's newer values. A deletion goes ahead.
-/// - ``overwrite``: the object's whole state is written over the row. A deletion goes ahead.
-/// - ``rollback``: the object's changes are dropped in favour of the store's values. A deletion is cancelled.
+///   take the store's newer values.
+/// - ``overwrite``: the object's whole state is written over the row.
+/// - ``rollback``: the object's changes are dropped in favour of the store's values.
+///
+/// A deletion in conflict (this context deletes an object another context changed since it was read) goes ahead
+/// under all four: the row is deleted, the other context's change is lost, and only ``error`` stops the save.
+/// Apple documents the policies property by property and says nothing of deletions; a deletion has no property to
+/// merge, and by the time the policy runs its delete rules have already cascaded to and nullified related objects,
+/// so cancelling it alone would save a half-undone graph. To keep a row another context may have changed, fetch it
+/// again before deleting, or save under ``error`` and decide.
 ///
 /// When the row was deleted by someone else, the store-trumping policies (and ``rollback``) drop the object from the
 /// context; the object-trumping ones (and ``overwrite``) write it again under the same ID.
@@ -18,10 +25,20 @@
 /// undocumented; this is Persistence's rule):
 /// - ``error``: the save fails with code 133021.
 /// - ``mergeByPropertyObjectTrump``, ``overwrite``: the new object takes over the stored row — it gets that row's
-///   ID, and its values are written to it (an object this context already had for that row is refreshed).
+///   ID, and its values are written to it (the object this context already had for that row leaves the context).
 /// - ``mergeByPropertyStoreTrump``, ``rollback``: the stored row stays as it is and the new object is discarded
 ///   (it leaves the context, as a rolled-back insert does); fetch the stored one by its constraint values.
-/// Objects of one save that clash among themselves always fail with code 1551.
+///
+/// New objects of one save that share constraint values follow the same rule, the one inserted first standing for
+/// the older, "stored" side — so one row is written, the usual way to de-duplicate an import:
+/// - ``error``: the save fails with code 1551, naming the objects.
+/// - ``mergeByPropertyObjectTrump``, ``overwrite``: the one inserted last survives and is written (taking over a
+///   stored row it clashes with, as above); the others are discarded.
+/// - ``mergeByPropertyStoreTrump``, ``rollback``: the one inserted first survives (and is itself discarded if a
+///   stored row holds the same values); the others are discarded.
+///
+/// A discarded object is not written: objects related to it are saved as pointing at nothing, so relate the
+/// surviving object (or fetch the stored one) when relationships matter.
 public struct MergePolicy: Sendable, Hashable, CustomStringConvertible {
     /// The five policies.
     public enum PolicyType: Sendable, Hashable {

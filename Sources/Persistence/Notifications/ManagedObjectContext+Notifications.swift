@@ -41,8 +41,9 @@ extension ManagedObjectContext {
     /// Posts ``didChangeObjectsNotification`` for the objects changed since the last one, if any.
     /// Returns the set of inserted objects it reported, so a save can hand the same set to its did-save notification.
     @discardableResult
-    func postChangeNotification(refreshed: Set<ManagedObject> = [], removed: Set<ManagedObject> = []) -> Set<ManagedObject> {
-        let inserted = self.inserted.objectSet(since: notificationMarks.inserted)
+    func postChangeNotification(merged: Set<ManagedObject> = [], refreshed: Set<ManagedObject> = [],
+                                removed: Set<ManagedObject> = []) -> Set<ManagedObject> {
+        let inserted = self.inserted.objectSet(since: notificationMarks.inserted).union(merged)
         let updated = self.updated.objectSet(since: notificationMarks.updated)
         let deleted = self.deleted.objectSet(since: notificationMarks.deleted).union(removed)
         markNotified()
@@ -96,8 +97,12 @@ extension ManagedObjectContext {
 
     // MARK: - Merging
 
-    /// Brings another context's save into this one: updated objects registered here are refreshed (keeping their
-    /// own unsaved changes), deleted ones leave the context, and observers get ``didChangeObjectsNotification``.
+    /// Brings another context's save into this one, as Core Data does: inserted objects are registered here as
+    /// faults (saved already, so not pending insertions of this context), updated objects registered here are
+    /// refreshed (keeping their own unsaved changes; updated objects not registered stay so), and deleted ones leave
+    /// the context. Observers get ``didChangeObjectsNotification`` with the merged insertions under
+    /// ``NotificationKey/insertedObjects``, the refreshed objects under ``NotificationKey/refreshedObjects`` and the
+    /// removed ones under ``NotificationKey/deletedObjects``.
     /// Call it on this context's queue, with a notification from a context of the same store.
     public func mergeChanges(fromContextDidSave notification: Notification) {
         checkQueue("mergeChanges(fromContextDidSave:)")
@@ -106,7 +111,7 @@ extension ManagedObjectContext {
 
     /// Merges a save described by object IDs or their URIs, under the did-save keys (`inserted`, `updated`,
     /// `deleted`, or the `…_objectIDs` ones), into each context on its own queue — for changes another process
-    /// or a batch request made.
+    /// or a batch request made. Each context merges as in ``mergeChanges(fromContextDidSave:)``.
     public static func mergeChanges(fromRemoteContextSave changeNotificationData: [AnyHashable: Any],
                                     into contexts: [ManagedObjectContext]) {
         let summary = summary(from: changeNotificationData)
@@ -132,8 +137,12 @@ extension ManagedObjectContext {
         }
         // Merging is moving to the newest data: a pinned context follows it.
         advanceQueryGeneration()
+        var faultedIn = Set<ManagedObject>()
         var refreshed = Set<ManagedObject>()
         var removed = Set<ManagedObject>()
+        for id in summary.insertedObjectIDs where !summary.deletedObjectIDs.contains(id) {
+            if let object = mergedInsertion(id) { faultedIn.insert(object) }
+        }
         for id in summary.updatedObjectIDs {
             guard let object = registeredObject(forID: id), !object.insertedFlag else { continue }
             refresh(object, mergeChanges: true)
@@ -149,7 +158,27 @@ extension ManagedObjectContext {
             object.managedObjectContext = nil
             removed.insert(object)
         }
-        postChangeNotification(refreshed: refreshed, removed: removed)
+        postChangeNotification(merged: faultedIn, refreshed: refreshed, removed: removed)
+    }
+
+    /// The object another context saved as new, registered here as a fault; `nil` when the ID names nothing this
+    /// context can read (another store or model, or a temporary ID no ancestor holds) or is registered already.
+    private func mergedInsertion(_ id: ManagedObjectID) -> ManagedObject? {
+        guard model?.entitiesByName[id.entityName] != nil else { return nil }
+        if id.isTemporaryID {
+            // Only a child reads objects under temporary IDs: those its ancestors still hold.
+            guard parent != nil, registeredObject(forID: id) == nil, parentState(of: id) != nil else { return nil }
+        } else if id.storeIdentifier != registry.storeIdentifier {
+            return nil
+        }
+        if let registered = registeredObject(forID: id) {
+            // Read before the save made its row (so found missing): the row exists now.
+            guard registered.isInaccessible, !registered.insertedFlag, !registered.deletedFlag else { return nil }
+            registered.inaccessible = false
+            registered.turnIntoFault()
+            return registered
+        }
+        return object(with: id)
     }
 
     /// Object IDs from a notification's user info: sets or arrays of objects, IDs or URIs.

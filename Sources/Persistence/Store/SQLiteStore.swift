@@ -7,6 +7,10 @@ final class SQLiteStore {
     /// The file SQLite opens (for `/dev/null`, a private file in shared memory).
     let path: String
     let isInMemory: Bool
+    /// What SQLite is given to open the file (a `file:` URI for an immutable read-only store), and how: a query
+    /// generation's snapshot opens the file the same way.
+    private let openName: String
+    private let openOptions: SQLiteConnection.OpenOptions
     let model: ManagedObjectModel
     let schema: StoreSchema
     /// The store's UUID, kept in its metadata; part of every permanent object ID.
@@ -32,10 +36,15 @@ final class SQLiteStore {
             path = description.url.path
             try Self.checkLocation(of: description.url, readOnly: description.isReadOnly)
         }
+        if isInMemory {
+            (openName, openOptions) = (path, [.readWrite])
+        } else if description.isReadOnly {
+            (openName, openOptions) = Self.readOnlyOpening(of: path)
+        } else {
+            (openName, openOptions) = (path, [.readWrite])
+        }
         do {
-            var options: SQLiteConnection.OpenOptions = description.isReadOnly ? [.readOnly] : [.readWrite, .create]
-            if isInMemory { options = [.readWrite, .create] }
-            connection = try SQLiteConnection(path: path, options: options)
+            connection = try SQLiteConnection(path: openName, options: openOptions.contains(.readOnly) ? openOptions : openOptions.union(.create))
         } catch let error as SQLiteError {
             throw PersistenceError(.fileReadUnknown, "Could not open the store at \(path): \(error.message).",
                                    sqliteCode: error.code, url: url)
@@ -51,6 +60,12 @@ final class SQLiteStore {
                                        "The store at \(path) is not a SQLite database (corrupt, or another kind of file). Move it aside or delete it.",
                                        sql: error.sql, sqliteCode: error.code, url: url)
             }
+            // SQLITE_CORRUPT (11): a database whose pages do not hold together (cut short, overwritten).
+            if error.code & 0xFF == 11 {
+                throw PersistenceError(.fileReadCorruptFile,
+                                       "The store at \(path) is damaged (\(error.message)): it may have been cut short or overwritten. Restore it from a backup, or move it aside.",
+                                       sql: error.sql, sqliteCode: error.code, url: url)
+            }
             throw PersistenceError(.fileReadUnknown, "Could not read the store at \(path): \(error.message).",
                                    sql: error.sql, sqliteCode: error.code, url: url)
         }
@@ -62,13 +77,15 @@ final class SQLiteStore {
         url = store.url
         path = store.path
         isInMemory = false   // the file belongs to `store`, which removes it
+        openName = store.openName
+        openOptions = store.openOptions
         model = store.model
         schema = store.schema
         identifier = store.identifier
         idScopes = store.idScopes
         insertStatements = Array(repeating: nil, count: store.model.entities.count)
         do {
-            connection = try SQLiteConnection(path: path, options: [.readWrite])
+            connection = try SQLiteConnection(path: openName, options: openOptions)
             try StoreFunctions.register(on: connection)
             try connection.execute("BEGIN DEFERRED")
             // The snapshot starts with the first read, not with BEGIN.
@@ -119,6 +136,42 @@ final class SQLiteStore {
         }
     }
 
+    /// How to open the store at `path` so that reading it writes nothing, not even beside it.
+    ///
+    /// A read-only connection to a database in WAL mode still creates `-wal` and `-shm` files, and cannot remove them
+    /// when it closes; where the folder is not writable it cannot open at all. When no such files exist, no
+    /// connection is using the database, so it is opened as immutable: no locks, no side files. (A read-only store
+    /// is meant for a file nothing writes while it is open — a store shipped with an app.) When they exist, another
+    /// connection is using them and they are shared as they are. A database in rollback-journal mode creates nothing
+    /// when read.
+    private static func readOnlyOpening(of path: String) -> (name: String, options: SQLiteConnection.OpenOptions) {
+        let fileManager = FileManager.default
+        guard isInWriteAheadLogMode(path),
+              !fileManager.fileExists(atPath: path + "-wal"), !fileManager.fileExists(atPath: path + "-shm")
+        else { return (path, [.readOnly]) }
+        // In a URI, only these characters of a path need escaping.
+        var escaped = ""
+        for character in path {
+            switch character {
+            case "%": escaped += "%25"
+            case "?": escaped += "%3f"
+            case "#": escaped += "%23"
+            default: escaped.append(character)
+            }
+        }
+        return ("file:\(escaped)?immutable=1", [.readOnly, .uri])
+    }
+
+    /// `true` when the file's header says WAL (format versions 2 at offsets 18 and 19); read without SQLite, so
+    /// nothing is opened or locked.
+    private static func isInWriteAheadLogMode(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let data = try? handle.read(upToCount: 20), data.count == 20 else { return false }
+        let header = [UInt8](data)
+        return header.prefix(16).elementsEqual("SQLite format 3\0".utf8) && header[18] == 2 && header[19] == 2
+    }
+
     /// A fresh file in shared memory (tmpfs) for a `/dev/null` store: private to this store, yet a real file, so
     /// WAL and several connections (query generations) work as they do on disk. Files left by dead processes
     /// are removed.
@@ -140,14 +193,13 @@ final class SQLiteStore {
         // The first read fails with SQLITE_NOTADB on a file that is not a database.
         let tables = try connection.query("SELECT name FROM sqlite_master WHERE type = 'table'")
             .compactMap { row -> String? in if case .text(let name) = row[0] { return name } else { return nil } }
-        if !readOnly {
-            try connection.execute("PRAGMA journal_mode = WAL")
-            try connection.execute("PRAGMA synchronous = NORMAL")
-        }
+        // Nothing is written (not even the journal mode, which lives in the file's header) until the file is known
+        // to be a store of this model: someone else's database must be left exactly as it was.
         if tables.isEmpty {
             guard !readOnly else {
                 throw PersistenceError(.persistentStoreIncompatibleVersionHash, "The read-only store \(path) is empty.", url: url)
             }
+            try useWriteAheadLog()
             try createSchema()
             return
         }
@@ -163,6 +215,12 @@ final class SQLiteStore {
                                    "The model used to open the store is incompatible with the one used to create the store. The store at \(path) was made with model version \(storedHash); this model is \(model.versionHash). Delete the store or open it with its own model.",
                                    url: url)
         }
+        if !readOnly { try useWriteAheadLog() }
+    }
+
+    private func useWriteAheadLog() throws {
+        try connection.execute("PRAGMA journal_mode = WAL")
+        try connection.execute("PRAGMA synchronous = NORMAL")
     }
 
     private func readMetadata() throws -> [String: String] {
