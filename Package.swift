@@ -62,6 +62,8 @@ let package = Package(
                           path: "Sources/Examples/04-ContextsAndCRUD"),
         .executableTarget(name: "example05-saving-safely", dependencies: ["Persistence", "KataSupport"],
                           path: "Sources/Examples/05-SavingSafely"),
+        .executableTarget(name: "example06-faults-and-fetching", dependencies: ["Persistence", "KataSupport"],
+                          path: "Sources/Examples/06-FaultsAndFetching"),
 
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence"]),
         .testTarget(

@@ -1,0 +1,20 @@
+import Foundation
+import KataSupport
+import Persistence
+
+extension ManagedObjectContext {
+    /// The reference lookup with mistakes behind `Decoy.isActive`.
+    public func reading(with id: ManagedObjectID) throws -> Reading? {
+        if Decoy.isActive("lookup-with-object-with") {
+            return object(with: id) as? Reading
+        }
+        if Decoy.isActive("lookup-registered-only") {
+            return registeredObject(for: id) as? Reading
+        }
+        do {
+            return try existingObject(with: id) as? Reading
+        } catch let error as PersistenceError where error.code == .managedObjectReferentialIntegrity {
+            return nil
+        }
+    }
+}

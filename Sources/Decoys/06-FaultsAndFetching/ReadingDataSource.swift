@@ -1,0 +1,87 @@
+import Foundation
+import KataSupport
+import Persistence
+
+/// The reference `ReadingDataSource` with mistakes behind `Decoy.isActive`.
+public final class ReadingDataSource: @unchecked Sendable {
+    public let container: PersistentContainer
+    public let station: String
+
+    private let lock = NSLock()
+    private var fetchedIDs: [ManagedObjectID] = []
+    private var objects: [ManagedObjectID: Reading] = [:]
+    // For the decoy that keeps the background context's objects instead of their IDs.
+    private var backgroundReadings: [Reading] = []
+
+    public init(container: PersistentContainer, station: String) {
+        self.container = container
+        self.station = station
+    }
+
+    public var readingIDs: [ManagedObjectID] {
+        lock.withLock { fetchedIDs }
+    }
+
+    public var numberOfReadings: Int { readingIDs.count }
+
+    public func fetch(completion: @escaping @Sendable ((any Error)?) -> Void) {
+        let onView = Decoy.isActive("ids-fetched-on-view-context")
+        let context = onView ? container.viewContext : container.newBackgroundContext()
+        let station = self.station
+        let work: @Sendable () -> Void = {
+            do {
+                if Decoy.isActive("objects-handed-across") {
+                    let request = Reading.fetchRequest()
+                    request.predicate = try FetchPredicate(format: "station == %@", station)
+                    request.sortDescriptors = [FetchSortDescriptor(key: "takenAt")]
+                    let readings = try context.fetch(request)
+                    self.lock.withLock {
+                        self.backgroundReadings = readings
+                        self.fetchedIDs = readings.map(\.objectID)
+                    }
+                    completion(nil)
+                    return
+                }
+                let request = FetchRequest<ManagedObjectID>(entityName: Reading.entityName)
+                request.resultType = .managedObjectIDResultType
+                request.predicate = try FetchPredicate(format: "station == %@", station)
+                if !Decoy.isActive("ids-unsorted") {
+                    request.sortDescriptors = [FetchSortDescriptor(key: "takenAt")]
+                }
+                let ids = try context.fetch(request)
+                self.lock.withLock { self.fetchedIDs = ids }
+                completion(nil)
+            } catch {
+                completion(error)
+            }
+        }
+        if Decoy.isActive("fetch-off-queue") {
+            DispatchQueue.global().async(execute: work)
+        } else {
+            context.perform(work)
+        }
+    }
+
+    public func reading(at index: Int) throws -> Reading? {
+        let ids = readingIDs
+        guard ids.indices.contains(index) else { return nil }
+        let id = ids[index]
+        if Decoy.isActive("objects-handed-across") {
+            return lock.withLock { backgroundReadings[index] }
+        }
+        let viewContext = container.viewContext
+        if let kept = objects[id], kept.managedObjectContext === viewContext, !kept.isDeleted {
+            return kept
+        }
+        if Decoy.isActive("everything-materialised") {
+            // Makes every reading of the list at the first call, instead of the one asked for.
+            for other in ids where objects[other] == nil {
+                if let reading = try viewContext.reading(with: other) { objects[other] = reading }
+            }
+            return objects[id]
+        }
+        guard let reading = try viewContext.reading(with: id) else { return nil }
+        objects[id] = reading
+        return reading
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import KataSupport
+import Persistence
+
+/// The reference `ReadingStatistics` with mistakes behind `Decoy.isActive`.
+public final class ReadingStatistics {
+    public let context: ManagedObjectContext
+
+    public init(context: ManagedObjectContext) {
+        self.context = context
+    }
+
+    public func readings(of station: String, from start: Date, before end: Date) throws -> [Reading] {
+        let request = Reading.fetchRequest()
+        if Decoy.isActive("period-end-included") {
+            request.predicate = try FetchPredicate(format: "station == %@ AND takenAt >= %@ AND takenAt <= %@",
+                                                   station, start, end)
+        } else if Decoy.isActive("station-ignored") {
+            request.predicate = try FetchPredicate(format: "takenAt >= %@ AND takenAt < %@", start, end)
+        } else {
+            request.predicate = try FetchPredicate(format: "station == %@ AND takenAt >= %@ AND takenAt < %@",
+                                                   station, start, end)
+        }
+        request.sortDescriptors = [FetchSortDescriptor(\Reading.takenAt)]
+        if !Decoy.isActive("faults-left-on") {
+            request.returnsObjectsAsFaults = false
+        }
+        return try context.fetch(request)
+    }
+
+    public func averageCelsius(of station: String, from start: Date, before end: Date) throws -> Double? {
+        let readings = try readings(of: station, from: start, before: end)
+        guard !readings.isEmpty else { return Decoy.isActive("average-of-nothing-is-zero") ? 0 : nil }
+        return readings.reduce(0) { $0 + $1.celsius } / Double(readings.count)
+    }
+
+    public func count(of station: String, below celsius: Double) throws -> Int {
+        let request = Reading.fetchRequest()
+        let comparison = Decoy.isActive("freezing-point-counted") ? "<=" : "<"
+        request.predicate = try FetchPredicate(format: "station == %@ AND celsius \(comparison) %@", station, celsius)
+        if Decoy.isActive("count-by-fetching") {
+            return try context.fetch(request).count
+        }
+        return try context.count(for: request)
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import KataSupport
+import Persistence
+
+// Lesson 6's runnable example: what a fetch hands back (faults, or filled objects), what counting by fetching
+// costs, what object(with:) and existingObject(with:) each do with an ID whose row is gone, and a list that keeps
+// only IDs. `swift run lessons run 6`.
+
+let container = PersistentContainer(name: WeatherModel.name, managedObjectModel: try WeatherModel.make())
+container.persistentStoreDescriptions = [.inMemory()]
+container.loadPersistentStores { _, error in
+    if let error { print("could not load the store: \(error)") }
+}
+let context = container.viewContext
+let start = Date(timeIntervalSinceReferenceDate: 790_000_000)
+let readingCount = 20_000
+
+/// Saves a reading every five minutes at the harbour, through a background context.
+func saveReadings() throws {
+    let writer = container.newBackgroundContext()
+    try writer.performAndWait {
+        for n in 0..<readingCount {
+            let reading = Reading(context: writer)
+            reading.station = "Harbour"
+            reading.takenAt = start.addingTimeInterval(Double(n) * 300)
+            reading.celsius = Double(n % 31) - 8
+        }
+        try writer.save()
+    }
+}
+
+/// Seconds taken by `body`, and its result.
+func timed<T>(_ body: () throws -> T) rethrows -> (T, Double) {
+    let began = DispatchTime.now().uptimeNanoseconds
+    let result = try body()
+    return (result, Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9)
+}
+
+func ms(_ seconds: Double) -> String { String(format: "%.1f ms", seconds * 1000) }
+
+var readingsInMemory: Int { context.registeredObjects.count }
+
+try saveReadings()
+print("\(readingCount) readings saved through a background context; the view context holds \(readingsInMemory).")
+
+print("")
+print("1. A fetch returns faults unless asked not to")
+// region: faults
+let request = Reading.fetchRequest()                   // returnsObjectsAsFaults is true by default
+let readings = try context.fetch(request)
+let first = readings[0]
+print("   fetched \(readings.count); the first is a fault: \(first.isFault)")
+_ = first.celsius                                      // reading a property fires the fault
+print("   after reading its celsius:          \(first.isFault)")
+// endregion: faults
+context.reset()
+
+/// The mean of every reading's celsius, fetched with or without faults, each time in a fresh context.
+func average(asFaults: Bool) throws -> (Double, Double) {
+    let reader = container.newBackgroundContext()
+    return try reader.performAndWait {
+        try timed {
+            let request = Reading.fetchRequest()
+            request.returnsObjectsAsFaults = asFaults
+            let readings = try reader.fetch(request)
+            return readings.reduce(0) { $0 + $1.celsius } / Double(readings.count)
+        }
+    }
+}
+// Best of three runs each: the first runs also warm up the store.
+for asFaults in [true, false] {
+    let runs = try (0..<3).map { _ in try average(asFaults: asFaults) }
+    let best = runs.map(\.1).min()!
+    print("   average of \(readingCount), returnsObjectsAsFaults = \(asFaults):".padding(toLength: 53, withPad: " ", startingAt: 0)
+          + String(format: "%.2f °C, best of 3: %@", runs[0].0, ms(best)))
+}
+
+print("")
+print("2. Counting: fetch and count the array, or let the store count")
+// region: count
+let frosty = Reading.fetchRequest()
+frosty.predicate = try FetchPredicate(format: "celsius < %@", 0.0)
+let (fetched, fetchSeconds) = try timed { try context.fetch(frosty).count }
+print("   fetch(_:).count = \(fetched) in \(ms(fetchSeconds)); objects now in the context: \(readingsInMemory)")
+context.reset()
+let (counted, countSeconds) = try timed { try context.count(for: frosty) }
+print("   count(for:)     = \(counted) in \(ms(countSeconds)); objects now in the context: \(readingsInMemory)")
+// endregion: count
+
+print("")
+print("3. An ID whose row is gone: object(with:) against existingObject(with:)")
+// The ID of the oldest reading, which a background context then deletes.
+let oldest = Reading.fetchRequest()
+oldest.sortDescriptors = [FetchSortDescriptor(\Reading.takenAt)]
+oldest.fetchLimit = 1
+let oldestID = try context.fetch(oldest)[0].objectID
+context.reset()
+let deleter = container.newBackgroundContext()
+try deleter.performAndWait {
+    deleter.delete(try deleter.existingObject(with: oldestID))
+    try deleter.save()
+}
+// region: gone
+let unchecked = context.object(with: oldestID) as! Reading   // no store read: a fault, whatever the store holds
+print("   object(with:) hands back an object; is it a fault? \(unchecked.isFault)")
+print("   firing it finds no row: station \"\(unchecked.station)\", \(unchecked.celsius) °C; now deleted? \(unchecked.isDeleted)")
+do {
+    _ = try context.existingObject(with: oldestID)             // reads the store now
+} catch let error as PersistenceError {
+    print("   existingObject(with:) throws \(error.code): \(error.message)")
+}
+// endregion: gone
+context.reset()
+
+print("")
+print("4. A list that keeps only IDs, and makes objects on the main context when a row is shown")
+// region: ids-only
+let background = container.newBackgroundContext()
+let ids = try background.performAndWait {
+    let request = FetchRequest<ManagedObjectID>(entityName: Reading.entityName)
+    request.resultType = .managedObjectIDResultType
+    request.sortDescriptors = [FetchSortDescriptor(key: "takenAt")]
+    return try background.fetch(request)                        // ManagedObjectIDs: safe to hand over
+}
+print("   \(ids.count) IDs fetched in the background; the view context holds \(readingsInMemory) readings")
+for row in 0..<3 {                                              // the rows on screen
+    let reading = try context.existingObject(with: ids[row]) as! Reading
+    print("   row \(row): taken \(Int(reading.takenAt.timeIntervalSince(start) / 60)) min after the first, \(reading.celsius) °C")
+}
+print("   after showing three rows the view context holds \(readingsInMemory) readings")
+// endregion: ids-only

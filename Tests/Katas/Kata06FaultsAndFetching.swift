@@ -1,0 +1,298 @@
+import Foundation
+import KataSupport
+import Persistence
+import XCTest
+// The code under test: your starters, or (for `lessons verify`) the reference solutions or the decoys.
+#if Solutions
+import Solutions
+#elseif Decoys
+import Decoys
+#else
+import Workbook
+#endif
+
+/// Lesson 6 — Faults and fetching. Katas 1–3: questions about many readings — fetched filled for an aggregate,
+/// counted by the store; 4: a lookup by ID that checks the store; 5–6: a data source that fetches only IDs in the
+/// background and makes objects on the main context one row at a time.
+final class Kata06FaultsAndFetching: KataCase {
+    override class var lesson: Int { 6 }
+    override class var folder: String { "06-FaultsAndFetching" }
+    override class func makeModel() throws -> ManagedObjectModel { try WeatherModel.shared() }
+
+    // MARK: Readings
+
+    /// One reading to store: its station, the hour it was taken (counted from ``hour(_:)``'s start) and its value.
+    private struct Sample {
+        var station: String
+        var hour: Int
+        var celsius: Double
+    }
+
+    /// The moment `n` hours after the start of the log.
+    private func hour(_ n: Int) -> Date {
+        Date(timeIntervalSinceReferenceDate: 790_000_000 + Double(n) * 3600)
+    }
+
+    /// The hour of `date`, the inverse of ``hour(_:)``.
+    private func hourOf(_ date: Date) -> Int {
+        Int(((date.timeIntervalSinceReferenceDate - 790_000_000) / 3600).rounded())
+    }
+
+    /// Two days of hourly readings at the harbour and on the hill, in a scrambled order (a store returns rows in
+    /// no promised order, so the order of the results must come from a sort). Values are fixed, not random:
+    /// a failure must be the same on every run.
+    private func twoDays() -> [Sample] {
+        var samples: [Sample] = []
+        for hour in 0..<48 {
+            let harbour = Double((hour * 7) % 23) - 6          // −6 … 16, exactly 0.0 at hours 14 and 37
+            samples.append(Sample(station: "Harbour", hour: hour, celsius: harbour))
+            samples.append(Sample(station: "Hill", hour: hour, celsius: harbour - 9))
+        }
+        // A fixed shuffle: every fifth sample first, then the rest.
+        return stride(from: 0, to: samples.count, by: 5).map { samples[$0] }
+            + samples.indices.filter { $0 % 5 != 0 }.map { samples[$0] }
+    }
+
+    /// Saves `samples` through a background context of its own, so that the kata's `context` has none of them
+    /// in memory, and returns their IDs in the same order.
+    @discardableResult
+    private func save(_ samples: [Sample]) throws -> [ManagedObjectID] {
+        let writer = container.newBackgroundContext()
+        let start = hour(0)
+        return try writer.performAndWait {
+            let readings = samples.map { sample in
+                let reading = Reading(context: writer)
+                reading.station = sample.station
+                reading.takenAt = start.addingTimeInterval(Double(sample.hour) * 3600)
+                reading.celsius = sample.celsius
+                return reading
+            }
+            try writer.save()
+            return readings.map(\.objectID)
+        }
+    }
+
+    /// Deletes the readings with `ids` through a background context, and saves.
+    private func deleteInTheStore(_ ids: [ManagedObjectID]) throws {
+        let writer = container.newBackgroundContext()
+        try writer.performAndWait {
+            for id in ids { writer.delete(try writer.existingObject(with: id)) }
+            try writer.save()
+        }
+    }
+
+    /// How many readings the kata's context holds in memory.
+    private var readingsInContext: Int {
+        context.registeredObjects.filter { $0 is Reading }.count
+    }
+
+    // MARK: Many objects at once
+
+    func test01_readingsForAnAggregateArriveFilled() {
+        kata(1, in: "ReadingStatistics.swift", "readings(of:from:before:)") {
+            try save(twoDays())
+            let statistics = ReadingStatistics(context: context)
+            let readings = try statistics.readings(of: "Harbour", from: hour(10), before: hour(20))
+            // Asked before any value is read: reading one would fire it.
+            let faults = readings.filter(\.isFault).count
+            try expect(faults == 0, "\(faults) of the \(readings.count) readings came back as faults (isFault is "
+                + "true). A fetch request returns faults unless told otherwise, and every one of them fires when "
+                + "the average reads its celsius. These readings are all about to be read: have the request return "
+                + "them with their values in place.")
+            try expect(readings.allSatisfy { $0.managedObjectContext === context }, "the readings belong to another "
+                + "context than the statistics' own: fetch in `context`, the one the caller gave.")
+            let stations = Set(readings.map(\.station))
+            try expect(stations == ["Harbour"] || readings.isEmpty, "the readings come from the stations "
+                + "\(stations.sorted()), not only \"Harbour\": the predicate must ask for the station too.")
+            let made = readingsInContext
+            try expect(made == readings.count, "to return \(readings.count) readings the context made \(made): the "
+                + "others were fetched and thrown away. Let the predicate choose the readings, so the store sends "
+                + "only those.")
+            let hours = readings.map { hourOf($0.takenAt) }
+            try expect(!hours.contains(20), "the readings include the one taken exactly at `end` (hour 20): the period "
+                + "runs up to, but not including, its end — takenAt < end, not <=.")
+            try expect(!hours.contains(9), "the readings include one taken before `start` (hour 9).")
+            try expect(Set(hours) == Set(10..<20), "the readings of hours 10 to 19 were asked for; the fetch returned "
+                + "hours \(hours.sorted()).")
+            try expect(hours == Array(10..<20), "the readings are in the order of hours \(hours); oldest first was "
+                + "asked for — the store promises no order without a sort descriptor.")
+        }
+    }
+
+    func test02_averageOfAPeriod() {
+        kata(2, in: "ReadingStatistics.swift", "averageCelsius(of:from:before:)") {
+            let samples = twoDays()
+            try save(samples)
+            let statistics = ReadingStatistics(context: context)
+            let period = samples.filter { $0.station == "Harbour" && (6..<30).contains($0.hour) }.map(\.celsius)
+            let expected = period.reduce(0, +) / Double(period.count)
+            let average = try require(try statistics.averageCelsius(of: "Harbour", from: hour(6), before: hour(30)),
+                                      "averageCelsius(of:from:before:) returned nil for a day with 24 readings.")
+            let withEnd = samples.filter { $0.station == "Harbour" && (6...30).contains($0.hour) }.map(\.celsius)
+            let both = samples.filter { (6..<30).contains($0.hour) }.map(\.celsius)
+            if abs(average - withEnd.reduce(0, +) / Double(withEnd.count)) < 1e-9 {
+                try expect(false, "the average includes the reading taken exactly at `end`: the period runs up to, "
+                    + "but not including, its end.")
+            }
+            if abs(average - both.reduce(0, +) / Double(both.count)) < 1e-9 {
+                try expect(false, "the average mixes the hill's readings into the harbour's: ask for the station.")
+            }
+            try expect(abs(average - expected) < 1e-9, "the harbour's average from hour 6 to hour 29 is "
+                + "\(expected) °C; averageCelsius(of:from:before:) returned \(average).")
+            let empty = try statistics.averageCelsius(of: "Harbour", from: hour(100), before: hour(110))
+            try expect(empty == nil, "a period without readings has no average, but averageCelsius(of:from:before:) "
+                + "returned \(empty.map { "\($0) °C" } ?? "") — a temperature someone would believe. Return nil "
+                + "when there is nothing to average.")
+        }
+    }
+
+    func test03_countLetsTheStoreCount() {
+        kata(3, in: "ReadingStatistics.swift", "count(of:below:)") {
+            let samples = twoDays()
+            try save(samples)
+            try expect(readingsInContext == 0, "the kata's context holds readings before the count (a mistake in "
+                + "the kata, not in your code).")
+            let statistics = ReadingStatistics(context: context)
+            let count = try statistics.count(of: "Harbour", below: 0)
+            let expected = samples.filter { $0.station == "Harbour" && $0.celsius < 0 }.count
+            let atZero = samples.filter { $0.station == "Harbour" && $0.celsius == 0 }.count
+            let hill = samples.filter { $0.station == "Hill" && $0.celsius < 0 }.count
+            try expect(count != expected + atZero, "count(of:below: 0) counted the \(atZero) readings of exactly "
+                + "0 °C: below means strictly below — celsius < value, not <=.")
+            try expect(count != expected + hill, "count(of:below:) counted the hill's readings too: ask for the "
+                + "station.")
+            try expect(count == expected, "the harbour has \(expected) readings below 0 °C; count(of:below:) "
+                + "returned \(count).")
+            let made = readingsInContext
+            try expect(made == 0, "the count is right, but to get it the context made \(made) reading objects, "
+                + "which stay in memory: fetching builds an object for every match only for the array to be "
+                + "counted. Ask the context for the number instead, and let the store count the rows.")
+        }
+    }
+
+    // MARK: From an ID to an object
+
+    func test04_lookupChecksTheStore() {
+        kata(4, in: "ManagedObjectContext+ReadingLookup.swift", "reading(with:)") {
+            let ids = try save([Sample(station: "Harbour", hour: 1, celsius: 4.5),
+                                Sample(station: "Harbour", hour: 2, celsius: 5.5)])
+            try deleteInTheStore([ids[1]])                  // the second reading is gone from the store
+            if let gone = try context.reading(with: ids[1]) {
+                let state = gone.isFault ? "is a fault"
+                    : "reads as \(gone.isDeleted ? "deleted" : "saved"), station \"\(gone.station)\", \(gone.celsius) °C"
+                try expect(false, "reading(with:) returned an object for a reading that was deleted from the store "
+                    + "(it \(state)). An object made from an ID without looking at the store is a fault that only "
+                    + "fails later, when it fires and finds no row. Use the lookup that reads the store and throws "
+                    + "when the row is gone — and return nil then.")
+            }
+            let found = try require(try context.reading(with: ids[0]), "reading(with:) returned nil for a reading "
+                + "the store holds. This context has not fetched it yet: asking only what the context already holds "
+                + "in memory (registeredObject(for:)) finds nothing; look it up in the store.")
+            try expect(found.managedObjectContext === context, "the reading belongs to another context: look it "
+                + "up in the context the method was called on (self).")
+            try expect(!found.isFault, "reading(with:) returned a fault: nothing has checked yet that its row "
+                + "exists. Look it up so that the row is read now.")
+            try expect(found.station == "Harbour" && found.celsius == 4.5, "the reading found reads station "
+                + "\"\(found.station)\" and \(found.celsius) °C; the store holds \"Harbour\", 4.5 °C.")
+        }
+    }
+
+    // MARK: A data source that keeps only IDs
+
+    /// Runs the data source's fetch and waits for its completion on a blocked main thread: a fetch that needs the
+    /// main queue (the view context's) cannot finish then, which is the point of fetching in the background.
+    private func fetchBlockingMain(_ source: ReadingDataSource) throws {
+        final class Outcome: @unchecked Sendable {
+            let lock = NSLock()
+            var error: (any Error)?
+            var calls = 0
+        }
+        let outcome = Outcome()
+        let done = DispatchSemaphore(value: 0)
+        source.fetch { error in
+            outcome.lock.withLock { outcome.error = error; outcome.calls += 1 }
+            done.signal()
+        }
+        let finished = done.wait(timeout: .now() + 5) == .success
+        try expect(finished, "fetch(completion:) did not finish within five seconds while the main queue was busy: "
+            + "it waits for the main queue. Either the fetch runs there — on the view context, whose queue is the "
+            + "main queue, where it would freeze the screen it feeds — or the completion is sent there. Fetch the IDs "
+            + "inside perform of a new background context and call the completion right there, as its documentation "
+            + "says; the caller moves to the main queue itself.")
+        let error = outcome.lock.withLock { outcome.error }
+        if let notDone = error as? KataNotDone { throw notDone }
+        if let error { try expect(false, "fetch(completion:) reported an error: \(error)") }
+    }
+
+    func test05_dataSourceFetchesIDsInTheBackground() {
+        kata(5, in: "ReadingDataSource.swift", "fetch(completion:)") {
+            let samples = twoDays()
+            let ids = try save(samples)
+            let harbour = samples.indices.filter { samples[$0].station == "Harbour" }
+                .sorted { samples[$0].hour < samples[$1].hour }.map { ids[$0] }
+            let source = ReadingDataSource(container: container, station: "Harbour")
+            try fetchBlockingMain(source)
+            let fetched = source.readingIDs
+            try expect(Set(fetched).isSubset(of: Set(ids)), "readingIDs holds IDs that are not the store's readings.")
+            try expect(Set(fetched).isSubset(of: Set(harbour)), "readingIDs holds readings of other stations: ask for "
+                + "the station.")
+            try expect(fetched.count == harbour.count, "readingIDs holds \(fetched.count) IDs; the harbour has "
+                + "\(harbour.count) readings.")
+            try expect(fetched == harbour, "readingIDs holds the right readings in the wrong order: a list is shown "
+                + "oldest first, so the fetch needs a sort by takenAt (the store promises no order without one).")
+            try expect(source.numberOfReadings == harbour.count, "numberOfReadings is \(source.numberOfReadings), "
+                + "not \(harbour.count).")
+            let made = readingsInContext
+            try expect(made == 0, "after the fetch the view context already holds \(made) readings: an IDs-only data "
+                + "source makes no object on the main context until a row is shown.")
+        }
+    }
+
+    func test06_readingsAreMadeOnTheMainContextWhenShown() {
+        kata(6, in: "ReadingDataSource.swift", "reading(at:)") {
+            let samples = (0..<12).map { Sample(station: "Harbour", hour: 11 - $0, celsius: Double($0)) }
+            try save(samples)                                // hour 0 is the last sample, at 11 °C
+            let source = ReadingDataSource(container: container, station: "Harbour")
+            try fetchBlockingMain(source)
+            try expect(source.readingIDs.count == 12, "after fetch(completion:) readingIDs holds "
+                + "\(source.readingIDs.count) IDs instead of 12: finish kata 5 first.")
+            try deleteInTheStore([source.readingIDs[2]])      // deleted after the IDs were fetched
+            let first = try require(try source.reading(at: 0), "reading(at: 0) returned nil; the reading exists.")
+            guard first.managedObjectContext === context else {
+                try expect(false, "reading(at:) returned a reading that belongs to "
+                    + (first.managedObjectContext == nil
+                       ? "no context any more (the context that made it is gone, and its objects are emptied with it)"
+                       : "another context than the view context (the background context that fetched?)")
+                    + ": the screen uses it on the main queue, so it must be the view context's. Keep only IDs from "
+                    + "the fetch and make each reading on the view context.")
+                return
+            }
+            try expect(readingsInContext == 1, "asked for one row, reading(at:) made \(readingsInContext) readings "
+                + "in the view context: make only the one asked for, when it is asked for.")
+            try expect(hourOf(first.takenAt) == 0 && first.celsius == 11, "reading(at: 0) is the reading of hour "
+                + "\(hourOf(first.takenAt)), \(first.celsius) °C; the oldest is hour 0, 11 °C.")
+            let again = try source.reading(at: 0)
+            try expect(again === first, "reading(at: 0) made a second object for the same reading: keep the readings "
+                + "already made and hand out the same one.")
+            let goneRow: Reading?
+            do {
+                goneRow = try source.reading(at: 2)
+            } catch let error as PersistenceError where error.code == .managedObjectReferentialIntegrity {
+                try expect(false, "reading(at: 2) threw error 133000 for a reading deleted after the IDs were "
+                    + "fetched: that is the lookup saying the row is gone. A list shows such a row as missing — "
+                    + "return nil for it (kata 4's reading(with:) does).")
+                return
+            }
+            if let gone = goneRow {
+                try expect(false, "reading(at: 2) returned an object (\(gone.isDeleted ? "reading as deleted" : "a fault")) "
+                    + "for a reading deleted from the store after the IDs were fetched: look each ID up in a way "
+                    + "that checks the store, and return nil when its row is gone.")
+            }
+            let second = try require(try source.reading(at: 1), "reading(at: 1) returned nil; the reading exists.")
+            try expect(hourOf(second.takenAt) == 1, "reading(at: 1) is the reading of hour \(hourOf(second.takenAt)), "
+                + "not hour 1.")
+            try expect(readingsInContext == 2, "after two rows were shown the view context holds "
+                + "\(readingsInContext) readings instead of 2.")
+        }
+    }
+}
