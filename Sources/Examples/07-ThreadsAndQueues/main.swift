@@ -45,14 +45,17 @@ ConcurrencyDebugging.violationHandler = { violation in
 ConcurrencyDebugging.isEnabled = true          // or run with PERSISTENCE_CONCURRENCY_DEBUG=1
 // endregion: debugger-on
 
-print("1. Document 000's BAD example: the main context fetched from a background thread")
+print("1. Document 000's BAD example: main-context objects used on a background thread")
 let badDone = Flag()
 // region: bad
 DispatchQueue.global().async {                 // a network callback, say: some background thread
-    let request = Episode.fetchRequest()
-    request.sortDescriptors = [FetchSortDescriptor(\Episode.title)]
-    let episodes = (try? viewContext.fetch(request)) ?? []    // wrong queue: the debugger reports it
-    print("   fetched \(episodes.map(\.title)) — this time, by luck")
+    let episodes = viewContext.performAndWait {    // the fetch itself runs on the main queue…
+        let request = Episode.fetchRequest()
+        request.sortDescriptors = [FetchSortDescriptor(\Episode.title)]
+        return (try? viewContext.fetch(request)) ?? []
+    }
+    // …but the objects come out of the block, and are read here, on the wrong thread:
+    print("   titles: \(episodes.map(\.title)) — right this time, by luck")
     badDone.raise()
 }
 // endregion: bad
