@@ -64,6 +64,8 @@ let package = Package(
                           path: "Sources/Examples/05-SavingSafely"),
         .executableTarget(name: "example06-faults-and-fetching", dependencies: ["Persistence", "KataSupport"],
                           path: "Sources/Examples/06-FaultsAndFetching"),
+        .executableTarget(name: "example07-threads-and-queues", dependencies: ["Persistence", "KataSupport"],
+                          path: "Sources/Examples/07-ThreadsAndQueues"),
 
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence"]),
         .testTarget(

@@ -1,0 +1,36 @@
+import Foundation
+import KataSupport
+import Persistence
+
+/// The "complex" manager: writes on a background context, reads on the main one. Both contexts are injected, so
+/// tests hand it the contexts of an in-memory store. Every method may be called from any thread or task: use each
+/// context only inside its own `perform`/`performAndWait`, and let only object IDs cross between them.
+///
+/// Lesson 7, katas 2–5. Check with `swift run lessons check 7`.
+public final class EpisodeManager: Sendable {
+    public let mainContext: ManagedObjectContext
+    public let backgroundContext: ManagedObjectContext
+
+    public init(mainContext: ManagedObjectContext, backgroundContext: ManagedObjectContext) {
+        self.mainContext = mainContext
+        self.backgroundContext = backgroundContext
+    }
+
+    /// Inserts an episode on the background context's queue and saves it — through to the store when the
+    /// background context is a child of another context. Returns when that is done, even when called on the
+    /// background context's own queue.
+    public func add(title: String) throws {
+        throw KataNotDone(lesson: 7)
+    }
+
+    /// Marks an episode the caller holds (usually one of the main context) as listened, on the background context,
+    /// and saves it through to the store.
+    public func markListened(_ episode: Episode) throws {
+        throw KataNotDone(lesson: 7)
+    }
+
+    /// The titles of the episodes not listened to yet, sorted by title, read on the main context.
+    public func unlistenedTitles() async throws -> [String] {
+        throw KataNotDone(lesson: 7)
+    }
+}
