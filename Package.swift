@@ -62,6 +62,8 @@ let package = Package(
                           path: "Sources/Examples/04-ContextsAndCRUD"),
         .executableTarget(name: "example05-saving-safely", dependencies: ["Persistence", "KataSupport"],
                           path: "Sources/Examples/05-SavingSafely"),
+        .executableTarget(name: "example10-query-generations", dependencies: ["Persistence", "KataSupport"],
+                          path: "Sources/Examples/10-QueryGenerations"),
 
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence"]),
         .testTarget(
