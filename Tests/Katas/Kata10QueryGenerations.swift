@@ -211,6 +211,8 @@ final class Kata10QueryGenerations: KataCase {
                 for number in [2, 3] { deleter.delete(try deleter.existingObject(with: ids[number]!)) }
                 try deleter.save()
             }
+            try expect(screen.episodes.count == 3, "reload() shows \(shown(screen)) instead of \(feed). reload() "
+                + "came written: if you changed it, put it back as it was.")
             let first = screen.episodes[0], second = screen.episodes[1], third = screen.episodes[2]
             // As after a merge or a memory warning: the objects are faults again, and read their rows when used.
             for episode in [first, second, third] { context.refresh(episode, mergeChanges: false) }

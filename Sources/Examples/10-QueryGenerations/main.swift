@@ -6,8 +6,8 @@ import Persistence
 // the list changes under the user after every page; pinned to a query generation, it stays still and its faults
 // still fire; then what moves it forward. `swift run lessons run 10`.
 
-func makeContainer() -> PersistentContainer {
-    let container = PersistentContainer(name: PodcastModel.name, managedObjectModel: try! PodcastModel.make())
+func makeContainer() throws -> PersistentContainer {
+    let container = PersistentContainer(name: PodcastModel.name, managedObjectModel: try PodcastModel.make())
     container.persistentStoreDescriptions = [.inMemory()]
     container.loadPersistentStores { _, error in
         if let error { print("could not load the store: \(error)") }
@@ -73,7 +73,7 @@ func list(_ context: ManagedObjectContext) throws -> String {
 
 print("1. Not pinned: the list changes after every page of the import")
 do {
-    let container = makeContainer()
+    let container = try makeContainer()
     let context = container.viewContext
     try saveFeed(in: context)
     print("   before:       \(try list(context))")
@@ -91,7 +91,7 @@ do {
 print("")
 print("2. Pinned to a query generation: the list stays still, and its faults still fire")
 do {
-    let container = makeContainer()
+    let container = try makeContainer()
     let context = container.viewContext
     try saveFeed(in: context)
     // region: pin
@@ -112,7 +112,7 @@ do {
 print("")
 print("3. A context's own token before it is pinned")
 do {
-    let container = makeContainer()
+    let container = try makeContainer()
     let context = container.viewContext
     try saveFeed(in: context)
     // region: own-token
@@ -127,7 +127,7 @@ do {
 print("")
 print("4. Moving forward when the import ends: .current, then refreshAllObjects()")
 do {
-    let container = makeContainer()
+    let container = try makeContainer()
     let context = container.viewContext
     try saveFeed(in: context)
     try context.setQueryGenerationFrom(.current)
@@ -144,7 +144,7 @@ do {
 print("")
 print("5. What else moves a pinned context forward: its own save, reset(), a merge")
 do {
-    let container = makeContainer()
+    let container = try makeContainer()
     let context = container.viewContext
     try saveFeed(in: context)
     var number = 4
@@ -177,7 +177,7 @@ do {
 print("")
 print("6. shouldDeleteInaccessibleFaults = false: a fault whose row is gone is an error, not an empty object")
 do {
-    let container = makeContainer()
+    let container = try makeContainer()
     let context = container.viewContext
     try saveFeed(in: context)
     let third = context.fetchEpisode(3)!
