@@ -1,0 +1,95 @@
+import Foundation
+import KataSupport
+import Persistence
+
+/// Lesson 10's ``EpisodeListScreen`` with known mistakes (see `Decoy`).
+public final class EpisodeListScreen {
+    public let context: ManagedObjectContext
+    public let container: PersistentContainer
+    public private(set) var episodes: [Episode] = []
+    private var mergedAutomatically = false
+
+    public init(container: PersistentContainer) {
+        self.container = container
+        context = container.viewContext
+    }
+
+    public func reload() throws {
+        let request = Episode.fetchRequest()
+        request.sortDescriptors = [FetchSortDescriptor(\Episode.number)]
+        episodes = try context.fetch(request)
+    }
+
+    public func importWillStart() throws {
+        mergedAutomatically = context.automaticallyMergesChangesFromParent
+        // Mistake: automatic merging stays on, and every merged page moves the pinned list forward.
+        if !Decoy.isActive("pin-keeps-auto-merge") { context.automaticallyMergesChangesFromParent = false }
+        // Mistake: the context's own token, which is nil while it is not pinned — and nil means "do not pin".
+        if Decoy.isActive("pin-with-own-token") {
+            try context.setQueryGenerationFrom(context.queryGenerationToken)
+            return try reload()
+        }
+        try context.setQueryGenerationFrom(.current)
+        // Mistake: nothing is read, so the snapshot is taken at the first reload — after the import's first page.
+        if Decoy.isActive("pin-without-read") { return }
+        try reload()
+    }
+
+    public func importDidFinish() throws {
+        // Mistake: the list stays on its snapshot; refreshing only reads the snapshot again.
+        if !Decoy.isActive("finish-stays-pinned") { try context.setQueryGenerationFrom(.current) }
+        // Mistake: objects already in memory keep the values of the old snapshot.
+        if !Decoy.isActive("finish-without-refresh") { context.refreshAllObjects() }
+        // Mistake: the list keeps the array it fetched before the import.
+        if !Decoy.isActive("finish-without-reload") { try reload() }
+        // Mistake: automatic merging, switched off for the import, stays off.
+        if !Decoy.isActive("finish-leaves-auto-merge-off") {
+            context.automaticallyMergesChangesFromParent = mergedAutomatically
+        }
+    }
+
+    public func episode(with id: ManagedObjectID) throws -> Episode? {
+        // Mistake: object(with:) never checks that the row exists; it hands back a fault that reads empty.
+        if Decoy.isActive("detail-object-with") { return context.object(with: id) as? Episode }
+        // Mistake: the episode is looked up in a fresh context, which reads the newest data, not the list's snapshot.
+        if Decoy.isActive("detail-fresh-context") {
+            let reader = container.newBackgroundContext()
+            let found = reader.performAndWait { (try? reader.existingObject(with: id)) != nil }
+            return found ? context.object(with: id) as? Episode : nil
+        }
+        return try? context.existingObject(with: id) as? Episode
+    }
+
+    public func title(of episode: Episode) throws -> String? {
+        // Mistake: an episode whose row is gone reads as deleted with an empty title, and "" is shown as its title.
+        if Decoy.isActive("title-ignores-deleted") { return episode.title }
+        // Mistake: the fault is fired first and the deletion checked afterwards; that is an exception in Core Data
+        // when shouldDeleteInaccessibleFaults is false.
+        if Decoy.isActive("title-fires-fault") {
+            let title = episode.title
+            return episode.isDeleted ? nil : title
+        }
+        guard let existing = try? context.existingObject(with: episode.objectID) as? Episode else { return nil }
+        return existing.title
+    }
+
+    public func markListened(_ episode: Episode) throws {
+        // Mistake: the pinned context saves, and a save moves it to the newest data: the import shows up.
+        if Decoy.isActive("listened-saved-on-screen") {
+            episode.listened = true
+            return try context.save()
+        }
+        let id = episode.objectID
+        let writer = container.newBackgroundContext()
+        try writer.performAndWait {
+            // Mistake: the screen's own object is changed, and the writer context has nothing to save.
+            if Decoy.isActive("listened-object-across-contexts") {
+                episode.listened = true
+                return try writer.save()
+            }
+            guard let copy = try writer.existingObject(with: id) as? Episode else { return }
+            copy.listened = true
+            try writer.save()
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import KataSupport
+import Persistence
+
+/// The episode list of a podcast app, on the container's main-queue context. While an import saves the feed page by
+/// page in the background, the list is pinned to a snapshot of the store, so rows do not come and go under the
+/// user's finger; when the import ends, it moves to the newest data in one step.
+public final class EpisodeListScreen {
+    /// The screen's context: the container's `viewContext` (main queue).
+    public let context: ManagedObjectContext
+    /// The container, for writing through a context of the screen's own while the list is pinned.
+    public let container: PersistentContainer
+    /// The episodes the list shows, by number, as of the last ``reload()``.
+    public private(set) var episodes: [Episode] = []
+    /// Whether the context merged other contexts' saves automatically before the import; restored after it.
+    private var mergedAutomatically = false
+
+    public init(container: PersistentContainer) {
+        self.container = container
+        context = container.viewContext
+    }
+
+    // region: reload
+    /// Fetches the episodes again, by number, from whatever generation the context reads.
+    public func reload() throws {
+        let request = Episode.fetchRequest()
+        request.sortDescriptors = [FetchSortDescriptor(\Episode.number)]
+        episodes = try context.fetch(request)
+    }
+    // endregion: reload
+
+    // region: import-will-start
+    /// Pins the list to the store as it is now, before the import saves its first page.
+    public func importWillStart() throws {
+        // A merge moves a pinned context to the newest data, so automatic merging is off while the list is pinned.
+        mergedAutomatically = context.automaticallyMergesChangesFromParent
+        context.automaticallyMergesChangesFromParent = false
+        try context.setQueryGenerationFrom(.current)
+        try reload()            // .current takes its snapshot at the first read: read now, not after page 1
+    }
+    // endregion: import-will-start
+
+    // region: import-did-finish
+    /// Moves the list to the newest data: what the import inserted, changed and deleted.
+    public func importDidFinish() throws {
+        try context.setQueryGenerationFrom(.current)
+        context.refreshAllObjects()         // objects in memory still hold their snapshot values
+        try reload()
+        context.automaticallyMergesChangesFromParent = mergedAutomatically
+    }
+    // endregion: import-did-finish
+
+    // region: episode-with-id
+    /// The screen's episode for `id` (a detail view opened from a link), or nil when the generation the screen
+    /// reads has no such episode.
+    public func episode(with id: ManagedObjectID) throws -> Episode? {
+        try? context.existingObject(with: id) as? Episode
+    }
+    // endregion: episode-with-id
+
+    // region: title-of
+    /// The title of an episode the screen holds, or nil when its row is gone — without firing a fault for a row
+    /// that is gone, so it works whatever `shouldDeleteInaccessibleFaults` says.
+    public func title(of episode: Episode) throws -> String? {
+        guard let existing = try? context.existingObject(with: episode.objectID) as? Episode else { return nil }
+        return existing.title
+    }
+    // endregion: title-of
+
+    // region: mark-listened
+    /// Marks an episode as heard and saves that, without moving the list off its snapshot: the write goes through a
+    /// context of its own, and the list's copy catches up when the import ends.
+    public func markListened(_ episode: Episode) throws {
+        let id = episode.objectID            // only the ID crosses to the other context
+        let writer = container.newBackgroundContext()
+        try writer.performAndWait {
+            guard let copy = try writer.existingObject(with: id) as? Episode else { return }
+            copy.listened = true
+            try writer.save()
+        }
+    }
+    // endregion: mark-listened
+}

@@ -1,0 +1,316 @@
+import Foundation
+import KataSupport
+import Persistence
+import XCTest
+// The code under test: your starters, or (for `lessons verify`) the reference solutions or the decoys.
+#if Solutions
+import Solutions
+#elseif Decoys
+import Decoys
+#else
+import Workbook
+#endif
+
+/// Lesson 10 — Query generations. A podcast app's episode list stays still while an import saves the feed page by
+/// page (kata 1), shows everything once it ends (2), still opens an episode the import deleted (3), reads a vanished
+/// episode safely whatever `shouldDeleteInaccessibleFaults` says (4), and keeps its pin through merges (5) and its
+/// own writes (6).
+final class Kata10QueryGenerations: KataCase {
+    override class var lesson: Int { 10 }
+    override class var folder: String { "10-QueryGenerations" }
+    override class func makeModel() throws -> ManagedObjectModel { try model.get() }
+
+    private static let model = Result { try PodcastModel.make() }
+
+    /// The feed before the import, as the list shows it.
+    private let feed = ["1 Pilot", "2 Second wind", "3 Third time"]
+
+    /// Saves the feed before the import through the kata's context; returns the episodes' IDs by number.
+    @discardableResult
+    private func saveFeed() throws -> [Int: ManagedObjectID] {
+        var ids: [Int: ManagedObjectID] = [:]
+        for line in feed {
+            let episode = Episode(context: context)
+            episode.number = Int(line.prefix(1))!
+            episode.title = String(line.dropFirst(2))
+            try context.save()
+            ids[episode.number] = episode.objectID
+        }
+        return ids
+    }
+
+    /// One page of the import, saved by a background context: new episodes, renamed ones, deleted ones. Returns the
+    /// IDs of the new episodes by number.
+    @discardableResult
+    private func importPage(insert: [Int] = [], rename: [Int: String] = [:], delete: [Int] = []) throws
+        -> [Int: ManagedObjectID] {
+        let importer = container.newBackgroundContext()
+        return try importer.performAndWait {
+            var inserted: [Int: Episode] = [:]
+            for number in insert {
+                let episode = Episode(context: importer)
+                episode.number = number
+                episode.title = "Episode \(number)"
+                inserted[number] = episode
+            }
+            for episode in try importer.fetch(Episode.fetchRequest()) {
+                if let title = rename[episode.number] { episode.title = title }
+                if delete.contains(episode.number) { importer.delete(episode) }
+            }
+            try importer.save()
+            return inserted.mapValues(\.objectID)
+        }
+    }
+
+    /// What the store holds now, read through a new context: "number title", by number.
+    private func stored() throws -> [String] {
+        let reader = container.newBackgroundContext()
+        return try reader.performAndWait {
+            let request = Episode.fetchRequest()
+            request.sortDescriptors = [FetchSortDescriptor(\Episode.number)]
+            return try reader.fetch(request).map { "\($0.number) \($0.title)" }
+        }
+    }
+
+    /// What the list shows: "number title", in its order.
+    private func shown(_ screen: EpisodeListScreen) -> [String] {
+        screen.episodes.map { "\($0.number) \($0.title)" }
+    }
+
+    /// Lets the main queue run what is waiting on it, such as automatic merges into the view context.
+    private func drainMainQueue() throws {
+        let drained = expectation(description: "main queue drained")
+        DispatchQueue.main.async { drained.fulfill() }
+        try expect(XCTWaiter().wait(for: [drained], timeout: 5) == .completed,
+                   "the main queue did not run for five seconds: is something on it waiting for another context?")
+    }
+
+    /// Why a pinned list moved, from what the context says after `importWillStart()`.
+    private func whyNotPinned(tokenAfterPin: QueryGenerationToken?, mergingAfterPin: Bool) -> String {
+        if mergingAfterPin {
+            return "Automatic merging is still on, and a merge moves a pinned context to the newest data: switch "
+                + "automaticallyMergesChangesFromParent off while the list is pinned (Core Data does not support "
+                + "automatic merging on a context pinned to an older generation at all)."
+        }
+        if tokenAfterPin == nil {
+            return "Right after importWillStart() the context had no query generation token: it was not pinned to "
+                + "a snapshot. Passing nil — which is what an unpinned context's own queryGenerationToken is — means "
+                + "\"do not pin\"; QueryGenerationToken.current pins the context at its next read, so read once "
+                + "(reload) before the import saves anything."
+        }
+        return "The context is pinned, yet the list moved: is something saving, resetting or merging into the "
+            + "screen's context during the import? Each of those moves it to the newest data."
+    }
+
+    /// Fails unless the screen's context still reads the feed of before the import: the later katas build on kata 1.
+    private func expectPinned() throws {
+        let count = try context.count(for: Episode.fetchRequest())
+        try expect(count == feed.count, "during the import the screen's context counts \(count) episodes, not "
+            + "\(feed.count): the list is not pinned. Solve kata 1 (importWillStart()) first.")
+    }
+
+    // MARK: Pinning the list
+
+    func test01_listStaysStillWhileTheImportSavesPages() {
+        kata(1, in: "EpisodeListScreen.swift", "importWillStart()") {
+            try saveFeed()
+            let screen = EpisodeListScreen(container: container)
+            try screen.reload()
+            try screen.importWillStart()
+            let token = context.queryGenerationToken
+            let merging = context.automaticallyMergesChangesFromParent
+            try importPage(insert: [4, 5])
+            try screen.reload()
+            try expect(shown(screen) == feed, "while the import runs, the list should keep showing \(feed); after "
+                + "its first page was saved it shows \(shown(screen)). "
+                + whyNotPinned(tokenAfterPin: token, mergingAfterPin: merging))
+            try importPage(insert: [6], rename: [1: "Pilot (remastered)"], delete: [3])
+            try screen.reload()
+            try expect(shown(screen) == feed, "after a page that renamed episode 1 and deleted episode 3 the list "
+                + "shows \(shown(screen)), not \(feed). "
+                + whyNotPinned(tokenAfterPin: token, mergingAfterPin: merging))
+            let inStore = try stored()
+            try expect(inStore.count == 5, "the store should hold the imported pages (\(inStore)).")
+        }
+    }
+
+    // MARK: Moving forward
+
+    func test02_finishedImportShowsEverything() {
+        kata(2, in: "EpisodeListScreen.swift", "importDidFinish()") {
+            try saveFeed()
+            let screen = EpisodeListScreen(container: container)
+            try screen.reload()
+            try screen.importWillStart()
+            try importPage(insert: [4, 5])
+            try importPage(insert: [6], rename: [1: "Pilot (remastered)"], delete: [2])
+            try screen.reload()
+            try expect(shown(screen) == feed, "the list moved during the import (\(shown(screen))): solve kata 1 "
+                + "first.")
+            try screen.importDidFinish()
+            let expected = try stored()
+            let now = shown(screen)
+            if now == feed {
+                try expect(false, "after importDidFinish() the list still shows the snapshot \(feed). Fetching and "
+                    + "refreshing read the generation the context is pinned to: move it to the newest one first "
+                    + "(setQueryGenerationFrom with .current).")
+            }
+            if now.count == feed.count && expected.count != feed.count {
+                try expect(false, "after importDidFinish() the list shows \(now): the episodes were not fetched "
+                    + "again. Reload after moving to the newest generation.")
+            }
+            if now.contains("1 Pilot") && expected.contains("1 Pilot (remastered)") {
+                try expect(false, "after importDidFinish() the list shows \(now): the new episodes are there, but "
+                    + "episode 1 keeps the title it had in the snapshot, because objects already in memory keep "
+                    + "their values when the generation moves. refreshAllObjects() makes them read the new one.")
+            }
+            try expect(now == expected, "after importDidFinish() the list shows \(now); the store holds \(expected).")
+        }
+    }
+
+    // MARK: Faults inside a snapshot
+
+    func test03_openingAnEpisodeTheImportDeleted() {
+        kata(3, in: "EpisodeListScreen.swift", "episode(with:)") {
+            let ids = try saveFeed()
+            let screen = EpisodeListScreen(container: container)
+            try screen.reload()
+            try screen.importWillStart()
+            let added = try importPage(insert: [4], delete: [2])
+            try expectPinned()
+            // A memory warning: every object of the list becomes a fault again, and reads its row when next used.
+            context.refreshAllObjects()
+            let second = try require(try screen.episode(with: ids[2]!), "episode(with:) found nothing for episode "
+                + "2, which the pinned list still shows (the import deleted it after the pin). The screen's "
+                + "snapshot still has its row: look it up in the screen's own context, which reads that snapshot, "
+                + "not in a new context, which reads the newest data.")
+            try expect(second.managedObjectContext === context, "episode(with:) returned an episode of another "
+                + "context; the screen shows and edits objects of its own context only.")
+            try expect(second.title == "Second wind", "episode 2 reads \"\(second.title)\" instead of \"Second "
+                + "wind\": a fault in a pinned context fires from the snapshot, where the row still exists.")
+            let listed = screen.episodes.map(\.title)
+            try expect(listed == ["Pilot", "Second wind", "Third time"], "the list's own faults read \(listed) "
+                + "after the import deleted episode 2: the list is not pinned (kata 1).")
+            let unknown = try screen.episode(with: added[4]!)
+            try expect(unknown == nil, "episode(with:) returned an episode for number 4, which the import saved "
+                + "after the pin, so the screen's snapshot has no row for it; its title reads "
+                + "\"\(unknown?.title ?? "")\". object(with:) never checks that a row exists and hands back a fault "
+                + "that reads empty; existingObject(with:) checks, and throws when there is none.")
+        }
+    }
+
+    // MARK: Faults whose row is gone
+
+    func test04_aVanishedEpisodeHasNoTitle() {
+        kata(4, in: "EpisodeListScreen.swift", "title(of:)") {
+            let ids = try saveFeed()
+            let screen = EpisodeListScreen(container: container)
+            try screen.reload()                             // not pinned: no import is running
+            let deleter = container.newBackgroundContext()
+            try deleter.performAndWait {
+                for number in [2, 3] { deleter.delete(try deleter.existingObject(with: ids[number]!)) }
+                try deleter.save()
+            }
+            try expect(screen.episodes.count == 3, "reload() shows \(shown(screen)) instead of \(feed). reload() "
+                + "came written: if you changed it, put it back as it was.")
+            let first = screen.episodes[0], second = screen.episodes[1], third = screen.episodes[2]
+            // As after a merge or a memory warning: the objects are faults again, and read their rows when used.
+            for episode in [first, second, third] { context.refresh(episode, mergeChanges: false) }
+
+            let title = try screen.title(of: second)
+            try expect(title == nil, "title(of:) returned \(title.map { "\"\($0)\"" } ?? "nil") for an episode "
+                + "whose row another context deleted. With shouldDeleteInaccessibleFaults on (the default), a "
+                + "fault whose row is gone fires quietly: the object reads as deleted, with every value empty — "
+                + "an empty title is not a title. Return nil when the episode no longer exists.")
+            let kept = try screen.title(of: first)
+            try expect(kept == "Pilot", "title(of:) returned \(kept.map { "\"\($0)\"" } ?? "nil") for episode 1, "
+                + "which still exists; expected \"Pilot\".")
+
+            context.shouldDeleteInaccessibleFaults = false
+            let strict = try screen.title(of: third)
+            try expect(strict == nil, "with shouldDeleteInaccessibleFaults off, title(of:) returned "
+                + "\(strict.map { "\"\($0)\"" } ?? "nil") for an episode whose row is gone; expected nil.")
+            first.listened = true
+            do {
+                try context.save()
+            } catch let error as PersistenceError where error.code == .managedObjectReferentialIntegrity {
+                try expect(false, "title(of:) fired the fault of an episode whose row is gone while "
+                    + "shouldDeleteInaccessibleFaults was off. Core Data throws an exception at that moment (a "
+                    + "crash in Swift); Persistence reports it at the next save, which failed: \(error.message) "
+                    + "Ask whether the episode still exists (existingObject(with:) answers with an error, never "
+                    + "that exception) before reading any of its values.")
+            }
+        }
+    }
+
+    // MARK: What moves a pinned context
+
+    func test05_mergesDoNotMoveThePinnedList() {
+        kata(5, in: "EpisodeListScreen.swift", "importWillStart() and importDidFinish()") {
+            context.automaticallyMergesChangesFromParent = true        // the app keeps its list current (lesson 9)
+            try saveFeed()
+            let screen = EpisodeListScreen(container: container)
+            try screen.reload()
+            try screen.importWillStart()
+            let token = context.queryGenerationToken
+            let merging = context.automaticallyMergesChangesFromParent
+            try importPage(insert: [4, 5])
+            try drainMainQueue()
+            try screen.reload()
+            try expect(shown(screen) == feed, "the app merges other contexts' saves automatically; during the "
+                + "import the list shows \(shown(screen)) instead of \(feed). "
+                + whyNotPinned(tokenAfterPin: token, mergingAfterPin: merging))
+            try screen.importDidFinish()
+            let inStore = try stored()
+            try expect(shown(screen) == inStore, "after importDidFinish() the list shows \(shown(screen)); the "
+                + "store holds \(inStore) (kata 2).")
+            try expect(context.automaticallyMergesChangesFromParent, "importDidFinish() left automatic merging off: "
+                + "the app had it on before the import, so turn it back on once the list is on the newest data — "
+                + "or later saves never reach the list.")
+            try importPage(insert: [7])
+            try drainMainQueue()
+            try screen.reload()
+            try expect(shown(screen).last == "7 Episode 7", "a save after the import did not reach the list "
+                + "(\(shown(screen))): with automatic merging back on, each merge moves the context forward.")
+        }
+    }
+
+    func test06_markingAnEpisodeKeepsTheListPinned() {
+        kata(6, in: "EpisodeListScreen.swift", "markListened(_:)") {
+            try saveFeed()
+            let screen = EpisodeListScreen(container: container)
+            try screen.reload()
+            try screen.importWillStart()
+            try importPage(insert: [4, 5])
+            try expectPinned()
+            let pilot = try require(screen.episodes.first, "the list is empty before the import: solve kata 1 first.")
+            try screen.markListened(pilot)
+            let heard = try container.newBackgroundContext().performAndWaitListened()
+            try expect(heard == ["1"], "after markListened(_:) on episode 1, the store says these episodes were "
+                + "heard: \(heard). "
+                + (context.hasChanges ? "The change sits unsaved in the screen's context: a context saves only its "
+                    + "own objects. Hand the other context the episode's objectID and change its own copy."
+                    : "Save the change."))
+            try screen.reload()
+            try expect(shown(screen) == feed, "after markListened(_:) the pinned list shows \(shown(screen)) "
+                + "instead of \(feed): saving the screen's own context moves it to the newest data, import and all. "
+                + "While the list is pinned, write through another context, by objectID.")
+            try expect(!context.hasChanges, "markListened(_:) left unsaved changes in the screen's context.")
+            try screen.importDidFinish()
+            try expect(screen.episodes.first?.listened == true, "after the import the list's episode 1 is still not "
+                + "marked as heard: importDidFinish() should refresh the objects in memory (kata 2).")
+        }
+    }
+}
+
+private extension ManagedObjectContext {
+    /// The numbers of the episodes marked as heard, read in this context on its queue.
+    func performAndWaitListened() throws -> [String] {
+        try performAndWait {
+            let request = Episode.fetchRequest()
+            request.predicate = try FetchPredicate(format: "listened == YES")
+            request.sortDescriptors = [FetchSortDescriptor(\Episode.number)]
+            return try fetch(request).map { "\($0.number)" }
+        }
+    }
+}
