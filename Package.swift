@@ -62,6 +62,8 @@ let package = Package(
                           path: "Sources/Examples/04-ContextsAndCRUD"),
         .executableTarget(name: "example05-saving-safely", dependencies: ["Persistence", "KataSupport"],
                           path: "Sources/Examples/05-SavingSafely"),
+        .executableTarget(name: "example09-responding-to-changes", dependencies: ["Persistence", "KataSupport"],
+                          path: "Sources/Examples/09-RespondingToChanges"),
 
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence"]),
         .testTarget(
