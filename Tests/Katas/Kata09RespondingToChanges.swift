@@ -214,9 +214,9 @@ final class Kata09RespondingToChanges: KataCase {
             do {
                 try context.save()
             } catch {
-                try expect(false, "after the merges, saving the view context fails: \(error). The view context "
-                    + "merged a save of another store's context — observe the one context you were given (the "
-                    + "object: argument of addObserver), not every context that saves.")
+                try expect(false, "after the merges, saving the view context fails: it merged a save of a "
+                    + "context of another store, whose IDs name nothing here. Observe the one context you were given "
+                    + "(the object: argument of addObserver), not every context that saves. The save's error: \(error)")
             }
         }
     }
@@ -291,7 +291,8 @@ final class Kata09RespondingToChanges: KataCase {
                 try expect(false, "the import reported an error: \(error)")
             }
             try expect(pageSaves.value == 5, "250 plants in pages of 50 make 5 saves; the import saved "
-                + "\(pageSaves.value) times. Save each page in the background context as it is complete.")
+                + (pageSaves.value == 1 ? "once" : "\(pageSaves.value) times")
+                + ". Save each page in the background context as soon as it is complete.")
             try expect(merges.value == 0, "while the import ran, the view context merged \(merges.value) of its "
                 + "saves — a redraw per page. Switch the view context's automatic merging off before the import starts.")
             try expect(view.automaticallyMergesChangesFromParent, "after the import the view context no longer merges "
@@ -337,8 +338,10 @@ final class Kata09RespondingToChanges: KataCase {
             for plant in plants where plant.wateredOn != watered {
                 try expect(false, "the view context's \(plant.name) still reads wateredOn "
                     + "\(plant.wateredOn.map { "\($0)" } ?? "nil") after the batch update. A batch request posts no "
-                    + "notification and no context hears of it: merge its IDs into the view context with "
-                    + "ManagedObjectContext.mergeChanges(fromRemoteContextSave:into:), listed as updated objects.")
+                    + "notification and no context hears of it: merge its IDs with "
+                    + "ManagedObjectContext.mergeChanges(fromRemoteContextSave:into:) — into the view context (not "
+                    + "the one that ran the request), listed under the updated key (inserted objects the view "
+                    + "context already holds are not refreshed).")
             }
         }
     }

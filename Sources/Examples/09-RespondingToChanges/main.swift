@@ -49,14 +49,13 @@ let token = NotificationCenter.default.addObserver(
     object: background,                                  // this context's saves only
     queue: nil                                           // run here and now, on the saving context's queue
 ) { note in
-    let info = note.userInfo ?? [:]
-    let byCase = info[AnyHashable(ManagedObjectContext.NotificationKey.insertedObjects)]
-    let byRawValue = info[ManagedObjectContext.NotificationKey.insertedObjects.rawValue] as? Set<ManagedObject>
-    let count = { (key: ManagedObjectContext.NotificationKey) in (info[key.rawValue] as? Set<ManagedObject>)?.count ?? 0 }
-    print("   did-save: \(count(.insertedObjects)) inserted, \(count(.updatedObjects)) updated, "
-        + "\(count(.deletedObjects)) deleted")
+    typealias Key = ManagedObjectContext.NotificationKey
+    let objects = { (key: Key) in note.userInfo?[key.rawValue] as? Set<ManagedObject> ?? [] }   // "inserted"…
+    print("   did-save: \(objects(.insertedObjects).count) inserted, \(objects(.updatedObjects).count) updated, "
+        + "\(objects(.deletedObjects).count) deleted")
+    let byCase = note.userInfo?[AnyHashable(Key.insertedObjects)]                               // the wrong key
     print("   looked up by the enum case: \(byCase == nil ? "nothing" : "found"); "
-        + "by its raw value \"inserted\": \(byRawValue?.count ?? 0) object(s)")
+        + "by its raw value \"inserted\": \(objects(.insertedObjects).count) object(s)")
 }
 // endregion: observe
 try background.performAndWait {
