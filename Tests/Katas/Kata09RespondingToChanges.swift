@@ -165,7 +165,8 @@ final class Kata09RespondingToChanges: KataCase {
 
     // MARK: Keeping the view context current
 
-    /// Why the view context does not show what `what` saved yet, or nil when it does.
+    /// Why the view context does not show the background save yet (Fern watered, Rose deleted, Basil inserted), or
+    /// nil when it does.
     private func staleness(fern: Plant, roseID: ManagedObjectID, basilID: ManagedObjectID) -> String? {
         if fern.wateredOn != watered {
             return "the view context's Fern still reads wateredOn \(fern.wateredOn.map { "\($0)" } ?? "nil"); the "
