@@ -1,0 +1,42 @@
+import Foundation
+import KataSupport
+import Persistence
+
+/// Lesson 9's ``GardenChores`` with known mistakes (see `Decoy`).
+public final class GardenChores {
+    public let container: PersistentContainer
+
+    public init(container: PersistentContainer) {
+        self.container = container
+    }
+
+    public func waterEveryPlant(on date: Date) throws -> Int {
+        let background = container.newBackgroundContext()
+        // Mistake: every plant is loaded, changed and saved, instead of one batch update in SQL.
+        if Decoy.isActive("batch-by-fetch-and-save") {
+            let count = try background.performAndWait {
+                let plants = try background.fetch(Plant.fetchRequest())
+                for plant in plants { plant.wateredOn = date }
+                try background.save()
+                return plants.count
+            }
+            container.viewContext.refreshAllObjects()
+            return count
+        }
+        let watered = try background.performAndWait {
+            let request = BatchUpdateRequest(entityName: "Plant")
+            request.propertiesToUpdate = ["wateredOn": date]
+            request.resultType = .updatedObjectIDsResultType
+            return try background.execute(request).objectIDs ?? []
+        }
+        // Mistake: nothing is merged; the view context keeps its old values.
+        if Decoy.isActive("batch-without-merge") { return watered.count }
+        // Mistake: the IDs are listed as inserted; the view context holds those objects already.
+        let key = Decoy.isActive("batch-ids-as-inserted") ? ManagedObjectContext.NotificationKey.insertedObjects
+            : .updatedObjects
+        // Mistake: merged into the context that ran the request, not the one the screen reads.
+        let target = Decoy.isActive("batch-merge-into-background") ? background : container.viewContext
+        ManagedObjectContext.mergeChanges(fromRemoteContextSave: [key.rawValue: watered], into: [target])
+        return watered.count
+    }
+}

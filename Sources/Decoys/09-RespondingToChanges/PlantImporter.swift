@@ -1,0 +1,51 @@
+import Foundation
+import KataSupport
+import Persistence
+
+/// Lesson 9's ``PlantImporter`` with known mistakes (see `Decoy`).
+public final class PlantImporter {
+    public let container: PersistentContainer
+
+    public init(container: PersistentContainer) {
+        self.container = container
+    }
+
+    public func importPlants(named names: [String], pageSize: Int, completion: @escaping ImportCompletion) {
+        let viewContext = container.viewContext
+        let wasMerging = viewContext.automaticallyMergesChangesFromParent
+        // Mistake: the view context keeps merging, and redrawing, page by page.
+        if !Decoy.isActive("import-merges-every-page") { viewContext.automaticallyMergesChangesFromParent = false }
+        // Mistake: one save for everything.
+        let pageSize = Decoy.isActive("import-saves-once") ? max(names.count, 1) : max(pageSize, 1)
+        let background = container.newBackgroundContext()
+        background.perform {
+            let failure: (any Error)?
+            do {
+                for start in stride(from: 0, to: names.count, by: pageSize) {
+                    for name in names[start..<min(start + pageSize, names.count)] {
+                        Plant(context: background).name = name
+                    }
+                    try background.save()
+                    background.reset()
+                }
+                failure = nil
+            } catch {
+                background.rollback()
+                failure = error
+            }
+            // Mistake: the view context is reset here, on the background context's queue.
+            if Decoy.isActive("import-resets-off-queue") { viewContext.reset() }
+            viewContext.perform {
+                // Mistake: no reset, the view context keeps what it held.
+                if !Decoy.isActive("import-without-reset") && !Decoy.isActive("import-resets-off-queue") {
+                    viewContext.reset()
+                }
+                // Mistake: automatic merging stays off after the import.
+                if !Decoy.isActive("import-leaves-merging-off") {
+                    viewContext.automaticallyMergesChangesFromParent = wasMerging
+                }
+                completion(failure)
+            }
+        }
+    }
+}

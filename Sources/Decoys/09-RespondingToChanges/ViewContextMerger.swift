@@ -1,0 +1,45 @@
+import Foundation
+import Persistence
+
+/// Lesson 9's ``ViewContextMerger`` with known mistakes (see `Decoy`).
+public final class ViewContextMerger {
+    public let viewContext: ManagedObjectContext
+    private var observer: (any NSObjectProtocol)?
+    private let container: PersistentContainer
+
+    public init(container: PersistentContainer) {
+        viewContext = container.viewContext
+        self.container = container
+    }
+
+    public func mergeSaves(of other: ManagedObjectContext) throws {
+        let viewContext = self.viewContext
+        // Mistake: nil hears every context that saves, of every store.
+        let sender: ManagedObjectContext? = Decoy.isActive("merge-every-context") ? nil : other
+        observer = NotificationCenter.default.addObserver(
+            forName: ManagedObjectContext.didSaveObjectsNotification, object: sender, queue: nil
+        ) { note in
+            // Mistake: the merge runs here, on the saving context's queue.
+            if Decoy.isActive("merge-off-queue") { return viewContext.mergeChanges(fromContextDidSave: note) }
+            nonisolated(unsafe) let note = note
+            viewContext.perform {
+                // Mistake: refreshing re-reads what the context holds; it learns nothing of new or deleted objects.
+                if Decoy.isActive("merge-refreshes-instead") { return viewContext.refreshAllObjects() }
+                viewContext.mergeChanges(fromContextDidSave: note)
+            }
+        }
+    }
+
+    public func mergeAutomatically() throws {
+        // Mistake: switched on for a background context, which is not the one that has to stay current.
+        let target = Decoy.isActive("auto-merge-on-background") ? container.newBackgroundContext() : viewContext
+        target.automaticallyMergesChangesFromParent = true
+    }
+
+    public func stop() {
+        if let observer { NotificationCenter.default.removeObserver(observer) }
+        observer = nil
+    }
+
+    deinit { stop() }
+}

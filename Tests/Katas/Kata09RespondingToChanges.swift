@@ -1,0 +1,349 @@
+import Foundation
+import KataSupport
+import Persistence
+import XCTest
+// The code under test: your starters, or (for `lessons verify`) the reference solutions or the decoys.
+#if Solutions
+import Solutions
+#elseif Decoys
+import Decoys
+#else
+import Workbook
+#endif
+
+/// Lesson 9 — Responding to changes in another context. Katas 1–2: a log of one context's saves; 3–4: a view
+/// context kept current, by hand and then automatically; 5: a paged import that keeps the view context quiet and
+/// refreshes it once; 6: a batch update that posts nothing, merged by hand.
+///
+/// Notifications arrive on the queue of the context that posts them; merges run later, on the view context's queue
+/// (the main queue, which runs while a kata waits). Every wait here has a time limit.
+final class Kata09RespondingToChanges: KataCase {
+    override class var lesson: Int { 9 }
+    override class var folder: String { "09-RespondingToChanges" }
+    override class func makeModel() throws -> ManagedObjectModel { try model.get() }
+
+    /// Lesson 2's Garden model, read once for the whole suite.
+    private static let model = Result { try GardenModel.make() }
+
+    /// Whole seconds, so that a date read back from the store compares equal.
+    private let watered = Date(timeIntervalSinceReferenceDate: 800_000_000)
+
+    // MARK: Waiting, with a time limit
+
+    /// Runs the main queue (where merges into the view context happen) until `condition` holds, for at most
+    /// `timeout` seconds. Returns whether it held.
+    private func eventually(_ timeout: TimeInterval = 5, _ condition: () -> Bool) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while !condition() {
+            if Date() > deadline { return false }
+            RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.01))
+        }
+        return true
+    }
+
+    /// Lets the main queue run for a moment, so that anything already queued there has happened before a kata
+    /// checks that something did *not* happen.
+    private func settle() {
+        RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.2))
+    }
+
+    /// A value set on another queue and read on this one.
+    private final class Box<Value>: @unchecked Sendable {
+        private let lock = NSLock()
+        private var stored: Value
+        init(_ value: Value) { stored = value }
+        var value: Value {
+            get { lock.withLock { stored } }
+            set { lock.withLock { stored = newValue } }
+        }
+    }
+
+    /// Runs `work` in `context` with `perform` — on the context's own thread, as an app's background work runs —
+    /// and waits for it (five seconds at most). Returns what it returned.
+    private func inBackground<T: Sendable>(_ context: ManagedObjectContext, _ what: String,
+                                           _ work: @escaping @Sendable () throws -> T) throws -> T {
+        let result = Box<Result<T, any Error>?>(nil)
+        context.perform { result.value = Result { try work() } }
+        try expect(eventually { result.value != nil }, "the kata's own background work (\(what)) did not finish "
+            + "within five seconds: is the main queue blocked, or a context's queue waiting for it?")
+        return try result.value!.get()
+    }
+
+    /// Plants saved in the view context, which keeps them (their values read) as a screen would.
+    private func viewPlants(_ names: String...) throws -> [Plant] {
+        let plants = names.map { name -> Plant in
+            let plant = Plant(context: context)
+            plant.name = name
+            return plant
+        }
+        try context.save()
+        return plants
+    }
+
+    /// The sets of a did-save or did-change notification, read without the lesson's helpers.
+    private static func ids(_ note: Notification, _ key: String) -> Set<ManagedObjectID> {
+        (note.userInfo?[key] as? Set<ManagedObject>).map { Set($0.map(\.objectID)) } ?? []
+    }
+
+    // MARK: Observing one context's saves
+
+    func test01_saveLogCollectsTheObservedContextsSaves() {
+        kata(1, in: "SaveLog.swift", "start()") {
+            let background = container.newBackgroundContext()
+            let log = SaveLog(observing: background)
+            try log.start()
+            defer { log.stop() }
+            let watered = self.watered
+            let (fern, rose) = try inBackground(background, "three saves") { () -> (ManagedObjectID, ManagedObjectID) in
+                let fern = Plant(context: background)
+                fern.name = "Fern"
+                let rose = Plant(context: background)
+                rose.name = "Rose"
+                try background.save()
+                fern.wateredOn = watered
+                try background.save()
+                background.delete(rose)
+                try background.save()
+                return (fern.objectID, rose.objectID)
+            }
+            try expect(eventually { log.saves >= 3 }, "the background context saved three times and the log counted "
+                + "\(log.saves) saves. Observe ManagedObjectContext.didSaveObjectsNotification of the context the log "
+                + "was given, and count each one.")
+            try expect(log.saves == 3, "the background context saved three times and the log counted \(log.saves).")
+            if log.inserted.isEmpty && log.updated.isEmpty && log.deleted.isEmpty {
+                try expect(false, "the log counted three saves but collected no object IDs. The user info is keyed by "
+                    + "strings: look the objects up under NotificationKey.insertedObjects.rawValue (\"inserted\"), "
+                    + "not under the enum case itself.")
+            }
+            if log.inserted.contains(where: \.isTemporaryID) {
+                try expect(false, "the inserted IDs the log collected are temporary. Did-change is posted before a "
+                    + "save, while new objects still have temporary IDs; collect the did-save notification, whose "
+                    + "objects have their permanent IDs.")
+            }
+            try expect(log.inserted == [fern, rose], "the log's inserted IDs are \(log.inserted), not the two plants "
+                + "the first save inserted.")
+            try expect(log.updated == [fern], "the log's updated IDs are \(log.updated), not the one plant the "
+                + "second save changed (the inserted ones are not updates).")
+            try expect(log.deleted == [rose], "the log's deleted IDs are \(log.deleted), not the one plant the third "
+                + "save deleted.")
+        }
+    }
+
+    func test02_saveLogIgnoresOtherContextsAndStops() {
+        kata(2, in: "SaveLog.swift", "start()") {
+            let background = container.newBackgroundContext()
+            let other = container.newBackgroundContext()
+            let log = SaveLog(observing: background)
+            try log.start()
+            defer { log.stop() }
+            _ = try viewPlants("Fern")
+            try inBackground(other, "a save in another context") {
+                Plant(context: other).name = "Rose"
+                try other.save()
+            }
+            settle()
+            try expect(log.saves == 0 && log.inserted.isEmpty, "two other contexts saved and the log collected "
+                + "\(log.saves) save(s): it listens to every context. Name the one to observe: the object: argument of "
+                + "addObserver is the context the log was given (nil means any context of any store).")
+            try inBackground(background, "a save in the observed context") {
+                Plant(context: background).name = "Basil"
+                try background.save()
+            }
+            try expect(eventually { log.saves == 1 }, "the observed context saved and the log counted \(log.saves) "
+                + "saves instead of 1.")
+            log.stop()
+            try inBackground(background, "a save after stop()") {
+                Plant(context: background).name = "Tulip"
+                try background.save()
+            }
+            settle()
+            try expect(log.saves == 1, "after stop() the log still collects saves (\(log.saves) counted): a block "
+                + "observer stays registered until its token is removed. Keep what addObserver returns in `observer`; "
+                + "stop() hands it back to the notification center.")
+        }
+    }
+
+    // MARK: Keeping the view context current
+
+    /// Why the view context does not show the background save yet (Fern watered, Rose deleted, Basil inserted), or
+    /// nil when it does.
+    private func staleness(fern: Plant, roseID: ManagedObjectID, basilID: ManagedObjectID) -> String? {
+        if fern.wateredOn != watered {
+            return "the view context's Fern still reads wateredOn \(fern.wateredOn.map { "\($0)" } ?? "nil"); the "
+                + "save set it to \(watered)"
+        }
+        if context.registeredObject(for: roseID) != nil { return "the view context still holds Rose, which was deleted" }
+        if context.registeredObject(for: basilID) == nil {
+            return "the view context does not hold Basil, which was inserted (a merge registers new objects)"
+        }
+        return nil
+    }
+
+    func test03_viewContextMergesAnotherContextsSavesByHand() {
+        kata(3, in: "ViewContextMerger.swift", "mergeSaves(of:)") {
+            let plants = try viewPlants("Fern", "Rose")
+            let (fern, roseID) = (plants[0], plants[1].objectID)
+            let background = container.newBackgroundContext()
+            let merger = ViewContextMerger(container: container)
+            try merger.mergeSaves(of: background)
+            defer { merger.stop() }
+            // A context of another store saves too: its objects mean nothing in this one.
+            let elsewhere = try Self.makeInMemoryContainer(model: try Self.makeModel())
+            let stranger = elsewhere.newBackgroundContext()
+            try inBackground(stranger, "a save in another store") {
+                Plant(context: stranger).name = "Stranger"
+                try stranger.save()
+            }
+            let watered = self.watered
+            let basilID = try inBackground(background, "water Fern, delete Rose, add Basil") { () -> ManagedObjectID in
+                let plants = try background.fetch(Plant.fetchRequest())
+                for plant in plants where plant.name == "Fern" { plant.wateredOn = watered }
+                for plant in plants where plant.name == "Rose" { background.delete(plant) }
+                let basil = Plant(context: background)
+                basil.name = "Basil"
+                try background.save()
+                return basil.objectID
+            }
+            _ = eventually { staleness(fern: fern, roseID: roseID, basilID: basilID) == nil }
+            if let stale = staleness(fern: fern, roseID: roseID, basilID: basilID) {
+                try expect(false, stale + ", five seconds after the background save. A context never learns of "
+                    + "another's save by itself: observe the background context's did-save notification and hand it "
+                    + "to viewContext.mergeChanges(fromContextDidSave:), on the view context's queue (perform).")
+            }
+            let tulip = Plant(context: context)
+            tulip.name = "Tulip"
+            do {
+                try context.save()
+            } catch {
+                try expect(false, "after the merges, saving the view context fails: it merged a save of a "
+                    + "context of another store, whose IDs name nothing here. Observe the one context you were given "
+                    + "(the object: argument of addObserver), not every context that saves. The save's error: \(error)")
+            }
+        }
+    }
+
+    func test04_viewContextMergesEveryContextsSavesAutomatically() {
+        kata(4, in: "ViewContextMerger.swift", "mergeAutomatically()") {
+            let plants = try viewPlants("Fern", "Rose")
+            let (fern, roseID) = (plants[0], plants[1].objectID)
+            let merger = ViewContextMerger(container: container)
+            try merger.mergeAutomatically()
+            try expect(context.automaticallyMergesChangesFromParent, "after mergeAutomatically() the view context "
+                + "does not merge by itself: automaticallyMergesChangesFromParent is false on it (it is false by "
+                + "default). Set it on the view context — the context that has to stay current.")
+            // Two contexts made afterwards, which nobody observes by hand.
+            let watered = self.watered
+            let waterer = container.newBackgroundContext()
+            let basilID = try inBackground(waterer, "water Fern, add Basil") { () -> ManagedObjectID in
+                for plant in try waterer.fetch(Plant.fetchRequest()) where plant.name == "Fern" {
+                    plant.wateredOn = watered
+                }
+                let basil = Plant(context: waterer)
+                basil.name = "Basil"
+                try waterer.save()
+                return basil.objectID
+            }
+            let remover = container.newBackgroundContext()
+            try inBackground(remover, "delete Rose") {
+                for plant in try remover.fetch(Plant.fetchRequest()) where plant.name == "Rose" { remover.delete(plant) }
+                try remover.save()
+            }
+            _ = eventually { staleness(fern: fern, roseID: roseID, basilID: basilID) == nil }
+            if let stale = staleness(fern: fern, roseID: roseID, basilID: basilID) {
+                try expect(false, stale + ", five seconds after two background saves. With automatic merging on, "
+                    + "the view context merges the saves of every context on its coordinator by itself.")
+            }
+        }
+    }
+
+    // MARK: A large import
+
+    func test05_pagedImportKeepsTheViewContextQuietThenResetsItOnce() {
+        kata(5, in: "PlantImporter.swift", "importPlants(named:pageSize:completion:)") {
+            context.automaticallyMergesChangesFromParent = true      // the app keeps its screen current
+            let fern = try viewPlants("Fern")[0]
+            let coordinator = container.persistentStoreCoordinator
+            let view = context
+            let pageSaves = Box(0)
+            let merges = Box(0)
+            let saved = NotificationCenter.default.addObserver(
+                forName: ManagedObjectContext.didSaveObjectsNotification, object: nil, queue: nil
+            ) { note in
+                guard let saver = note.object as? ManagedObjectContext, saver !== view,
+                      saver.persistentStoreCoordinator === coordinator else { return }
+                pageSaves.value += 1
+            }
+            let changed = NotificationCenter.default.addObserver(
+                forName: ManagedObjectContext.didChangeObjectsNotification, object: view, queue: nil
+            ) { note in
+                if !Self.ids(note, "inserted").isEmpty { merges.value += 1 }
+            }
+            defer {
+                NotificationCenter.default.removeObserver(saved)
+                NotificationCenter.default.removeObserver(changed)
+            }
+            let names = (1...250).map { "Plant \($0)" }
+            let outcome = Box<(any Error)??>(nil)
+            PlantImporter(container: container).importPlants(named: names, pageSize: 50) { outcome.value = .some($0) }
+            try expect(eventually(10) { outcome.value != nil }, "importPlants(named:pageSize:completion:) never called "
+                + "its completion (waited ten seconds): call it once, at the end, from the view context's perform.")
+            if let error = outcome.value! {
+                if error is KataNotDone { throw error }
+                try expect(false, "the import reported an error: \(error)")
+            }
+            try expect(pageSaves.value == 5, "250 plants in pages of 50 make 5 saves; the import saved "
+                + (pageSaves.value == 1 ? "once" : "\(pageSaves.value) times")
+                + ". Save each page in the background context as soon as it is complete.")
+            try expect(merges.value == 0, "while the import ran, the view context merged \(merges.value) of its "
+                + "saves — a redraw per page. Switch the view context's automatic merging off before the import starts.")
+            try expect(view.automaticallyMergesChangesFromParent, "after the import the view context no longer merges "
+                + "automatically: switch automatic merging back on (to what it was) once the import is done.")
+            try expect(fern.managedObjectContext == nil && view.registeredObjects.isEmpty, "after the import the view "
+                + "context still holds \(view.registeredObjects.count) object(s) it had before: reset() it once at the "
+                + "end, so that it forgets what it held and the screen fetches everything afresh.")
+            let count = try view.count(for: Plant.fetchRequest())
+            try expect(count == 251, "after the import the view context counts \(count) plants, not 251.")
+        }
+    }
+
+    // MARK: A batch change
+
+    func test06_batchUpdateIsMergedIntoTheViewContextByHand() {
+        kata(6, in: "GardenChores.swift", "waterEveryPlant(on:)") {
+            let plants = try viewPlants("Fern", "Rose")
+            let coordinator = container.persistentStoreCoordinator
+            let saves = Box(0)
+            let saved = NotificationCenter.default.addObserver(
+                forName: ManagedObjectContext.didSaveObjectsNotification, object: nil, queue: nil
+            ) { note in
+                guard (note.object as? ManagedObjectContext)?.persistentStoreCoordinator === coordinator else { return }
+                saves.value += 1
+            }
+            defer { NotificationCenter.default.removeObserver(saved) }
+            let count = try GardenChores(container: container).waterEveryPlant(on: watered)
+            settle()
+            try expect(saves.value == 0, "waterEveryPlant(on:) saved a context (\(saves.value) did-save "
+                + "notification(s)): this kata wants one BatchUpdateRequest, which writes in SQL without loading "
+                + "the plants or saving a context.")
+            try expect(count == 2, "waterEveryPlant(on:) returned \(count) for two plants. Ask the request for the "
+                + "updated objects' IDs (resultType .updatedObjectIDsResultType) and count those.")
+            let reader = container.newBackgroundContext()
+            let stored = try inBackground(reader, "read the store") {
+                try reader.fetch(Plant.fetchRequest()).map(\.wateredOn)
+            }
+            try expect(stored.count == 2 && stored.allSatisfy({ $0 == watered }), "the store holds watering dates "
+                + "\(stored) after waterEveryPlant(on:), not \(watered) for both plants: the batch update must run "
+                + "(context.execute(request)) and set wateredOn on every plant.")
+            try expect(!context.hasChanges, "waterEveryPlant(on:) left unsaved changes in the view context: the "
+                + "batch request writes the store; the view context only needs to merge what it wrote.")
+            for plant in plants where plant.wateredOn != watered {
+                try expect(false, "the view context's \(plant.name) still reads wateredOn "
+                    + "\(plant.wateredOn.map { "\($0)" } ?? "nil") after the batch update. A batch request posts no "
+                    + "notification and no context hears of it: merge its IDs with "
+                    + "ManagedObjectContext.mergeChanges(fromRemoteContextSave:into:) — into the view context (not "
+                    + "the one that ran the request), listed under the updated key (inserted objects the view "
+                    + "context already holds are not refreshed).")
+            }
+        }
+    }
+}
