@@ -62,6 +62,8 @@ let package = Package(
                           path: "Sources/Examples/04-ContextsAndCRUD"),
         .executableTarget(name: "example05-saving-safely", dependencies: ["Persistence", "KataSupport"],
                           path: "Sources/Examples/05-SavingSafely"),
+        .executableTarget(name: "example08-child-contexts", dependencies: ["Persistence", "KataSupport"],
+                          path: "Sources/Examples/08-ChildContexts"),
 
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence"]),
         .testTarget(
