@@ -13,7 +13,7 @@ import Workbook
 
 /// Lesson 8 — Child contexts. An edit session on a child of the plant's context: discard (1), commit (2), nothing to
 /// commit (3), a parent that cannot save (4), a plant the parent has not saved yet (5), a new plant and its
-/// permanent ID (6).
+/// permanent ID (6). Then document 004's private-queue child of the view context (7).
 final class Kata08ChildContexts: KataCase {
     override class var lesson: Int { 8 }
     override class var folder: String { "08-ChildContexts" }
@@ -235,6 +235,34 @@ final class Kata08ChildContexts: KataCase {
             let stored = try storedNames()
             try expect(stored == ["Sweet basil"], "after a second commit() of the new plant the store holds "
                 + "\(stored), not [\"Sweet basil\"].")
+        }
+    }
+
+    // MARK: A private-queue child
+
+    func test07_backgroundChildStagesPlantsInTheViewContext() {
+        kata(7, in: "PlantImporter.swift", "stage(_:)") {
+            let importer = PlantImporter(parent: context)
+            let ids = try importer.stage(["Chive", "Mint"])
+            try expect(importer.context.parent === context, "the importer's context is not a child of the view "
+                + "context (its parent is " + (importer.context.parent.map { "\($0)" } ?? "nil") + "): set its "
+                + "`parent` in init(parent:). A background context on the store saves straight to the store, and "
+                + "the view context does not even see the new plants until it merges the save (lesson 9).")
+            let stored = try storedNames()
+            try expect(stored.isEmpty, "stage(_:) put \(stored) into the store before the user confirmed them: save "
+                + "the child only. Its save goes into the view context; the view context's save, later, writes the "
+                + "store.")
+            let staged = context.insertedObjects.compactMap { ($0 as? Plant)?.name }.sorted()
+            try expect(staged == ["Chive", "Mint"], "after stage(_:) the view context holds \(staged) as new, "
+                + "unsaved plants, not [\"Chive\", \"Mint\"]: insert the plants in the child and save the child, "
+                + "inside its performAndWait — its save pushes them into the view context.")
+            let named = ids.compactMap { (context.registeredObject(for: $0) as? Plant)?.name }.sorted()
+            try expect(named == ["Chive", "Mint"], "the IDs stage(_:) returned name \(named) in the view context, "
+                + "not [\"Chive\", \"Mint\"]: return the objectIDs of the plants it inserted.")
+            try context.save()                                   // the user's OK
+            let confirmed = try storedNames()
+            try expect(confirmed == ["Chive", "Mint"], "after the view context's save the store holds "
+                + "\(confirmed), not [\"Chive\", \"Mint\"].")
         }
     }
 }

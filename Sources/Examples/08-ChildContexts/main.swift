@@ -35,17 +35,21 @@ fern.name = "Fern"
 try viewContext.save()
 
 print("1. A child's save goes one level up")
+/// Where the fern's new name has got to: the view context, and the store.
+@MainActor func report(_ step: String) throws {
+    print("   \(step) view context has changes? \(viewContext.hasChanges); its fern is \"\(fern.name)\"; "
+        + "the store holds \(try storeHolds())")
+}
 // region: one-level-up
 let child = ManagedObjectContext(concurrencyType: .mainQueue)
 child.parent = viewContext                                   // saves go into viewContext, reads go through it
 let fernInChild = try child.existingObject(with: fern.objectID) as? Plant   // the child's own copy
 fernInChild?.name = "Maidenhair"
-print("   edited in the child:  view context has changes? \(viewContext.hasChanges); its fern is \"\(fern.name)\"")
+try report("edited in the child:")
 try child.save()
-print("   child saved:          view context has changes? \(viewContext.hasChanges); its fern is \"\(fern.name)\"; "
-    + "the store holds \(try storeHolds())")
+try report("child saved:        ")
 try viewContext.save()
-print("   view context saved:   the store holds \(try storeHolds())")
+try report("view context saved: ")
 // endregion: one-level-up
 
 print("")
