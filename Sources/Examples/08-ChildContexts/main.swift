@@ -53,17 +53,37 @@ try report("view context saved: ")
 // endregion: one-level-up
 
 print("")
-print("2. Discarding a child: the parent never saw the edit")
+print("2. An edit screen's Save and Cancel")
 let pending = Plant(context: viewContext)                    // unsaved work elsewhere in the app
 pending.name = "Rose"
+// region: edit-screen
+/// The Save button of an edit screen whose edit is in `child`, a child of the context the screen came from.
+/// Returns false when there was nothing to save.
+@MainActor func saveEdit(in child: ManagedObjectContext) throws -> Bool {
+    guard child.hasChanges, let parent = child.parent else { return false }   // don't save the parent for nothing
+    try child.save()                         // if this fails, the edit stays in the child for the user to fix
+    do {
+        try parent.save()
+    } catch {
+        parent.rollback()                    // the parent is the whole app's: leave it clean
+        throw error
+    }
+    return true
+}
+// endregion: edit-screen
+let untouched = ManagedObjectContext(concurrencyType: .mainQueue)
+untouched.parent = viewContext
+_ = try untouched.existingObject(with: fern.objectID)
+print("   Save with nothing edited saved something? \(try saveEdit(in: untouched)); "
+    + "the store holds \(try storeHolds())")
 // region: discard
 var scratch: ManagedObjectContext? = ManagedObjectContext(concurrencyType: .mainQueue)
 scratch?.parent = viewContext
 let copy = try scratch?.existingObject(with: fern.objectID) as? Plant
 copy?.name = "Bracken"
-scratch = nil                                                // the edit goes with the child, nothing to undo
+scratch = nil                                                // Cancel: the edit goes with the child
 // endregion: discard
-print("   after dropping the child: the view context's fern is \"\(fern.name)\"; Rose still pending? "
+print("   after Cancel: the view context's fern is \"\(fern.name)\"; Rose still pending? "
     + "\(viewContext.insertedObjects.contains(pending)); the store holds \(try storeHolds())")
 
 print("")

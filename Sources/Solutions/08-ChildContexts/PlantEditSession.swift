@@ -12,7 +12,6 @@ public final class PlantEditSession {
     /// The session's copy of the plant, in ``context``.
     public let plant: Plant
 
-    // region: open
     /// Opens an edit of `plant`, an object of `parent`, saved or not: a child context reads through its parent, so
     /// it also finds objects the parent has inserted and not saved yet.
     public init(editing plant: Plant, in parent: ManagedObjectContext) throws {
@@ -25,9 +24,7 @@ public final class PlantEditSession {
         }
         self.plant = copy
     }
-    // endregion: open
 
-    // region: new
     /// Opens a session for a plant that does not exist yet: it is inserted in the child, so discarding the session
     /// leaves no trace of it anywhere.
     public init(newPlantIn parent: ManagedObjectContext) throws {
@@ -36,14 +33,12 @@ public final class PlantEditSession {
         context.parent = parent
         plant = Plant(context: context)
     }
-    // endregion: new
 
     /// Changes the name, in the child only.
     public func rename(to name: String) {
         plant.name = name
     }
 
-    // region: commit
     /// Saves the edit all the way to the store: the child into the parent, then the parent. Returns `false`, and
     /// saves nothing, when there is nothing to save.
     ///
@@ -64,12 +59,9 @@ public final class PlantEditSession {
         }
         return true
     }
-    // endregion: commit
 
-    // region: discard
     /// Throws the edit away. Nothing of it ever reached the parent, so there is nothing to undo there.
     public func discard() throws {
         context.rollback()
     }
-    // endregion: discard
 }

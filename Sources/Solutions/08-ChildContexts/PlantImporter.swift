@@ -8,7 +8,6 @@ public final class PlantImporter {
     /// The importer's private-queue child of the view context.
     public let context: ManagedObjectContext
 
-    // region: importer
     public init(parent: ManagedObjectContext) {
         context = ManagedObjectContext(concurrencyType: .privateQueue)
         context.parent = parent
@@ -28,5 +27,4 @@ public final class PlantImporter {
             return plants.map(\.objectID)
         }
     }
-    // endregion: importer
 }
