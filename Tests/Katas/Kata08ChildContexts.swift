@@ -215,8 +215,8 @@ final class Kata08ChildContexts: KataCase {
                 + "\(error.code); the child's save fails with 1570 (missing mandatory property). Throw that one.")
             try expect(session.plant.managedObjectContext === session.context
                        && session.context.insertedObjects.contains(session.plant), "after the failed commit the new "
-                + "plant is gone from the session, and the user's input with it. The child holds nothing but this "
-                + "edit: leave a failed child save for the user to fix (do not roll the child back).")
+                + "plant is gone from the session, with whatever the user had entered. The child holds nothing but "
+                + "this edit: leave a failed child save for the user to fix (do not roll the child back).")
             session.rename(to: "Basil")
             try session.commit()
             try expect(!context.hasChanges, "after commit() the new plant waits in the parent, unsaved: save the "

@@ -74,7 +74,7 @@ pending.name = "Rose"
 let untouched = ManagedObjectContext(concurrencyType: .mainQueue)
 untouched.parent = viewContext
 _ = try untouched.existingObject(with: fern.objectID)
-print("   Save with nothing edited saved something? \(try saveEdit(in: untouched)); "
+print("   Save with nothing edited: saveEdit(in:) returns \(try saveEdit(in: untouched)); "
     + "the store holds \(try storeHolds())")
 // region: discard
 var scratch: ManagedObjectContext? = ManagedObjectContext(concurrencyType: .mainQueue)
