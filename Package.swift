@@ -66,6 +66,8 @@ let package = Package(
                           path: "Sources/Examples/06-FaultsAndFetching"),
         .executableTarget(name: "example07-threads-and-queues", dependencies: ["Persistence", "KataSupport"],
                           path: "Sources/Examples/07-ThreadsAndQueues"),
+        .executableTarget(name: "example08-child-contexts", dependencies: ["Persistence", "KataSupport"],
+                          path: "Sources/Examples/08-ChildContexts"),
         .executableTarget(name: "example09-responding-to-changes", dependencies: ["Persistence", "KataSupport"],
                           path: "Sources/Examples/09-RespondingToChanges"),
         .executableTarget(name: "example10-query-generations", dependencies: ["Persistence", "KataSupport"],

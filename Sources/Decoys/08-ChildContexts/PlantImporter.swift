@@ -1,0 +1,45 @@
+import KataSupport
+import Persistence
+
+/// Lesson 8's ``PlantImporter`` with known mistakes (see `Decoy`).
+public final class PlantImporter {
+    public let context: ManagedObjectContext
+
+    public init(parent: ManagedObjectContext) {
+        context = ManagedObjectContext(concurrencyType: .privateQueue)
+        // Mistake: a background context on the store, as newBackgroundContext() makes, instead of a child.
+        if Decoy.isActive("importer-on-store") {
+            context.persistentStoreCoordinator = parent.persistentStoreCoordinator
+        } else {
+            context.parent = parent
+        }
+    }
+
+    public func stage(_ names: [String]) throws -> [ManagedObjectID] {
+        let context = self.context
+        // Mistake: the private-queue child is used on the caller's thread, outside performAndWait.
+        if Decoy.isActive("stage-off-queue") {
+            let plants = names.map { name in
+                let plant = Plant(context: context)
+                plant.name = name
+                return plant
+            }
+            try context.save()
+            return plants.map(\.objectID)
+        }
+        return try context.performAndWait {
+            let plants = names.map { name in
+                let plant = Plant(context: context)
+                plant.name = name
+                return plant
+            }
+            // Mistake: the child is never saved, so the view context never sees the plants.
+            if !Decoy.isActive("stage-without-save") { try context.save() }
+            // Mistake: the parent is saved too, so the plants reach the store before the user confirms them.
+            if Decoy.isActive("stage-saves-parent"), let parent = context.parent {
+                try parent.performAndWait { try parent.save() }
+            }
+            return plants.map(\.objectID)
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import KataSupport
+import Persistence
+
+/// An edit screen's session: one plant, edited in a child context of the context it came from. Committing pushes
+/// the edit into that parent and saves the parent; discarding throws the child's work away. Until then the parent —
+/// usually the app's view context — holds nothing of the edit.
+public final class PlantEditSession {
+    /// The context the edit is committed to: the one the plant came from.
+    public let parent: ManagedObjectContext
+    /// The session's child context, on the main queue like the screen that uses it.
+    public let context: ManagedObjectContext
+    /// The session's copy of the plant, in ``context``.
+    public let plant: Plant
+
+    /// Opens an edit of `plant`, an object of `parent`, saved or not: a child context reads through its parent, so
+    /// it also finds objects the parent has inserted and not saved yet.
+    public init(editing plant: Plant, in parent: ManagedObjectContext) throws {
+        self.parent = parent
+        context = ManagedObjectContext(concurrencyType: .mainQueue)
+        context.parent = parent
+        guard let copy = try context.existingObject(with: plant.objectID) as? Plant else {
+            throw PersistenceError(.managedObjectReferentialIntegrity, "\(plant.objectID) is not a plant",
+                                   objectID: plant.objectID)
+        }
+        self.plant = copy
+    }
+
+    /// Opens a session for a plant that does not exist yet: it is inserted in the child, so discarding the session
+    /// leaves no trace of it anywhere.
+    public init(newPlantIn parent: ManagedObjectContext) throws {
+        self.parent = parent
+        context = ManagedObjectContext(concurrencyType: .mainQueue)
+        context.parent = parent
+        plant = Plant(context: context)
+    }
+
+    /// Changes the name, in the child only.
+    public func rename(to name: String) {
+        plant.name = name
+    }
+
+    /// Saves the edit all the way to the store: the child into the parent, then the parent. Returns `false`, and
+    /// saves nothing, when there is nothing to save.
+    ///
+    /// - Throws: the child's error when the edit itself cannot be saved (the edit stays in the session, to be fixed);
+    ///   the parent's error when the parent cannot save (the parent is rolled back first, so it is clean again).
+    @discardableResult
+    public func commit() throws -> Bool {
+        guard context.hasChanges else { return false }     // nothing to push, so no reason to save the parent
+        // A new plant keeps a temporary ID in the child even after the parent's save: give it its permanent one
+        // now, while the child still holds it as an insert.
+        try context.obtainPermanentIDs(for: Array(context.insertedObjects))
+        try context.save()                                 // one level up: into the parent, not the store
+        do {
+            try parent.save()                              // now the store
+        } catch {
+            parent.rollback()                              // a failed save must not stay behind in the parent
+            throw error
+        }
+        return true
+    }
+
+    /// Throws the edit away. Nothing of it ever reached the parent, so there is nothing to undo there.
+    public func discard() throws {
+        context.rollback()
+    }
+}

@@ -1,0 +1,268 @@
+import Foundation
+import KataSupport
+import Persistence
+import XCTest
+// The code under test: your starters, or (for `lessons verify`) the reference solutions or the decoys.
+#if Solutions
+import Solutions
+#elseif Decoys
+import Decoys
+#else
+import Workbook
+#endif
+
+/// Lesson 8 — Child contexts. An edit session on a child of the plant's context: discard (1), commit (2), nothing to
+/// commit (3), a parent that cannot save (4), a plant the parent has not saved yet (5), a new plant and its
+/// permanent ID (6). Then document 004's private-queue child of the view context (7).
+final class Kata08ChildContexts: KataCase {
+    override class var lesson: Int { 8 }
+    override class var folder: String { "08-ChildContexts" }
+    override class func makeModel() throws -> ManagedObjectModel { try model.get() }
+
+    /// Lesson 2's Garden model, read once for the whole suite.
+    private static let model = Result { try GardenModel.make() }
+
+    /// The names the store holds, sorted, read through a new context: what the store has, not what any context
+    /// holds unsaved.
+    private func storedNames() throws -> [String] {
+        let reader = container.newBackgroundContext()
+        return try reader.performAndWait {
+            let request = Plant.fetchRequest()
+            request.sortDescriptors = [FetchSortDescriptor(\Plant.name)]
+            return try reader.fetch(request).map(\.name)
+        }
+    }
+
+    /// A plant saved through the kata's own context, the app's view context: the parent of every session here.
+    private func savedPlant(_ name: String) throws -> Plant {
+        let plant = Plant(context: context)
+        plant.name = name
+        try context.save()
+        return plant
+    }
+
+    /// Fails the kata when the session is not a child of the caller's context working on a copy of its own.
+    private func expectChildSession(_ session: PlantEditSession) throws {
+        try expect(session.context !== context, "the session works in the caller's context itself; it needs a "
+            + "child context of its own, so that the edit stays out of the caller's context until it is committed.")
+        try expect(session.context.parent === context, "the session's context is not a child of the plant's "
+            + "context (its parent is " + (session.context.parent.map { "\($0)" } ?? "nil, a context on the store")
+            + "): set the child's `parent` to the plant's context. Only a child saves into that context and reads "
+            + "what it holds unsaved.")
+        guard let owner = session.plant.managedObjectContext else {
+            try expect(false, "the session's plant belongs to no context and reads back empty: reset() forgets every "
+                + "object of a context; rollback() keeps them.")
+            return
+        }
+        try expect(owner === session.context, "the session's plant belongs to "
+            + (owner === context ? "the caller's context" : "another context") + ", not to the session's child: "
+            + "look up the child's own copy by the plant's objectID (existingObject(with:)). A managed object "
+            + "never crosses to another context, and an edit of the caller's object dirties the caller's context.")
+    }
+
+    // MARK: Discard and commit
+
+    func test01_discardLeavesParentAndStoreUntouched() {
+        kata(1, in: "PlantEditSession.swift", "discard()") {
+            let fern = try savedPlant("Fern")
+            let rose = Plant(context: context)                   // unsaved work elsewhere in the app
+            rose.name = "Rose"
+            let session = try PlantEditSession(editing: fern, in: context)
+            try expectChildSession(session)
+            try expect(session.plant.name == "Fern", "the session's plant is called \"\(session.plant.name)\", not "
+                + "\"Fern\": look it up in the child by the plant's objectID.")
+            session.rename(to: "Maidenhair")
+            try expect(fern.name == "Fern" && context.updatedObjects.isEmpty, "renaming in the session changed the "
+                + "caller's context (its plant is now \"\(fern.name)\"): the edit belongs in the child only.")
+            try session.discard()
+            try expect(rose.managedObjectContext === context && context.insertedObjects.contains(rose),
+                       "discard() threw away the caller's unsaved work (a new plant in the parent): discard the "
+                + "child's edit only. Nothing of it reached the parent, so there is nothing to undo there.")
+            try expect(fern.name == "Fern" && !fern.hasChanges, "after discard() the caller's plant is called "
+                + "\"\(fern.name)\"; it should be untouched, \"Fern\".")
+            try expect(!session.context.hasChanges, "after discard() the session's child still has unsaved "
+                + "changes: roll the child back.")
+            let stored = try storedNames()
+            try expect(stored == ["Fern"], "after discard() the store holds \(stored), not [\"Fern\"].")
+        }
+    }
+
+    func test02_commitSavesChildThenParent() {
+        kata(2, in: "PlantEditSession.swift", "commit()") {
+            let fern = try savedPlant("Fern")
+            let session = try PlantEditSession(editing: fern, in: context)
+            try expectChildSession(session)
+            session.rename(to: "Maidenhair")
+            let saved = try session.commit()
+            try expect(!session.context.hasChanges, "after commit() the session's child still has the edit unsaved: "
+                + "save the child first — its save pushes the edit one level up, into the parent.")
+            try expect(fern.name == "Maidenhair", "after commit() the caller's plant is still called "
+                + "\"\(fern.name)\": the child's save should have pushed the new name into the parent.")
+            try expect(!context.hasChanges, "after commit() the edit is in the parent but not in the store — the "
+                + "parent still has unsaved changes. A child's save goes one level up only: save the parent after "
+                + "the child (saved before it, the parent has nothing of the edit yet).")
+            let stored = try storedNames()
+            try expect(stored == ["Maidenhair"], "after commit() the store holds \(stored), not [\"Maidenhair\"].")
+            try expect(saved, "commit() saved the edit but returned false; return true when something was saved.")
+        }
+    }
+
+    func test03_nothingIsSavedWhenNothingChanged() {
+        kata(3, in: "PlantEditSession.swift", "commit()") {
+            let fern = try savedPlant("Fern")
+            let rose = Plant(context: context)                   // unsaved work elsewhere in the app
+            rose.name = "Rose"
+            let session = try PlantEditSession(editing: fern, in: context)
+            try expectChildSession(session)
+            let saved = try session.commit()                     // the user taps Save without changing anything
+            let stored = try storedNames()
+            try expect(stored == ["Fern"], "commit() with nothing edited saved the parent, and with it the parent's "
+                + "other unsaved work (the store now holds \(stored)): saving a context saves everything in it. "
+                + "When the child has no changes there is nothing to push — save neither context.")
+            try expect(context.insertedObjects.contains(rose), "commit() with nothing edited changed the parent's "
+                + "unsaved work.")
+            try expect(!saved, "commit() with nothing edited returned true; return false when there was nothing to "
+                + "save, so the screen can say so.")
+        }
+    }
+
+    func test04_failedParentSaveIsRolledBackAndReported() {
+        kata(4, in: "PlantEditSession.swift", "commit()") {
+            let fern = try savedPlant("Fern")
+            let session = try PlantEditSession(editing: fern, in: context)
+            try expectChildSession(session)
+            session.rename(to: "Maidenhair")
+            // Meanwhile a sync on its own context waters the same plant and saves: the parent's copy is out of date,
+            // so the parent's save of the edit is a conflict (133020, lesson 11).
+            let sync = container.newBackgroundContext()
+            let id = fern.objectID
+            let watered = Date(timeIntervalSinceReferenceDate: 800_000_000)
+            try sync.performAndWait {
+                let plant = try sync.existingObject(with: id) as? Plant
+                plant?.wateredOn = watered
+                try sync.save()
+            }
+            var thrown: PersistenceError?
+            do {
+                try session.commit()
+            } catch let error as PersistenceError {
+                thrown = error
+            }
+            let error = try require(thrown, context.hasChanges
+                ? "commit() returned without saving the parent: the edit is still waiting in it, unsaved. Save the "
+                    + "parent after the child; here that save fails, and commit() must throw its error."
+                : "commit() must throw the parent's error when the parent cannot save (here: another context "
+                    + "changed the plant first), so the screen can tell the user; printing it and carrying on hides "
+                    + "the failure.")
+            try expect(error.code == .managedObjectMerge, "commit() threw error \(error.code); the parent's save "
+                + "failed with 133020 (could not merge changes). Throw that one.")
+            try expect(fern.managedObjectContext === context, "after the failed commit the caller's plant no longer "
+                + "belongs to the parent: reset() forgets every object of the context; rollback() keeps them, with "
+                + "their last saved values.")
+            try expect(!context.hasChanges, "after the failed commit the parent still holds the edit, unsaved: "
+                + "every later save of the parent fails with it. Roll the parent back before throwing.")
+            try expect(fern.name == "Fern", "after the failed commit the caller's plant is called \"\(fern.name)\"; "
+                + "rolled back, it has its last saved name, \"Fern\".")
+            let stored = try storedNames()
+            try expect(stored == ["Fern"], "after the failed commit the store holds \(stored), not [\"Fern\"].")
+        }
+    }
+
+    // MARK: What a child sees, and the IDs it keeps
+
+    func test05_childSeesTheParentsUnsavedPlant() {
+        kata(5, in: "PlantEditSession.swift", "init(editing:in:)") {
+            let rose = Plant(context: context)                   // inserted in the parent, not saved yet
+            rose.name = "Rose"
+            let session: PlantEditSession
+            do {
+                session = try PlantEditSession(editing: rose, in: context)
+            } catch let error as PersistenceError {
+                try expect(false, "opening a session on a plant the parent has inserted and not saved threw "
+                    + "\(error.code) (\(error.message)). A context on the store sees only saved rows; a child "
+                    + "reads through its parent and finds the parent's unsaved objects too.")
+                return
+            }
+            try expectChildSession(session)
+            try expect(session.plant.name == "Rose", "the session's copy of the parent's unsaved plant is called "
+                + "\"\(session.plant.name)\", not \"Rose\".")
+            session.rename(to: "Dog rose")
+            do {
+                try session.commit()
+            } catch let error as PersistenceError {
+                try expect(false, "commit() of the edited plant failed: \(error.code) (\(error.message)). Was the "
+                    + "parent saved before the child? That gives the parent's plant its permanent ID, and the child's "
+                    + "edit — made under the temporary ID — no longer finds it. Save the child first.")
+            }
+            try expect(rose.name == "Dog rose", "after commit() the parent's new plant is called \"\(rose.name)\", "
+                + "not \"Dog rose\": the child's save pushes into the parent's object.")
+            let stored = try storedNames()
+            try expect(stored == ["Dog rose"], "after commit() the store holds \(stored), not [\"Dog rose\"].")
+        }
+    }
+
+    func test06_newPlantHasItsPermanentIDAfterCommit() {
+        kata(6, in: "PlantEditSession.swift", "commit()") {
+            let session = try PlantEditSession(newPlantIn: context)
+            try expectChildSession(session)
+            try expect(session.context.insertedObjects.contains(session.plant) && !context.hasChanges,
+                       "the new plant must be inserted in the session's child only, so that discarding the session "
+                + "leaves no trace of it.")
+            // The user taps Save before typing a name: the child's own save fails (the name is mandatory).
+            let error = try expectError(PersistenceError.self, "commit() of a plant without a name must throw the "
+                + "child's save error.") { try session.commit() }
+            try expect(error.code == .validationMissingMandatoryProperty, "commit() of a plant without a name threw "
+                + "\(error.code); the child's save fails with 1570 (missing mandatory property). Throw that one.")
+            try expect(session.plant.managedObjectContext === session.context
+                       && session.context.insertedObjects.contains(session.plant), "after the failed commit the new "
+                + "plant is gone from the session, with whatever the user had entered. The child holds nothing but "
+                + "this edit: leave a failed child save for the user to fix (do not roll the child back).")
+            session.rename(to: "Basil")
+            try session.commit()
+            try expect(!context.hasChanges, "after commit() the new plant waits in the parent, unsaved: save the "
+                + "child first, then the parent.")
+            let id = session.plant.objectID
+            try expect(!id.isTemporaryID, "after commit() the session's plant still has a temporary ID: a child's "
+                + "new objects keep the temporary ID they were pushed with, even after the parent has saved them "
+                + "under a permanent one. Ask the child for permanent IDs before its save.")
+            let reader = container.newBackgroundContext()
+            let found = reader.performAndWait { (try? reader.existingObject(with: id) as? Plant)?.name }
+            try expect(found == "Basil", "another context cannot find the new plant by the session's ID \(id): "
+                + "that ID was given after the save, so no row has it. Ask for permanent IDs while the plant is "
+                + "still an insert in the child — before the child's save.")
+            session.rename(to: "Sweet basil")
+            try session.commit()
+            let stored = try storedNames()
+            try expect(stored == ["Sweet basil"], "after a second commit() of the new plant the store holds "
+                + "\(stored), not [\"Sweet basil\"].")
+        }
+    }
+
+    // MARK: A private-queue child
+
+    func test07_backgroundChildStagesPlantsInTheViewContext() {
+        kata(7, in: "PlantImporter.swift", "stage(_:)") {
+            let importer = PlantImporter(parent: context)
+            let ids = try importer.stage(["Chive", "Mint"])
+            try expect(importer.context.parent === context, "the importer's context is not a child of the view "
+                + "context (its parent is " + (importer.context.parent.map { "\($0)" } ?? "nil") + "): set its "
+                + "`parent` in init(parent:). A background context on the store saves straight to the store, and "
+                + "the view context does not even see the new plants until it merges the save (lesson 9).")
+            let stored = try storedNames()
+            try expect(stored.isEmpty, "stage(_:) put \(stored) into the store before the user confirmed them: save "
+                + "the child only. Its save goes into the view context; the view context's save, later, writes the "
+                + "store.")
+            let staged = context.insertedObjects.compactMap { ($0 as? Plant)?.name }.sorted()
+            try expect(staged == ["Chive", "Mint"], "after stage(_:) the view context holds \(staged) as new, "
+                + "unsaved plants, not [\"Chive\", \"Mint\"]: insert the plants in the child and save the child, "
+                + "inside its performAndWait — its save pushes them into the view context.")
+            let named = ids.compactMap { (context.registeredObject(for: $0) as? Plant)?.name }.sorted()
+            try expect(named == ["Chive", "Mint"], "the IDs stage(_:) returned name \(named) in the view context, "
+                + "not [\"Chive\", \"Mint\"]: return the objectIDs of the plants it inserted.")
+            try context.save()                                   // the user's OK
+            let confirmed = try storedNames()
+            try expect(confirmed == ["Chive", "Mint"], "after the view context's save the store holds "
+                + "\(confirmed), not [\"Chive\", \"Mint\"].")
+        }
+    }
+}
