@@ -318,13 +318,12 @@ final class Kata11MergeRules: KataCase {
                                     + "there by its ID.",
                                  ru: "экран должен редактировать пост во viewContext контейнера: найдите пост там "
                                     + "по его ID."))
-            try expect(screen.context.mergePolicy == .error && !screen.context.automaticallyMergesChangesFromParent,
-                       localized("with .none the screen sets nothing up, so the conflict can be seen; its context "
-                                    + "has the merge policy \(screen.context.mergePolicy) and automatic merging "
-                                    + "\(screen.context.automaticallyMergesChangesFromParent ? "on" : "off").",
-                                 ru: "при .none экран ничего не настраивает, чтобы конфликт было видно; а у его "
-                                    + "контекста политика \(screen.context.mergePolicy) и автоматическое слияние "
-                                    + "\(screen.context.automaticallyMergesChangesFromParent ? "включено" : "выключено")."))
+            let merging = screen.context.automaticallyMergesChangesFromParent
+            try expect(screen.context.mergePolicy == .error && !merging, localized(
+                "with .none the screen sets nothing up, so the conflict can be seen; its context has the merge "
+                    + "policy \(screen.context.mergePolicy) and automatic merging \(merging ? "on" : "off").",
+                ru: "при .none экран ничего не настраивает, чтобы конфликт было видно; а у его контекста политика "
+                    + "\(screen.context.mergePolicy) и автоматическое слияние \(merging ? "включено" : "выключено")."))
             screen.post.title = "Merge rules, explained"         // the user types; not saved yet
 
             let outcome = Box<(status: SaveStatus, onMain: Bool)>()

@@ -84,6 +84,7 @@ blog.performBackgroundTask { context in
     for name in ["Ann", "Boris"] {
         User(context: context).name = name
     }
+    // save(_:) is this file's copy of BlogStorage.save(in:): it reports rather than throws.
     lines.append("save with two new users: \(save(context))")
     lines.append("save again, nothing new: \(save(context))")
     _ = User(context: context)                          // no name: the model requires one
@@ -110,10 +111,12 @@ let editorContext = ManagedObjectContext(concurrencyType: .mainQueue)
 editorContext.persistentStoreCoordinator = blog.persistentStoreCoordinator
 let pickerContext = ManagedObjectContext(concurrencyType: .mainQueue)
 pickerContext.persistentStoreCoordinator = blog.persistentStoreCoordinator
-let edited = try editorContext.existingObject(with: draft.objectID) as! Post
+guard let edited = try editorContext.existingObject(with: draft.objectID) as? Post else {
+    throw NotAPost(draft.objectID)
+}
 let request = User.fetchRequest()
 request.predicate = try FetchPredicate(format: "name == %@", "Ann")
-let picked = try pickerContext.fetch(request)[0]   // what the picker hands back: its own object
+let picked = try pickerContext.fetch(request)[0]   // Ann, as the picker hands her back: its own object
 // region: object-across
 edited.author = picked                             // wrong: the user belongs to the picker's context
 // endregion: object-across
@@ -149,7 +152,7 @@ func editWhilePushLands(pushTitle: Bool, configure: (ManagedObjectContext) -> Vo
     let postID = seed.objectID
 
     // region: conflict
-    let post = try viewContext.existingObject(with: postID) as! Post
+    guard let post = try viewContext.existingObject(with: postID) as? Post else { throw NotAPost(postID) }
     post.title = "Merge rules, explained"              // the user types on the edit screen (not saved yet)
 
     let pushed = DispatchSemaphore(value: 0)

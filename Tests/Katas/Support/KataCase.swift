@@ -103,7 +103,7 @@ class KataCase: XCTestCase {
             try body()
         } catch let notDone as KataNotDone {
             fail(localized("\(notDone.function) is not written yet: it still throws KataNotDone.",
-                           ru: "\(notDone.function) ещё не написана: она по-прежнему бросает KataNotDone."),
+                           ru: "тело \(notDone.function) ещё не написано: оно по-прежнему бросает KataNotDone."),
                  file: notDone.file, function: notDone.function, filePath: filePath, line: line)
         } catch is KataStop {
             // Already reported where it happened.
