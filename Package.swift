@@ -72,6 +72,8 @@ let package = Package(
                           path: "Sources/Examples/09-RespondingToChanges"),
         .executableTarget(name: "example10-query-generations", dependencies: ["Persistence", "KataSupport"],
                           path: "Sources/Examples/10-QueryGenerations"),
+        .executableTarget(name: "example11-merge-rules", dependencies: ["Persistence", "KataSupport"],
+                          path: "Sources/Examples/11-MergeRules"),
 
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence"]),
         .testTarget(

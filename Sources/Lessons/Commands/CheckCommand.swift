@@ -33,7 +33,9 @@ struct CheckCommand: ParsableCommand {
                       options: CommonOptions) throws -> KataSummary {
         let bar = ProgressBar(label: "building")
         let total = kata == nil ? max(suite.katas.count, 1) : 1
-        let run = try KataRunner(workspace: catalog.workspace).run(suite, kata: kata) { parser in
+        // The katas word their failures in the learner's language (lessons written in more than one).
+        let runner = KataRunner(workspace: catalog.workspace, language: options.language)
+        let run = try runner.run(suite, kata: kata) { parser in
             if parser.finishedCount > 0 || parser.buildProgress == nil {
                 bar.update(label: "katas", done: parser.finishedCount, total: total)
             } else if let (done, steps) = parser.buildProgress {

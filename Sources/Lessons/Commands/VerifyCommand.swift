@@ -41,7 +41,8 @@ struct VerifyCommand: ParsableCommand {
                 KataVerifier.Entry(lesson: audit.lesson, suite: try KataSuite.load(audit.lesson, workspace: catalog.workspace))
             }
             let bar = ProgressBar(label: "verify")
-            let result = try KataVerifier(workspace: catalog.workspace, entries: entries).run { step, parser in
+            let kataVerifier = KataVerifier(workspace: catalog.workspace, entries: entries, language: options.language)
+            let result = try kataVerifier.run { step, parser in
                 if let parser, parser.finishedCount == 0, let (done, total) = parser.buildProgress {
                     bar.update(label: "\(step): building", done: done, total: total)
                 } else {

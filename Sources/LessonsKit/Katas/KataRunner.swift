@@ -7,11 +7,16 @@ public struct KataRunner: Sendable {
     public var command: [String]
     /// The code the katas are built against.
     public var subject: KataSubject
+    /// The learner's language, passed to the katas as `LESSONS_LANG` so that a lesson written in several languages
+    /// words its failures in this one; `nil` leaves the environment as it is.
+    public var language: Language?
 
-    public init(workspace: Workspace, command: [String] = ["swift", "test"], subject: KataSubject = .starters) {
+    public init(workspace: Workspace, command: [String] = ["swift", "test"], subject: KataSubject = .starters,
+                language: Language? = nil) {
         self.workspace = workspace
         self.command = command
         self.subject = subject
+        self.language = language
     }
 
     /// The outcome of a run, with where the full output was saved.
@@ -46,6 +51,8 @@ public struct KataRunner: Sendable {
         var arguments = command + subject.buildOptions(in: workspace)
         if skipBuild { arguments.append("--skip-build") }
         arguments += ["--filter", filter]
+        var environment = environment
+        if let language, environment["LESSONS_LANG"] == nil { environment["LESSONS_LANG"] = language.rawValue }
         let processEnvironment = environment.isEmpty
             ? nil : ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         let status = try ProcessRunner.run(arguments, in: workspace.packageRoot, environment: processEnvironment) { line in

@@ -20,10 +20,13 @@ public struct KataVerifier: Sendable {
 
     public var workspace: Workspace
     public var entries: [Entry]
+    /// The language the katas word their failures in (see ``KataRunner/language``).
+    public var language: Language?
 
-    public init(workspace: Workspace, entries: [Entry]) {
+    public init(workspace: Workspace, entries: [Entry], language: Language? = nil) {
         self.workspace = workspace
         self.entries = entries
+        self.language = language
     }
 
     /// Runs everything, in the order that keeps the learner's build as it was: the starters and examples in the
@@ -34,7 +37,7 @@ public struct KataVerifier: Sendable {
         let filter = entries.map { KataRunner.filter(suite: $0.suite.name, kata: nil) }.joined(separator: "|")
 
         progress("katas against the starters", nil)
-        let starters = try KataRunner(workspace: workspace, subject: .starters)
+        let starters = try KataRunner(workspace: workspace, subject: .starters, language: language)
             .run(filter: filter, logName: "verify-starters.log") { progress("katas against the starters", $0) }
         if starters.report.buildFailed {
             result.buildErrors[.starters] = relative(starters.report.buildErrors)
@@ -50,7 +53,7 @@ public struct KataVerifier: Sendable {
         let solutionsStep = "katas against the solutions (built in "
             + "\(workspace.displayPath(KataSubject.solutions.scratchPath(in: workspace)!)))"
         progress(solutionsStep, nil)
-        let solutions = try KataRunner(workspace: workspace, subject: .solutions)
+        let solutions = try KataRunner(workspace: workspace, subject: .solutions, language: language)
             .run(filter: filter, logName: "verify-solutions.log") { progress(solutionsStep, $0) }
         if solutions.report.buildFailed {
             result.buildErrors[.solutions] = relative(solutions.report.buildErrors)
@@ -64,7 +67,7 @@ public struct KataVerifier: Sendable {
                 let step = "decoy \(decoy.id)"
                 progress(step, nil)
                 // The first run builds the decoys; the others reuse that build.
-                let run = try KataRunner(workspace: workspace, subject: .decoys)
+                let run = try KataRunner(workspace: workspace, subject: .decoys, language: language)
                     .run(filter: KataRunner.filter(suite: entry.suite.name, kata: nil),
                          environment: ["LESSONS_DECOY": decoy.id], skipBuild: built,
                          logName: built ? "verify-decoy-\(decoy.id).log" : "verify-decoys.log") {

@@ -75,6 +75,23 @@ class KataCase: XCTestCase {
     }
     // endregion: fresh-store
 
+    // MARK: The learner's language
+
+    /// Whether failure messages should be in Russian. `lessons check`, `watch` and `verify` pass the learner's
+    /// language (`--lang`, or the default `lessons` uses) as `LESSONS_LANG`; a plain `swift test` follows
+    /// `LESSONS_LANG`, else a Russian locale, as `lessons` does.
+    static let inRussian: Bool = {
+        let environment = ProcessInfo.processInfo.environment
+        if let chosen = environment["LESSONS_LANG"], chosen == "ru" || chosen == "en" { return chosen == "ru" }
+        let locale = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty }
+        return locale?.lowercased().hasPrefix("ru") ?? false
+    }()
+
+    /// `en`, or `ru` for a learner who reads Russian: what a suite of a lesson written in both languages says.
+    func localized(_ en: @autoclosure () -> String, ru: @autoclosure () -> String) -> String {
+        Self.inRussian ? ru() : en()
+    }
+
     // MARK: Running a kata
 
     /// Runs kata `number`, whose work is `function` in `file` (relative to the lesson's folder). Every failure
@@ -85,7 +102,8 @@ class KataCase: XCTestCase {
         do {
             try body()
         } catch let notDone as KataNotDone {
-            fail("\(notDone.function) is not written yet: it still throws KataNotDone.",
+            fail(localized("\(notDone.function) is not written yet: it still throws KataNotDone.",
+                           ru: "тело \(notDone.function) ещё не написано: оно по-прежнему бросает KataNotDone."),
                  file: notDone.file, function: notDone.function, filePath: filePath, line: line)
         } catch is KataStop {
             // Already reported where it happened.

@@ -85,6 +85,24 @@ final class KataSummaryTests: TemporaryFolderTestCase {
         XCTAssertEqual(KataRunner.filter(suite: "Kata05SavingSafely", kata: "test01_passes"), "Kata05SavingSafely/test01_passes$")
     }
 
+    func testRunnerPassesTheLearnersLanguageToTheKatas() throws {
+        // The script prints the language it was given and fails unless it is Russian.
+        let script = "echo \"LESSONS_LANG=$LESSONS_LANG\"; test \"$LESSONS_LANG\" = ru"
+        let suite = KataSuite(name: "Kata11MergeRules", file: "F", katas: [])
+        let russian = try KataRunner(workspace: Workspace(packageRoot: temporary), command: ["sh", "-c", script],
+                                     language: .ru).run(suite, kata: nil)
+        XCTAssertEqual(russian.exitStatus, 0)
+        XCTAssertEqual(try String(contentsOf: russian.log!, encoding: .utf8), "LESSONS_LANG=ru\n")
+        let english = try KataRunner(workspace: Workspace(packageRoot: temporary), command: ["sh", "-c", script],
+                                     language: .en).run(suite, kata: nil)
+        XCTAssertEqual(english.exitStatus, 1)
+        XCTAssertEqual(try String(contentsOf: english.log!, encoding: .utf8), "LESSONS_LANG=en\n")
+        // A variable the caller sets itself is left alone.
+        let explicit = try KataRunner(workspace: Workspace(packageRoot: temporary), command: ["sh", "-c", script],
+                                      language: .en).run(filter: "X/", environment: ["LESSONS_LANG": "ru"])
+        XCTAssertEqual(explicit.exitStatus, 0)
+    }
+
     func testMissingKataFileIsNotThereYet() throws {
         let catalog = try fixtureCatalog()
         XCTAssertThrowsError(try KataSuite.load(catalog.lessons[1], workspace: catalog.workspace)) { error in

@@ -1,0 +1,51 @@
+import Foundation
+import KataSupport
+import Persistence
+
+/// The reference `BlogStorage` with known mistakes behind `Decoy.isActive` (see `lessons/manifest.json`).
+public final class BlogStorage: Sendable {
+    public let container: PersistentContainer
+
+    public init(container: PersistentContainer) {
+        self.container = container
+    }
+
+    public var viewContext: ManagedObjectContext { container.viewContext }
+
+    public func backgroundTask(_ block: @escaping @Sendable (ManagedObjectContext) -> Void) {
+        if Decoy.isActive("background-task-on-view-context") {
+            let viewContext = container.viewContext
+            viewContext.perform { block(viewContext) }
+            return
+        }
+        if Decoy.isActive("background-task-child-of-view-context") {
+            let context = ManagedObjectContext(concurrencyType: .privateQueue)
+            context.parent = container.viewContext
+            context.perform { block(context) }
+            return
+        }
+        container.performBackgroundTask(block)
+    }
+
+    public func save(in context: ManagedObjectContext) -> SaveStatus {
+        if Decoy.isActive("save-off-queue") {
+            return save(context)
+        }
+        return context.performAndWait { save(context) }
+    }
+
+    private func save(_ context: ManagedObjectContext) -> SaveStatus {
+        guard context.hasChanges || Decoy.isActive("saved-without-changes") else { return .hasNoChanges }
+        do {
+            try context.save()
+            return .saved
+        } catch {
+            if Decoy.isActive("failed-save-resets") {
+                context.reset()
+            } else if !Decoy.isActive("failed-save-without-rollback") {
+                context.rollback()
+            }
+            return .failed(error)
+        }
+    }
+}

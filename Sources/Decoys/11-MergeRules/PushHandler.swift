@@ -1,0 +1,35 @@
+import Foundation
+import KataSupport
+import Persistence
+
+/// The reference `PushHandler` with known mistakes behind `Decoy.isActive` (see `lessons/manifest.json`).
+public struct PushHandler: Sendable {
+    public let storage: BlogStorage
+
+    public init(storage: BlogStorage) {
+        self.storage = storage
+    }
+
+    public func apply(_ update: PostUpdate, toPostWithID postID: ManagedObjectID,
+                      completion: @escaping @Sendable (SaveStatus) -> Void) {
+        let storage = self.storage
+        storage.backgroundTask { context in
+            // The mistake: the post is looked up in the viewContext, from the background task's queue.
+            let target = Decoy.isActive("push-in-view-context") ? storage.viewContext : context
+            let status: SaveStatus
+            do {
+                guard let post = try target.existingObject(with: postID) as? Post else { throw NotAPost(postID) }
+                if let title = update.title { post.title = title }
+                if let likes = update.likes { post.likes = likes }
+                status = Decoy.isActive("push-without-save") ? .saved : storage.save(in: target)
+            } catch {
+                status = .failed(error)
+            }
+            if Decoy.isActive("push-completes-off-main") {
+                completion(status)
+            } else {
+                DispatchQueue.main.async { completion(status) }
+            }
+        }
+    }
+}

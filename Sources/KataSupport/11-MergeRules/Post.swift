@@ -1,0 +1,13 @@
+import Persistence
+
+/// A blog post: one of the two entities of lesson 11's model (see ``BlogModel``).
+public final class Post: ManagedObject {
+    /// Mandatory: a post without a title cannot be saved (Core Data error 1570).
+    @Managed public var title: String
+    /// The text; empty for a new post.
+    @Managed public var body: String
+    /// How many readers liked it — a number the server keeps and pushes to the app; 0 for a new post.
+    @Managed public var likes: Int64
+    /// Who wrote it; a post may have no author yet.
+    @Managed public var author: User?
+}

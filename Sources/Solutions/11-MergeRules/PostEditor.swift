@@ -1,0 +1,25 @@
+import Foundation
+import KataSupport
+import Persistence
+
+/// The screen that edits a post, with a context of its own (document 002's second rule). Choosing the author opens
+/// another screen — a list of users fetched in *that* screen's context — which hands back the user it picked.
+public final class PostEditor {
+    /// The editor's context: the post and everything assigned to it must belong here.
+    public let context: ManagedObjectContext
+    /// The post being edited, an object of ``context``.
+    public let post: Post
+
+    public init(context: ManagedObjectContext, post: Post) {
+        self.context = context
+        self.post = post
+    }
+
+    // region: choose
+    /// Makes `user` — picked on another screen, so an object of another context — the post's author.
+    public func choose(_ user: User) throws {
+        // Only the ID is read from the other context's object; the editor's context gives its own copy.
+        post.author = try context.existingObject(with: user.objectID) as? User
+    }
+    // endregion: choose
+}

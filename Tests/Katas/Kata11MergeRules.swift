@@ -1,0 +1,467 @@
+import Foundation
+import KataSupport
+import Persistence
+import XCTest
+// The code under test: your starters, or (for `lessons verify`) the reference solutions or the decoys.
+#if Solutions
+import Solutions
+#elseif Decoys
+import Decoys
+#else
+import Workbook
+#endif
+
+/// Lesson 11 — Merge rules (document 002). Katas 1–2: rule 1, background work in a private context of its own and a
+/// save that reports what it did; 3: rule 2, a picked user handed over by objectID; 4: rule 3.1, a push saved in the
+/// background while the main context edits the same post — "Could not merge changes." (133020); 5–7: the three ways
+/// out of it.
+///
+/// The lesson is written in Russian and in English, and so are these messages: `lessons check 11 --lang ru` (or
+/// `LESSONS_LANG=ru`) gives them in Russian. Every wait has a time limit.
+final class Kata11MergeRules: KataCase {
+    override class var lesson: Int { 11 }
+    override class var folder: String { "11-MergeRules" }
+    override class func makeModel() throws -> ManagedObjectModel { try BlogModel.shared() }
+
+    /// How long a background task, a completion or a merge may take before the kata gives up on it.
+    private static let patience: TimeInterval = 5
+
+    /// A value set on one queue and read on another.
+    private final class Box<Value>: @unchecked Sendable {
+        private let lock = NSLock()
+        private var stored: Value?
+        var value: Value? { lock.withLock { stored } }
+        func set(_ value: Value) { lock.withLock { stored = value } }
+    }
+
+    // MARK: Helpers
+
+    /// Runs the main queue — where completions and automatic merges arrive — until `condition` holds, for at most
+    /// `timeout` seconds. Returns whether it held.
+    private func eventually(_ timeout: TimeInterval = patience, _ condition: () -> Bool) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while !condition() {
+            if Date() > deadline { return false }
+            RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.01))
+        }
+        return true
+    }
+
+    /// Lets the main queue run until everything queued for the view context so far has run.
+    private func drainViewContext() throws {
+        let reached = Box<Bool>()
+        context.perform { reached.set(true) }
+        try expect(eventually { reached.value == true }, localized(
+            "the main queue did not get free within \(Int(Self.patience)) s: is something waiting on it?",
+            ru: "главная очередь не освободилась за \(Int(Self.patience)) с: её что-то блокирует?"))
+    }
+
+    /// Users and a post saved through the kata's main context; the post's ID.
+    @discardableResult
+    private func savedPost(title: String = "Merge rules", users: [String] = []) throws -> ManagedObjectID {
+        for name in users { User(context: context).name = name }
+        let post = Post(context: context)
+        post.title = title
+        try context.save()
+        return post.objectID
+    }
+
+    /// A post as the store has it, read through a context that has seen nothing before.
+    private func stored(_ postID: ManagedObjectID) throws -> (title: String, likes: Int64, author: String?) {
+        let reader = container.newBackgroundContext()
+        return try reader.performAndWait {
+            guard let post = try reader.existingObject(with: postID) as? Post else {
+                throw KataSetupError(message: "the kata's post is not a Post")
+            }
+            return (post.title, post.likes, post.author?.name)
+        }
+    }
+
+    /// The names of the users in the store, sorted.
+    private func storedUsers() throws -> [String] {
+        let reader = container.newBackgroundContext()
+        return try reader.performAndWait { try reader.fetch(User.fetchRequest()).map(\.name).sorted() }
+    }
+
+    /// The push, made by the kata itself: a background context attached to the store changes the post and saves,
+    /// on its own queue. Then whatever that save queued for the view context (an automatic merge) has run.
+    private func push(_ update: PostUpdate, to postID: ManagedObjectID) throws {
+        let background = container.newBackgroundContext()
+        let result = Box<Result<Void, any Error>>()
+        background.perform {
+            result.set(Result {
+                guard let post = try background.existingObject(with: postID) as? Post else { return }
+                if let title = update.title { post.title = title }
+                if let likes = update.likes { post.likes = likes }
+                try background.save()
+            })
+        }
+        try expect(eventually { result.value != nil }, localized(
+            "the kata's own background save did not finish within \(Int(Self.patience)) s.",
+            ru: "фоновое сохранение самой каты не закончилось за \(Int(Self.patience)) с."))
+        try result.value!.get()
+        try drainViewContext()
+    }
+
+    /// The screen's save, which must not fail: a conflict is explained by what the fix was meant to do.
+    private func saveScreen(_ screen: PostScreen, fix: String, fixRu: String) throws {
+        do {
+            try screen.save()
+        } catch let notDone as KataNotDone {
+            throw notDone
+        } catch {
+            let code = (error as NSError).code
+            try expect(false, code == 133020
+                ? localized("save() still fails with 133020 \"Could not merge changes.\": \(fix)",
+                            ru: "save() по-прежнему падает с 133020 «Could not merge changes.»: \(fixRu)")
+                : localized("save() failed: \(error)", ru: "save() упал: \(error)"))
+        }
+    }
+
+    // MARK: Rule 1 — each queue its own context
+
+    func test01_backgroundTaskWorksInAPrivateContextOfItsOwn() {
+        kata(1, in: "BlogStorage.swift", "backgroundTask(_:)") {
+            let storage = BlogStorage(container: container)
+            let viewContext = container.viewContext
+            let coordinator = container.persistentStoreCoordinator
+            let seen = Box<(onMain: Bool, privateQueue: Bool, isView: Bool, parent: Bool, coordinator: Bool,
+                            saveError: String?)>()
+            storage.backgroundTask { context in
+                User(context: context).name = "Ann"
+                var saveError: String?
+                do { try context.save() } catch { saveError = "\(error)" }
+                seen.set((Thread.isMainThread, context.concurrencyType == .privateQueue, context === viewContext,
+                          context.parent != nil, context.persistentStoreCoordinator === coordinator, saveError))
+            }
+            try expect(eventually(2) { seen.value != nil }, localized(
+                "backgroundTask(_:) never ran its block (waited 2 s). It hands the block a new private-queue "
+                    + "context and runs the block on that context's queue.",
+                ru: "backgroundTask(_:) так и не выполнил свой блок (ждали 2 с). Он должен передать блоку новый "
+                    + "контекст с приватной очередью и выполнить блок на очереди этого контекста."))
+            let task = seen.value!
+            try expect(!task.isView && task.privateQueue, localized(
+                "the block was given " + (task.isView ? "the viewContext" : "a main-queue context")
+                    + ": rule 1 — the main thread works with the main context, background work with a private one. "
+                    + "Work done here would freeze the UI.",
+                ru: "блок получил " + (task.isView ? "viewContext" : "контекст главной очереди")
+                    + ": правило 1 — на главном потоке работаем с главным контекстом, в фоне — с приватным. "
+                    + "Работа здесь заморозила бы интерфейс."))
+            try expect(!task.onMain, localized(
+                "the block ran on the main thread: a private context's queue is a background one. Did the block "
+                    + "run through performAndWait, called from the main thread? backgroundTask(_:) returns at once "
+                    + "and lets the context's queue run the block.",
+                ru: "блок выполнился на главном потоке, а очередь приватного контекста фоновая. Блок запущен через "
+                    + "performAndWait с главного потока? backgroundTask(_:) возвращается сразу, а блок выполняет "
+                    + "очередь контекста."))
+            try expect(!task.parent && task.coordinator, localized(
+                task.parent
+                    ? "the task's context has a parent: its saves stop in that parent instead of reaching the "
+                        + "store. A background task's context is attached to the store itself."
+                    : "the task's context is not attached to the container's store.",
+                ru: task.parent
+                    ? "у контекста задачи есть родитель: его сохранения остаются в родителе и не доходят до "
+                        + "хранилища. Контекст фоновой задачи подключён прямо к хранилищу."
+                    : "контекст задачи не подключён к хранилищу контейнера."))
+            try expect(task.saveError == nil, localized("the task's save failed: \(task.saveError ?? "")",
+                                                        ru: "сохранение в задаче упало: \(task.saveError ?? "")"))
+            let users = try storedUsers()
+            try expect(users == ["Ann"], localized("after the task saved Ann, the store holds \(users).",
+                                                   ru: "задача сохранила Ann, а в хранилище \(users)."))
+        }
+    }
+
+    func test02_saveReportsSavedNoChangesOrFailed() {
+        kata(2, in: "BlogStorage.swift", "save(in:)") {
+            let storage = BlogStorage(container: container)
+            // A background context used from the main thread: save(in:) must go onto its queue by itself.
+            let background = container.newBackgroundContext()
+            let first = storage.save(in: background)
+            if case .failed(let notDone as KataNotDone) = first { throw notDone }
+            guard case .hasNoChanges = first else {
+                try expect(false, localized(
+                    "save(in:) of a context without changes reported \(first), not .hasNoChanges: ask the context "
+                        + "whether it has anything to save first.",
+                    ru: "save(in:) для контекста без изменений вернул \(first), а не .hasNoChanges: сначала "
+                        + "спросите контекст, есть ли ему что сохранять."))
+                return
+            }
+            let ann = background.performAndWait { () -> User in
+                let user = User(context: background)
+                user.name = "Ann"
+                return user
+            }
+            nonisolated(unsafe) let annInBackground = ann
+            let second = storage.save(in: background)
+            guard case .saved = second else {
+                try expect(false, localized("save(in:) with a new user reported \(second), not .saved.",
+                                            ru: "save(in:) с новым пользователем вернул \(second), а не .saved."))
+                return
+            }
+            let users = try storedUsers()
+            try expect(users == ["Ann"], localized(
+                "save(in:) reported .saved, but the store holds \(users), not [\"Ann\"]: report .saved after the "
+                    + "context's save succeeded, never instead of it.",
+                ru: "save(in:) вернул .saved, но в хранилище \(users), а не [\"Ann\"]: .saved сообщают после "
+                    + "успешного сохранения контекста, а не вместо него."))
+            background.performAndWait {
+                annInBackground.name = "Anna"                 // a change the caller holds on to
+                _ = User(context: background)                 // no name: the model requires one (1570)
+            }
+            let third = storage.save(in: background)
+            guard case .failed(let error) = third else {
+                try expect(false, localized(
+                    "saving a user without a name reported \(third), not .failed(error): catch the save's error "
+                        + "and report it.",
+                    ru: "сохранение пользователя без имени вернуло \(third), а не .failed(error): поймайте ошибку "
+                        + "сохранения и сообщите о ней."))
+                return
+            }
+            try expect((error as NSError).code == 1570, localized(
+                "the failed save reported \(error), not the save's own error (1570, a missing name).",
+                ru: "неудачное сохранение вернуло \(error), а не ошибку самого сохранения (1570, нет имени)."))
+            let after = background.performAndWait {
+                (dirty: background.hasChanges, annKept: annInBackground.managedObjectContext === background,
+                 annName: annInBackground.managedObjectContext == nil ? "" : annInBackground.name)
+            }
+            try expect(after.annKept, localized(
+                "after the failed save, Ann is no longer in her context: reset() forgets every object, and the "
+                    + "caller's with them; rollback() keeps them and only undoes the unsaved changes.",
+                ru: "после неудачного сохранения Ann больше нет в её контексте: reset() забывает все объекты, в том "
+                    + "числе те, что держит вызывающий код; rollback() оставляет их и отменяет только "
+                    + "несохранённые изменения."))
+            try expect(!after.dirty, localized(
+                "after the failed save the context still has changes: the same invalid user would make every "
+                    + "later save fail too. Roll the context back to its last save before reporting .failed.",
+                ru: "после неудачного сохранения в контексте остались изменения: тот же неверный пользователь "
+                    + "сорвёт и все следующие сохранения. Откатите контекст к последнему сохранению, прежде чем "
+                    + "вернуть .failed."))
+            try expect(after.annName == "Ann", localized(
+                "after the rollback Ann's name reads \"\(after.annName)\", not her saved name \"Ann\".",
+                ru: "после отката имя Ann читается как «\(after.annName)», а не сохранённое «Ann»."))
+        }
+    }
+
+    // MARK: Rule 2 — objects stay, objectIDs travel
+
+    func test03_editorTakesThePickedUserByItsObjectID() {
+        kata(3, in: "PostEditor.swift", "choose(_:)") {
+            let postID = try savedPost(users: ["Ann", "Boris"])
+            // Two screens, each with a main-queue context of its own: the editor and the user picker.
+            let editorContext = ManagedObjectContext(concurrencyType: .mainQueue)
+            editorContext.persistentStoreCoordinator = container.persistentStoreCoordinator
+            let pickerContext = ManagedObjectContext(concurrencyType: .mainQueue)
+            pickerContext.persistentStoreCoordinator = container.persistentStoreCoordinator
+            let post = try require(try editorContext.existingObject(with: postID) as? Post, "no post")
+            let editor = PostEditor(context: editorContext, post: post)
+            let request = User.fetchRequest()
+            request.predicate = try FetchPredicate(format: "name == %@", "Boris")
+            let boris = try require(try pickerContext.fetch(request).first, "no Boris")
+
+            try editor.choose(boris)
+
+            let crossed = localized(
+                "choose(_:) assigned the picker's own user object: it belongs to the picker's context, and an object "
+                    + "never crosses to another context (rule 2). Hand over its objectID and use the editor's "
+                    + "context's own copy of the user.",
+                ru: "choose(_:) присвоил объект самого экрана выбора: он принадлежит контексту выбора, а объекты между "
+                    + "контекстами не передают (правило 2). Передайте objectID и возьмите копию пользователя из "
+                    + "контекста редактора.")
+            guard let author = editor.post.author else {
+                // Persistence does not link objects of two contexts, and the next save says so (134060).
+                var code = 0
+                do { try editorContext.save() } catch { code = (error as NSError).code }
+                try expect(false, code == 134060 ? crossed + localized(
+                    " (The editor's save fails with 134060; Core Data would raise an exception at the assignment.)",
+                    ru: " (Сохранение редактора падает с 134060; Core Data бросила бы исключение прямо при "
+                        + "присваивании.)")
+                    : localized(
+                        "after choose(Boris) the post has no author. An object the editor's context has not read "
+                            + "yet is not registered there: look it up in a way that reads it from the store when "
+                            + "needed.",
+                        ru: "после choose(Boris) у поста нет автора. Объект, который контекст редактора ещё не "
+                            + "читал, в нём не зарегистрирован: найдите его способом, который при необходимости "
+                            + "читает из хранилища."))
+                return
+            }
+            try expect(author.managedObjectContext === editorContext, author === boris ? crossed : localized(
+                "the post's author is not an object of the editor's context.",
+                ru: "автор поста — не объект контекста редактора."))
+            try expect(author.name == "Boris", localized("the post's author is \(author.name), not Boris.",
+                                                         ru: "автор поста — \(author.name), а не Boris."))
+            do {
+                try editorContext.save()
+            } catch {
+                try expect(false, localized("the editor's save failed: \(error)",
+                                            ru: "сохранение редактора упало: \(error)"))
+            }
+            let inStore = try stored(postID)
+            try expect(inStore.author == "Boris", localized(
+                "after the editor's save the store's post has the author \(inStore.author ?? "nil"), not Boris.",
+                ru: "после сохранения редактора у поста в хранилище автор \(inStore.author ?? "nil"), а не Boris."))
+            try expect(!pickerContext.hasChanges, localized(
+                "choose(_:) changed the picker's context: the picker only hands over the user it picked.",
+                ru: "choose(_:) изменил контекст экрана выбора: экран выбора только передаёт выбранного "
+                    + "пользователя."))
+        }
+    }
+
+    // MARK: Rule 3.1 — a background save and an edit of the same post
+
+    func test04_aPushMakesTheScreensSaveFailWith133020() {
+        kata(4, in: "PushHandler.swift", "apply(_:toPostWithID:completion:)") {
+            let postID = try savedPost()
+            let storage = BlogStorage(container: container)
+            let screen = try PostScreen(container: container, postID: postID, fix: .none)
+            try expect(screen.context === container.viewContext && screen.post.managedObjectContext === screen.context,
+                       localized("the screen must edit its post in the container's viewContext: look the post up "
+                                    + "there by its ID.",
+                                 ru: "экран должен редактировать пост во viewContext контейнера: найдите пост там "
+                                    + "по его ID."))
+            let merging = screen.context.automaticallyMergesChangesFromParent
+            try expect(screen.context.mergePolicy == .error && !merging, localized(
+                "with .none the screen sets nothing up, so the conflict can be seen; its context has the merge "
+                    + "policy \(screen.context.mergePolicy) and automatic merging \(merging ? "on" : "off").",
+                ru: "при .none экран ничего не настраивает, чтобы конфликт было видно; а у его контекста политика "
+                    + "\(screen.context.mergePolicy) и автоматическое слияние \(merging ? "включено" : "выключено")."))
+            screen.post.title = "Merge rules, explained"         // the user types; not saved yet
+
+            let outcome = Box<(status: SaveStatus, onMain: Bool)>()
+            PushHandler(storage: storage).apply(PostUpdate(likes: 7), toPostWithID: postID) { status in
+                outcome.set((status, Thread.isMainThread))
+            }
+            try expect(eventually { outcome.value != nil }, localized(
+                "apply never called its completion (waited \(Int(Self.patience)) s): call it when the background "
+                    + "save is done, whatever it reported.",
+                ru: "apply так и не вызвал completion (ждали \(Int(Self.patience)) с): вызовите его, когда фоновое "
+                    + "сохранение закончилось, что бы оно ни вернуло."))
+            let (status, onMain) = outcome.value!
+            if case .failed(let notDone as KataNotDone) = status { throw notDone }
+            guard case .saved = status else {
+                try expect(false, localized("the push reported \(status), not .saved.",
+                                            ru: "push вернул \(status), а не .saved."))
+                return
+            }
+            try expect(onMain, localized(
+                "apply called its completion on a background thread: the UI hears of the result on the main queue "
+                    + "(DispatchQueue.main).",
+                ru: "apply вызвал completion на фоновом потоке: интерфейс узнаёт о результате на главной очереди "
+                    + "(DispatchQueue.main)."))
+            let pushed = try stored(postID)
+            try expect(pushed.likes == 7 && pushed.title == "Merge rules", localized(
+                "after the push the store's post reads \"\(pushed.title)\", \(pushed.likes) likes, not "
+                    + "\"Merge rules\", 7 likes: the push sets only what it carries, on the task context's own copy "
+                    + "of the post, and saves.",
+                ru: "после push пост в хранилище — «\(pushed.title)», \(pushed.likes) лайков, а не «Merge rules», "
+                    + "7 лайков: push меняет только то, что в нём пришло, на копии поста в контексте задачи, и "
+                    + "сохраняет."))
+            try expect(screen.post.title == "Merge rules, explained", localized(
+                "the push changed the screen's own post: it must work on its own context's copy.",
+                ru: "push изменил пост самого экрана, а должен работать с копией в своём контексте."))
+
+            let error = try expectError((any Error).self, localized(
+                "the screen saved its edit over the push without a word. With no fix (.none) the viewContext's "
+                    + "save must fail, and save() must let the error reach the caller.",
+                ru: "экран молча сохранил правку поверх push. Без решения (.none) сохранение viewContext должно "
+                    + "упасть, а save() — передать ошибку вызывающему.")) {
+                try screen.save()
+            }
+            let nsError = error as NSError
+            try expect(nsError.domain == NSCocoaErrorDomain && nsError.code == 133020, localized(
+                "screen.save() failed with \(nsError.domain) \(nsError.code), not the merge conflict "
+                    + "(NSCocoaErrorDomain 133020, \"Could not merge changes.\"): \(error)",
+                ru: "screen.save() упал с \(nsError.domain) \(nsError.code), а не с конфликтом слияния "
+                    + "(NSCocoaErrorDomain 133020, «Could not merge changes.»): \(error)"))
+            let after = try stored(postID)
+            try expect(after.likes == 7 && after.title == "Merge rules", localized(
+                "after the failed save the store reads \"\(after.title)\", \(after.likes) likes: a failed save "
+                    + "must leave the push as it was.",
+                ru: "после неудачного сохранения в хранилище «\(after.title)», \(after.likes) лайков: неудачное "
+                    + "сохранение не должно трогать результат push."))
+        }
+    }
+
+    func test05_automaticMergingShowsThePushAndSavesTheEdit() {
+        kata(5, in: "PostScreen.swift", "init(container:postID:fix:)") {
+            let postID = try savedPost()
+            let screen = try PostScreen(container: container, postID: postID, fix: .automaticMerging)
+            screen.post.title = "Merge rules, explained"
+            try push(PostUpdate(likes: 7), to: postID)
+            try expect(screen.post.likes == 7, localized(
+                "after the push was saved, the screen still shows \(screen.post.likes) likes: the viewContext did "
+                    + "not take the background save in. Solution 1 has the viewContext merge every save made "
+                    + "through the store as it happens — not only settle things when it saves itself.",
+                ru: "push сохранён, а экран всё ещё показывает \(screen.post.likes) лайков: viewContext не принял "
+                    + "фоновое сохранение. Решение 1 — viewContext сам вливает каждое сохранение, дошедшее до "
+                    + "хранилища, сразу, а не разбирается только в момент своего сохранения."))
+            try expect(screen.post.title == "Merge rules, explained", localized(
+                "the merge replaced the screen's unsaved title with \"\(screen.post.title)\": merging keeps the "
+                    + "context's own changes.",
+                ru: "слияние заменило несохранённый заголовок экрана на «\(screen.post.title)»: при слиянии "
+                    + "собственные изменения контекста сохраняются."))
+            try saveScreen(screen, fix: "the merged post takes the store's version, so its save no longer conflicts.",
+                           fixRu: "влитый пост получает версию хранилища, и его сохранение больше не конфликтует.")
+            let inStore = try stored(postID)
+            try expect(inStore.title == "Merge rules, explained" && inStore.likes == 7, localized(
+                "the store reads \"\(inStore.title)\", \(inStore.likes) likes, not the screen's title with the "
+                    + "push's 7 likes.",
+                ru: "в хранилище «\(inStore.title)», \(inStore.likes) лайков, а не заголовок экрана с 7 лайками "
+                    + "из push."))
+        }
+    }
+
+    func test06_objectTrumpKeepsTheScreensTitleAndThePushedLikes() {
+        kata(6, in: "PostScreen.swift", "init(container:postID:fix:)") {
+            let postID = try savedPost()
+            let screen = try PostScreen(container: container, postID: postID, fix: .objectTrump)
+            screen.post.title = "Merge rules, explained"
+            // The push changes the title too, and the likes, which the screen did not touch.
+            try push(PostUpdate(title: "Merge Rules", likes: 7), to: postID)
+            try saveScreen(screen, fix: "the viewContext's merge policy is still .error, the default.",
+                           fixRu: "политика слияния viewContext всё ещё .error, по умолчанию.")
+            let inStore = try stored(postID)
+            try expect(inStore.title == "Merge rules, explained", localized(
+                "both changed the title, and the push's \"\(inStore.title)\" won: under the fix of solution 2 the "
+                    + "object being saved wins where both changed a property (a store-trumping policy does the "
+                    + "opposite).",
+                ru: "заголовок меняли оба, и победил заголовок push «\(inStore.title)»: в решении 2 там, где "
+                    + "свойство меняли оба, побеждает сохраняемый объект (политика StoreTrump делает наоборот)."))
+            try expect(inStore.likes == 7, localized(
+                "the store has \(inStore.likes) likes: the push's 7 were overwritten by the screen's stale value. "
+                    + "Only the properties the screen changed should win; overwrite writes every property of the "
+                    + "object.",
+                ru: "в хранилище \(inStore.likes) лайков: 7 из push затёрты устаревшим значением экрана. Побеждать "
+                    + "должны только свойства, которые экран менял; overwrite записывает все свойства объекта."))
+        }
+    }
+
+    func test07_refreshBeforeSavingKeepsBoth() {
+        kata(7, in: "PostScreen.swift", "save()") {
+            let postID = try savedPost()
+            let screen = try PostScreen(container: container, postID: postID, fix: .refreshBeforeSaving)
+            screen.post.title = "Merge rules, explained"
+            try push(PostUpdate(title: "Merge Rules", likes: 7), to: postID)
+            try saveScreen(screen, fix: "solution 3 re-reads the post from the store just before saving, which "
+                            + "brings its snapshot up to date.",
+                           fixRu: "решение 3 перечитывает пост из хранилища прямо перед сохранением, и его снимок "
+                            + "становится актуальным.")
+            try expect(screen.post.managedObjectContext === screen.context, localized(
+                "after save() the screen's post is no longer in its context: reset() forgets every object. Refresh "
+                    + "the post (or all objects) instead, keeping the unsaved changes.",
+                ru: "после save() пост экрана больше не в его контексте: reset() забывает все объекты. Вместо этого "
+                    + "обновите пост (или все объекты), сохранив несохранённые изменения."))
+            let inStore = try stored(postID)
+            try expect(inStore.title == "Merge rules, explained", localized(
+                "the store's title is \"\(inStore.title)\": the screen's edit was lost. Refreshing without merging "
+                    + "changes throws the object's unsaved changes away; keep them on top of the store's values.",
+                ru: "в хранилище заголовок «\(inStore.title)»: правка экрана потерялась. Обновление без слияния "
+                    + "изменений выбрасывает несохранённые изменения объекта; сохраните их поверх значений "
+                    + "хранилища."))
+            try expect(inStore.likes == 7 && screen.post.likes == 7, localized(
+                "the push's 7 likes did not survive the screen's save (store: \(inStore.likes), screen: "
+                    + "\(screen.post.likes)).",
+                ru: "7 лайков из push не пережили сохранение экрана (хранилище: \(inStore.likes), экран: "
+                    + "\(screen.post.likes))."))
+        }
+    }
+}
