@@ -70,6 +70,8 @@ let package = Package(
                           path: "Sources/Examples/09-RespondingToChanges"),
         .executableTarget(name: "example10-query-generations", dependencies: ["Persistence", "KataSupport"],
                           path: "Sources/Examples/10-QueryGenerations"),
+        .executableTarget(name: "example12-batch-requests", dependencies: ["Persistence", "KataSupport"],
+                          path: "Sources/Examples/12-BatchRequests"),
 
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence"]),
         .testTarget(
