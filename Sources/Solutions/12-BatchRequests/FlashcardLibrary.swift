@@ -24,8 +24,8 @@ public final class FlashcardLibrary {
             request.resultType = .updatedObjectIDsResultType
             return try background.execute(request).objectIDs ?? []
         }
-        // Merge on this side of performAndWait: merging waits for the view context's queue (the main queue), and
-        // a main thread blocked in the background context's performAndWait could never run it.
+        // Merged once performAndWait has returned: the merge runs on the view context's queue, and the background
+        // context's queue need not be held meanwhile.
         ManagedObjectContext.mergeChanges(
             fromRemoteContextSave: [ManagedObjectContext.NotificationKey.updatedObjectIDs.rawValue: moved],
             into: [container.viewContext])
