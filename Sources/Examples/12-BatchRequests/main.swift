@@ -164,8 +164,11 @@ do {
     print("   the editor shows gato in box \(card.box); the user changes nothing", terminator: "")
     try restartDeck(named: "Spanish", in: container)
     try editor.save()                                          // nothing to save, so nothing to merge
-    print(", saves: still box \(card.box) (the store has box 1)")
+    print(", saves: still box \(card.box)", terminator: "")
     // endregion: policy-not-merge
+    let reader = container.newBackgroundContext()
+    let stored = try reader.performAndWait { (try reader.existingObject(with: gato.objectID) as! Flashcard).box }
+    print(" (the store has box \(stored))")
 }
 
 print("")
