@@ -51,11 +51,12 @@ final class Kata12BatchRequests: KataCase {
         try require(decks.values.flatMap(\.cards).first { $0.front == front }, "the kata's own card \(front) is missing.")
     }
 
-    /// What the store holds now, read through a new context: each card's box by its front.
+    /// What the store holds now, read through a new context: each card's box by its front (the first card's, should
+    /// two cards share a front).
     private func storedBoxes() throws -> [String: Int] {
         let reader = container.newBackgroundContext()
         return try reader.performAndWait {
-            Dictionary(uniqueKeysWithValues: try reader.fetch(Flashcard.fetchRequest()).map { ($0.front, $0.box) })
+            Dictionary(try reader.fetch(Flashcard.fetchRequest()).map { ($0.front, $0.box) }) { first, _ in first }
         }
     }
 
@@ -76,7 +77,7 @@ final class Kata12BatchRequests: KataCase {
         }
     }
 
-    /// How many decks the store holds with each code (more than one would be a duplicate).
+    /// The codes of the decks the store holds, sorted: a code listed twice is a duplicate deck.
     private func storedDeckCodes() throws -> [String] {
         let reader = container.newBackgroundContext()
         return try reader.performAndWait { try reader.fetch(FlashcardDeck.fetchRequest()).map(\.code).sorted() }
