@@ -74,6 +74,8 @@ let package = Package(
                           path: "Sources/Examples/10-QueryGenerations"),
         .executableTarget(name: "example11-merge-rules", dependencies: ["Persistence", "KataSupport"],
                           path: "Sources/Examples/11-MergeRules"),
+        .executableTarget(name: "example12-batch-requests", dependencies: ["Persistence", "KataSupport"],
+                          path: "Sources/Examples/12-BatchRequests"),
 
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence"]),
         .testTarget(

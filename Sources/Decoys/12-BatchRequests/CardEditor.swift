@@ -1,0 +1,41 @@
+import KataSupport
+import Persistence
+
+/// The reference solution with known mistakes behind `Decoy.isActive(…)` (see `Sources/Decoys/Decoy.swift`).
+public final class CardEditor {
+    public let context: ManagedObjectContext
+    public let card: Flashcard
+
+    public init(card: Flashcard, container: PersistentContainer) throws {
+        context = ManagedObjectContext(concurrencyType: .mainQueue)
+        context.persistentStoreCoordinator = container.persistentStoreCoordinator
+        if Decoy.isActive("editor-overwrite") {
+            context.mergePolicy = .overwrite
+        } else if Decoy.isActive("editor-store-trump") {
+            context.mergePolicy = .mergeByPropertyStoreTrump
+        } else if !Decoy.isActive("editor-without-policy") && !Decoy.isActive("editor-refresh-without-merge") {
+            context.mergePolicy = .mergeByPropertyObjectTrump
+        }
+        if Decoy.isActive("editor-keeps-callers-card") {
+            self.card = card
+            return
+        }
+        guard let copy = try context.existingObject(with: card.objectID) as? Flashcard else {
+            throw PersistenceError(.managedObjectReferentialIntegrity, "\(card.objectID) is not a flashcard",
+                                   objectID: card.objectID)
+        }
+        self.card = copy
+    }
+
+    public func save() throws {
+        // Refreshing without merging changes makes the save succeed — by throwing the user's edit away.
+        if Decoy.isActive("editor-refresh-without-merge") { context.refresh(card, mergeChanges: false) }
+        guard context.hasChanges else { return }
+        do {
+            try context.save()
+        } catch {
+            context.rollback()
+            throw error
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import KataSupport
+import Persistence
+
+/// The reference solution with known mistakes behind `Decoy.isActive(…)` (see `Sources/Decoys/Decoy.swift`).
+public final class FlashcardLibrary {
+    public let container: PersistentContainer
+
+    public init(container: PersistentContainer) {
+        self.container = container
+    }
+
+    private var updatedKey: String { ManagedObjectContext.NotificationKey.updatedObjectIDs.rawValue }
+    private var insertedKey: String { ManagedObjectContext.NotificationKey.insertedObjectIDs.rawValue }
+    private var deletedKey: String { ManagedObjectContext.NotificationKey.deletedObjectIDs.rawValue }
+
+    public func restartDeck(named name: String) throws -> Int {
+        let background = container.newBackgroundContext()
+        if Decoy.isActive("restart-by-saving") {
+            // Loads every card and saves: correct in the store, but no batch — and the view context hears nothing.
+            return try background.performAndWait {
+                let request = Flashcard.fetchRequest()
+                request.predicate = try FetchPredicate(format: "deck.name == %@", name)
+                let cards = try background.fetch(request)
+                for card in cards { card.box = 1 }
+                try background.save()
+                return cards.count
+            }
+        }
+        func run() throws -> [ManagedObjectID] {
+            let request = BatchUpdateRequest(entityName: "Flashcard")
+            if Decoy.isActive("restart-beginswith") {
+                request.predicate = try FetchPredicate(format: "deck.name BEGINSWITH %@", name)
+            } else if !Decoy.isActive("restart-without-predicate") {
+                request.predicate = try FetchPredicate(format: "deck.name == %@", name)
+            }
+            request.propertiesToUpdate = ["box": 1]
+            request.resultType = .updatedObjectIDsResultType
+            return try background.execute(request).objectIDs ?? []
+        }
+        // The background context used on the caller's thread, outside performAndWait.
+        let moved = Decoy.isActive("restart-off-queue") ? try run() : try background.performAndWait { try run() }
+        if Decoy.isActive("restart-without-merge") { return moved.count }
+        if Decoy.isActive("restart-policy-instead-of-merge") {
+            container.viewContext.mergePolicy = .mergeByPropertyObjectTrump
+            return moved.count
+        }
+        let key = Decoy.isActive("restart-merged-as-inserted") ? insertedKey : updatedKey
+        let target = Decoy.isActive("restart-merge-into-background") ? background : container.viewContext
+        ManagedObjectContext.mergeChanges(fromRemoteContextSave: [key: moved], into: [target])
+        return moved.count
+    }
+
+    public func deleteArchivedDecks() throws -> Int {
+        let background = container.newBackgroundContext()
+        if Decoy.isActive("delete-through-context") {
+            // Deletes object by object and saves: the slow way, and the view context is not told either.
+            return try background.performAndWait {
+                let request = FlashcardDeck.fetchRequest()
+                request.predicate = try FetchPredicate(format: "archived == YES")
+                let decks = try background.fetch(request)
+                let count = decks.reduce(0) { $0 + 1 + $1.cards.count }
+                for deck in decks { background.delete(deck) }
+                try background.save()
+                return count
+            }
+        }
+        let deleted = try background.performAndWait {
+            let archived = FlashcardDeck.fetchRequest()
+            if !Decoy.isActive("delete-without-predicate") {
+                archived.predicate = try FetchPredicate(format: "archived == YES")
+            }
+            let request = BatchDeleteRequest(fetchRequest: archived)
+            if Decoy.isActive("delete-status-only") {
+                // The default result type: no IDs, so there is nothing to merge.
+                return (try background.execute(request).objectIDs ?? [], try background.count(for: archived))
+            }
+            request.resultType = .resultTypeObjectIDs
+            let ids = try background.execute(request).objectIDs ?? []
+            return (ids, ids.count)
+        }
+        let key = Decoy.isActive("delete-merged-as-updated") ? updatedKey : deletedKey
+        ManagedObjectContext.mergeChanges(fromRemoteContextSave: [key: deleted.0], into: [container.viewContext])
+        return deleted.1
+    }
+
+    public func importCatalog(_ entries: [DeckEntry]) throws -> Int {
+        let background = container.newBackgroundContext()
+        if Decoy.isActive("import-by-saving") {
+            // New objects with the codes of stored decks: the save breaks the uniqueness constraint (133021).
+            try background.performAndWait {
+                for entry in entries {
+                    let deck = FlashcardDeck(context: background)
+                    deck.code = entry.code
+                    deck.name = entry.name
+                }
+                try background.save()
+            }
+            return entries.count
+        }
+        let written = try background.performAndWait {
+            let rows: [[String: Any]] = entries.map { entry in
+                var row: [String: Any] = ["code": entry.code, "name": entry.name]
+                if Decoy.isActive("import-writes-archived") { row["archived"] = false }
+                return row
+            }
+            let request = BatchInsertRequest(entityName: "FlashcardDeck", objects: rows)
+            request.resultType = .objectIDs
+            return try background.execute(request).objectIDs ?? []
+        }
+        if Decoy.isActive("import-without-merge") { return written.count }
+        let key = Decoy.isActive("import-merged-as-inserted") ? insertedKey : updatedKey
+        ManagedObjectContext.mergeChanges(fromRemoteContextSave: [key: written], into: [container.viewContext])
+        return written.count
+    }
+}

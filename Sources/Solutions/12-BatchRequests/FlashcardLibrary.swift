@@ -1,0 +1,76 @@
+import Foundation
+import KataSupport
+import Persistence
+
+/// The flashcard app's work on many objects at once, done in SQL by batch requests on a background context. A
+/// batch request changes the store past every context and tells none of them, so each job passes the IDs it
+/// changed to ``ManagedObjectContext/mergeChanges(fromRemoteContextSave:into:)`` for the view context.
+public final class FlashcardLibrary {
+    public let container: PersistentContainer
+
+    public init(container: PersistentContainer) {
+        self.container = container
+    }
+
+    // region: restart-deck
+    /// Puts every card of the deck named `name` back in box 1 with one batch update, and brings the view context
+    /// up to date. Returns how many cards it moved.
+    public func restartDeck(named name: String) throws -> Int {
+        let background = container.newBackgroundContext()
+        let moved = try background.performAndWait {
+            let request = BatchUpdateRequest(entityName: "Flashcard")
+            request.predicate = try FetchPredicate(format: "deck.name == %@", name)
+            request.propertiesToUpdate = ["box": 1]
+            request.resultType = .updatedObjectIDsResultType
+            return try background.execute(request).objectIDs ?? []
+        }
+        // Merged once performAndWait has returned: the merge runs on the view context's queue, and the background
+        // context's queue need not be held meanwhile.
+        ManagedObjectContext.mergeChanges(
+            fromRemoteContextSave: [ManagedObjectContext.NotificationKey.updatedObjectIDs.rawValue: moved],
+            into: [container.viewContext])
+        return moved.count
+    }
+    // endregion: restart-deck
+
+    // region: delete-archived
+    /// Deletes every archived deck — and, by the cascade rule, its cards — with one batch delete, and removes
+    /// them from the view context. Returns how many objects went, cards included.
+    public func deleteArchivedDecks() throws -> Int {
+        let background = container.newBackgroundContext()
+        let deleted = try background.performAndWait {
+            let archived = FlashcardDeck.fetchRequest()
+            archived.predicate = try FetchPredicate(format: "archived == YES")
+            let request = BatchDeleteRequest(fetchRequest: archived)
+            request.resultType = .resultTypeObjectIDs      // the decks' IDs and their cards'
+            return try background.execute(request).objectIDs ?? []
+        }
+        ManagedObjectContext.mergeChanges(
+            fromRemoteContextSave: [ManagedObjectContext.NotificationKey.deletedObjectIDs.rawValue: deleted],
+            into: [container.viewContext])
+        return deleted.count
+    }
+    // endregion: delete-archived
+
+    // region: import-catalog
+    /// Brings the decks up to date with the server's catalog in one batch insert: a deck whose code is new is
+    /// inserted, a deck the store has already is renamed in place — same row, same cards, `archived` untouched —
+    /// because `code` is unique. Returns how many decks it wrote.
+    public func importCatalog(_ entries: [DeckEntry]) throws -> Int {
+        let background = container.newBackgroundContext()
+        let written = try background.performAndWait {
+            // Only the keys the catalog knows: a key given here overwrites the stored deck's value.
+            let rows: [[String: Any]] = entries.map { ["code": $0.code, "name": $0.name] }
+            let request = BatchInsertRequest(entityName: "FlashcardDeck", objects: rows)
+            request.resultType = .objectIDs
+            return try background.execute(request).objectIDs ?? []
+        }
+        // New rows and updated rows alike: listed as updated, the view context refreshes the decks it holds and
+        // leaves the others to its next fetch.
+        ManagedObjectContext.mergeChanges(
+            fromRemoteContextSave: [ManagedObjectContext.NotificationKey.updatedObjectIDs.rawValue: written],
+            into: [container.viewContext])
+        return written.count
+    }
+    // endregion: import-catalog
+}
