@@ -70,6 +70,8 @@ let package = Package(
                           path: "Sources/Examples/09-RespondingToChanges"),
         .executableTarget(name: "example10-query-generations", dependencies: ["Persistence", "KataSupport"],
                           path: "Sources/Examples/10-QueryGenerations"),
+        .executableTarget(name: "example13-searching", dependencies: ["Persistence", "KataSupport"],
+                          path: "Sources/Examples/13-Searching"),
 
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence"]),
         .testTarget(
