@@ -42,7 +42,7 @@ final class Kata13Searching: KataCase {
     /// Fails unless the search for `text` finds exactly `expected`; `missing` says why a dish might be missing.
     private func expectSearch(_ text: String, finds expected: [String], inOrder: Bool = false, missing: String) throws {
         let got = try found(text)
-        let query = "searching \"\(text)\""
+        let query = "searching \(String(reflecting: text))"
         if Set(got) == Set(expected) {
             guard inOrder else { return }
             try expect(got == expected, "\(query) found the right dishes in the order \(got); the screen lists them "
@@ -52,7 +52,8 @@ final class Kata13Searching: KataCase {
         let extra = got.filter { !expected.contains($0) }
         let absent = expected.filter { !got.contains($0) }
         if !absent.isEmpty {
-            try expect(false, "\(query) should find \(expected) but found \(got), without \(absent). \(missing)")
+            let what = got.isEmpty ? "nothing" : "\(got), without \(absent)"
+            try expect(false, "\(query) should find \(expected) but found \(what). \(missing)")
         }
         try expect(false, "\(query) should find only \(expected) but also found \(extra). Each of those has only "
             + "some of the words in its name: every word must match (AND), not any of them (OR).")
@@ -157,11 +158,11 @@ final class Kata13Searching: KataCase {
                     try expectSearch(search.text, finds: search.finds, missing: search.missing + " It must be "
                         + "matched as it is: pass each word as an argument (%@) of the format, never as part of it.")
                 } catch let error as FetchPredicateError {
-                    try expect(false, "searching \"\(search.text)\" threw \(error). The word was written into the "
-                        + "format string, where its quote ended a string early. Put %@ in the format and pass the "
-                        + "word as an argument: arguments are bound as values, never parsed (in Core Data this "
-                        + "mistake raises an exception that crashes the app — or, with a crafted word, changes the "
-                        + "predicate).")
+                    try expect(false, "searching \(String(reflecting: search.text)) threw a syntax error: the word "
+                        + "was written into the format string, where its quote ended a string early. Put %@ in the "
+                        + "format and pass the word as an argument: arguments are bound as values, never parsed. (In "
+                        + "Core Data this mistake raises an exception that crashes the app — or, with a crafted word, "
+                        + "changes the predicate.) The error:\n\(error)")
                 }
             }
         }
@@ -193,8 +194,8 @@ final class Kata13Searching: KataCase {
                 + "the view context runs on the main queue — call it there.")
             try expect(!progress.isCancelled && progress.fractionCompleted == 1, "the search is over, but the "
                 + "progress search(_:) returned is at \(Int(progress.fractionCompleted * 100)) % (\(progress.completedUnitCount) "
-                + "of \(progress.totalUnitCount)): it is not the fetch's progress. Return the progress of the "
-                + "result that execute hands back (or make your own progress current while you execute, so the "
+                + "of \(progress.totalUnitCount)): it is not the progress of an asynchronous fetch. Execute an "
+                + "AsynchronousFetchRequest and return the progress of the result that execute hands back (or make your own progress current while you execute, so the "
                 + "fetch's becomes its child).")
         }
     }
@@ -212,8 +213,8 @@ final class Kata13Searching: KataCase {
                 + "resultsDidChange never ran (kata 4 first).")
             settle()
             try expect(first.isCancelled && second.isCancelled, "three searches were started one after the other, "
-                + "and the first two are still running: each new search must cancel the one before it (cancel its "
-                + "progress). Otherwise a slower, older answer can replace the newest one.")
+                + "and the progress of the first two was not cancelled: each new search must cancel the one before "
+                + "it (cancel its progress). Otherwise a slower, older answer can replace the newest one.")
             try expect(!third.isCancelled, "the last search was cancelled: cancel the search that was running "
                 + "before the new one starts, not the new one.")
             try expect(calls.made == 1, "resultsDidChange ran \(calls.made) times for three searches of which two "
@@ -229,15 +230,19 @@ final class Kata13Searching: KataCase {
             settle()
             try expect(closed.isCancelled, in: "cancelSearch()", "cancelSearch() did not cancel the running search's progress: forgetting "
                 + "the search is not stopping it. Cancel the progress of the search that is running.")
-            try expect(calls.made == 1 && screen.results.map(\.name) == ["Crème Brûlée"], in: "cancelSearch()", "after cancelSearch() the "
-                + "screen changed its results to \(screen.results.map(\.name)): a cancelled search must leave them "
-                + "as they were.")
+            try expect(calls.made == 1 && screen.results.map(\.name) == ["Crème Brûlée"],
+                       in: "search(_:) and cancelSearch()", "after cancelSearch() the screen shows "
+                + "\(screen.results.map(\.name)) (resultsDidChange ran \(calls.made) times in all): a cancelled search "
+                + "must leave the results as they were. Its completion still runs, with no finalResult: return "
+                + "without touching results then.")
         }
     }
 
     func test06_aBackgroundSearchDeliversOnTheMainQueue() {
         kata(6, in: "DishSearchScreen.swift", "searchInBackground(_:)") {
             try saveMenu()
+            // A dish the screen's context has not saved: a background context reads the store, so it cannot see it.
+            Dish(context: context).name = "Tarte Tatin (draft)"
             let calls = Calls()
             let screen = makeScreen(calls)
             let progress = try screen.searchInBackground("tart")
@@ -254,6 +259,10 @@ final class Kata13Searching: KataCase {
                 + "main queue.")
             let names = screen.results.map(\.name)
             let expected = ["Chocolate Tart", "Lemon Tart", "Tarte au Chocolat"]
+            try expect(!names.contains("Tarte Tatin (draft)"), "searching \"tart\" in the background showed "
+                + "\(names), with a dish the screen's context has not saved: the search ran in the screen's own "
+                + "context, which sees its unsaved changes. Run it in a background context of the screen's own — "
+                + "that context reads only what is saved.")
             try expect(names == expected, "searching \"tart\" in the background showed \(names), not \(expected): "
                 + "use the predicate and sort descriptors of DishSearch.fetchRequest(matching:), and keep the order "
                 + "of the IDs.")
