@@ -161,8 +161,8 @@ final class Kata13Searching: KataCase {
                     try expect(false, "searching \(String(reflecting: search.text)) threw a syntax error: the word "
                         + "was written into the format string, where its quote ended a string early. Put %@ in the "
                         + "format and pass the word as an argument: arguments are bound as values, never parsed. (In "
-                        + "Core Data this mistake raises an exception that crashes the app — or, with a crafted word, "
-                        + "changes the predicate.) The error:\n\(error)")
+                        + "Core Data this mistake raises an exception that crashes the app — or, with a crafted "
+                        + "word, changes the predicate.) The error:\n\(error)")
                 }
             }
         }
@@ -192,11 +192,12 @@ final class Kata13Searching: KataCase {
                 + "descriptors and all.")
             try expect(calls.allOnMain, "resultsDidChange ran off the main thread: the completion block of a fetch on "
                 + "the view context runs on the main queue — call it there.")
+            let percent = Int(progress.fractionCompleted * 100)
             try expect(!progress.isCancelled && progress.fractionCompleted == 1, "the search is over, but the "
-                + "progress search(_:) returned is at \(Int(progress.fractionCompleted * 100)) % (\(progress.completedUnitCount) "
-                + "of \(progress.totalUnitCount)): it is not the progress of an asynchronous fetch. Execute an "
-                + "AsynchronousFetchRequest and return the progress of the result that execute hands back (or make your own progress current while you execute, so the "
-                + "fetch's becomes its child).")
+                + "progress search(_:) returned is at \(percent) % (\(progress.completedUnitCount) of "
+                + "\(progress.totalUnitCount)): it is not the progress of an asynchronous fetch. Execute an "
+                + "AsynchronousFetchRequest and return the progress of the result that execute hands back (or make "
+                + "your own progress current while you execute, so the fetch's becomes its child).")
         }
     }
 
@@ -228,8 +229,9 @@ final class Kata13Searching: KataCase {
             let closed = try screen.search("tart")
             screen.cancelSearch()
             settle()
-            try expect(closed.isCancelled, in: "cancelSearch()", "cancelSearch() did not cancel the running search's progress: forgetting "
-                + "the search is not stopping it. Cancel the progress of the search that is running.")
+            try expect(closed.isCancelled, in: "cancelSearch()", "cancelSearch() did not cancel the running "
+                + "search's progress: forgetting the search is not stopping it. Cancel the progress of the search "
+                + "that is running.")
             try expect(calls.made == 1 && screen.results.map(\.name) == ["Crème Brûlée"],
                        in: "search(_:) and cancelSearch()", "after cancelSearch() the screen shows "
                 + "\(screen.results.map(\.name)) (resultsDidChange ran \(calls.made) times in all): a cancelled search "

@@ -30,7 +30,8 @@ public final class DishSearchScreen: @unchecked Sendable {
         }
         // Mistake: the search still running goes on, and its late answer replaces the newer one.
         if !Decoy.isActive("search-keeps-previous") { running?.cancel() }
-        let request = AsynchronousFetchRequest(fetchRequest: try DishSearch.fetchRequest(matching: text)) { [weak self] result in
+        let matching = try DishSearch.fetchRequest(matching: text)
+        let request = AsynchronousFetchRequest(fetchRequest: matching) { [weak self] result in
             guard let self else { return }
             // Mistake: a cancelled search empties the list and reports it as new results.
             if Decoy.isActive("cancelled-search-clears-results") {

@@ -32,6 +32,15 @@ final class Box<Value>: @unchecked Sendable {
     }
 }
 
+/// The same search, returning object IDs.
+func idsOnly(_ request: FetchRequest<Dish>) -> FetchRequest<ManagedObjectID> {
+    let ids = FetchRequest<ManagedObjectID>(entityName: "Dish")
+    ids.resultType = .managedObjectIDResultType
+    ids.predicate = request.predicate
+    ids.sortDescriptors = request.sortDescriptors
+    return ids
+}
+
 func seconds(since start: Date) -> String { String(format: "%.3f s", Date().timeIntervalSince(start)) }
 
 let container = makeContainer()
@@ -152,17 +161,19 @@ screenProgress.resignCurrent()
 runMainQueue { screenProgress.fractionCompleted >= 0.5 || cancelled.value }
 let seenAt = screenProgress.fractionCompleted
 screenProgress.cancel()                 // cancels its children too: the fetch stops reading
+let own = another.progress
 print("   cancelled the caller's progress at \(Int(seenAt * 100)) %; the fetch's own progress: cancelled "
-    + "\(another.progress.isCancelled), \(another.progress.completedUnitCount) of \(another.progress.totalUnitCount) rows read")
+    + "\(own.isCancelled), \(own.completedUnitCount) of \(own.totalUnitCount) rows read")
 runMainQueue { cancelled.value }
 print("   objects the context registered: \(context.registeredObjects.count)")
 
 print("6. The completion runs on the queue of the context that executed the request")
 let background = container.newBackgroundContext()
 let done = Box(false)
+let searchForIDs = idsOnly(search)
 // region: background
-background.performAndWait {
-    _ = try? background.execute(AsynchronousFetchRequest(fetchRequest: try! DishSearchDemo.idsOnly(search)) { result in
+try background.performAndWait {
+    _ = try background.execute(AsynchronousFetchRequest(fetchRequest: searchForIDs) { result in
         // On the background context's queue: not the main thread. Only the IDs may leave it.
         let ids = result.finalResult ?? []
         print("   background context: completion on the main thread: \(Thread.isMainThread); \(ids.count) IDs")
@@ -178,15 +189,3 @@ background.performAndWait {
 // endregion: background
 runMainQueue { done.value }
 timer.invalidate()
-
-/// Helpers the example shares between its parts.
-enum DishSearchDemo {
-    /// The same search, returning object IDs.
-    static func idsOnly(_ request: FetchRequest<Dish>) throws -> FetchRequest<ManagedObjectID> {
-        let ids = FetchRequest<ManagedObjectID>(entityName: "Dish")
-        ids.resultType = .managedObjectIDResultType
-        ids.predicate = request.predicate
-        ids.sortDescriptors = request.sortDescriptors
-        return ids
-    }
-}

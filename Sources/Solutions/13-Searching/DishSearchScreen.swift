@@ -35,7 +35,8 @@ public final class DishSearchScreen: @unchecked Sendable {
     @discardableResult
     public func search(_ text: String) throws -> Progress {
         running?.cancel()                       // its completion gets an error and no dishes
-        let request = AsynchronousFetchRequest(fetchRequest: try DishSearch.fetchRequest(matching: text)) { [weak self] result in
+        let matching = try DishSearch.fetchRequest(matching: text)
+        let request = AsynchronousFetchRequest(fetchRequest: matching) { [weak self] result in
             // On the context's queue: the main queue, for the viewContext.
             guard let self, let dishes = result.finalResult else { return }     // cancelled, or failed
             self.results = dishes
