@@ -76,6 +76,8 @@ let package = Package(
                           path: "Sources/Examples/11-MergeRules"),
         .executableTarget(name: "example12-batch-requests", dependencies: ["Persistence", "KataSupport"],
                           path: "Sources/Examples/12-BatchRequests"),
+        .executableTarget(name: "example13-searching", dependencies: ["Persistence", "KataSupport"],
+                          path: "Sources/Examples/13-Searching"),
 
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence"]),
         .testTarget(

@@ -1,0 +1,44 @@
+import Foundation
+import KataSupport
+import Persistence
+
+/// Lesson 13's ``DishSearch`` with known mistakes (see `Decoy`).
+public enum DishSearch {
+    public static func predicate(for text: String) throws -> FetchPredicate? {
+        // Mistake: the text is cut at every single space, so two spaces make an empty word, and CONTAINS "" matches
+        // nothing — nor does a blank search.
+        let words = Decoy.isActive("search-empty-words")
+            ? text.components(separatedBy: " ")
+            : text.split(whereSeparator: \.isWhitespace).map(String.init)
+        guard !words.isEmpty else { return nil }
+        // Mistake: the whole text is one term, so the words must appear together and in that order.
+        if Decoy.isActive("search-whole-phrase") {
+            return try FetchPredicate(format: "name CONTAINS[cd] %@", text)
+        }
+        let terms = try words.map { word -> FetchPredicate in
+            // Mistake: the word is written into the format string; a quote in it ends the string early.
+            if Decoy.isActive("search-format-interpolated") {
+                return try FetchPredicate(format: "name CONTAINS[cd] '\(word)'")
+            }
+            // Mistakes: case still matters and accents too; or accents still matter; or the word must start the name.
+            let format = Decoy.isActive("search-case-sensitive") ? "name CONTAINS %@"
+                : Decoy.isActive("search-case-only") ? "name CONTAINS[c] %@"
+                : Decoy.isActive("search-begins-with") ? "name BEGINSWITH[cd] %@"
+                : "name CONTAINS[cd] %@"
+            return try FetchPredicate(format: format, word)
+        }
+        // Mistake: any word is enough, where every word must match.
+        if Decoy.isActive("search-any-word") { return .or(terms) }
+        return .and(terms)
+    }
+
+    public static func fetchRequest(matching text: String) throws -> FetchRequest<Dish> {
+        let request = Dish.fetchRequest()
+        request.predicate = try predicate(for: text)
+        // Mistake: no sort; the store's order is whatever it is.
+        if !Decoy.isActive("search-unsorted") {
+            request.sortDescriptors = [FetchSortDescriptor(\Dish.name, caseInsensitive: true)]
+        }
+        return request
+    }
+}

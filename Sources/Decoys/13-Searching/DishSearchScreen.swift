@@ -1,0 +1,112 @@
+import Foundation
+import KataSupport
+import Persistence
+
+/// Lesson 13's ``DishSearchScreen`` with known mistakes (see `Decoy`).
+public final class DishSearchScreen: @unchecked Sendable {
+    public let context: ManagedObjectContext
+    public let container: PersistentContainer
+    public private(set) var results: [Dish] = []
+    public var resultsDidChange: (() -> Void)?
+
+    private var running: Progress?
+    private lazy var searchContext = container.newBackgroundContext()
+
+    public init(container: PersistentContainer) {
+        self.container = container
+        context = container.viewContext
+    }
+
+    @discardableResult
+    public func search(_ text: String) throws -> Progress {
+        // Mistake: an ordinary fetch on the main queue; the screen waits for it, and the progress is over at once.
+        if Decoy.isActive("search-synchronous") {
+            let dishes = try context.fetch(try DishSearch.fetchRequest(matching: text))
+            results = dishes
+            resultsDidChange?()
+            let progress = Progress(totalUnitCount: Int64(dishes.count))
+            progress.completedUnitCount = Int64(dishes.count)
+            return progress
+        }
+        // Mistake: the search still running goes on, and its late answer replaces the newer one.
+        if !Decoy.isActive("search-keeps-previous") { running?.cancel() }
+        let matching = try DishSearch.fetchRequest(matching: text)
+        let request = AsynchronousFetchRequest(fetchRequest: matching) { [weak self] result in
+            guard let self else { return }
+            // Mistake: a cancelled search empties the list and reports it as new results.
+            if Decoy.isActive("cancelled-search-clears-results") {
+                self.results = result.finalResult ?? []
+                self.resultsDidChange?()
+                return
+            }
+            guard let dishes = result.finalResult else { return }
+            self.results = dishes
+            self.resultsDidChange?()
+        }
+        // Mistake: a progress of the screen's own, never made current, so the fetch's progress is not its child.
+        if Decoy.isActive("search-progress-detached") {
+            let own = Progress(totalUnitCount: 1)
+            running = try context.execute(request).progress
+            return own
+        }
+        let progress = try context.execute(request).progress
+        running = progress
+        return progress
+    }
+
+    public func cancelSearch() {
+        // Mistake: the screen forgets the search but does not cancel it.
+        if !Decoy.isActive("cancel-forgets-only") { running?.cancel() }
+        running = nil
+    }
+
+    @discardableResult
+    public func searchInBackground(_ text: String) throws -> Progress {
+        // Mistake: the search runs in the view context after all, which materialises every dish on the main queue.
+        if Decoy.isActive("background-search-on-view-context") { return try search(text) }
+        running?.cancel()
+        let dishes = try DishSearch.fetchRequest(matching: text)
+        let ids = FetchRequest<ManagedObjectID>(entityName: "Dish")
+        ids.resultType = .managedObjectIDResultType
+        ids.predicate = dishes.predicate
+        ids.sortDescriptors = dishes.sortDescriptors
+
+        let background = searchContext
+        // Mistake: the background context's objects are fetched and handed to the main queue as they are.
+        if Decoy.isActive("background-objects-to-main") {
+            return try background.performAndWait {
+                let request = AsynchronousFetchRequest(fetchRequest: dishes) { [weak self] result in
+                    guard let self, let found = result.finalResult else { return }
+                    nonisolated(unsafe) let objects = found
+                    self.context.perform {
+                        self.results = objects
+                        self.resultsDidChange?()
+                    }
+                }
+                return try background.execute(request).progress
+            }
+        }
+        let request = AsynchronousFetchRequest(fetchRequest: ids) { [weak self] result in
+            guard let self, let found = result.finalResult else { return }
+            // Mistake: the results are set on the background context's queue, not on the main queue.
+            if Decoy.isActive("background-results-off-main") {
+                self.results = found.compactMap { self.context.object(with: $0) as? Dish }
+                self.resultsDidChange?()
+                return
+            }
+            self.context.perform {
+                self.results = found.compactMap { self.context.object(with: $0) as? Dish }
+                self.resultsDidChange?()
+            }
+        }
+        // Mistake: the request is executed on the calling (main) queue, outside the background context's queue.
+        if Decoy.isActive("background-execute-off-queue") {
+            let progress = try background.execute(request).progress
+            running = progress
+            return progress
+        }
+        let progress = try background.performAndWait { try background.execute(request).progress }
+        running = progress
+        return progress
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+import KataSupport
+import Persistence
+
+// Lesson 13's runnable example: a search that ignores case and accents, wants every word and takes the user's text
+// literally; then a search over many rows, first blocking the main queue, then as an asynchronous fetch with a
+// progress, cancelled half-way, and the queue its completion arrives on. `swift run lessons run 13`.
+
+func makeContainer() -> PersistentContainer {
+    let container = PersistentContainer(name: CookbookModel.name, managedObjectModel: try! CookbookModel.shared())
+    container.persistentStoreDescriptions = [.inMemory()]
+    container.loadPersistentStores { _, error in
+        if let error { print("could not load the store: \(error)") }
+    }
+    return container
+}
+
+/// Lets the main queue — the view context's queue — run until `condition` holds (ten seconds at most).
+func runMainQueue(until condition: () -> Bool) {
+    let deadline = Date(timeIntervalSinceNow: 10)
+    while !condition() && Date() < deadline { RunLoop.main.run(until: Date(timeIntervalSinceNow: 0.001)) }
+}
+
+/// A value that blocks on any queue may set.
+final class Box<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+    init(_ value: Value) { stored = value }
+    var value: Value {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}
+
+/// The same search, returning object IDs.
+func idsOnly(_ request: FetchRequest<Dish>) -> FetchRequest<ManagedObjectID> {
+    let ids = FetchRequest<ManagedObjectID>(entityName: "Dish")
+    ids.resultType = .managedObjectIDResultType
+    ids.predicate = request.predicate
+    ids.sortDescriptors = request.sortDescriptors
+    return ids
+}
+
+func seconds(since start: Date) -> String { String(format: "%.3f s", Date().timeIntervalSince(start)) }
+
+let container = makeContainer()
+let context = container.viewContext
+for name in CookbookModel.menu { Dish(context: context).name = name }
+try context.save()
+
+/// The names of the dishes `predicate` finds, by name; or the error that building it threw.
+func names(_ makePredicate: () throws -> FetchPredicate) -> String {
+    do {
+        let request = Dish.fetchRequest()
+        request.predicate = try makePredicate()
+        request.sortDescriptors = [FetchSortDescriptor(\Dish.name, caseInsensitive: true)]
+        let found = try context.fetch(request).map(\.name)
+        return found.isEmpty ? "nothing" : found.joined(separator: " · ")
+    } catch {
+        return "error: " + ("\(error)".split(separator: "\n").first.map(String.init) ?? "")   // its first line
+    }
+}
+
+print("1. \"creme brulee\": case and accents")
+// region: options
+let plain = try FetchPredicate(format: "name CONTAINS %@", "creme brulee")
+let caseOnly = try FetchPredicate(format: "name CONTAINS[c] %@", "creme brulee")
+let caseAndAccents = try FetchPredicate(format: "name CONTAINS[cd] %@", "creme brulee")
+// endregion: options
+print("   CONTAINS      finds \(names { plain })")
+print("   CONTAINS[c]   finds \(names { caseOnly })")
+print("   CONTAINS[cd]  finds \(names { caseAndAccents })")
+
+print("2. \"tart chocolate\": several words")
+let text = "tart chocolate"
+// region: words
+let words = text.split(whereSeparator: \.isWhitespace).map(String.init)       // ["tart", "chocolate"]
+let terms = try words.map { try FetchPredicate(format: "name CONTAINS[cd] %@", $0) }
+let everyWord = FetchPredicate.and(terms)         // name CONTAINS[cd] "tart" AND name CONTAINS[cd] "chocolate"
+// endregion: words
+print("   the whole text as one term finds \(names { try FetchPredicate(format: "name CONTAINS[cd] %@", text) })")
+print("   any word (OR)                  finds \(names { .or(terms) })")
+print("   every word (AND)               finds \(names { everyWord })")
+
+print("3. What the user types is an argument, never part of the format")
+for typed in ["mom's", "x' OR name CONTAINS 'e", "100%"] {
+    print("   typed \(typed)")
+    // region: interpolated
+    let formatted = { try FetchPredicate(format: "name CONTAINS[cd] '\(typed)'") }     // WRONG: typed becomes format
+    // endregion: interpolated
+    // region: bound
+    let bound = { try FetchPredicate(format: "name CONTAINS[cd] %@", typed) }           // typed is a value
+    // endregion: bound
+    print("     written into the format: \(names(formatted))")
+    print("     passed as an argument:   \(names(bound))")
+}
+
+// A bigger store, like the source document's: each dish's name a shuffle of the letters of "LaSErBeAmZ".
+let rows = 200_000
+let letters = Array("LaSErBeAmZ")
+var generator = SystemRandomNumberGenerator()
+let shuffled: [[String: Any]] = (0..<rows).map { _ in ["name": String(letters.shuffled(using: &generator))] }
+try context.execute(BatchInsertRequest(entityName: "Dish", objects: shuffled))
+
+// region: three-terms
+let search = Dish.fetchRequest()
+search.predicate = try FetchPredicate(format: "name CONTAINS[cd] %@ AND name CONTAINS[cd] %@ AND name CONTAINS[cd] %@",
+                                      "la", "be", "rz")
+// endregion: three-terms
+
+print("4. Three CONTAINS[cd] terms over \(rows) shuffled names")
+// Something else the main queue has to do meanwhile: a timer that should fire every 10 ms, as a UI would.
+let ticks = Box(0)
+let timer = Timer(timeInterval: 0.01, repeats: true) { _ in ticks.value += 1 }
+RunLoop.main.add(timer, forMode: .default)
+var start = Date()
+let blocking = try context.fetch(search)
+print("   fetch(_:) on the main queue: \(blocking.count) dishes in \(seconds(since: start)); "
+    + "the timer fired \(ticks.value) times meanwhile")
+context.reset()         // forget those objects: the next fetch registers its own
+
+ticks.value = 0
+start = Date()
+let completion = Box<String?>(nil)
+// region: async-fetch
+let asynchronous = AsynchronousFetchRequest(fetchRequest: search) { result in
+    // On the view context's queue: the main queue.
+    let count = result.finalResult?.count ?? 0
+    completion.value = "completion on the main thread: \(Thread.isMainThread); \(count) dishes in "
+        + "\(seconds(since: start)); the timer fired \(ticks.value) times meanwhile"
+}
+let running = try context.execute(asynchronous)       // returns at once
+// endregion: async-fetch
+print("   execute(_:) returned after \(seconds(since: start)); progress \(running.progress.completedUnitCount) of "
+    + "\(running.progress.totalUnitCount) rows")
+var seen: [String] = []
+runMainQueue {
+    // The main queue stays free: it can read the progress (and redraw a progress bar) while the rows stream in.
+    let fraction = running.progress.fractionCompleted
+    if fraction >= Double(seen.count + 1) / 4, seen.count < 3 { seen.append("\(Int(fraction * 100)) %") }
+    return completion.value != nil
+}
+print("   progress read on the main queue while the rows streamed in: \(seen.joined(separator: ", ")), then "
+    + "\(Int(running.progress.fractionCompleted * 100)) %")
+print("   " + (completion.value ?? "no completion within ten seconds"))
+context.reset()
+
+print("5. Cancelling half-way, through a progress of the caller's own")
+let cancelled = Box(false)
+// region: cancel
+let screenProgress = Progress(totalUnitCount: 1)
+screenProgress.becomeCurrent(withPendingUnitCount: 1)      // the fetch's progress becomes its child
+let another = try context.execute(AsynchronousFetchRequest(fetchRequest: search) { result in
+    let code = (result.operationError as NSError?)?.code
+    print("   completion: finalResult \(result.finalResult.map { "\($0.count) dishes" } ?? "nil"), "
+        + "operationError \(code.map(String.init) ?? "nil") — \(result.operationError.map { "\($0)" } ?? "")")
+    cancelled.value = true
+})
+screenProgress.resignCurrent()
+// endregion: cancel
+runMainQueue { screenProgress.fractionCompleted >= 0.5 || cancelled.value }
+let seenAt = screenProgress.fractionCompleted
+screenProgress.cancel()                 // cancels its children too: the fetch stops reading
+let own = another.progress
+print("   cancelled the caller's progress at \(Int(seenAt * 100)) %; the fetch's own progress: cancelled "
+    + "\(own.isCancelled), \(own.completedUnitCount) of \(own.totalUnitCount) rows read")
+runMainQueue { cancelled.value }
+print("   objects the context registered: \(context.registeredObjects.count)")
+
+print("6. The completion runs on the queue of the context that executed the request")
+let background = container.newBackgroundContext()
+let done = Box(false)
+let searchForIDs = idsOnly(search)
+// region: background
+try background.performAndWait {
+    _ = try background.execute(AsynchronousFetchRequest(fetchRequest: searchForIDs) { result in
+        // On the background context's queue: not the main thread. Only the IDs may leave it.
+        let ids = result.finalResult ?? []
+        print("   background context: completion on the main thread: \(Thread.isMainThread); \(ids.count) IDs")
+        context.perform {
+            // The main queue: the view context turns IDs into its own objects, faults until read.
+            let dishes = ids.map { context.object(with: $0) }
+            print("   handed to the view context: on the main thread: \(Thread.isMainThread); "
+                + "\(dishes.filter(\.isFault).count) of \(dishes.count) still faults")
+            done.value = true
+        }
+    })
+}
+// endregion: background
+runMainQueue { done.value }
+timer.invalidate()

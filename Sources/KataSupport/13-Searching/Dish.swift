@@ -1,0 +1,7 @@
+import Persistence
+
+/// A dish in a cookbook app: the one entity of lesson 13's model (see ``CookbookModel``). Its name is what the
+/// search field searches, accents, capitals, apostrophes and all.
+public final class Dish: ManagedObject {
+    @Managed public var name: String
+}

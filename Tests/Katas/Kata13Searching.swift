@@ -1,0 +1,276 @@
+import Foundation
+import KataSupport
+import Persistence
+import XCTest
+// The code under test: your starters, or (for `lessons verify`) the reference solutions or the decoys.
+#if Solutions
+import Solutions
+#elseif Decoys
+import Decoys
+#else
+import Workbook
+#endif
+
+/// Lesson 13 — Searching and asynchronous fetching. Katas 1–3: a search field's words become a predicate that
+/// ignores case and accents (1), wants every word, in any order (2), and takes `%`, `_` and quotes literally (3).
+/// Katas 4–6: the search runs as an asynchronous fetch with a progress (4), a new search or closing the screen
+/// cancels the running one (5), and a search in a background context hands its results to the main queue (6).
+///
+/// Completions run on the context's queue; for the view context that is the main queue, which runs while a kata
+/// waits. Every wait here has a time limit.
+final class Kata13Searching: KataCase {
+    override class var lesson: Int { 13 }
+    override class var folder: String { "13-Searching" }
+    override class func makeModel() throws -> ManagedObjectModel { try CookbookModel.shared() }
+
+    // MARK: Helpers
+
+    /// Saves the cookbook's menu, last dish first, so that the store's own order is not the order by name.
+    private func saveMenu() throws {
+        for name in CookbookModel.menu.reversed() {
+            Dish(context: context).name = name
+        }
+        try context.save()
+    }
+
+    /// The names of the dishes `DishSearch.fetchRequest(matching:)` finds for `text`, in the order fetched.
+    private func found(_ text: String) throws -> [String] {
+        let request = try DishSearch.fetchRequest(matching: text)
+        return try context.fetch(request).map(\.name)
+    }
+
+    /// Fails unless the search for `text` finds exactly `expected`; `missing` says why a dish might be missing.
+    private func expectSearch(_ text: String, finds expected: [String], inOrder: Bool = false, missing: String) throws {
+        let got = try found(text)
+        let query = "searching \(String(reflecting: text))"
+        if Set(got) == Set(expected) {
+            guard inOrder else { return }
+            try expect(got == expected, "\(query) found the right dishes in the order \(got); the screen lists them "
+                + "by name, ignoring case: \(expected). Does the fetch request sort by name, case-insensitively?")
+            return
+        }
+        let extra = got.filter { !expected.contains($0) }
+        let absent = expected.filter { !got.contains($0) }
+        if !absent.isEmpty {
+            let what = got.isEmpty ? "nothing" : "\(got), without \(absent)"
+            try expect(false, "\(query) should find \(expected) but found \(what). \(missing)")
+        }
+        try expect(false, "\(query) should find only \(expected) but also found \(extra). Each of those has only "
+            + "some of the words in its name: every word must match (AND), not any of them (OR).")
+    }
+
+    /// Runs the main queue (where the view context's completions run) until `condition` holds, for at most
+    /// `timeout` seconds. Returns whether it held.
+    private func eventually(_ timeout: TimeInterval = 5, _ condition: () -> Bool) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while !condition() {
+            if Date() > deadline { return false }
+            RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.01))
+        }
+        return true
+    }
+
+    /// Lets the main queue run for a moment, so that what was already on its way has arrived before a kata checks
+    /// that something did *not* happen.
+    private func settle() {
+        RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.5))
+    }
+
+    /// What `resultsDidChange` saw: how often it ran, and whether always on the main thread. It may be called on
+    /// another queue by mistake, hence the lock.
+    private final class Calls: @unchecked Sendable {
+        private let lock = NSLock()
+        private var count = 0
+        private var offMain = false
+        func record() { lock.withLock { count += 1; offMain = offMain || !Thread.isMainThread } }
+        var made: Int { lock.withLock { count } }
+        var allOnMain: Bool { lock.withLock { !offMain } }
+    }
+
+    /// Like `expect`, for a check about another function of the kata's file than the one the kata names.
+    private func expect(_ condition: Bool, in function: String, _ message: String, filePath: StaticString = #filePath,
+                        line: UInt = #line) throws {
+        guard !condition else { return }
+        fail(message, function: function, filePath: filePath, line: line)
+        throw KataStop()
+    }
+
+    /// A screen whose `resultsDidChange` is counted in `calls`.
+    private func makeScreen(_ calls: Calls) -> DishSearchScreen {
+        let screen = DishSearchScreen(container: container)
+        screen.resultsDidChange = { calls.record() }
+        return screen
+    }
+
+    // MARK: Building the predicate
+
+    func test01_caseAndAccentsAreIgnored() {
+        kata(1, in: "DishSearch.swift", "predicate(for:)") {
+            try saveMenu()
+            try expectSearch("Crème Brûlée", finds: ["Crème Brûlée"], missing: "That is the dish's exact name: "
+                + "does the predicate compare the name with each word using CONTAINS, with %@ for the word?")
+            try expectSearch("crème brûlée", finds: ["Crème Brûlée"], missing: "The words are in lower case and "
+                + "the name is not: the comparison must ignore case — the [c] after the operator.")
+            try expectSearch("creme brulee", finds: ["Crème Brûlée"], missing: "The words have no accents and the "
+                + "name has: the comparison must ignore diacritics as well as case — [cd], not only [c].")
+            try expectSearch("CRÈME", finds: ["Crème Brûlée", "CRÈME CARAMEL"], missing: "The word is in "
+                + "capitals: the comparison must ignore case.")
+            try expectSearch("brulee", finds: ["Crème Brûlée"], missing: "\"Brûlée\" is the second word of the "
+                + "name: a word may appear anywhere in the name — CONTAINS, not BEGINSWITH.")
+            try expectSearch("jalapeno crepe pho", finds: [], missing: "")
+            try expectSearch("PHO", finds: ["Phở Broth (v2_final)"], missing: "\"Phở\" has a diacritic under "
+                + "and over the o: [cd] ignores both, and case too.")
+        }
+    }
+
+    func test02_everyWordMustMatchInAnyOrder() {
+        kata(2, in: "DishSearch.swift", "predicate(for:)") {
+            try saveMenu()
+            try expectSearch("tart chocolate", finds: ["Chocolate Tart"], missing: "The words are in another "
+                + "order than in the name: each word is a condition of its own (one CONTAINS[cd] per word), not "
+                + "the whole text as one.")
+            try expectSearch("chocolat tart", finds: ["Chocolate Tart", "Tarte au Chocolat"], inOrder: true,
+                           missing: "Both names contain both words, in different orders: one condition per word.")
+            try expectSearch("  crème   brûlée ", finds: ["Crème Brûlée"], missing: "The text has extra spaces. "
+                + "Cutting it at every single space leaves empty words, and CONTAINS \"\" matches nothing: keep "
+                + "only the words.")
+            try expectSearch("tart", finds: ["Chocolate Tart", "Lemon Tart", "Tarte au Chocolat"], inOrder: true,
+                           missing: "Each of these names contains \"tart\".")
+            try expectSearch("", finds: CookbookModel.menu, missing: "An empty search field shows every dish: with "
+                + "no words, there is no condition (a nil predicate).")
+            try expectSearch("   ", finds: CookbookModel.menu, missing: "A search field with only spaces has no "
+                + "words: it shows every dish, like an empty one. Empty words must not become conditions.")
+        }
+    }
+
+    func test03_percentUnderscoreAndQuotesMatchLiterally() {
+        kata(3, in: "DishSearch.swift", "predicate(for:)") {
+            try saveMenu()
+            let cases: [(text: String, finds: [String], missing: String)] = [
+                ("100%", ["100% Rye Bread"], "The word ends in %."),
+                ("v2_final", ["Phở Broth (v2_final)"], "The word holds an underscore."),
+                ("mom's", ["Mom's Apple Pie"], "The word holds an apostrophe."),
+                ("\"sunday\"", ["Nonna's \"Sunday\" Ragù"], "The word holds double quotes."),
+                ("a's", ["Nonna's \"Sunday\" Ragù"], "The word holds an apostrophe."),
+            ]
+            for search in cases {
+                do {
+                    try expectSearch(search.text, finds: search.finds, missing: search.missing + " It must be "
+                        + "matched as it is: pass each word as an argument (%@) of the format, never as part of it.")
+                } catch let error as FetchPredicateError {
+                    try expect(false, "searching \(String(reflecting: search.text)) threw a syntax error: the word "
+                        + "was written into the format string, where its quote ended a string early. Put %@ in the "
+                        + "format and pass the word as an argument: arguments are bound as values, never parsed. (In "
+                        + "Core Data this mistake raises an exception that crashes the app — or, with a crafted "
+                        + "word, changes the predicate.) The error:\n\(error)")
+                }
+            }
+        }
+    }
+
+    // MARK: Fetching asynchronously
+
+    func test04_searchRunsAsynchronouslyWithProgress() {
+        kata(4, in: "DishSearchScreen.swift", "search(_:)") {
+            try saveMenu()
+            let calls = Calls()
+            let screen = makeScreen(calls)
+            let progress = try screen.search("tart")
+            try expect(calls.made == 0, "resultsDidChange already ran before search(_:) returned: the search ran "
+                + "synchronously, and the screen waited for it. Execute an AsynchronousFetchRequest on the context: "
+                + "execute returns at once, and its completion block delivers the results later.")
+            try expect(screen.results.isEmpty, "search(_:) set results before returning: they must come from the "
+                + "asynchronous fetch's completion block, once the fetch is done.")
+            try expect(eventually { calls.made > 0 }, "no results within 5 seconds: resultsDidChange never ran. Does "
+                + "the completion block set results from finalResult and then call resultsDidChange?")
+            let names = screen.results.map(\.name)
+            let expected = ["Chocolate Tart", "Lemon Tart", "Tarte au Chocolat"]
+            try expect(Set(names) == Set(expected), "searching \"tart\" showed \(names), not \(expected): use "
+                + "DishSearch.fetchRequest(matching:) for the asynchronous fetch (katas 1–3).")
+            try expect(names == expected, "searching \"tart\" showed \(names), not sorted by name as \(expected): "
+                + "the asynchronous fetch must use the fetch request of DishSearch.fetchRequest(matching:), sort "
+                + "descriptors and all.")
+            try expect(calls.allOnMain, "resultsDidChange ran off the main thread: the completion block of a fetch on "
+                + "the view context runs on the main queue — call it there.")
+            let percent = Int(progress.fractionCompleted * 100)
+            try expect(!progress.isCancelled && progress.fractionCompleted == 1, "the search is over, but the "
+                + "progress search(_:) returned is at \(percent) % (\(progress.completedUnitCount) of "
+                + "\(progress.totalUnitCount)): it is not the progress of an asynchronous fetch. Execute an "
+                + "AsynchronousFetchRequest and return the progress of the result that execute hands back (or make "
+                + "your own progress current while you execute, so the fetch's becomes its child).")
+        }
+    }
+
+    func test05_aNewSearchOrClosingCancelsTheRunningOne() {
+        kata(5, in: "DishSearchScreen.swift", "search(_:)") {
+            try saveMenu()
+            let calls = Calls()
+            let screen = makeScreen(calls)
+            // The user types "c", "cr", then "crème b": three searches, one after the other, none finished yet.
+            let first = try screen.search("c")
+            let second = try screen.search("cr")
+            let third = try screen.search("crème b")
+            try expect(eventually { calls.made > 0 }, "no results within 5 seconds after three searches: "
+                + "resultsDidChange never ran (kata 4 first).")
+            settle()
+            try expect(first.isCancelled && second.isCancelled, "three searches were started one after the other, "
+                + "and the progress of the first two was not cancelled: each new search must cancel the one before "
+                + "it (cancel its progress). Otherwise a slower, older answer can replace the newest one.")
+            try expect(!third.isCancelled, "the last search was cancelled: cancel the search that was running "
+                + "before the new one starts, not the new one.")
+            try expect(calls.made == 1, "resultsDidChange ran \(calls.made) times for three searches of which two "
+                + "were cancelled. A cancelled fetch still calls its completion block, with no finalResult and an "
+                + "operationError (3072, cancelled): leave results alone then, and do not report a change.")
+            let names = screen.results.map(\.name)
+            try expect(names == ["Crème Brûlée"], "after typing \"crème b\" the screen shows \(names), not "
+                + "[\"Crème Brûlée\"]: only the last search's answer may be shown.")
+
+            // The user closes the screen while a search runs.
+            let closed = try screen.search("tart")
+            screen.cancelSearch()
+            settle()
+            try expect(closed.isCancelled, in: "cancelSearch()", "cancelSearch() did not cancel the running "
+                + "search's progress: forgetting the search is not stopping it. Cancel the progress of the search "
+                + "that is running.")
+            try expect(calls.made == 1 && screen.results.map(\.name) == ["Crème Brûlée"],
+                       in: "search(_:) and cancelSearch()", "after cancelSearch() the screen shows "
+                + "\(screen.results.map(\.name)) (resultsDidChange ran \(calls.made) times in all): a cancelled search "
+                + "must leave the results as they were. Its completion still runs, with no finalResult: return "
+                + "without touching results then.")
+        }
+    }
+
+    func test06_aBackgroundSearchDeliversOnTheMainQueue() {
+        kata(6, in: "DishSearchScreen.swift", "searchInBackground(_:)") {
+            try saveMenu()
+            // A dish the screen's context has not saved: a background context reads the store, so it cannot see it.
+            Dish(context: context).name = "Tarte Tatin (draft)"
+            let calls = Calls()
+            let screen = makeScreen(calls)
+            let progress = try screen.searchInBackground("tart")
+            try expect(eventually { calls.made > 0 }, "no results within 5 seconds: resultsDidChange never ran. A "
+                + "fetch completes on its context's queue only while that context exists: keep the background "
+                + "context (a property of the screen), or the fetch is dropped with it.")
+            try expect(calls.allOnMain, "resultsDidChange ran off the main thread. A background context's fetch "
+                + "completes on that context's queue; the screen and its context belong to the main queue — hop "
+                + "there (perform on the screen's context) before touching them.")
+            let strangers = screen.results.filter { $0.managedObjectContext !== screen.context }
+            try expect(strangers.isEmpty, "\(strangers.count) of the \(screen.results.count) dishes shown belong to "
+                + "another context (the background one, or none): their values cannot be read on the main queue. "
+                + "Fetch object IDs in the background and turn them into objects of the screen's context on the "
+                + "main queue.")
+            let names = screen.results.map(\.name)
+            let expected = ["Chocolate Tart", "Lemon Tart", "Tarte au Chocolat"]
+            try expect(!names.contains("Tarte Tatin (draft)"), "searching \"tart\" in the background showed "
+                + "\(names), with a dish the screen's context has not saved: the search ran in the screen's own "
+                + "context, which sees its unsaved changes. Run it in a background context of the screen's own — "
+                + "that context reads only what is saved.")
+            try expect(names == expected, "searching \"tart\" in the background showed \(names), not \(expected): "
+                + "use the predicate and sort descriptors of DishSearch.fetchRequest(matching:), and keep the order "
+                + "of the IDs.")
+            try expect(progress.fractionCompleted == 1, "the search is over, but the progress "
+                + "searchInBackground(_:) returned is at \(Int(progress.fractionCompleted * 100)) %: return the "
+                + "fetch's progress.")
+        }
+    }
+}
