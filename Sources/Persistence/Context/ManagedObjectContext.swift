@@ -164,7 +164,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     public func insert(_ object: ManagedObject) {
         checkQueue("insert(_:)")
         guard object.managedObjectContext == nil || object.managedObjectContext === self else {
-            recordMisuse(PersistenceError(.coreData, "\(object.objectID) already belongs to another context; an object lives in one context only.", objectID: object.objectID))
+            recordMisuse(PersistenceError(.coreData, "\(object.objectID) already belongs to another context; an object lives in one context only.", object: object))
             return
         }
         if object.deletedFlag, deleted.contains(object) {
@@ -185,7 +185,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     public func delete(_ object: ManagedObject) {
         checkQueue("delete(_:)")
         guard object.managedObjectContext === self else {
-            recordMisuse(PersistenceError(.coreData, "Cannot delete \(object.objectID): it belongs to another context.", objectID: object.objectID))
+            recordMisuse(PersistenceError(.coreData, "Cannot delete \(object.objectID): it belongs to another context.", object: object))
             return
         }
         guard !object.deletedFlag else { return }

@@ -187,7 +187,7 @@ extension ManagedObject {
             default:
                 throw PersistenceError(.managedObjectValidation,
                                        "\(entity.name).\(key) is a \(relationship.isToMany ? "to-many" : "to-one") relationship to \(relationship.destinationEntityName); \(type(of: value!)) does not fit.",
-                                       objectID: objectID, key: key)
+                                       object: self, key: key)
             }
             try setRelationship(relationship, at: index, to: objects)
             return
@@ -196,7 +196,7 @@ extension ManagedObject {
         guard let stored = PersistentValue(any: value), let coerced = attribute.attributeType.coerce(stored) else {
             throw PersistenceError(.managedObjectValidation,
                                    "\(entity.name).\(key) holds \(attribute.attributeType.rawValue) values; \(value.map { "\(type(of: $0)) \($0)" } ?? "nil") does not fit.",
-                                   objectID: objectID, key: key, value: PersistentValue(any: value))
+                                   object: self, key: key, value: PersistentValue(any: value))
         }
         setAttributeValue(coerced, at: index)
     }
