@@ -16,7 +16,7 @@ import Foundation
 /// operand     := ["-"] number | string | "TRUE" | "YES" | "FALSE" | "NO" | "NIL" | "NULL"
 ///              | "{" [operand ("," operand)*] "}" | "$" name | "%@" | "%K" keys | "%d" | "%f" | "%s" …
 ///              | "SELF" keys | key keys | "CAST" "(" operand "," string ")"
-/// keys        := ("." (key | "@count" | "@sum" | "@avg" | "@min" | "@max"))*
+/// keys        := ("." (key | "%K" | "@count" | "@sum" | "@avg" | "@min" | "@max"))*
 /// ```
 /// `CAST(value, "type")` makes constants that have no literal (the canonical format uses it): `NSDate` (seconds
 /// since 2001-01-01, as NSPredicate), `NSNumber`, `NSString`, `NSUUID`, `NSURL`, `NSData` (base64),
@@ -325,8 +325,14 @@ struct PredicateParser {
                 parts.append(KeyPathPart(component: .key(token.text), offset: token.offset))
             case .collectionOperator(let name):
                 parts.append(KeyPathPart(component: .collectionOperator(name), offset: token.offset))
+            case .placeholder(.keyPath):
+                // `%K.%K`, `director.%K`: the argument continues the key path (and may itself hold dots).
+                advance()
+                let (argument, index) = try takeArgument(for: token)
+                parts += try keyPathParts(argument, token: token, index: index, first: false)
+                continue
             default:
-                throw syntaxError("expected a key after '.', found \(token.quoted)", at: token.offset)
+                throw syntaxError("expected a key or %K after '.', found \(token.quoted)", at: token.offset)
             }
             advance()
         }
@@ -462,9 +468,16 @@ struct PredicateParser {
     }
 
     /// `%K`: the argument is a key path string (`"name"`, `"director.name"`, `"actors.@count"`), and the format may
-    /// continue it (`%K.name`).
+    /// continue it (`%K.name`, `%K.%K`).
     private mutating func keyPathArgument(_ argument: Any?, token: PredicateToken,
                                           index: Int) throws -> PredicateOperand {
+        let parts = try keyPathParts(argument, token: token, index: index, first: true)
+        return try parseKeyPath(parts: parts, at: token.offset, argumentIndex: index)
+    }
+
+    /// The parts of the key path string given for a `%K`; a leading `SELF` is dropped only when the `%K` is `first`
+    /// in its key path.
+    private func keyPathParts(_ argument: Any?, token: PredicateToken, index: Int, first: Bool) throws -> [KeyPathPart] {
         guard let string = PredicateArgumentConverter.string(for: argument) else {
             let type = PredicateArgumentConverter.typeName(argument)
             throw argumentError("%K expects a key path string, got \(type)", token: token, index: index)
@@ -472,19 +485,19 @@ struct PredicateParser {
         var parts: [KeyPathPart] = []
         for (i, component) in string.split(separator: ".", omittingEmptySubsequences: false).enumerated() {
             let name = component.hasPrefix("@") ? component.dropFirst() : component
-            guard let first = name.first, first.isLetter || first == "_",
+            guard let initial = name.first, initial.isLetter || initial == "_",
                   name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
                 throw argumentError("'\(string)' is not a key path", token: token, index: index)
             }
             if component.hasPrefix("@") {
                 parts.append(KeyPathPart(component: .collectionOperator(String(name)), offset: token.offset))
-            } else if i == 0, name.uppercased() == "SELF" {
+            } else if first, i == 0, name.uppercased() == "SELF" {
                 continue
             } else {
                 parts.append(KeyPathPart(component: .key(String(name)), offset: token.offset))
             }
         }
-        return try parseKeyPath(parts: parts, at: token.offset, argumentIndex: index)
+        return parts
     }
 
     // MARK: Constants
