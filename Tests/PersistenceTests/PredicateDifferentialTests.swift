@@ -126,4 +126,41 @@ final class PredicateDifferentialTests: PersistenceTestCase {
         XCTAssertGreaterThan(predicates.count, 400)
         try assertAgreement(predicates)
     }
+
+    /// Collection operators at the end of a key path through several to-many relationships (and to-ones between
+    /// them) count and aggregate every object reached, as the evaluator flattens nested to-manys.
+    func testCollectionOperatorsThroughSeveralToManyRelationshipsAgree() throws {
+        let collections = ["actors.movies", "director.movies.actors", "actors.movies.scenes", "director.movies.scenes",
+                           "actors.movies.director.movies", "scenes.movie.actors.movies"]
+        var predicates: [FetchPredicate] = []
+        for collection in collections {
+            for count in 0...7 {
+                predicates.append(try FetchPredicate(format: "\(collection).@count == %d", count))
+            }
+            predicates.append(try FetchPredicate(format: "\(collection).@count > actors.@count"))
+        }
+        for collection in ["actors.movies", "director.movies", "actors.movies.director.movies", "scenes.movie.actors.movies"] {
+            for op in ["@sum", "@avg", "@min", "@max"] {
+                for value in [-2.0, 0, 1.5, 3, .infinity] {
+                    predicates += [try FetchPredicate(format: "\(collection).\(op).rating >= %@", value),
+                                   try FetchPredicate(format: "\(collection).\(op).rating < %@", value)]
+                }
+                predicates.append(try FetchPredicate(format: "\(collection).\(op).rating == nil"))
+            }
+            for op in ["@min", "@max"] {
+                for value in ["", "Ann", "naïve", "日本"] {
+                    predicates += [try FetchPredicate(format: "\(collection).\(op).title == %@", value),
+                                   try FetchPredicate(format: "\(collection).\(op).title > %@", value),
+                                   try FetchPredicate(format: "\(collection).\(op).director.name == %@", value)]
+                }
+            }
+        }
+        for op in ["@sum", "@avg", "@min", "@max"] {
+            for value in [0, 1, 2] {
+                predicates.append(try FetchPredicate(format: "actors.movies.scenes.\(op).number == %d", value))
+            }
+        }
+        XCTAssertGreaterThan(predicates.count, 200)
+        try assertAgreement(predicates)
+    }
 }

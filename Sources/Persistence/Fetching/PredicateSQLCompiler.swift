@@ -640,45 +640,80 @@ struct PredicateSQLCompiler {
         return ("\(destination.name) \(subAlias)", "\(subAlias).\(destination.columns[inverseIndex]!) = \(ownerAlias).Z_PK")
     }
 
-    /// `items.@count`, `items.@sum.price`…: a scalar subquery over the to-many at the end of `collection`.
+    /// `items.@count`, `items.@sum.price`…: a scalar subquery over the objects `collection` reaches.
     private mutating func aggregate(_ op: PredicateOperand.CollectionOperator, collection: [String], key: [String],
                                     in scope: SQLScope) throws -> Leaf {
+        let source = try collectionSource(collection, in: scope, for: op.name)
+        guard op != .count else {
+            return .value("(SELECT COUNT(*) FROM \(source.from) WHERE \(source.condition))", .integer64)
+        }
+        let (leaf, wrap) = try resolve(key, in: source.scope, modifier: .direct, fanned: false)
+        guard wrap == nil, case .value(let column, let type) = leaf else {
+            throw failure("\(op.name).\(key.joined(separator: ".")) must reach an attribute through to-one relationships")
+        }
+        // Read after the key is resolved: its to-one joins were added to the source's scope.
+        let rows = "FROM \(source.from) WHERE \(source.condition)"
+        let numeric = type == .decimal ? "CAST(\(column) AS REAL)" : column
+        switch op {
+        case .sum: return .value("(SELECT IFNULL(SUM(\(numeric)), 0) \(rows))", type == .decimal ? .double : type)
+        case .avg: return .value("(SELECT AVG(\(numeric)) \(rows))", .double)
+        case .min: return .value("(SELECT MIN(\(column)) \(rows))", type)
+        default: return .value("(SELECT MAX(\(column)) \(rows))", type)
+        }
+    }
+
+    /// The rows a to-many key path reaches, for a scalar subquery: one row per object at the end of the path, as
+    /// the evaluator flattens nested to-manys (an object reached twice counts twice).
+    struct CollectionSource {
+        /// The tables of the path from its first to-many on, joined.
+        var tables: String
+        /// Links the first to-many's rows to the object being tested, and each later hop to the one before.
+        var condition: String
+        /// The objects at the end of the path; the joins a key path from them needs are added to it.
+        var scope: SQLScope
+
+        /// The tables with the joins added to ``scope`` so far.
+        var from: String { scope.joins.isEmpty ? tables : tables + " " + scope.joins.joined(separator: " ") }
+    }
+
+    /// Follows `collection` from `scope`: to-ones before the first to-many join the outer query; from the first
+    /// to-many on, every hop joins inside the subquery (inner joins: a nil to-one there reaches no objects, as in
+    /// memory). `what` names the operator in errors.
+    private mutating func collectionSource(_ collection: [String], in scope: SQLScope, for what: String) throws -> CollectionSource {
         var alias = scope.alias
         var entity = scope.entity
         var prefix = ""
-        for (position, name) in collection.enumerated() {
+        var tables: String?
+        var conditions: [String] = []
+        var endsAtToMany = false
+        for name in collection {
             let index = try propertyIndex(name, of: entity, path: collection)
             guard let relationship = entity.relationshipAt[index] else {
-                throw failure("\(op.name) needs a to-many relationship, but '\(name)' is an attribute")
+                throw failure("\(what) needs a to-many relationship, but '\(name)' is an attribute")
             }
-            if position < collection.count - 1 {
-                guard !relationship.isToMany else {
-                    throw failure("\(op.name) over '\(collection.joined(separator: "."))' passes through two to-many relationships, which SQL fetches do not support")
-                }
+            let destination = relationship.destinationEntity!
+            endsAtToMany = relationship.isToMany
+            if tables == nil, !relationship.isToMany {
                 prefix += name + "."
-                alias = scope.join(path: prefix, from: alias, column: schema[entity].columns[index]!, to: relationship.destinationEntity) { newAlias() }
-                entity = relationship.destinationEntity
-                continue
+                alias = scope.join(path: prefix, from: alias, column: schema[entity].columns[index]!, to: destination) { newAlias() }
+            } else if !relationship.isToMany {
+                let next = newAlias()
+                tables! += " JOIN \(EntityTable.tableName(destination)) \(next) ON \(next).Z_PK = \(alias).\(schema[entity].columns[index]!)"
+                alias = next
+            } else {
+                let next = newAlias()
+                let (from, link) = fanOutSource(relationship, owner: entity, ownerAlias: alias, subAlias: next)
+                tables = tables.map { $0 + " JOIN " + from } ?? from
+                conditions.append(link)
+                alias = next
             }
-            guard relationship.isToMany else { throw failure("\(op.name) needs a to-many relationship, but '\(name)' is to-one") }
-            let sub = SQLScope(alias: newAlias(), entity: relationship.destinationEntity)
-            let (from, link) = fanOutSource(relationship, owner: entity, ownerAlias: alias, subAlias: sub.alias)
-            if op == .count { return .value("(SELECT COUNT(*) FROM \(from) WHERE \(link))", .integer64) }
-            let (leaf, wrap) = try resolve(key, in: sub, modifier: .direct, fanned: false)
-            guard wrap == nil, case .value(let column, let type) = leaf else {
-                throw failure("\(op.name).\(key.joined(separator: ".")) must reach an attribute through to-one relationships")
-            }
-            let joins = sub.joins.isEmpty ? "" : " " + sub.joins.joined(separator: " ")
-            let numeric = type == .decimal ? "CAST(\(column) AS REAL)" : column
-            switch op {
-            case .sum: return .value("(SELECT IFNULL(SUM(\(numeric)), 0) FROM \(from)\(joins) WHERE \(link))", type == .decimal ? .double : type)
-            case .avg: return .value("(SELECT AVG(\(numeric)) FROM \(from)\(joins) WHERE \(link))", .double)
-            case .min: return .value("(SELECT MIN(\(column)) FROM \(from)\(joins) WHERE \(link))", type)
-            case .max: return .value("(SELECT MAX(\(column)) FROM \(from)\(joins) WHERE \(link))", type)
-            case .count: break
-            }
+            entity = destination
         }
-        throw failure("\(op.name) needs a key path")
+        guard let tables, endsAtToMany else {
+            throw failure("\(what) needs a to-many relationship at the end of '\(collection.joined(separator: "."))'")
+        }
+        return CollectionSource(tables: tables, condition: conditions.joined(separator: " AND "),
+                                scope: SQLScope(alias: alias, entity: entity))
     }
 
     private func propertyIndex(_ key: String, of entity: EntityDescription, path: [String]) throws -> Int {
