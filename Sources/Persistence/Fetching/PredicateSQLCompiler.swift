@@ -6,7 +6,7 @@ import Foundation
 /// - Values are always bound as arguments, never written into the SQL.
 /// - Every comparison yields 0 or 1, never NULL, so `NOT` behaves as in memory when a value is nil.
 /// - Key paths through to-one relationships become `LEFT JOIN`s; through to-many relationships, `EXISTS`
-///   subqueries (`NOT EXISTS … NOT …` for `ALL`); collection operators, scalar subqueries.
+///   subqueries (`NOT EXISTS … NOT …` for `ALL`); collection operators and `SUBQUERY(…).@count`, scalar subqueries.
 /// - String operators run ``StringComparison`` through the `PST_STRING` SQL function; plain `==`, `!=` and
 ///   ordering without options use SQLite's own byte comparison, which is the same order.
 /// - The SQL stays within SQLite's limits wherever memory evaluation works: its parser overflows at a few dozen
@@ -129,7 +129,7 @@ struct PredicateSQLCompiler {
 
     private static func isPath(_ operand: PredicateOperand) -> Bool {
         switch operand {
-        case .keyPath, .evaluatedObject, .collectionOperation: return true
+        case .keyPath, .evaluatedObject, .collectionOperation, .subqueryCount: return true
         default: return false
         }
     }
@@ -199,7 +199,7 @@ struct PredicateSQLCompiler {
                 return try compareValue(sql, type, op, comparison.options, value)
             case .aggregate(let items):
                 return try compareValueToList(sql, type, op, comparison.options, items)
-            case .keyPath, .collectionOperation:
+            case .keyPath, .collectionOperation, .subqueryCount:
                 let (other, wrap) = try resolveOperand(comparison.right, in: root!, modifier: .direct)
                 guard wrap == nil, case .value(let otherSQL, let otherType) = other else {
                     throw failure("the right side of \(op.symbol) must be an attribute reached through to-one relationships")
@@ -233,7 +233,7 @@ struct PredicateSQLCompiler {
                 var parts = membership(keySQL, keys)
                 if includesNil { parts.append("\(keySQL) IS NULL") }
                 return Self.anyOf(parts)
-            case (.equalTo, .keyPath), (.notEqualTo, .keyPath):
+            case (.equalTo, .keyPath), (.notEqualTo, .keyPath), (.equalTo, .evaluatedObject), (.notEqualTo, .evaluatedObject):
                 let (other, wrap) = try resolveOperand(comparison.right, in: root!, modifier: .direct)
                 guard wrap == nil, case .object(let otherSQL, _) = other else {
                     throw failure("\(op.symbol) compares an object with a non-object")
@@ -566,6 +566,9 @@ struct PredicateSQLCompiler {
         case .collectionOperation(let op, let collection, let key):
             guard modifier == .direct else { throw failure("ANY and ALL cannot apply to \(op.name)") }
             return (try aggregate(op, collection: collection, key: key, in: scope), nil)
+        case .subqueryCount(let collection, _, let predicate):
+            guard modifier == .direct else { throw failure("ANY and ALL cannot apply to SUBQUERY(…).@count") }
+            return (try subqueryCount(collection, predicate, in: scope), nil)
         default:
             throw failure("expected a key path")
         }
@@ -660,6 +663,17 @@ struct PredicateSQLCompiler {
         case .min: return .value("(SELECT MIN(\(column)) \(rows))", type)
         default: return .value("(SELECT MAX(\(column)) \(rows))", type)
         }
+    }
+
+    /// `SUBQUERY(collection, $x, predicate).@count`: a scalar subquery counting the objects `collection` reaches
+    /// that satisfy `predicate`, compiled with those objects as its root (where its key paths start).
+    private mutating func subqueryCount(_ collection: [String], _ predicate: PredicateNode, in scope: SQLScope) throws -> Leaf {
+        let source = try collectionSource(collection, in: scope, for: "SUBQUERY")
+        let outerRoot = root
+        root = source.scope
+        defer { root = outerRoot }
+        let condition = try compile(predicate, in: source.scope)
+        return .value("(SELECT COUNT(*) FROM \(source.from) WHERE \(source.condition) AND \(condition))", .integer64)
     }
 
     /// The rows a to-many key path reaches, for a scalar subquery: one row per object at the end of the path, as
