@@ -113,7 +113,7 @@ public struct PersistenceError: Error, Sendable, CustomStringConvertible {
     /// The error for a failure SQLite reported while running `sql`: a damaged file (SQLite's "corrupt" or "not a
     /// database", found only when a damaged page is read) is 259, as in Core Data; anything else 134030.
     static func sqlite(_ error: SQLiteError, _ context: String, url: URL? = nil) -> PersistenceError {
-        let damaged = [11, 26].contains(error.code & 0xFF)
+        let damaged = error.isDamagedFile
         return PersistenceError(damaged ? .fileReadCorruptFile : .persistentStoreSave,
                                 "\(context): \(error.message) (SQLite \(error.code))\(damaged ? ". The store file is damaged; restore it from a backup." : "")",
                                 sql: error.sql, sqliteCode: error.code, url: url)
