@@ -33,6 +33,17 @@ final class ErrorBridgingTests: PersistenceTestCase {
         XCTAssertEqual(error.localizedDescription, "Movie.title is required but is nil.")
     }
 
+    /// NSManagedObjectValidationError, "a generic validation error": here, a value of the wrong type.
+    func testAValueOfTheWrongTypeIs1550WithTheObjectKeyAndValue() throws {
+        let movie = makeMovie("Ran")
+        movie.setValue("1985", forKey: "year")
+        let error = try XCTUnwrap(nsError { try context.save() })
+        XCTAssertEqual(error.code, 1550)
+        XCTAssertTrue(error.userInfo[NSValidationObjectErrorKey] as? Movie === movie)
+        XCTAssertEqual(error.userInfo[NSValidationKeyErrorKey] as? String, "year")
+        XCTAssertEqual(error.userInfo[NSValidationValueErrorKey] as? String, "1985")
+    }
+
     /// NSValidationMultipleErrorsError and NSDetailedErrorsKey: "If multiple validation errors occur in one
     /// operation, they are collected in an array and added with this key to the top-level error of the operation."
     func testMultipleValidationErrorsAre1560WithEachErrorUnderNSDetailedErrors() throws {

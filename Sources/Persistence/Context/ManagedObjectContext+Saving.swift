@@ -231,7 +231,8 @@ extension ManagedObjectContext {
                         .managedObjectConstraintValidation,
                         "\(clashing.count) \(entity.name) objects in this save share \(described), but (\(constraint.joined(separator: ", "))) must be unique.",
                         object: clashing[0], key: constraint.joined(separator: ","),
-                        conflicts: [MergeConflict(sourceObject: clashing[0], objectID: clashing[0].objectID, oldVersion: 0, newVersion: 0,
+                        conflicts: [MergeConflict(sourceObject: clashing[0], objectID: clashing[0].objectID,
+                                                  oldVersion: 0, newVersion: 0,
                                                   objectSnapshot: [:], cachedSnapshot: [:], persistedSnapshot: [:],
                                                   constraint: constraint, conflictingObjectIDs: clashing.map(\.objectID))]))
                 }

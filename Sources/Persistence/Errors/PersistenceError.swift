@@ -85,7 +85,8 @@ public struct PersistenceError: Error, Sendable, CustomStringConvertible {
     public var url: URL?
 
     public init(
-        _ code: Code, _ message: String, object: ManagedObject? = nil, objectID: ManagedObjectID? = nil, entityName: String? = nil,
+        _ code: Code, _ message: String, object: ManagedObject? = nil, objectID: ManagedObjectID? = nil,
+        entityName: String? = nil,
         key: String? = nil, value: PersistentValue? = nil, detailedErrors: [PersistenceError] = [],
         conflicts: [MergeConflict] = [], sql: String? = nil, sqliteCode: Int32? = nil, url: URL? = nil
     ) {

@@ -233,7 +233,8 @@ struct PredicateSQLCompiler {
                 var parts = membership(keySQL, keys)
                 if includesNil { parts.append("\(keySQL) IS NULL") }
                 return Self.anyOf(parts)
-            case (.equalTo, .keyPath), (.notEqualTo, .keyPath), (.equalTo, .evaluatedObject), (.notEqualTo, .evaluatedObject):
+            case (.equalTo, .keyPath), (.notEqualTo, .keyPath),
+                 (.equalTo, .evaluatedObject), (.notEqualTo, .evaluatedObject):
                 let (other, wrap) = try resolveOperand(comparison.right, in: root!, modifier: .direct)
                 guard wrap == nil, case .object(let otherSQL, _) = other else {
                     throw failure("\(op.symbol) compares an object with a non-object")
@@ -667,7 +668,8 @@ struct PredicateSQLCompiler {
 
     /// `SUBQUERY(collection, $x, predicate).@count`: a scalar subquery counting the objects `collection` reaches
     /// that satisfy `predicate`, compiled with those objects as its root (where its key paths start).
-    private mutating func subqueryCount(_ collection: [String], _ predicate: PredicateNode, in scope: SQLScope) throws -> Leaf {
+    private mutating func subqueryCount(_ collection: [String], _ predicate: PredicateNode,
+                                        in scope: SQLScope) throws -> Leaf {
         let source = try collectionSource(collection, in: scope, for: "SUBQUERY")
         let outerRoot = root
         root = source.scope
@@ -693,7 +695,8 @@ struct PredicateSQLCompiler {
     /// Follows `collection` from `scope`: to-ones before the first to-many join the outer query; from the first
     /// to-many on, every hop joins inside the subquery (inner joins: a nil to-one there reaches no objects, as in
     /// memory). `what` names the operator in errors.
-    private mutating func collectionSource(_ collection: [String], in scope: SQLScope, for what: String) throws -> CollectionSource {
+    private mutating func collectionSource(_ collection: [String], in scope: SQLScope,
+                                           for what: String) throws -> CollectionSource {
         var alias = scope.alias
         var entity = scope.entity
         var prefix = ""
@@ -706,13 +709,14 @@ struct PredicateSQLCompiler {
                 throw failure("\(what) needs a to-many relationship, but '\(name)' is an attribute")
             }
             let destination = relationship.destinationEntity!
+            let column = schema[entity].columns[index]
             endsAtToMany = relationship.isToMany
             if tables == nil, !relationship.isToMany {
                 prefix += name + "."
-                alias = scope.join(path: prefix, from: alias, column: schema[entity].columns[index]!, to: destination) { newAlias() }
+                alias = scope.join(path: prefix, from: alias, column: column!, to: destination) { newAlias() }
             } else if !relationship.isToMany {
                 let next = newAlias()
-                tables! += " JOIN \(EntityTable.tableName(destination)) \(next) ON \(next).Z_PK = \(alias).\(schema[entity].columns[index]!)"
+                tables! += " JOIN \(EntityTable.tableName(destination)) \(next) ON \(next).Z_PK = \(alias).\(column!)"
                 alias = next
             } else {
                 let next = newAlias()

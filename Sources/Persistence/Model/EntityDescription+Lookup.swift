@@ -1,7 +1,8 @@
 /// Core Data's class methods for reaching an entity by name through a context.
 extension EntityDescription {
     /// The entity named `entityName` in the model of `context`'s coordinator, or `nil` when there is none.
-    public static func entity(forEntityName entityName: String, in context: ManagedObjectContext) -> EntityDescription? {
+    public static func entity(forEntityName entityName: String,
+                              in context: ManagedObjectContext) -> EntityDescription? {
         context.model?.entitiesByName[entityName]
     }
 
@@ -12,7 +13,8 @@ extension EntityDescription {
     /// context and has no properties, and the next `save()` of `context` fails with 134020, naming the entity asked
     /// for and the entities there are.
     @discardableResult
-    public static func insertNewObject(forEntityName entityName: String, into context: ManagedObjectContext) -> ManagedObject {
+    public static func insertNewObject(forEntityName entityName: String,
+                                       into context: ManagedObjectContext) -> ManagedObject {
         context.checkQueue("insertNewObject(forEntityName:into:)")
         guard let entity = entity(forEntityName: entityName, in: context) else {
             let known = context.model.map { $0.entities.map(\.name).joined(separator: ", ") } ?? "none (no coordinator)"

@@ -146,7 +146,8 @@ extension ManagedObject {
 
     /// The value of `key`: attributes as Swift values (`String`, `Int` for every integer type, `Double`, `Float`,
     /// `Bool`, `Date`, `UUID`, `URL`, `Data`, `Decimal`), a to-one as its object, a to-many as a
-    /// `Set<ManagedObject>` (an ordered one as `[ManagedObject]`); `nil` for nil or an unknown key.
+    /// `Set<ManagedObject>` (an ordered one as `[ManagedObject]`); `nil` for nil or an unknown key (where Core Data
+    /// raises `NSUnknownKeyException`).
     public func value(forKey key: String) -> Any? {
         checkQueue(key)
         guard let index = entity.propertyIndexByName[key] else { return nil }
@@ -182,7 +183,8 @@ extension ManagedObject {
     ///   nothing and the next save fails with 134020, naming the entity, the key and the entity's properties, so
     ///   that a test observes the mistake instead of the process ending.
     ///
-    /// ``ManagedObjectContext/rollback()`` forgets these mistakes with the changes.
+    /// ``ManagedObjectContext/rollback()`` forgets these mistakes with the changes. (An object in no context has no
+    /// save to report them: there the mistake changes nothing.)
     public func setValue(_ value: Any?, forKey key: String) {
         checkQueue(key)
         do {

@@ -341,7 +341,8 @@ struct PredicateEvaluator {
 
     /// `SUBQUERY(collection, $x, predicate).@count`: the objects `collection` reaches (each time it reaches them)
     /// on which `predicate` holds.
-    private func countMatches(of predicate: PredicateNode, in collection: [String], operand: PredicateOperand) throws -> Int64 {
+    private func countMatches(of predicate: PredicateNode, in collection: [String],
+                              operand: PredicateOperand) throws -> Int64 {
         let elements: [Item]
         switch try follow(collection, from: root) {
         case .collection(let items), .fanOut(let items): elements = items.filter { !$0.isNull }

@@ -61,7 +61,8 @@ extension PredicateOperand {
         case (.collectionOperation(let op, let collection, let key), .collectionOperation(let op2, let collection2, let key2)):
             return op == op2 && collection == collection2 && key == key2
         case (.variable(let a), .variable(let b)): return a == b
-        case (.subqueryCount(let a, let v, let p), .subqueryCount(let b, let w, let q)): return a == b && v == w && p == q
+        case (.subqueryCount(let a, let v, let p), .subqueryCount(let b, let w, let q)):
+            return a == b && v == w && p == q
         default: return false
         }
     }

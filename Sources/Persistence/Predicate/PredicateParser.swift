@@ -541,7 +541,8 @@ struct PredicateParser {
 
     /// The parts of the key path string given for a `%K`; a leading `SELF` is dropped only when the `%K` is `first`
     /// in its key path.
-    private func keyPathParts(_ argument: Any?, token: PredicateToken, index: Int, first: Bool) throws -> [KeyPathPart] {
+    private func keyPathParts(_ argument: Any?, token: PredicateToken, index: Int,
+                              first: Bool) throws -> [KeyPathPart] {
         guard let string = PredicateArgumentConverter.string(for: argument) else {
             let type = PredicateArgumentConverter.typeName(argument)
             throw argumentError("%K expects a key path string, got \(type)", token: token, index: index)
