@@ -55,6 +55,30 @@ final class ConcurrencyTests: PersistenceTestCase {
         }
     }
 
+    /// Core Data's `perform(schedule:_:)` is `rethrows`: a block that cannot throw is awaited without `try`
+    /// (this test would not compile if it needed one), and a throwing block's error comes out as it was thrown.
+    func testAsyncPerformWithABlockThatCannotThrowIsAwaitedWithoutTry() async throws {
+        let container = try makeContainer()
+        let background = container.newBackgroundContext()
+        let inserted = await background.perform {
+            let movie = Movie(context: background)
+            movie.title = "No try"
+            return background.insertedObjects.count
+        }
+        XCTAssertEqual(inserted, 1)
+        await background.perform(schedule: .enqueued) { background.rollback() }
+        let left = await background.perform { background.hasChanges }
+        XCTAssertFalse(left)
+
+        struct Refused: Error { let reason: String }
+        do {
+            try await background.perform { () throws(Refused) in throw Refused(reason: "read-only") }
+            XCTFail("the block's error must come out")
+        } catch {
+            XCTAssertEqual(error.reason, "read-only", "the block's own error, still typed")
+        }
+    }
+
     func testManyBackgroundContextsSaveWithoutLosingAnything() throws {
         let group = DispatchGroup()
         for worker in 0..<8 {

@@ -118,6 +118,27 @@ final class PredicateArgumentTests: XCTestCase {
         XCTAssertEqual(try FetchPredicate(format: "%K == 1", "in").predicateFormat, "#in == 1")
     }
 
+    /// "%K is a var arg substitution for a key path", also after a dot: `%K.%K`, `director.%K`, `%K.%K.%K`.
+    func testKeyPathArgumentsAfterADot() throws {
+        func left(_ format: String, _ arguments: Any?...) throws -> PredicateOperand {
+            let expression = try FetchPredicate(format: format, argumentArray: arguments).expression
+            guard case .comparison(let c) = expression else { throw FetchPredicateError(.syntax, "not a comparison") }
+            return c.left
+        }
+        XCTAssertEqual(try left("%K.%K == %@", "director", "name", "x"), .keyPath(["director", "name"]))
+        XCTAssertEqual(try left("director.%K == 1", "name"), .keyPath(["director", "name"]))
+        XCTAssertEqual(try left("%K.%K.%K == 1", "director", "movies", "title"), .keyPath(["director", "movies", "title"]))
+        XCTAssertEqual(try left("%K.%K > 1", "director.movies", "@count"),
+                       .collectionOperation(.count, collection: ["director", "movies"], key: []))
+        XCTAssertEqual(try left("%K.@sum.%K > 1", "items", "price"),
+                       .collectionOperation(.sum, collection: ["items"], key: ["price"]))
+        XCTAssertEqual(try FetchPredicate(format: "%K.%K == %@", "director", "name", "x").predicateFormat,
+                       #"director.name == "x""#)
+        assertArgumentError("director.%K == 1", [3], index: 0, offset: 9, "%K expects a key path string, got Int")
+        assertArgumentError("director.%K == 1", ["a b"], index: 0, offset: 9, "is not a key path")
+        assertArgumentError("director.%K == %@", [], index: 0, offset: 9, "no argument for %K")
+    }
+
     func testKeyPathArgumentErrors() {
         assertArgumentError("%K == 1", [3], index: 0, offset: 0, "%K expects a key path string, got Int")
         assertArgumentError("%K == 1", [nil], index: 0, offset: 0, "got nil")
@@ -140,6 +161,18 @@ final class PredicateArgumentTests: XCTestCase {
         XCTAssertEqual(try converted(Float(1.5), placeholder: "%lf"), .constant(.double(1.5)))
         XCTAssertEqual(try converted(3, placeholder: "%f"), .constant(.double(3)))
         XCTAssertEqual(try converted("text", placeholder: "%s"), .constant(.string("text")))
+        // What the conversion prints does not matter to a predicate, only what the argument is.
+        XCTAssertEqual(try converted(2.5, placeholder: "%a"), .constant(.double(2.5)))
+        XCTAssertEqual(try converted(2.5, placeholder: "%la"), .constant(.double(2.5)))
+        XCTAssertEqual(try converted(0.25, placeholder: "%A"), .constant(.double(0.25)))
+        XCTAssertEqual(try converted(1e10, placeholder: "%e"), .constant(.double(1e10)))
+        XCTAssertEqual(try converted(1e10, placeholder: "%lE"), .constant(.double(1e10)))
+        XCTAssertEqual(try converted(3.5, placeholder: "%G"), .constant(.double(3.5)))
+        XCTAssertEqual(try converted(255, placeholder: "%x"), .constant(.integer(255)))
+        XCTAssertEqual(try converted(255, placeholder: "%lX"), .constant(.integer(255)))
+        XCTAssertEqual(try converted(8, placeholder: "%o"), .constant(.integer(8)))
+        assertArgumentError("n == %la", ["x"], index: 0, offset: 5, "expects a floating-point number, got String")
+        assertArgumentError("n == %x", [2.5], index: 0, offset: 5, "expects an integer, got Double")
         assertArgumentError("n == %d", [2.5], index: 0, offset: 5, "expects an integer, got Double")
         assertArgumentError("n == %d", [UInt64.max], index: 0, offset: 5, "does not fit in 64 bits")
         assertArgumentError("n == %f", ["x"], index: 0, offset: 5, "expects a floating-point number, got String")

@@ -126,4 +126,88 @@ final class PredicateDifferentialTests: PersistenceTestCase {
         XCTAssertGreaterThan(predicates.count, 400)
         try assertAgreement(predicates)
     }
+
+    /// `SUBQUERY(collection, $x, predicate).@count` over to-manys of every kind (a join table, ordered children,
+    /// through a to-one, through two to-manys), with predicates on the elements' values, relationships, collection
+    /// operators and a nested SUBQUERY.
+    func testSubqueriesAgree() throws {
+        let actorConditions = ["$x.name BEGINSWITH[c] 'a'", "$x.name == ''", "$x.movies.@count > 1", "ANY $x.movies.rating > 1",
+                               "NOT $x.name IN {'Ann', '日本'}", "$x.name CONTAINS[cd] 'n' AND $x.movies.@count == 1"]
+        let sceneConditions = ["$x.summary == nil", "$x.summary CONTAINS[cd] 'a'", "$x.number > 0", "$x.movie.rating > 0",
+                               "$x.movie.director.name == 'naïve' OR summary == ''"]
+        let movieConditions = ["$x.rating > 1", "$x.title LIKE[c] '*n*'", "$x.director == nil", "$x.actors.@count >= 2",
+                               "SUBQUERY($x.scenes, $s, $s.summary != nil).@count > 0", "ALL $x.actors.name != 'Ann'",
+                               "$x == SELF", "$x.rating == nil"]
+        let cases: [(String, [String])] = [("actors", actorConditions), ("director.movies.actors", actorConditions),
+                                          ("scenes", sceneConditions), ("actors.movies.scenes", sceneConditions),
+                                          ("director.movies", movieConditions), ("actors.movies", movieConditions)]
+        var predicates: [FetchPredicate] = []
+        for (collection, conditions) in cases {
+            for condition in conditions {
+                let subquery = "SUBQUERY(\(collection), $x, \(condition)).@count"
+                for count in 0...3 {
+                    predicates.append(try FetchPredicate(format: "\(subquery) == %d", count))
+                }
+                predicates += [try FetchPredicate(format: "\(subquery) > 0"),
+                               try FetchPredicate(format: "\(subquery) == \(collection).@count"),
+                               try FetchPredicate(format: "NOT \(subquery) < actors.@count")]
+            }
+        }
+        XCTAssertGreaterThan(predicates.count, 200)
+        try assertAgreement(predicates)
+    }
+
+    /// `ALL` and `NONE` with `IN`: every (or no) related object, or value, is in the list.
+    func testAllAndNoneWithInAgree() throws {
+        var predicates: [FetchPredicate] = []
+        for modifier in ["ALL ", "NONE ", "ANY ", "NOT ALL ", "NOT NONE "] {
+            for list in [["Ann", "日本"], [], ["", "Ánn", "Ann\0"]] as [[String]] {
+                for path in ["actors.name", "director.movies.title", "actors.movies.director.name"] {
+                    predicates += [try FetchPredicate(format: "\(modifier)\(path) IN %@", list),
+                                   try FetchPredicate(format: "\(modifier)\(path) IN[cd] %@", list)]
+                }
+            }
+            for range in [(0, 0), (0, 1), (1, 2)] {
+                predicates.append(try FetchPredicate(format: "\(modifier)scenes.number IN {%d, %d}", range.0, range.1))
+            }
+        }
+        try assertAgreement(predicates)
+    }
+
+    /// Collection operators at the end of a key path through several to-many relationships (and to-ones between
+    /// them) count and aggregate every object reached, as the evaluator flattens nested to-manys.
+    func testCollectionOperatorsThroughSeveralToManyRelationshipsAgree() throws {
+        let collections = ["actors.movies", "director.movies.actors", "actors.movies.scenes", "director.movies.scenes",
+                           "actors.movies.director.movies", "scenes.movie.actors.movies"]
+        var predicates: [FetchPredicate] = []
+        for collection in collections {
+            for count in 0...7 {
+                predicates.append(try FetchPredicate(format: "\(collection).@count == %d", count))
+            }
+            predicates.append(try FetchPredicate(format: "\(collection).@count > actors.@count"))
+        }
+        for collection in ["actors.movies", "director.movies", "actors.movies.director.movies", "scenes.movie.actors.movies"] {
+            for op in ["@sum", "@avg", "@min", "@max"] {
+                for value in [-2.0, 0, 1.5, 3, .infinity] {
+                    predicates += [try FetchPredicate(format: "\(collection).\(op).rating >= %@", value),
+                                   try FetchPredicate(format: "\(collection).\(op).rating < %@", value)]
+                }
+                predicates.append(try FetchPredicate(format: "\(collection).\(op).rating == nil"))
+            }
+            for op in ["@min", "@max"] {
+                for value in ["", "Ann", "naïve", "日本"] {
+                    predicates += [try FetchPredicate(format: "\(collection).\(op).title == %@", value),
+                                   try FetchPredicate(format: "\(collection).\(op).title > %@", value),
+                                   try FetchPredicate(format: "\(collection).\(op).director.name == %@", value)]
+                }
+            }
+        }
+        for op in ["@sum", "@avg", "@min", "@max"] {
+            for value in [0, 1, 2] {
+                predicates.append(try FetchPredicate(format: "actors.movies.scenes.\(op).number == %d", value))
+            }
+        }
+        XCTAssertGreaterThan(predicates.count, 200)
+        try assertAgreement(predicates)
+    }
 }

@@ -125,7 +125,9 @@ final class RelationshipTests: PersistenceTestCase {
         let movie = makeMovie("Alien")
         let actor = Actor(context: context)
         actor.name = "X"
-        let error = assertPersistenceError(.managedObjectValidation) { try movie.setValue(actor, forKey: "director") }
+        movie.setValue(actor, forKey: "director")
+        XCTAssertNil(movie.director, "an object of the wrong entity is not related")
+        let error = assertPersistenceError(.managedObjectValidation) { try context.save() }
         XCTAssertTrue(error?.message.contains("relates to Director objects") == true, error?.message ?? "")
         XCTAssertNil(movie.director)
     }

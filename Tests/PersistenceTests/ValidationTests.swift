@@ -27,9 +27,11 @@ final class ValidationTests: PersistenceTestCase {
         let sample = Sample(context: context)
         sample.small = 10
         try context.save()
-        // The typed setter cannot throw; Int16 keeps it in range, so go through a wider type by key.
-        let error = assertPersistenceError(.managedObjectValidation) { try sample.setValue(70_000, forKey: "small") }
+        // Int16 keeps the typed setter in range, so go through a wider type by key: kept, then refused at save.
+        sample.setValue(70_000, forKey: "small")
+        let error = assertPersistenceError(.managedObjectValidation) { try context.save() }
         XCTAssertEqual(error?.key, "small")
+        XCTAssertEqual(error?.value, .integer(70_000))
     }
 
     func testTwoNewObjectsBreakingAUniquenessConstraintFailWith1551() throws {
@@ -79,12 +81,12 @@ final class ValidationTests: PersistenceTestCase {
         let errors = assertPersistenceError(.validationMultipleErrors) { try context.save() }?.detailedErrors ?? []
         XCTAssertEqual(Set(errors.map(\.code)), [.validationMissingMandatoryProperty, .validationRelationshipLacksMinimumCount])
 
-        try player.setValue(team, forKey: "team")
+        player.setValue(team, forKey: "team")
         XCTAssertNoThrow(try context.save())
 
         for _ in 0..<2 {
             let extra = ManagedObject(entity: model.entitiesByName["Player"]!, insertInto: context)
-            try extra.setValue(team, forKey: "team")
+            extra.setValue(team, forKey: "team")
         }
         assertPersistenceError(.validationRelationshipExceedsMaximumCount) { try context.save() }
     }

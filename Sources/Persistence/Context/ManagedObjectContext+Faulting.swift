@@ -27,7 +27,7 @@ extension ManagedObjectContext {
                 // Core Data raises here; a property getter cannot throw, so the next save reports it.
                 recordMisuse(PersistenceError(.managedObjectReferentialIntegrity,
                                               "CoreData could not fulfill a fault for \(object.objectID): its row is gone from the store (and shouldDeleteInaccessibleFaults is false).",
-                                              objectID: object.objectID))
+                                              object: object))
             }
         }
     }

@@ -151,7 +151,7 @@ extension ManagedObjectContext {
                 errors.append(PersistenceError(
                     .validationRelationshipDeniedDelete,
                     "\(object.entity.name) \(object.objectID) cannot be deleted: its relationship '\(relationship!.name)' still holds \(blocking.count) object(s) and its delete rule is deny.",
-                    objectID: object.objectID, key: relationship!.name))
+                    object: object, key: relationship!.name))
             }
         }
         for object in inserted { validate(object, into: &errors) }
@@ -174,7 +174,7 @@ extension ManagedObjectContext {
         for index in entity.mandatoryAttributeIndexes {
             guard case .value(.null) = object.slots[index], let attribute = entity.attributeAt[index] else { continue }
             errors.append(PersistenceError(.validationMissingMandatoryProperty, "\(name).\(attribute.name) is required but is nil.",
-                                           objectID: object.objectID, key: attribute.name, value: .null))
+                                           object: object, key: attribute.name, value: .null))
         }
         if object.holdsUnfittingValue {
             for (index, attribute) in entity.attributeAt.enumerated() {
@@ -182,7 +182,7 @@ extension ManagedObjectContext {
                       attribute.attributeType.coerce(value) == nil else { continue }
                 errors.append(PersistenceError(.managedObjectValidation,
                                                "\(name).\(attribute.name) holds \(attribute.attributeType.rawValue) values; \(value) (\(value.kindName)) does not fit.",
-                                               objectID: object.objectID, key: attribute.name, value: value))
+                                               object: object, key: attribute.name, value: value))
             }
         }
         for index in entity.checkedRelationshipIndexes {
@@ -191,7 +191,7 @@ extension ManagedObjectContext {
                 if !relationship.isOptional, object.toOneObject(at: index) == nil {
                     errors.append(PersistenceError(.validationMissingMandatoryProperty,
                                                    "\(name).\(relationship.name) is required but points at no \(relationship.destinationEntityName).",
-                                                   objectID: object.objectID, key: relationship.name))
+                                                   object: object, key: relationship.name))
                 }
             } else {
                 // Only a loaded relationship can have changed; an unloaded one was valid when saved.
@@ -200,11 +200,11 @@ extension ManagedObjectContext {
                 if related.count < minimum {
                     errors.append(PersistenceError(.validationRelationshipLacksMinimumCount,
                                                    "\(name).\(relationship.name) needs at least \(minimum) object(s) but holds \(related.count).",
-                                                   objectID: object.objectID, key: relationship.name))
+                                                   object: object, key: relationship.name))
                 } else if relationship.maxCount > 0, related.count > relationship.maxCount {
                     errors.append(PersistenceError(.validationRelationshipExceedsMaximumCount,
                                                    "\(name).\(relationship.name) may hold at most \(relationship.maxCount) object(s) but holds \(related.count).",
-                                                   objectID: object.objectID, key: relationship.name))
+                                                   object: object, key: relationship.name))
                 }
             }
         }
@@ -230,8 +230,9 @@ extension ManagedObjectContext {
                     errors.append(PersistenceError(
                         .managedObjectConstraintValidation,
                         "\(clashing.count) \(entity.name) objects in this save share \(described), but (\(constraint.joined(separator: ", "))) must be unique.",
-                        objectID: clashing[0].objectID, key: constraint.joined(separator: ","),
-                        conflicts: [MergeConflict(objectID: clashing[0].objectID, oldVersion: 0, newVersion: 0,
+                        object: clashing[0], key: constraint.joined(separator: ","),
+                        conflicts: [MergeConflict(sourceObject: clashing[0], objectID: clashing[0].objectID,
+                                                  oldVersion: 0, newVersion: 0,
                                                   objectSnapshot: [:], cachedSnapshot: [:], persistedSnapshot: [:],
                                                   constraint: constraint, conflictingObjectIDs: clashing.map(\.objectID))]))
                 }

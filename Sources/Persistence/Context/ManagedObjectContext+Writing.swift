@@ -132,7 +132,7 @@ extension ManagedObjectContext {
                                                       values: stored, excluding: key(object))
                 guard !clashing.isEmpty else { continue }
                 conflicts.append(MergeConflict(
-                    objectID: object.objectID, oldVersion: object.version, newVersion: 0,
+                    sourceObject: object, objectID: object.objectID, oldVersion: object.version, newVersion: 0,
                     objectSnapshot: Self.attributeSnapshot(object.slots, entity: entity), cachedSnapshot: [:],
                     persistedSnapshot: [:], constraint: constraint,
                     conflictingObjectIDs: clashing.map { store.objectID(of: entity, primaryKey: $0) }))
@@ -140,7 +140,7 @@ extension ManagedObjectContext {
             let described = conflicts.first.map { "(\($0.constraint.joined(separator: ", ")))" } ?? "a uniqueness constraint"
             throw PersistenceError(.managedObjectConstraintMerge,
                                    "\(entity.name) \(object.objectID) clashes with a stored object on \(described), which must be unique.",
-                                   objectID: object.objectID, conflicts: conflicts, sql: error.sql, sqliteCode: error.code)
+                                   object: object, conflicts: conflicts, sql: error.sql, sqliteCode: error.code)
         }
     }
 

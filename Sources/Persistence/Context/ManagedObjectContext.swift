@@ -124,14 +124,18 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     }
 
     /// Runs `block` on the context's queue and returns its result when it is done.
-    public func perform<T: Sendable>(schedule: ScheduledTaskType = .immediate,
-                                     _ block: @escaping @Sendable () throws -> T) async throws -> T {
+    ///
+    /// It throws what `block` throws, and only that (Core Data's is `rethrows`): a block that cannot throw is
+    /// awaited without `try` — `let count = await context.perform { context.registeredObjects.count }`.
+    public func perform<T: Sendable, E: Error>(schedule: ScheduledTaskType = .immediate,
+                                               _ block: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
         if schedule == .immediate && isOnQueue { return try block() }
-        return try await withCheckedThrowingContinuation { continuation in
+        let result: Result<T, E> = await withCheckedContinuation { continuation in
             queue.async {
-                continuation.resume(with: Result { try block() })
+                continuation.resume(returning: Result { () throws(E) -> T in try block() })
             }
         }
+        return try result.get()
     }
 
     /// Runs `block` on the context's queue and waits for it. Re-entrant: called from the queue itself, it runs
@@ -164,7 +168,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     public func insert(_ object: ManagedObject) {
         checkQueue("insert(_:)")
         guard object.managedObjectContext == nil || object.managedObjectContext === self else {
-            recordMisuse(PersistenceError(.coreData, "\(object.objectID) already belongs to another context; an object lives in one context only.", objectID: object.objectID))
+            recordMisuse(PersistenceError(.coreData, "\(object.objectID) already belongs to another context; an object lives in one context only.", object: object))
             return
         }
         if object.deletedFlag, deleted.contains(object) {
@@ -185,7 +189,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     public func delete(_ object: ManagedObject) {
         checkQueue("delete(_:)")
         guard object.managedObjectContext === self else {
-            recordMisuse(PersistenceError(.coreData, "Cannot delete \(object.objectID): it belongs to another context.", objectID: object.objectID))
+            recordMisuse(PersistenceError(.coreData, "Cannot delete \(object.objectID): it belongs to another context.", object: object))
             return
         }
         guard !object.deletedFlag else { return }

@@ -61,8 +61,12 @@ public struct PersistenceError: Error, Sendable, CustomStringConvertible {
     public var code: Code
     /// What went wrong, in a sentence a person can act on.
     public var message: String
-    /// The object concerned, when there is one.
+    /// The ID of the object concerned, when there is one.
     public var objectID: ManagedObjectID?
+    /// The object concerned, when the error was found on it (Core Data's `NSValidationObjectErrorKey`, or
+    /// `NSAffectedObjectsErrorKey` for an error that is not a validation error). Use it on its context's queue only.
+    public var object: ManagedObject? { objectReference?.object }
+    var objectReference: ErrorObjectReference?
     /// The entity concerned.
     public var entityName: String?
     /// The property concerned (Core Data's `NSValidationKeyErrorKey`).
@@ -81,14 +85,16 @@ public struct PersistenceError: Error, Sendable, CustomStringConvertible {
     public var url: URL?
 
     public init(
-        _ code: Code, _ message: String, objectID: ManagedObjectID? = nil, entityName: String? = nil,
+        _ code: Code, _ message: String, object: ManagedObject? = nil, objectID: ManagedObjectID? = nil,
+        entityName: String? = nil,
         key: String? = nil, value: PersistentValue? = nil, detailedErrors: [PersistenceError] = [],
         conflicts: [MergeConflict] = [], sql: String? = nil, sqliteCode: Int32? = nil, url: URL? = nil
     ) {
         self.code = code
         self.message = message
-        self.objectID = objectID
-        self.entityName = entityName ?? objectID?.entityName
+        self.objectReference = object.map(ErrorObjectReference.init)
+        self.objectID = objectID ?? object?.objectID
+        self.entityName = entityName ?? self.objectID?.entityName
         self.key = key
         self.value = value
         self.detailedErrors = detailedErrors
@@ -108,7 +114,7 @@ public struct PersistenceError: Error, Sendable, CustomStringConvertible {
     /// The error for a failure SQLite reported while running `sql`: a damaged file (SQLite's "corrupt" or "not a
     /// database", found only when a damaged page is read) is 259, as in Core Data; anything else 134030.
     static func sqlite(_ error: SQLiteError, _ context: String, url: URL? = nil) -> PersistenceError {
-        let damaged = [11, 26].contains(error.code & 0xFF)
+        let damaged = error.isDamagedFile
         return PersistenceError(damaged ? .fileReadCorruptFile : .persistentStoreSave,
                                 "\(context): \(error.message) (SQLite \(error.code))\(damaged ? ". The store file is damaged; restore it from a backup." : "")",
                                 sql: error.sql, sqliteCode: error.code, url: url)
@@ -122,14 +128,21 @@ extension PersistenceError: LocalizedError {
 /// One object that could not be saved because the store changed under it (optimistic locking), or one clash
 /// under a uniqueness constraint. Snapshots hold attribute values by name.
 public struct MergeConflict: Sendable, CustomStringConvertible {
-    /// The object being saved.
+    /// The ID of the object being saved.
     public var objectID: ManagedObjectID
+    /// The object being saved (Core Data's `sourceObject`). Use it on its context's queue only.
+    public var sourceObject: ManagedObject? { sourceReference?.object }
+    var sourceReference: ErrorObjectReference?
     /// The row version the context last saw.
     public var oldVersion: Int64
     /// The row version now in the store (0 when the row was deleted).
     public var newVersion: Int64
     /// The object's values as it would save them.
     public var objectSnapshot: [String: PersistentValue]
+    /// Core Data's name for ``oldVersion``.
+    public var oldVersionNumber: Int { Int(oldVersion) }
+    /// Core Data's name for ``newVersion``.
+    public var newVersionNumber: Int { Int(newVersion) }
     /// The values the context last read from the store.
     public var cachedSnapshot: [String: PersistentValue]
     /// The values now in the store (empty when the row was deleted).
@@ -138,10 +151,11 @@ public struct MergeConflict: Sendable, CustomStringConvertible {
     public var constraint: [String]
     public var conflictingObjectIDs: [ManagedObjectID]
 
-    public init(objectID: ManagedObjectID, oldVersion: Int64, newVersion: Int64,
+    public init(sourceObject: ManagedObject? = nil, objectID: ManagedObjectID, oldVersion: Int64, newVersion: Int64,
                 objectSnapshot: [String: PersistentValue], cachedSnapshot: [String: PersistentValue],
                 persistedSnapshot: [String: PersistentValue], constraint: [String] = [],
                 conflictingObjectIDs: [ManagedObjectID] = []) {
+        self.sourceReference = sourceObject.map(ErrorObjectReference.init)
         self.objectID = objectID
         self.oldVersion = oldVersion
         self.newVersion = newVersion

@@ -6,7 +6,7 @@ import Foundation
 /// - Values are always bound as arguments, never written into the SQL.
 /// - Every comparison yields 0 or 1, never NULL, so `NOT` behaves as in memory when a value is nil.
 /// - Key paths through to-one relationships become `LEFT JOIN`s; through to-many relationships, `EXISTS`
-///   subqueries (`NOT EXISTS … NOT …` for `ALL`); collection operators, scalar subqueries.
+///   subqueries (`NOT EXISTS … NOT …` for `ALL`); collection operators and `SUBQUERY(…).@count`, scalar subqueries.
 /// - String operators run ``StringComparison`` through the `PST_STRING` SQL function; plain `==`, `!=` and
 ///   ordering without options use SQLite's own byte comparison, which is the same order.
 /// - The SQL stays within SQLite's limits wherever memory evaluation works: its parser overflows at a few dozen
@@ -129,7 +129,7 @@ struct PredicateSQLCompiler {
 
     private static func isPath(_ operand: PredicateOperand) -> Bool {
         switch operand {
-        case .keyPath, .evaluatedObject, .collectionOperation: return true
+        case .keyPath, .evaluatedObject, .collectionOperation, .subqueryCount: return true
         default: return false
         }
     }
@@ -199,7 +199,7 @@ struct PredicateSQLCompiler {
                 return try compareValue(sql, type, op, comparison.options, value)
             case .aggregate(let items):
                 return try compareValueToList(sql, type, op, comparison.options, items)
-            case .keyPath, .collectionOperation:
+            case .keyPath, .collectionOperation, .subqueryCount:
                 let (other, wrap) = try resolveOperand(comparison.right, in: root!, modifier: .direct)
                 guard wrap == nil, case .value(let otherSQL, let otherType) = other else {
                     throw failure("the right side of \(op.symbol) must be an attribute reached through to-one relationships")
@@ -233,7 +233,8 @@ struct PredicateSQLCompiler {
                 var parts = membership(keySQL, keys)
                 if includesNil { parts.append("\(keySQL) IS NULL") }
                 return Self.anyOf(parts)
-            case (.equalTo, .keyPath), (.notEqualTo, .keyPath):
+            case (.equalTo, .keyPath), (.notEqualTo, .keyPath),
+                 (.equalTo, .evaluatedObject), (.notEqualTo, .evaluatedObject):
                 let (other, wrap) = try resolveOperand(comparison.right, in: root!, modifier: .direct)
                 guard wrap == nil, case .object(let otherSQL, _) = other else {
                     throw failure("\(op.symbol) compares an object with a non-object")
@@ -566,6 +567,9 @@ struct PredicateSQLCompiler {
         case .collectionOperation(let op, let collection, let key):
             guard modifier == .direct else { throw failure("ANY and ALL cannot apply to \(op.name)") }
             return (try aggregate(op, collection: collection, key: key, in: scope), nil)
+        case .subqueryCount(let collection, _, let predicate):
+            guard modifier == .direct else { throw failure("ANY and ALL cannot apply to SUBQUERY(…).@count") }
+            return (try subqueryCount(collection, predicate, in: scope), nil)
         default:
             throw failure("expected a key path")
         }
@@ -640,45 +644,94 @@ struct PredicateSQLCompiler {
         return ("\(destination.name) \(subAlias)", "\(subAlias).\(destination.columns[inverseIndex]!) = \(ownerAlias).Z_PK")
     }
 
-    /// `items.@count`, `items.@sum.price`…: a scalar subquery over the to-many at the end of `collection`.
+    /// `items.@count`, `items.@sum.price`…: a scalar subquery over the objects `collection` reaches.
     private mutating func aggregate(_ op: PredicateOperand.CollectionOperator, collection: [String], key: [String],
                                     in scope: SQLScope) throws -> Leaf {
+        let source = try collectionSource(collection, in: scope, for: op.name)
+        guard op != .count else {
+            return .value("(SELECT COUNT(*) FROM \(source.from) WHERE \(source.condition))", .integer64)
+        }
+        let (leaf, wrap) = try resolve(key, in: source.scope, modifier: .direct, fanned: false)
+        guard wrap == nil, case .value(let column, let type) = leaf else {
+            throw failure("\(op.name).\(key.joined(separator: ".")) must reach an attribute through to-one relationships")
+        }
+        // Read after the key is resolved: its to-one joins were added to the source's scope.
+        let rows = "FROM \(source.from) WHERE \(source.condition)"
+        let numeric = type == .decimal ? "CAST(\(column) AS REAL)" : column
+        switch op {
+        case .sum: return .value("(SELECT IFNULL(SUM(\(numeric)), 0) \(rows))", type == .decimal ? .double : type)
+        case .avg: return .value("(SELECT AVG(\(numeric)) \(rows))", .double)
+        case .min: return .value("(SELECT MIN(\(column)) \(rows))", type)
+        default: return .value("(SELECT MAX(\(column)) \(rows))", type)
+        }
+    }
+
+    /// `SUBQUERY(collection, $x, predicate).@count`: a scalar subquery counting the objects `collection` reaches
+    /// that satisfy `predicate`, compiled with those objects as its root (where its key paths start).
+    private mutating func subqueryCount(_ collection: [String], _ predicate: PredicateNode,
+                                        in scope: SQLScope) throws -> Leaf {
+        let source = try collectionSource(collection, in: scope, for: "SUBQUERY")
+        let outerRoot = root
+        root = source.scope
+        defer { root = outerRoot }
+        let condition = try compile(predicate, in: source.scope)
+        return .value("(SELECT COUNT(*) FROM \(source.from) WHERE \(source.condition) AND \(condition))", .integer64)
+    }
+
+    /// The rows a to-many key path reaches, for a scalar subquery: one row per object at the end of the path, as
+    /// the evaluator flattens nested to-manys (an object reached twice counts twice).
+    struct CollectionSource {
+        /// The tables of the path from its first to-many on, joined.
+        var tables: String
+        /// Links the first to-many's rows to the object being tested, and each later hop to the one before.
+        var condition: String
+        /// The objects at the end of the path; the joins a key path from them needs are added to it.
+        var scope: SQLScope
+
+        /// The tables with the joins added to ``scope`` so far.
+        var from: String { scope.joins.isEmpty ? tables : tables + " " + scope.joins.joined(separator: " ") }
+    }
+
+    /// Follows `collection` from `scope`: to-ones before the first to-many join the outer query; from the first
+    /// to-many on, every hop joins inside the subquery (inner joins: a nil to-one there reaches no objects, as in
+    /// memory). `what` names the operator in errors.
+    private mutating func collectionSource(_ collection: [String], in scope: SQLScope,
+                                           for what: String) throws -> CollectionSource {
         var alias = scope.alias
         var entity = scope.entity
         var prefix = ""
-        for (position, name) in collection.enumerated() {
+        var tables: String?
+        var conditions: [String] = []
+        var endsAtToMany = false
+        for name in collection {
             let index = try propertyIndex(name, of: entity, path: collection)
             guard let relationship = entity.relationshipAt[index] else {
-                throw failure("\(op.name) needs a to-many relationship, but '\(name)' is an attribute")
+                throw failure("\(what) needs a to-many relationship, but '\(name)' is an attribute")
             }
-            if position < collection.count - 1 {
-                guard !relationship.isToMany else {
-                    throw failure("\(op.name) over '\(collection.joined(separator: "."))' passes through two to-many relationships, which SQL fetches do not support")
-                }
+            let destination = relationship.destinationEntity!
+            let column = schema[entity].columns[index]
+            endsAtToMany = relationship.isToMany
+            if tables == nil, !relationship.isToMany {
                 prefix += name + "."
-                alias = scope.join(path: prefix, from: alias, column: schema[entity].columns[index]!, to: relationship.destinationEntity) { newAlias() }
-                entity = relationship.destinationEntity
-                continue
+                alias = scope.join(path: prefix, from: alias, column: column!, to: destination) { newAlias() }
+            } else if !relationship.isToMany {
+                let next = newAlias()
+                tables! += " JOIN \(EntityTable.tableName(destination)) \(next) ON \(next).Z_PK = \(alias).\(column!)"
+                alias = next
+            } else {
+                let next = newAlias()
+                let (from, link) = fanOutSource(relationship, owner: entity, ownerAlias: alias, subAlias: next)
+                tables = tables.map { $0 + " JOIN " + from } ?? from
+                conditions.append(link)
+                alias = next
             }
-            guard relationship.isToMany else { throw failure("\(op.name) needs a to-many relationship, but '\(name)' is to-one") }
-            let sub = SQLScope(alias: newAlias(), entity: relationship.destinationEntity)
-            let (from, link) = fanOutSource(relationship, owner: entity, ownerAlias: alias, subAlias: sub.alias)
-            if op == .count { return .value("(SELECT COUNT(*) FROM \(from) WHERE \(link))", .integer64) }
-            let (leaf, wrap) = try resolve(key, in: sub, modifier: .direct, fanned: false)
-            guard wrap == nil, case .value(let column, let type) = leaf else {
-                throw failure("\(op.name).\(key.joined(separator: ".")) must reach an attribute through to-one relationships")
-            }
-            let joins = sub.joins.isEmpty ? "" : " " + sub.joins.joined(separator: " ")
-            let numeric = type == .decimal ? "CAST(\(column) AS REAL)" : column
-            switch op {
-            case .sum: return .value("(SELECT IFNULL(SUM(\(numeric)), 0) FROM \(from)\(joins) WHERE \(link))", type == .decimal ? .double : type)
-            case .avg: return .value("(SELECT AVG(\(numeric)) FROM \(from)\(joins) WHERE \(link))", .double)
-            case .min: return .value("(SELECT MIN(\(column)) FROM \(from)\(joins) WHERE \(link))", type)
-            case .max: return .value("(SELECT MAX(\(column)) FROM \(from)\(joins) WHERE \(link))", type)
-            case .count: break
-            }
+            entity = destination
         }
-        throw failure("\(op.name) needs a key path")
+        guard let tables, endsAtToMany else {
+            throw failure("\(what) needs a to-many relationship at the end of '\(collection.joined(separator: "."))'")
+        }
+        return CollectionSource(tables: tables, condition: conditions.joined(separator: " AND "),
+                                scope: SQLScope(alias: alias, entity: entity))
     }
 
     private func propertyIndex(_ key: String, of entity: EntityDescription, path: [String]) throws -> Int {

@@ -20,7 +20,8 @@ extension ManagedObjectContext {
             let conflicts = found.map { conflict in
                 let entity = conflict.object.entity
                 return MergeConflict(
-                    objectID: conflict.object.objectID, oldVersion: conflict.object.version, newVersion: conflict.version,
+                    sourceObject: conflict.object, objectID: conflict.object.objectID,
+                    oldVersion: conflict.object.version, newVersion: conflict.version,
                     objectSnapshot: Self.attributeSnapshot(conflict.object.slots, entity: entity),
                     cachedSnapshot: Self.attributeSnapshot(conflict.object.committedSlots ?? conflict.object.slots, entity: entity),
                     persistedSnapshot: conflict.row.map { Self.attributeSnapshot($0.slots, entity: entity) } ?? [:])

@@ -101,7 +101,7 @@ extension ManagedObject {
             managedObjectContext?.recordMisuse(PersistenceError(
                 .persistentStoreIncompatibleSchema,
                 "\(type(of: self)) is not the class of entity \(entity.name); its @Managed property #\(ordinal) has nowhere to go.",
-                objectID: objectID))
+                object: self))
             return
         }
         checkQueue(entity.properties[index].name)

@@ -15,7 +15,7 @@ extension ManagedObject {
             }
         } else {
             guard objects.count <= 1 else {
-                throw PersistenceError(.managedObjectValidation, "\(entity.name).\(relationship.name) is to-one; it cannot hold \(objects.count) objects.", objectID: objectID, key: relationship.name)
+                throw PersistenceError(.managedObjectValidation, "\(entity.name).\(relationship.name) is to-one; it cannot hold \(objects.count) objects.", object: self, key: relationship.name)
             }
             let current = toOneObject(at: index)
             let target = objects.first
@@ -29,12 +29,12 @@ extension ManagedObject {
         guard object.entity === relationship.destinationEntity else {
             throw PersistenceError(.managedObjectValidation,
                                    "\(entity.name).\(relationship.name) relates to \(relationship.destinationEntityName) objects, not \(object.entity.name).",
-                                   objectID: objectID, key: relationship.name)
+                                   object: self, key: relationship.name)
         }
         guard object.managedObjectContext === managedObjectContext else {
             throw PersistenceError(.coreData,
                                    "Illegal attempt to relate objects of different contexts through \(entity.name).\(relationship.name): \(object.objectID) belongs to another context. Pass the objectID and fetch the object in this context with object(with:).",
-                                   objectID: objectID, key: relationship.name)
+                                   object: self, key: relationship.name)
         }
     }
 

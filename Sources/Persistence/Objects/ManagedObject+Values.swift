@@ -146,7 +146,8 @@ extension ManagedObject {
 
     /// The value of `key`: attributes as Swift values (`String`, `Int` for every integer type, `Double`, `Float`,
     /// `Bool`, `Date`, `UUID`, `URL`, `Data`, `Decimal`), a to-one as its object, a to-many as a
-    /// `Set<ManagedObject>` (an ordered one as `[ManagedObject]`); `nil` for nil or an unknown key.
+    /// `Set<ManagedObject>` (an ordered one as `[ManagedObject]`); `nil` for nil or an unknown key (where Core Data
+    /// raises `NSUnknownKeyException`).
     public func value(forKey key: String) -> Any? {
         checkQueue(key)
         guard let index = entity.propertyIndexByName[key] else { return nil }
@@ -170,13 +171,35 @@ extension ManagedObject {
         }
     }
 
-    /// Sets `key` to `value`, checking the key and the value's type first.
+    /// Sets `key` to `value`, as Core Data's `setValue(_:forKey:)` does: it never throws, and what is wrong is
+    /// reported by the next ``ManagedObjectContext/save()``, as for the typed ``Managed`` properties.
     ///
-    /// - Throws: ``PersistenceError`` (134020) for an unknown key, (1550) for a value of the wrong type or
-    ///   entity, or an object from another context.
-    public func setValue(_ value: Any?, forKey key: String) throws {
+    /// - A value of the wrong type, or out of the attribute's range, is kept as given; the save fails with 1550
+    ///   naming the object, key and value (`NSValidationObjectErrorKey`, `NSValidationKeyErrorKey`,
+    ///   `NSValidationValueErrorKey`). A value with no stored form at all, or a related object of the wrong entity,
+    ///   changes nothing and fails the save with 1550 too.
+    /// - An object from another context changes nothing and fails the save (Core Data raises an exception).
+    /// - An unknown key is a programmer error. Core Data raises `NSUnknownKeyException` at once; here it changes
+    ///   nothing and the next save fails with 134020, naming the entity, the key and the entity's properties, so
+    ///   that a test observes the mistake instead of the process ending.
+    ///
+    /// ``ManagedObjectContext/rollback()`` forgets these mistakes with the changes. (An object in no context has no
+    /// save to report them: there the mistake changes nothing.)
+    public func setValue(_ value: Any?, forKey key: String) {
         checkQueue(key)
-        let index = try entity.propertyIndex(forKey: key)
+        do {
+            try setCheckedValue(value, forKey: key)
+        } catch let error as PersistenceError {
+            managedObjectContext?.recordMisuse(error)
+        } catch {}
+    }
+
+    private func setCheckedValue(_ value: Any?, forKey key: String) throws {
+        guard let index = entity.propertyIndexByName[key] else {
+            throw PersistenceError(.persistentStoreIncompatibleSchema,
+                                   "setValue(_:forKey:): the entity \(entity.name) has no property named '\(key)' (Core Data raises NSUnknownKeyException here). Its properties: \(entity.properties.map(\.name).joined(separator: ", ")).",
+                                   object: self, key: key)
+        }
         if let relationship = entity.relationshipAt[index] {
             let objects: [ManagedObject]
             switch value {
@@ -187,18 +210,19 @@ extension ManagedObject {
             default:
                 throw PersistenceError(.managedObjectValidation,
                                        "\(entity.name).\(key) is a \(relationship.isToMany ? "to-many" : "to-one") relationship to \(relationship.destinationEntityName); \(type(of: value!)) does not fit.",
-                                       objectID: objectID, key: key)
+                                       object: self, key: key)
             }
             try setRelationship(relationship, at: index, to: objects)
             return
         }
-        let attribute = entity.attributeAt[index]!
-        guard let stored = PersistentValue(any: value), let coerced = attribute.attributeType.coerce(stored) else {
+        guard let stored = PersistentValue(any: value) else {
+            let attribute = entity.attributeAt[index]!
             throw PersistenceError(.managedObjectValidation,
-                                   "\(entity.name).\(key) holds \(attribute.attributeType.rawValue) values; \(value.map { "\(type(of: $0)) \($0)" } ?? "nil") does not fit.",
-                                   objectID: objectID, key: key, value: PersistentValue(any: value))
+                                   "\(entity.name).\(key) holds \(attribute.attributeType.rawValue) values; \(type(of: value!)) has no stored form.",
+                                   object: self, key: key)
         }
-        setAttributeValue(coerced, at: index)
+        // A value that does not fit is kept and reported by validation, as the typed setters do.
+        setAttributeValue(stored, at: index)
     }
 
     // MARK: - Changes

@@ -60,6 +60,9 @@ private struct Substitution {
                 }
             }
             return .aggregate(replaced)
+        case .subqueryCount(let collection, let variable, let predicate):
+            // The iteration variable is not a `.variable` in the tree, so it is never substituted.
+            return .subqueryCount(collection: collection, variable: variable, predicate: try apply(to: predicate))
         default:
             return operand
         }

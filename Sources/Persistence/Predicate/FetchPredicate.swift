@@ -9,8 +9,9 @@
 /// `LIKE` (`*`, `?`), `MATCHES` (ICU regular expressions, whole string), with options `[c]`, `[d]`, `[n]`;
 /// `AND && OR || NOT !` and parentheses (NOT binds tighter than AND, AND tighter than OR); `TRUEPREDICATE`,
 /// `FALSEPREDICATE`; strings, numbers, `TRUE YES FALSE NO NIL NULL`, lists `{…}`, `$VARIABLES`; key paths through
-/// to-one and to-many relationships, `SELF`, `@count @sum @avg @min @max`, and `ANY SOME ALL NONE`. A key that is a
-/// reserved word is written with `#` (`#in`). See ``PredicateComparison`` for the exact meaning of each operator.
+/// to-one and to-many relationships (also several to-manys deep), `SELF`, `@count @sum @avg @min @max`,
+/// `ANY SOME ALL NONE`, and `SUBQUERY(collection, $x, predicate).@count`. A key that is a reserved word is written
+/// with `#` (`#in`). See ``PredicateComparison`` for the exact meaning of each operator.
 ///
 /// Arguments are converted when the predicate is made (see ``init(format:_:)``), so a predicate holds only values
 /// and object IDs: it is `Sendable`, can be shared between contexts, and compares and hashes by its structure.
@@ -25,7 +26,8 @@ public struct FetchPredicate: Sendable, Hashable, CustomStringConvertible {
     /// Parses a predicate format string, replacing its placeholders with `arguments` in order.
     ///
     /// Placeholders: `%@` (a value, an object or a collection), `%K` (a key path, given as a string such as
-    /// `"director.name"`), `%d %i %ld %lld %u %lu` (an integer), `%f %lf` (a floating-point number), `%s` (a string).
+    /// `"director.name"`; also after a dot, `%K.%K`), `%d %i %u %x %o` with length modifiers (`%ld %lld %lu`…: an
+    /// integer), `%f %e %g %a` with length modifiers (`%lf %la`…: a floating-point number), `%s` (a string).
     /// `%@` accepts nil and `NSNull`, `String`, every integer type, `Double`, `Float`, `Bool`, `NSNumber`, `Date`,
     /// `UUID`, `URL`, `Data`, `Decimal`, ``PersistentValue``, ``ManagedObjectID``, any
     /// ``PredicateObjectConvertible`` (a managed object, kept as its ID), and arrays or sets of those.

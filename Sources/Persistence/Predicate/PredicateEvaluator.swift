@@ -252,7 +252,7 @@ struct PredicateEvaluator {
 
     private func keyPathText(_ operand: PredicateOperand) -> String? {
         switch operand {
-        case .keyPath, .collectionOperation, .evaluatedObject: return PredicateFormatter.format(operand)
+        case .keyPath, .collectionOperation, .evaluatedObject, .subqueryCount: return PredicateFormatter.format(operand)
         default: return nil
         }
     }
@@ -334,7 +334,33 @@ struct PredicateEvaluator {
             return try follow(keys, from: root)
         case .collectionOperation(let op, let collection, let key):
             return .single(.value(try apply(op, collection: collection, key: key)))
+        case .subqueryCount(let collection, _, let predicate):
+            return .single(.value(.integer(try countMatches(of: predicate, in: collection, operand: operand))))
         }
+    }
+
+    /// `SUBQUERY(collection, $x, predicate).@count`: the objects `collection` reaches (each time it reaches them)
+    /// on which `predicate` holds.
+    private func countMatches(of predicate: PredicateNode, in collection: [String],
+                              operand: PredicateOperand) throws -> Int64 {
+        let elements: [Item]
+        switch try follow(collection, from: root) {
+        case .collection(let items), .fanOut(let items): elements = items.filter { !$0.isNull }
+        case .nilOnTheWay: elements = []
+        case .single(let item):
+            let what = item.kindName == "object" ? "a to-one" : item.kindName
+            throw Failure(message: "SUBQUERY needs a to-many key path as its collection, but "
+                          + "'\(collection.joined(separator: "."))' is \(what)", keyPath: PredicateFormatter.format(operand))
+        }
+        var count: Int64 = 0
+        for element in elements {
+            guard case .object(let object) = element else {
+                throw Failure(message: "SUBQUERY needs objects in its collection, but "
+                              + "'\(collection.joined(separator: "."))' holds values", keyPath: PredicateFormatter.format(operand))
+            }
+            if try PredicateEvaluator(root: object).evaluate(predicate) { count += 1 }
+        }
+        return count
     }
 
     /// Follows `keys` from `start`: through to-ones (nil propagates), fanning out through to-manys.

@@ -4,7 +4,10 @@ import Foundation
 /// same tree: keywords in capitals, `==`/`!=`/`<=`/`>=`, strings in double quotes, parentheses only where precedence
 /// needs them, reserved words used as keys escaped with `#`, and constants with no literal written with `CAST`.
 enum PredicateFormatter {
-    static func format(_ expression: PredicateNode) -> String {
+    /// `variable` is the iteration variable of the SUBQUERY the expression is the predicate of: its key paths
+    /// and `SELF` start from that variable.
+    static func format(_ expression: PredicateNode, variable: String? = nil) -> String {
+        func format(_ node: PredicateNode) -> String { Self.format(node, variable: variable) }
         switch expression {
         case .constant(let value):
             return value ? "TRUEPREDICATE" : "FALSEPREDICATE"
@@ -27,22 +30,22 @@ enum PredicateFormatter {
             default: return "NOT \(format(inner))"
             }
         case .comparison(let comparison):
-            return format(comparison)
+            return Self.format(comparison, variable: variable)
         case .tooDeep(let depth):
             // Not a format that parses: there is none for such a predicate.
             return "<\(PredicateNode.tooDeepMessage(depth))>"
         }
     }
 
-    static func format(_ comparison: PredicateComparison) -> String {
+    static func format(_ comparison: PredicateComparison, variable: String? = nil) -> String {
         var text = ""
         switch comparison.modifier {
         case .direct: break
         case .any: text = "ANY "
         case .all: text = "ALL "
         }
-        text += format(comparison.left) + " " + comparison.operator.symbol + format(comparison.options)
-        return text + " " + format(comparison.right)
+        text += format(comparison.left, variable: variable) + " " + comparison.operator.symbol + format(comparison.options)
+        return text + " " + format(comparison.right, variable: variable)
     }
 
     static func format(_ options: StringComparison.Options) -> String {
@@ -54,22 +57,26 @@ enum PredicateFormatter {
         return "[\(letters)]"
     }
 
-    static func format(_ operand: PredicateOperand) -> String {
+    static func format(_ operand: PredicateOperand, variable: String? = nil) -> String {
+        // Inside a SUBQUERY, paths start from its variable: `$x.name`, `$x`.
+        func path(_ text: String) -> String { variable.map { "$\($0)." + text } ?? text }
         switch operand {
         case .constant(let value):
             return literal(value)
         case .object(let id):
             return "CAST(\(quoted(id.uriRepresentation().absoluteString)), \"NSManagedObjectID\")"
         case .aggregate(let elements):
-            return "{" + elements.map(format).joined(separator: ", ") + "}"
+            return "{" + elements.map { format($0, variable: variable) }.joined(separator: ", ") + "}"
         case .evaluatedObject:
-            return "SELF"
+            return variable.map { "$" + $0 } ?? "SELF"
         case .keyPath(let keys):
-            return keyPath(keys)
+            return path(keyPath(keys))
         case .collectionOperation(let op, let collection, let key):
-            return ([keyPath(collection), op.name] + (key.isEmpty ? [] : [keyPath(key)])).joined(separator: ".")
+            return path(([keyPath(collection), op.name] + (key.isEmpty ? [] : [keyPath(key)])).joined(separator: "."))
         case .variable(let name):
             return "$" + name
+        case .subqueryCount(let collection, let inner, let predicate):
+            return "SUBQUERY(\(path(keyPath(collection))), $\(inner), \(format(predicate, variable: inner))).@count"
         }
     }
 

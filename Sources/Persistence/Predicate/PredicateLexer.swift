@@ -171,7 +171,8 @@ struct PredicateLexer {
         return scalar
     }
 
-    /// `%@ %K %d %i %u %f %s`, with the C length modifiers NSPredicate accepts (`%ld`, `%lld`, `%lu`, `%lf`…).
+    /// `%@ %K %d %i %u %x %o %f %e %g %a %s`, with the C length modifiers NSPredicate accepts (`%ld`, `%lld`, `%lu`,
+    /// `%lf`, `%la`…).
     private mutating func scanPlaceholder() throws -> PredicateToken {
         let start = index
         index += 1
@@ -190,12 +191,14 @@ struct PredicateLexer {
                 throw error("incomplete format specifier '\(text(from: start))'", at: start)
             }
             index += 1
+            // The conversion says what the argument is, not how to print it: every integer conversion (decimal,
+            // octal, hexadecimal) takes an integer, every floating-point one (%f, %e, %g, %a) a number.
             switch conversion {
-            case "d", "i", "u", "D", "U": placeholder = .integer
-            case "f", "F", "e", "g": placeholder = .float
+            case "d", "i", "u", "D", "U", "o", "O", "x", "X": placeholder = .integer
+            case "f", "F", "e", "E", "g", "G", "a", "A": placeholder = .float
             case "s", "S": placeholder = .string
             default:
-                throw error("unknown format specifier '\(text(from: start))'; use %@, %K, %d, %i, %u, %f or %s",
+                throw error("unknown format specifier '\(text(from: start))'; use %@, %K, %d, %i, %u, %x, %o, %f, %e, %g, %a or %s",
                             at: start)
             }
         }

@@ -27,14 +27,21 @@ indirect enum PredicateNode: Sendable, Hashable {
     /// stay well within the 512 KB stack of a dispatch thread.
     static let maximumDepth = 100
 
-    /// The nesting of the tree: 1 for a comparison or a constant, one more for each AND, OR or NOT around it.
+    /// The nesting of the tree: 1 for a comparison or a constant, one more for each AND, OR or NOT around it, and
+    /// one more for a SUBQUERY's predicate than for the comparison that holds it.
     /// (Measured without recursion, as it must work on any tree.)
     var depth: Int {
         var deepest = 0
         var pending: [(PredicateNode, Int)] = [(self, 1)]
         while let (node, level) = pending.popLast() {
             switch node {
-            case .constant, .comparison: deepest = max(deepest, level)
+            case .constant: deepest = max(deepest, level)
+            case .comparison(let comparison):
+                deepest = max(deepest, level)
+                // A SUBQUERY's predicate nests inside the comparison that holds it.
+                for case .subqueryCount(_, _, let inner) in [comparison.left, comparison.right] {
+                    pending.append((inner, level + 1))
+                }
             case .tooDeep(let depth): deepest = max(deepest, level - 1 + depth)
             case .not(let inner): pending.append((inner, level + 1))
             case .and(let children), .or(let children): pending += children.map { ($0, level + 1) }

@@ -20,6 +20,13 @@ indirect enum PredicateOperand: Sendable, Hashable {
     /// `$NAME`: a substitution variable, replaced by ``FetchPredicate/withSubstitutionVariables(_:)``. Evaluating
     /// a predicate that still has one is an error.
     case variable(String)
+    /// `SUBQUERY(collection, $variable, predicate).@count`: how many of the objects `collection` reaches (a key
+    /// path ending at a to-many, nested to-manys flattened) satisfy `predicate`.
+    ///
+    /// `predicate` is evaluated on each of those objects: its key paths and `SELF` start from the object, so
+    /// `$x.name` is stored as `["name"]` and `$x` as ``evaluatedObject``; ``variable`` is kept only to write the
+    /// format back. The iteration variable shadows a substitution variable of the same name, as in NSPredicate.
+    case subqueryCount(collection: [String], variable: String, predicate: PredicateNode)
 
     /// The collection operators of key paths.
     ///
@@ -54,6 +61,8 @@ extension PredicateOperand {
         case (.collectionOperation(let op, let collection, let key), .collectionOperation(let op2, let collection2, let key2)):
             return op == op2 && collection == collection2 && key == key2
         case (.variable(let a), .variable(let b)): return a == b
+        case (.subqueryCount(let a, let v, let p), .subqueryCount(let b, let w, let q)):
+            return a == b && v == w && p == q
         default: return false
         }
     }
@@ -71,6 +80,8 @@ extension PredicateOperand {
         case .collectionOperation(let op, let collection, let key):
             hasher.combine(5); hasher.combine(op); hasher.combine(collection); hasher.combine(key)
         case .variable(let name): hasher.combine(6); hasher.combine(name)
+        case .subqueryCount(let collection, let variable, let predicate):
+            hasher.combine(7); hasher.combine(collection); hasher.combine(variable); hasher.combine(predicate)
         }
     }
 

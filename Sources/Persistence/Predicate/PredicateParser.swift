@@ -14,10 +14,13 @@ import Foundation
 /// operator    := "==" | "=" | "!=" | "<>" | "<" | "<=" | "=<" | ">" | ">=" | "=>" | "BETWEEN" | "IN"
 ///              | "CONTAINS" | "BEGINSWITH" | "ENDSWITH" | "LIKE" | "MATCHES"
 /// operand     := ["-"] number | string | "TRUE" | "YES" | "FALSE" | "NO" | "NIL" | "NULL"
-///              | "{" [operand ("," operand)*] "}" | "$" name | "%@" | "%K" keys | "%d" | "%f" | "%s" …
+///              | "{" [operand ("," operand)*] "}" | "$" name [keys] | "%@" | "%K" keys | "%d" | "%f" | "%s" …
 ///              | "SELF" keys | key keys | "CAST" "(" operand "," string ")"
-/// keys        := ("." (key | "@count" | "@sum" | "@avg" | "@min" | "@max"))*
+///              | "SUBQUERY" "(" operand "," "$" name "," predicate ")" "." "@count"
+/// keys        := ("." (key | "%K" | "@count" | "@sum" | "@avg" | "@min" | "@max"))*
 /// ```
+/// Inside a SUBQUERY's predicate, `$name` (its iteration variable) starts key paths from each object of the
+/// collection, as `SELF` does; any other `$name` is a substitution variable.
 /// `CAST(value, "type")` makes constants that have no literal (the canonical format uses it): `NSDate` (seconds
 /// since 2001-01-01, as NSPredicate), `NSNumber`, `NSString`, `NSUUID`, `NSURL`, `NSData` (base64),
 /// `NSDecimalNumber`, `NSManagedObjectID` (its URI); the `NS` prefix is optional.
@@ -32,6 +35,8 @@ struct PredicateParser {
     /// ``PredicateNode/maximumDepth`` so that hostile input cannot exhaust the stack of a thread.
     private var depth = 0
     private static let maximumDepth = PredicateNode.maximumDepth
+    /// The iteration variables of the SUBQUERYs around the current position, innermost last.
+    private var iterationVariables: [String] = []
 
     /// The predicate written in `format`, taking placeholders' values from `arguments` in order.
     /// - Throws: ``FetchPredicateError``: `.syntax` for malformed text, `.argument` for missing, surplus or unsupported
@@ -275,16 +280,26 @@ struct PredicateParser {
         case .identifier(let name):
             advance()
             if current.is(.openParen), token.text == name {
-                guard name.uppercased() == "CAST" else {
-                    throw syntaxError("\(name)(…) is not supported; the only function is CAST(value, \"type\")",
-                                      at: start)
+                switch name.uppercased() {
+                case "CAST": return try parseCast(at: start)
+                case "SUBQUERY": return try parseSubquery(at: start)
+                default:
+                    throw syntaxError("\(name)(…) is not supported; the functions are CAST(value, \"type\") and "
+                                      + "SUBQUERY(collection, $x, predicate).@count", at: start)
                 }
-                return try parseCast(at: start)
             }
             let first = KeyPathPart(component: .key(name), offset: start)
             return Parsed(operand: try parseKeyPath(parts: [first], at: start), offset: start)
         case .variable(let name):
             advance()
+            if iterationVariables.last == name {
+                // A SUBQUERY's own variable: the object its predicate is evaluated on, as SELF is.
+                return Parsed(operand: try parseKeyPath(parts: [], at: start), offset: start)
+            }
+            if iterationVariables.contains(name) {
+                throw syntaxError("$\(name) belongs to an enclosing SUBQUERY; inside a nested SUBQUERY only its own "
+                                  + "variable ($\(iterationVariables.last!)) may start a key path", at: start)
+            }
             return Parsed(operand: .variable(name), offset: start)
         case .placeholder(let placeholder):
             advance()
@@ -325,8 +340,14 @@ struct PredicateParser {
                 parts.append(KeyPathPart(component: .key(token.text), offset: token.offset))
             case .collectionOperator(let name):
                 parts.append(KeyPathPart(component: .collectionOperator(name), offset: token.offset))
+            case .placeholder(.keyPath):
+                // `%K.%K`, `director.%K`: the argument continues the key path (and may itself hold dots).
+                advance()
+                let (argument, index) = try takeArgument(for: token)
+                parts += try keyPathParts(argument, token: token, index: index, first: false)
+                continue
             default:
-                throw syntaxError("expected a key after '.', found \(token.quoted)", at: token.offset)
+                throw syntaxError("expected a key or %K after '.', found \(token.quoted)", at: token.offset)
             }
             advance()
         }
@@ -416,6 +437,55 @@ struct PredicateParser {
         }
     }
 
+    /// `SUBQUERY(collection, $x, predicate).@count`, after its name. The predicate is parsed with `$x` standing
+    /// for each object of the collection (see ``PredicateOperand/subqueryCount(collection:variable:predicate:)``).
+    private mutating func parseSubquery(at start: Int) throws -> Parsed {
+        try enterNesting()
+        defer { depth -= 1 }
+        let open = current
+        advance()
+        let collection = try parseOperand(after: open)
+        guard case .keyPath(let keys) = collection.operand else {
+            throw syntaxError("SUBQUERY needs a key path to a to-many relationship as its collection, as in "
+                              + "SUBQUERY(actors, $a, $a.name BEGINSWITH 'A')", at: collection.offset)
+        }
+        try expect(.comma, "',' and the iteration variable after the collection in SUBQUERY")
+        guard case .variable(let variable) = current.kind else {
+            throw syntaxError("expected the iteration variable ($x) after the collection in SUBQUERY, found \(current.quoted)",
+                              at: current.offset)
+        }
+        advance()
+        try expect(.comma, "',' and a predicate after the iteration variable in SUBQUERY")
+        if case .end = current.kind {
+            throw syntaxError("expected a predicate in SUBQUERY, found the end of the format", at: current.offset)
+        }
+        iterationVariables.append(variable)
+        let predicate = try parseOr()
+        iterationVariables.removeLast()
+        guard current.is(.closeParen) else {
+            throw syntaxError("expected ')' to close the SUBQUERY at column \(start + 1), found \(current.quoted)",
+                              at: current.offset)
+        }
+        advance()
+        let countOffset = current.offset
+        guard current.is(.dot), position + 1 < tokens.count,
+              case .collectionOperator(let name) = tokens[position + 1].kind, name.lowercased() == "count" else {
+            throw syntaxError("SUBQUERY(…) is supported with .@count after it, as in SUBQUERY(actors, $a, "
+                              + "$a.name BEGINSWITH 'A').@count > 0", at: countOffset)
+        }
+        advance()
+        advance()
+        if current.is(.dot) {
+            throw syntaxError("@count ends a key path; nothing may follow it", at: current.offset)
+        }
+        return Parsed(operand: .subqueryCount(collection: keys, variable: variable, predicate: predicate), offset: start)
+    }
+
+    private mutating func expect(_ symbol: PredicateToken.Symbol, _ what: String) throws {
+        guard current.is(symbol) else { throw syntaxError("expected \(what), found \(current.quoted)", at: current.offset) }
+        advance()
+    }
+
     // MARK: Arguments
 
     private mutating func takeArgument(for token: PredicateToken) throws -> (value: Any?, index: Int) {
@@ -462,9 +532,17 @@ struct PredicateParser {
     }
 
     /// `%K`: the argument is a key path string (`"name"`, `"director.name"`, `"actors.@count"`), and the format may
-    /// continue it (`%K.name`).
+    /// continue it (`%K.name`, `%K.%K`).
     private mutating func keyPathArgument(_ argument: Any?, token: PredicateToken,
                                           index: Int) throws -> PredicateOperand {
+        let parts = try keyPathParts(argument, token: token, index: index, first: true)
+        return try parseKeyPath(parts: parts, at: token.offset, argumentIndex: index)
+    }
+
+    /// The parts of the key path string given for a `%K`; a leading `SELF` is dropped only when the `%K` is `first`
+    /// in its key path.
+    private func keyPathParts(_ argument: Any?, token: PredicateToken, index: Int,
+                              first: Bool) throws -> [KeyPathPart] {
         guard let string = PredicateArgumentConverter.string(for: argument) else {
             let type = PredicateArgumentConverter.typeName(argument)
             throw argumentError("%K expects a key path string, got \(type)", token: token, index: index)
@@ -472,19 +550,19 @@ struct PredicateParser {
         var parts: [KeyPathPart] = []
         for (i, component) in string.split(separator: ".", omittingEmptySubsequences: false).enumerated() {
             let name = component.hasPrefix("@") ? component.dropFirst() : component
-            guard let first = name.first, first.isLetter || first == "_",
+            guard let initial = name.first, initial.isLetter || initial == "_",
                   name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
                 throw argumentError("'\(string)' is not a key path", token: token, index: index)
             }
             if component.hasPrefix("@") {
                 parts.append(KeyPathPart(component: .collectionOperator(String(name)), offset: token.offset))
-            } else if i == 0, name.uppercased() == "SELF" {
+            } else if first, i == 0, name.uppercased() == "SELF" {
                 continue
             } else {
                 parts.append(KeyPathPart(component: .key(String(name)), offset: token.offset))
             }
         }
-        return try parseKeyPath(parts: parts, at: token.offset, argumentIndex: index)
+        return parts
     }
 
     // MARK: Constants

@@ -51,9 +51,9 @@ struct PredicateToken: Sendable, Hashable {
         case object
         /// `%K`: a key path given as a string.
         case keyPath
-        /// `%d`, `%i`, `%u`, with length modifiers (`%ld`, `%lld`, `%lu`…): an integer.
+        /// `%d`, `%i`, `%u`, `%x`, `%o`, with length modifiers (`%ld`, `%lld`, `%lu`…): an integer.
         case integer
-        /// `%f`, `%lf`: a floating-point number.
+        /// `%f`, `%e`, `%g`, `%a`, with length modifiers (`%lf`, `%la`…): a floating-point number.
         case float
         /// `%s`: a string.
         case string

@@ -54,14 +54,14 @@ final class SQLiteStore {
             try prepare(readOnly: description.isReadOnly)
             idScopes = model.entities.map { ManagedObjectID.Scope.named($0.name, store: identifier) }
         } catch let error as SQLiteError {
-            // SQLITE_NOTADB (26): the file exists but is not a database.
-            if error.code & 0xFF == 26 {
+            // The file exists but is not a database.
+            if error.primaryCode == SQLiteError.ResultCode.notADatabase {
                 throw PersistenceError(.fileReadCorruptFile,
                                        "The store at \(path) is not a SQLite database (corrupt, or another kind of file). Move it aside or delete it.",
                                        sql: error.sql, sqliteCode: error.code, url: url)
             }
-            // SQLITE_CORRUPT (11): a database whose pages do not hold together (cut short, overwritten).
-            if error.code & 0xFF == 11 {
+            // A database whose pages do not hold together (cut short, overwritten).
+            if error.primaryCode == SQLiteError.ResultCode.corrupt {
                 throw PersistenceError(.fileReadCorruptFile,
                                        "The store at \(path) is damaged (\(error.message)): it may have been cut short or overwritten. Restore it from a backup, or move it aside.",
                                        sql: error.sql, sqliteCode: error.code, url: url)

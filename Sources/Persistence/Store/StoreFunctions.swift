@@ -13,7 +13,7 @@ enum StoreFunctions {
         try connection.registerFunction(stringOperator, argumentCount: 4) { arguments in
             guard case .integer(let code) = arguments[0], let op = Code(rawValue: code),
                   case .integer(let rawOptions) = arguments[1] else {
-                throw SQLiteError(code: 1, message: "\(stringOperator): bad operator", sql: nil)
+                throw SQLiteError(code: SQLiteError.ResultCode.error, message: "\(stringOperator): bad operator", sql: nil)
             }
             guard case .text(let left) = arguments[2], case .text(let right) = arguments[3] else { return .null }
             let options = StringComparison.Options(rawValue: UInt8(truncatingIfNeeded: rawOptions))
