@@ -71,7 +71,8 @@ let package = Package(
         .executableTarget(name: "example10-query-generations", dependencies: ["Persistence", "KataSupport"],
                           path: "Sources/Examples/10-QueryGenerations"),
 
-        .testTarget(name: "PersistenceTests", dependencies: ["Persistence"]),
+        // Model files in Xcode's format, found the way an app finds its own (Bundle.module).
+        .testTarget(name: "PersistenceTests", dependencies: ["Persistence"], resources: [.copy("Fixtures/Models")]),
         .testTarget(
             name: "Katas",
             dependencies: [
