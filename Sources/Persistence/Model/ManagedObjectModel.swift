@@ -58,6 +58,15 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
         for entity in entities { try entity.checkManagedObjectClass() }
     }
 
+    /// A model with no entities: what a container whose model could not be loaded holds.
+    init() {
+        entities = []
+        entitiesByName = [:]
+        entitiesByClass = [:]
+        configurationMembers = [:]
+        versionHash = Self.hash(of: [])
+    }
+
     /// The entity whose objects are instances of `type`.
     public func entity(for type: ManagedObject.Type) -> EntityDescription? {
         entitiesByClass[ObjectIdentifier(type)]
