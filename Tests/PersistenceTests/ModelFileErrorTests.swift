@@ -106,6 +106,12 @@ final class ModelFileErrorTests: PersistenceTestCase {
         try assertRejected("Invalid/Transient.xml", says: ["attribute 'draft': it is transient", "not supported yet"], entity: "Note", key: "draft")
     }
 
+    func testValidationRulesAreRefused() throws {
+        // Loading them without enforcing them would let values through that the model forbids.
+        try assertRejected("Invalid/ValidationRule.xml", says: ["attribute 'stars': it has the validation rule minValueString=\"1\"", "not supported yet"],
+                           entity: "Note", key: "stars")
+    }
+
     func testFetchedPropertiesAreRefused() throws {
         try assertRejected("Invalid/FetchedProperty.xml", says: ["fetched property 'similar'", "not supported yet"], entity: "Note", key: "similar")
     }

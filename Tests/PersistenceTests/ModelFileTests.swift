@@ -195,6 +195,52 @@ final class ModelFileTests: PersistenceTestCase {
         XCTAssertTrue(model.warnings.contains { $0.contains("fetch request template 'LongBooks' was skipped") }, "\(model.warnings)")
     }
 
+    func testIndexesAndConfigurationsInCodeHashAsInTheFile() throws {
+        func catalogInCode(indexes: Bool) throws -> ManagedObjectModel {
+            let bookIndexes = [
+                FetchIndexDescription(name: "titleIndex", properties: ["title"]),
+                FetchIndexDescription(name: "byTitleAndPages", elements: [.init(property: "title"), .init(property: "pages", ascending: false)]),
+                FetchIndexDescription(name: "byShelf", properties: ["shelf"]),
+                FetchIndexDescription(name: "compoundRatingWeight", properties: ["rating", "weight"]),
+            ]
+            return try ManagedObjectModel(entities: [
+                EntityDescription(name: "Book", properties: [
+                    .attribute("cover", .binaryData), .attribute("inPrint", .boolean, optional: false, defaultValue: true),
+                    .attribute("isbn", .string, optional: false), .attribute("pages", .integer32, optional: false, defaultValue: 0),
+                    .attribute("price", .decimal, defaultValue: .decimal(Decimal(string: "9.99")!)),
+                    .attribute("published", .date, defaultValue: .date(Date(timeIntervalSinceReferenceDate: 86400))),
+                    .attribute("rating", .double, defaultValue: 4.25), .attribute("sold", .integer64, defaultValue: 1_000_000_000_000),
+                    .attribute("title", .string),
+                    .attribute("uuid", .uuid, defaultValue: .uuid(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!)),
+                    .attribute("website", .uri, defaultValue: .uri(URL(string: "https://example.com/books")!)),
+                    .attribute("weight", .float, defaultValue: 0.5),
+                    .toOne("shelf", "Shelf", inverse: "books"), .toMany("tags", "Tag", inverse: "books"),
+                ], uniquenessConstraints: [["isbn"], ["title", "pages"]], indexes: indexes ? bookIndexes : []),
+                EntityDescription(name: "Reader", properties: [
+                    .attribute("name", .string, optional: false),
+                    .toMany("shelves", "Shelf", inverse: "owner", deleteRule: .deny, optional: false, minCount: 1),
+                ]),
+                EntityDescription(name: "Shelf", properties: [
+                    .attribute("capacity", .integer16, defaultValue: 12), .attribute("label", .string, optional: false, defaultValue: "Unsorted"),
+                    .toMany("books", "Book", inverse: "shelf", ordered: true, deleteRule: .cascade, maxCount: 3),
+                    .toOne("owner", "Reader", inverse: "shelves", deleteRule: .noAction),
+                ]),
+                EntityDescription(name: "Tag", properties: [
+                    .attribute("name", .string, optional: false), .toMany("books", "Book", inverse: "tags"),
+                ]),
+            ], configurations: ["Cloud": ["Book", "Tag"], "Local": ["Reader", "Shelf"]])
+        }
+        let file = try catalog()
+        let code = try catalogInCode(indexes: true)
+        XCTAssertEqual(file.versionHash, code.versionHash)
+        XCTAssertEqual(code.configurations, file.configurations)
+        XCTAssertNotEqual(try catalogInCode(indexes: false).versionHash, file.versionHash, "indexes are part of the store's shape")
+        for entity in code.entities {
+            let read = try XCTUnwrap(file.entitiesByName[entity.name])
+            XCTAssertEqual(read.description.split(separator: "\n").sorted(), entity.description.split(separator: "\n").sorted())
+        }
+    }
+
     func testTheStoreHasTheModelsIndexes() throws {
         let container = try makeContainer(model: try catalog())
         let rows = try storeRows("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'ZBOOK' AND name LIKE '%FETCH%' ORDER BY name", in: container)

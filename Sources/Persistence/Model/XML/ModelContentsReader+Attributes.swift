@@ -36,6 +36,9 @@ extension ModelContentsReader {
         if element.flag("derived") {
             throw fail("it is derived (derivationExpression '\(element["derivationExpression"] ?? "")'). Derived attributes are not supported yet; compute the value in your class.")
         }
+        for rule in ["minValueString", "maxValueString", "regularExpressionString"] where element[rule] != nil {
+            throw fail("it has the validation rule \(rule)=\"\(element[rule] ?? "")\". Value validation rules (minimum, maximum, pattern) are not supported yet; check the value in your code before saving.")
+        }
         // usesScalarValueType only changes the Swift type Xcode generates (Int32 or NSNumber); a class here
         // declares its own property types, so it does not change the attribute.
         let defaultValue = try self.defaultValue(of: element, type: type, fail: fail)
