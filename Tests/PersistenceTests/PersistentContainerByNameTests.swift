@@ -53,6 +53,15 @@ final class PersistentContainerByNameTests: PersistenceTestCase {
         XCTAssertTrue(error.message.contains("names the current version 'Notes 3.xcdatamodel'"), error.message)
     }
 
+    func testACompiledModelFoundByNameIsExplained() throws {
+        let folder = try temporaryFolder()
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("Shop.momd"), withIntermediateDirectories: true)
+        let bundle = try XCTUnwrap(Bundle(url: folder))
+        let error = try XCTUnwrap(load(PersistentContainer(name: "Shop", bundle: bundle)) as? PersistenceError)
+        XCTAssertTrue(error.message.hasPrefix("Failed to load model named Shop: "), error.message)
+        XCTAssertTrue(error.message.contains("compiled by Xcode's momc"), error.message)
+    }
+
     func testRegisteredClassesAreUsed() throws {
         let container = PersistentContainer(name: "Catalog", bundle: .module, managedObjectClasses: [CatalogClasses.Reader.self])
         XCTAssertNil(load(container))
@@ -60,6 +69,17 @@ final class PersistentContainerByNameTests: PersistenceTestCase {
         reader.name = "Ada"
         XCTAssertTrue(container.managedObjectModel.entity(for: CatalogClasses.Reader.self)?.name == "Reader")
         XCTAssertEqual(reader.value(forKey: "name") as? String, "Ada")
+    }
+
+    func testOnlyIdentifiersAreLookedUpAsClassNames() {
+        XCTAssertTrue(ManagedObjectClassResolver.isQualifiedIdentifier("PersistenceTests.Movie"))
+        XCTAssertTrue(ManagedObjectClassResolver.isQualifiedIdentifier("_Movie2"))
+        for name in ["$s16PersistenceTests5MovieCN", "Films..Movie", ".Movie", "Movie<Int>", "2Movie", "Fi lms.Movie", ""] {
+            XCTAssertFalse(ManagedObjectClassResolver.isQualifiedIdentifier(name), name)
+        }
+        // A mangled name in a file is not handed to the runtime: no class, a warning, no crash.
+        let resolver = ManagedObjectClassResolver(registered: [], moduleHints: [])
+        guard case .notFound = resolver.resolve("$s16PersistenceTests5MovieCN") else { return XCTFail("a mangled name resolved") }
     }
 
     func testBundleNamesGiveTheirModule() {

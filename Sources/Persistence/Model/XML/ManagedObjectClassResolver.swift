@@ -30,7 +30,8 @@ struct ManagedObjectClassResolver {
         }
         if let only = bySimpleName.first { return .found(only) }
         let candidates = (written.hasPrefix(".") ? [] : [name]) + moduleHints.map { "\($0).\(name)" }
-        for candidate in candidates {
+        // Only dotted Swift identifiers reach the runtime: it also reads mangled names, which a file must not feed it.
+        for candidate in candidates where Self.isQualifiedIdentifier(candidate) {
             guard let type = _typeByName(candidate) else { continue }
             guard let managed = type as? ManagedObject.Type else {
                 return .invalid("representedClassName '\(written)' names \(candidate), which is not a subclass of ManagedObject.")
@@ -38,5 +39,14 @@ struct ManagedObjectClassResolver {
             return .found(managed)
         }
         return .notFound
+    }
+
+    /// `Films.Movie`, `Movie`: ASCII identifiers joined by dots.
+    static func isQualifiedIdentifier(_ name: String) -> Bool {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        return !parts.isEmpty && parts.allSatisfy { part in
+            guard let first = part.unicodeScalars.first, first == "_" || (first.isASCII && first.properties.isAlphabetic) else { return false }
+            return part.unicodeScalars.allSatisfy { $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil)) }
+        }
     }
 }

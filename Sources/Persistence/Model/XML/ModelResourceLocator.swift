@@ -1,7 +1,9 @@
 import Foundation
 
 /// Finds a model file by name among a program's resources, as `PersistentContainer(name:)` does: `Name.xcdatamodeld`
-/// (or a single `Name.xcdatamodel`) in a bundle's resources or in folders a few levels below them.
+/// (or a single `Name.xcdatamodel`) in a bundle's resources or in folders a few levels below them. A model
+/// shipped with `.copy("Name.xcdatamodeld")` stays as written on every platform; `.process` keeps it as written on
+/// Linux.
 ///
 /// Without a given bundle it looks in the main bundle, in the resource bundles SwiftPM places beside the
 /// executable (`Package_Target.resources` on Linux, `.bundle` on macOS) and in every loaded bundle.
@@ -51,7 +53,8 @@ struct ModelResourceLocator {
     }
 
     private static func search(_ folder: URL, for name: String, depth: Int) -> URL? {
-        for candidate in ["\(name).xcdatamodeld", "\(name).xcdatamodel"] {
+        // A compiled model is returned too, so that the error says why it cannot be read rather than "not found".
+        for candidate in ["\(name).xcdatamodeld", "\(name).xcdatamodel", "\(name).momd", "\(name).mom"] {
             let url = folder.appendingPathComponent(candidate)
             if FileManager.default.fileExists(atPath: url.path) { return url }
         }
