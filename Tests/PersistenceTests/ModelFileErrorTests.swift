@@ -153,6 +153,51 @@ final class ModelFileErrorTests: PersistenceTestCase {
         }
     }
 
+    func testMutatedFilesNeverCrash() throws {
+        // Byte changes in a real model (seeded, so a failure repeats): each file is read or refused, never a trap.
+        let original = [UInt8](try Data(contentsOf: ModelFixtures.url("Catalog.xcdatamodel/contents")))
+        let file = try temporaryFolder().appendingPathComponent("contents")
+        let replacements = Array("<>/\"= aZ9_.-&;#x\u{0}".utf8) + [0xC3, 0xFF]
+        var generator = SeededGenerator(seed: 16)
+        var (read, refused) = (0, 0)
+        for _ in 0..<400 {
+            var bytes = original
+            for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                bytes[Int.random(in: 0..<bytes.count, using: &generator)] = replacements.randomElement(using: &generator)!
+            }
+            try Data(bytes).write(to: file)
+            do {
+                _ = try ManagedObjectModel(contentsOf: file)
+                read += 1
+            } catch let error as PersistenceError {
+                XCTAssertFalse(error.message.isEmpty)
+                refused += 1
+            }
+        }
+        XCTAssertEqual(read + refused, 400)
+        XCTAssertGreaterThan(refused, 0, "some changes break the file")
+    }
+
+    func testDeepNestingIsRefusedWithoutExhaustingTheStack() throws {
+        let file = try temporaryFolder().appendingPathComponent("contents")
+        let depth = 200_000
+        try Data(("<model>" + String(repeating: "<userInfo>", count: depth) + String(repeating: "</userInfo>", count: depth) + "</model>").utf8)
+            .write(to: file)
+        let error = assertPersistenceError(.fileReadCorruptFile) { _ = try ManagedObjectModel(contentsOf: file) }
+        XCTAssertTrue(error?.message.contains("nested more than 64 levels deep") == true, error?.message ?? "")
+    }
+
+    func testADateDefaultMustBeFinite() throws {
+        let file = try temporaryFolder().appendingPathComponent("contents")
+        try Data("""
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+                <entity name="Note"><attribute name="due" optional="YES" attributeType="Date" defaultDateTimeInterval="1e999"/></entity>
+            </model>
+            """.utf8).write(to: file)
+        let error = assertPersistenceError(.coreData) { _ = try ManagedObjectModel(contentsOf: file) }
+        XCTAssertTrue(error?.message.contains("defaultDateTimeInterval '1e999' is not a number of seconds") == true, error?.message ?? "")
+    }
+
     func testGarbageNeverCrashes() throws {
         // Truncations of a real model: every prefix is either read or refused with an error, never a trap.
         let data = try Data(contentsOf: ModelFixtures.url("Catalog.xcdatamodel/contents"))
@@ -163,5 +208,18 @@ final class ModelFileErrorTests: PersistenceTestCase {
             do { _ = try ManagedObjectModel(contentsOf: file) } catch is PersistenceError { refused += 1 }
         }
         XCTAssertEqual(refused, (data.count + 96) / 97, "every truncated file is refused")
+    }
+}
+
+/// A small deterministic random number generator (SplitMix64), so that a fuzz failure can be replayed.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

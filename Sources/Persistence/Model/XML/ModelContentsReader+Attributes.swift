@@ -50,7 +50,7 @@ extension ModelContentsReader {
     private func defaultValue(of element: ModelFileElement, type: AttributeType,
                               fail: (String) -> PersistenceError) throws -> PersistentValue {
         if type == .date, let interval = element["defaultDateTimeInterval"] {
-            guard let seconds = Double(interval) else { throw fail("defaultDateTimeInterval '\(interval)' is not a number of seconds.") }
+            guard let seconds = Double(interval), seconds.isFinite else { throw fail("defaultDateTimeInterval '\(interval)' is not a number of seconds.") }
             return .date(Date(timeIntervalSinceReferenceDate: seconds))
         }
         guard let text = element["defaultValueString"] else { return .null }

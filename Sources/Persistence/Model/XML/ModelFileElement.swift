@@ -18,6 +18,14 @@ struct ModelFileElement {
 
     /// The root element of the XML in `data`, or an error naming `file` and the line where parsing failed.
     static func parse(_ data: Data, file: URL) throws -> ModelFileElement {
+        // Xcode writes model files in UTF-8, and FoundationXML's parser traps on names that are not valid UTF-8,
+        // so the bytes are checked first.
+        if let offset = invalidUTF8Offset(in: data) {
+            let line = data.prefix(offset).reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+            throw PersistenceError(.fileReadCorruptFile,
+                                   "The model file \(file.path) is not valid UTF-8 (line \(line), byte \(offset)); Xcode writes model files in UTF-8.",
+                                   url: file)
+        }
         let parser = XMLParser(data: data)
         // A model file never needs outside entities; not resolving them keeps a hostile file from reaching out.
         parser.shouldResolveExternalEntities = false
@@ -35,6 +43,20 @@ struct ModelFileElement {
         return root
     }
 
+    /// The offset of the first byte that is not part of valid UTF-8, or nil when all of `data` is valid.
+    static func invalidUTF8Offset(in data: Data) -> Int? {
+        var decoder = UTF8()
+        var iterator = data.makeIterator()
+        var offset = 0
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): offset += UTF8.width(scalar)
+            case .emptyInput: return nil
+            case .error: return offset
+            }
+        }
+    }
+
     /// Builds the tree from the parser's callbacks.
     private final class Builder: NSObject, XMLParserDelegate {
         private var stack: [ModelFileElement] = []
@@ -43,13 +65,23 @@ struct ModelFileElement {
         /// The innermost element still open.
         var unclosed: ModelFileElement? { stack.last }
 
+        /// Xcode nests model files five levels deep at most; a far deeper file is not a model, and the tree's
+        /// recursive teardown must not run out of stack.
+        static let maximumDepth = 64
+
         func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
                     qualifiedName: String?, attributes: [String: String] = [:]) {
+            guard failure == nil else { return }
+            guard stack.count < Self.maximumDepth else {
+                failure = "elements are nested more than \(Self.maximumDepth) levels deep, far deeper than any model"
+                parser.abortParsing()
+                return
+            }
             stack.append(ModelFileElement(name: elementName, attributes: attributes, line: parser.lineNumber))
         }
 
         func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
-            guard let element = stack.popLast() else { return }
+            guard failure == nil, let element = stack.popLast() else { return }
             if stack.isEmpty { root = element } else { stack[stack.count - 1].children.append(element) }
         }
 
