@@ -21,7 +21,9 @@ struct ModelFileReader {
             let message = error.message.hasPrefix(prefix) ? String(error.message.dropFirst(prefix.count)) : error.message
             error.message = "Invalid model (\(file.path)\(line.map { ", line \($0)" } ?? "")): " + message
             // A class that was found may point at one that was not (`Set<Movie>` with no Movie class found).
-            let missing = contents.unresolvedClassNames
+            let missing = contents.unresolvedClassNames.filter { name in
+                message.contains(name.split(separator: ".").last.map(String.init) ?? name)
+            }
             if !missing.isEmpty {
                 error.message += " No class was found for \(missing.joined(separator: ", ")); pass them in managedObjectClasses or name their module."
             }
