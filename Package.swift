@@ -79,7 +79,8 @@ let package = Package(
         .executableTarget(name: "example13-searching", dependencies: ["Persistence", "KataSupport"],
                           path: "Sources/Examples/13-Searching"),
 
-        .testTarget(name: "PersistenceTests", dependencies: ["Persistence"]),
+        // Model files in Xcode's format, found the way an app finds its own (Bundle.module).
+        .testTarget(name: "PersistenceTests", dependencies: ["Persistence"], resources: [.copy("Fixtures/Models")]),
         .testTarget(
             name: "Katas",
             dependencies: [

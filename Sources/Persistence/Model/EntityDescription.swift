@@ -1,5 +1,5 @@
-/// One entity of a model: its name, the class of its objects, its attributes and relationships, and its
-/// uniqueness constraints.
+/// One entity of a model: its name, the class of its objects, its attributes and relationships, its
+/// uniqueness constraints and its indexes.
 ///
 /// ```swift
 /// EntityDescription(name: "Movie", managedObjectClass: Movie.self, properties: [
@@ -18,6 +18,8 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     public let properties: [PropertyDescription]
     /// Each constraint is a list of attribute names whose values, together, must be unique among all objects.
     public let uniquenessConstraints: [[String]]
+    /// Indexes on the entity's table (Core Data's fetch indexes); they speed fetches up and never change results.
+    public let indexes: [FetchIndexDescription]
 
     public let attributesByName: [String: AttributeDescription]
     public let relationshipsByName: [String: RelationshipDescription]
@@ -51,20 +53,22 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     var ordinalIndexes: [Int] = []
 
     public init(name: String, managedObjectClass: ManagedObject.Type = ManagedObject.self,
-                properties: [PropertyDescription], uniquenessConstraints: [[String]] = []) {
+                properties: [PropertyDescription], uniquenessConstraints: [[String]] = [],
+                indexes: [FetchIndexDescription] = []) {
         self.name = name
         self.managedObjectClass = managedObjectClass
         self.properties = properties
         self.uniquenessConstraints = uniquenessConstraints
+        self.indexes = indexes
         self.temporaryIDScope = ManagedObjectID.Scope.named(name, store: "", temporary: true)
         var attributes: [String: AttributeDescription] = [:]
         var relationships: [String: RelationshipDescription] = [:]
-        var indexes: [String: Int] = [:]
+        var positions: [String: Int] = [:]
         var attributeAt: [AttributeDescription?] = []
         var relationshipAt: [RelationshipDescription?] = []
         for (index, property) in properties.enumerated() {
             // Duplicates are reported by ManagedObjectModel's checks; the first one wins here.
-            if indexes[property.name] == nil { indexes[property.name] = index }
+            if positions[property.name] == nil { positions[property.name] = index }
             switch property {
             case .attribute(let a):
                 attributes[a.name] = attributes[a.name] ?? a
@@ -78,7 +82,7 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         }
         self.attributesByName = attributes
         self.relationshipsByName = relationships
-        self.propertyIndexByName = indexes
+        self.propertyIndexByName = positions
         self.attributeAt = attributeAt
         self.relationshipAt = relationshipAt
         self.kinds = properties.map { property in

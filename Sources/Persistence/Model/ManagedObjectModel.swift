@@ -9,8 +9,15 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
     private let entitiesByClass: [ObjectIdentifier: EntityDescription]
     /// A hash of everything that shapes the store's tables; a store made with another hash is incompatible (134100).
     public let versionHash: String
+    /// Named groups of entities (Core Data's configurations), by name. A store here always holds every entity;
+    /// configurations are kept so a model read from Xcode's format says what it declared.
+    private let configurationMembers: [String: [EntityDescription]]
+    /// What loading the model noticed but did not treat as an error (for example a `representedClassName` with no
+    /// class found, so the entity's objects are plain `ManagedObject`s, as Core Data does).
+    public internal(set) var warnings: [String] = []
 
-    public init(entities: [EntityDescription]) throws {
+    /// A model of `entities`; `configurations` names groups of them (each entity name must be one of `entities`).
+    public init(entities: [EntityDescription], configurations: [String: [String]] = [:]) throws {
         var byName: [String: EntityDescription] = [:]
         var byClass: [ObjectIdentifier: EntityDescription] = [:]
         for (index, entity) in entities.enumerated() {
@@ -26,7 +33,7 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
             if entity.managedObjectClass != ManagedObject.self {
                 let id = ObjectIdentifier(entity.managedObjectClass)
                 if let other = byClass[id] {
-                    throw Self.invalid("Entities '\(other.name)' and '\(entity.name)' both use class \(entity.managedObjectClass); each subclass maps to one entity.", entity: entity.name)
+                    throw Self.invalid("Multiple entity descriptions claim the subclass \(entity.managedObjectClass): entities '\(other.name)' and '\(entity.name)' both use it. A subclass maps to exactly one entity, or `\(entity.managedObjectClass)(context:)` and fetches by class could not tell which entity is meant; give one of them another class.", entity: entity.name)
                 }
                 byClass[id] = entity
             }
@@ -36,9 +43,28 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
         self.entitiesByClass = byClass
 
         for entity in entities { try Self.checkProperties(of: entity, in: byName) }
+        var members: [String: [EntityDescription]] = [:]
+        for (configuration, names) in configurations {
+            members[configuration] = try names.map { name in
+                guard let entity = byName[name] else {
+                    throw Self.invalid("Configuration '\(configuration)' names '\(name)', which is not an entity of this model. Entities: \(byName.keys.sorted().joined(separator: ", ")).", entity: name)
+                }
+                return entity
+            }
+        }
+        self.configurationMembers = members
         self.versionHash = Self.hash(of: entities)
         for entity in entities { entity.managedObjectModel = self }
         for entity in entities { try entity.checkManagedObjectClass() }
+    }
+
+    /// A model with no entities: what a container whose model could not be loaded holds.
+    init() {
+        entities = []
+        entitiesByName = [:]
+        entitiesByClass = [:]
+        configurationMembers = [:]
+        versionHash = Self.hash(of: [])
     }
 
     /// The entity whose objects are instances of `type`.
@@ -57,6 +83,14 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
     }
 
     public var description: String { entities.map(\.description).joined(separator: "\n") }
+
+    /// The names of the model's configurations, sorted.
+    public var configurations: [String] { configurationMembers.keys.sorted() }
+
+    /// The entities of the configuration `name`, or `nil` when the model has no such configuration.
+    public func entities(forConfigurationName name: String) -> [EntityDescription]? {
+        configurationMembers[name]
+    }
 
     // MARK: - Checks
 
@@ -129,10 +163,28 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
                 throw invalid("The uniqueness constraint (\(constraint.joined(separator: ", "))) of '\(entity.name)' names '\(key)', which is not one of its attributes.", entity: entity.name, key: key)
             }
         }
+        var indexNames: Set<String> = []
+        for index in entity.indexes {
+            try checkName(index.name, what: "Index name", entity: entity.name)
+            guard indexNames.insert(index.name.lowercased()).inserted else {
+                throw invalid("Entity '\(entity.name)' has two indexes named '\(index.name)' (names must differ in more than case).", entity: entity.name)
+            }
+            guard !index.elements.isEmpty else {
+                throw invalid("The index '\(index.name)' of '\(entity.name)' has no properties.", entity: entity.name)
+            }
+            for element in index.elements {
+                // Only attributes and to-ones have a column to index.
+                let indexable = entity.attributesByName[element.property] != nil
+                    || entity.relationshipsByName[element.property].map { !$0.isToMany } == true
+                guard indexable else {
+                    throw invalid("The index '\(index.name)' of '\(entity.name)' names '\(element.property)', which is not one of its attributes or to-one relationships.", entity: entity.name, key: element.property)
+                }
+            }
+        }
     }
 
-    /// FNV-1a over a canonical description of what the tables depend on. Optionality and default values do not
-    /// change the tables, so changing them keeps a store compatible.
+    /// FNV-1a over a canonical description of what the tables depend on. Optionality, default values, classes and
+    /// configurations do not change the tables, so changing them keeps a store compatible.
     private static func hash(of entities: [EntityDescription]) -> String {
         var text = ""
         for entity in entities.sorted(by: { $0.name < $1.name }) {
@@ -145,6 +197,10 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
                 }
             }
             for constraint in entity.uniquenessConstraints { text += "U:\(constraint.joined(separator: ","));" }
+            // Indexes are tables too (SQLite creates them with the store); a model without any hashes as before.
+            for index in entity.indexes.sorted(by: { $0.name < $1.name }) {
+                text += "I:\(index.name):" + index.elements.map { $0.property + ($0.isAscending ? "+" : "-") }.joined(separator: ",") + ";"
+            }
         }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 {

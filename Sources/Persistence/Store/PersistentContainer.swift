@@ -18,6 +18,9 @@ public final class PersistentContainer: @unchecked Sendable {
     public var persistentStoreDescriptions: [PersistentStoreDescription]
     private let viewContextLock = NSLock()
     private var _viewContext: ManagedObjectContext?
+    /// Why the model named in ``init(name:managedObjectClasses:)`` could not be loaded; reported by
+    /// ``loadPersistentStores(completionHandler:)``. Set only while initialising.
+    private var modelLoadingError: PersistenceError?
 
     public init(name: String, managedObjectModel: ManagedObjectModel) {
         self.name = name
@@ -26,6 +29,54 @@ public final class PersistentContainer: @unchecked Sendable {
         self.persistentStoreDescriptions = [
             PersistentStoreDescription(url: Self.defaultDirectoryURL().appendingPathComponent("\(name).sqlite")),
         ]
+    }
+
+    /// A container for the model drawn in Xcode as `<name>.xcdatamodeld`, found among the program's resources
+    /// (the main bundle, the SwiftPM resource bundles beside it, every loaded bundle), as Core Data's
+    /// `NSPersistentContainer(name:)` finds `<name>.momd`.
+    ///
+    /// ```swift
+    /// let container = PersistentContainer(name: "HelloCoreData")
+    /// container.loadPersistentStores { _, error in
+    ///     if let error { print(error) }    // "Failed to load model named HelloCoreData: …" when the name is wrong
+    /// }
+    /// ```
+    ///
+    /// Where Core Data stops the program when the model is missing, this container starts with an empty model
+    /// and ``loadPersistentStores(completionHandler:)`` reports the error ("Failed to load model named …"), so
+    /// nothing crashes. Classes come from each entity's `representedClassName` (see
+    /// ``ManagedObjectModel/init(contentsOf:managedObjectClasses:modules:)``); pass in `managedObjectClasses`
+    /// those the runtime cannot find by name (nested or local classes).
+    public convenience init(name: String, managedObjectClasses: [ManagedObject.Type] = []) {
+        self.init(name: name, locator: ModelResourceLocator(), managedObjectClasses: managedObjectClasses)
+    }
+
+    /// A container for the model `<name>.xcdatamodeld` among `bundle`'s resources — `Bundle.module` for a
+    /// model shipped as a SwiftPM resource (`resources: [.process("Films.xcdatamodeld")]`).
+    public convenience init(name: String, bundle: Bundle, managedObjectClasses: [ManagedObject.Type] = []) {
+        self.init(name: name, locator: ModelResourceLocator(bundle: bundle), managedObjectClasses: managedObjectClasses)
+    }
+
+    private convenience init(name: String, locator: ModelResourceLocator, managedObjectClasses: [ManagedObject.Type]) {
+        do {
+            guard let found = locator.find(name) else {
+                throw PersistenceError(.fileReadNoSuchFile, """
+                    Failed to load model named \(name): there is no \(name).xcdatamodeld (or \(name).xcdatamodel) among the \
+                    resources searched (\(locator.searchedFolders.joined(separator: ", "))). The name given to \
+                    PersistentContainer must be the model file's name, and the model must be a resource of the target \
+                    (resources: [.process("\(name).xcdatamodeld")]) whose bundle is searched (pass bundle: .module).
+                    """)
+            }
+            let model = try ManagedObjectModel(contentsOf: found.url, managedObjectClasses: managedObjectClasses, modules: found.modules)
+            self.init(name: name, managedObjectModel: model)
+        } catch {
+            var failure = error as? PersistenceError ?? PersistenceError(.coreData, "\(error)")
+            if !failure.message.hasPrefix("Failed to load model named") {
+                failure.message = "Failed to load model named \(name): " + failure.message
+            }
+            self.init(name: name, managedObjectModel: ManagedObjectModel())
+            modelLoadingError = failure
+        }
     }
 
     /// The folder stores go in by default: `$XDG_DATA_HOME` or `~/.local/share` on Linux, Application Support on macOS.
@@ -42,10 +93,15 @@ public final class PersistentContainer: @unchecked Sendable {
 
     /// Loads every described store and calls `completionHandler` once per store, with the error if it failed.
     /// Errors: 260 missing folder, 257/513 no permission (the message says which file or folder), 259 not a
-    /// database, 134100 a store made with another model, 134000 a second store or a bad URL.
+    /// database, 134100 a store made with another model, 134000 a second store or a bad URL; for a container
+    /// made by name whose model could not be loaded, that error ("Failed to load model named …") for every store.
     ///
     /// Synchronous unless a description asks for ``PersistentStoreDescription/shouldAddStoreAsynchronously``.
     public func loadPersistentStores(completionHandler: @escaping @Sendable (PersistentStoreDescription, (any Error)?) -> Void) {
+        if let modelLoadingError {
+            for description in persistentStoreDescriptions { completionHandler(description, modelLoadingError) }
+            return
+        }
         let defaultFolder = Self.defaultDirectoryURL().standardizedFileURL
         for description in persistentStoreDescriptions {
             let load: @Sendable () -> Void = { [persistentStoreCoordinator] in

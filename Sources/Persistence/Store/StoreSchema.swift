@@ -31,6 +31,10 @@ struct StoreSchema {
                 let columns = constraint.map { table.column(forKey: $0)! }
                 statements.append("CREATE UNIQUE INDEX \(table.name)_UNIQUE_\(number) ON \(table.name) (\(columns.joined(separator: ", ")))")
             }
+            for index in table.entity.indexes {
+                let columns = index.elements.map { table.column(forKey: $0.property)! + ($0.isAscending ? "" : " DESC") }
+                statements.append("CREATE INDEX \(table.name)_FETCH_\(index.name.uppercased()) ON \(table.name) (\(columns.joined(separator: ", ")))")
+            }
             for join in table.joinTables.values where join.ownerEntity === table.entity {
                 statements.append("""
                     CREATE TABLE \(join.name) (Z_OWNER INTEGER NOT NULL, Z_TARGET INTEGER NOT NULL, \

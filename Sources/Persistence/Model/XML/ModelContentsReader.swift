@@ -1,0 +1,209 @@
+import Foundation
+
+/// Turns the XML of one Xcode model version (the `contents` file inside a `.xcdatamodel` folder) into entity
+/// descriptions and configurations.
+///
+/// It reads what the code model can express — entities and their classes, attributes of every stored type
+/// (optional, default values), relationships (to-one, to-many, ordered, inverse, delete rule, counts),
+/// uniqueness constraints, fetch indexes and the older compound indexes, configurations — and rejects, with an
+/// error naming the feature, the file, the line and the entity, what it cannot yet represent faithfully (entity
+/// inheritance, abstract entities, transient, derived and transformable attributes, fetched properties). It
+/// never loads such a model with a part silently missing.
+struct ModelContentsReader {
+    let file: URL
+    let classes: ManagedObjectClassResolver
+
+    struct Result {
+        var entities: [EntityDescription] = []
+        var configurations: [String: [String]] = [:]
+        var warnings: [String] = []
+        /// The `representedClassName`s no class was found for.
+        var unresolvedClassNames: [String] = []
+        /// The line of each entity (`"Movie"`) and property (`"Movie.title"`), for errors the model's checks find.
+        var lines: [String: Int] = [:]
+    }
+
+    /// The document versions this reader knows (Xcode has written `1.0` since Xcode 4).
+    static let knownDocumentVersions: Set<String> = ["1.0"]
+    static let modelType = "com.apple.IDECoreDataModeler.DataModel"
+
+    func read(_ root: ModelFileElement) throws -> Result {
+        guard root.name == "model" else {
+            throw invalid("the root element is <\(root.name)>, not <model>: this is not a Core Data model file.", line: root.line)
+        }
+        if let type = root["type"], type != Self.modelType {
+            throw invalid("the model's type is '\(type)'; this reader knows '\(Self.modelType)'.", line: root.line)
+        }
+        if let version = root["documentVersion"], !Self.knownDocumentVersions.contains(version) {
+            throw invalid("unknown model document version '\(version)'; this reader knows \(Self.knownDocumentVersions.sorted().joined(separator: ", ")). Save the model with a current Xcode or declare it in code.", line: root.line)
+        }
+        var result = Result()
+        for child in root.children {
+            switch child.name {
+            case "entity":
+                result.entities.append(try readEntity(child, into: &result))
+            case "configuration":
+                let name = try required("name", of: child, what: "configuration")
+                guard result.configurations[name] == nil else {
+                    throw invalid("two configurations are named '\(name)'.", line: child.line)
+                }
+                result.configurations[name] = try child.children.filter { $0.name == "memberEntity" }.map {
+                    try required("name", of: $0, what: "memberEntity of configuration '\(name)'")
+                }
+            case "fetchRequest":
+                // A stored fetch request changes nothing in the store or the objects; it is only not available.
+                result.warnings.append("\(location(child.line)): the fetch request template '\(child["name"] ?? "?")' was skipped (templates are not supported; build the FetchRequest in code).")
+            case "elements", "userInfo":
+                continue  // The diagram's layout, and free-form notes.
+            default:
+                throw invalid("unknown element <\(child.name)> in <model>.", line: child.line)
+            }
+        }
+        return result
+    }
+
+    // MARK: - Entities
+
+    private func readEntity(_ element: ModelFileElement, into result: inout Result) throws -> EntityDescription {
+        let name = try required("name", of: element, what: "entity")
+        let at = "entity '\(name)'"
+        if let parent = element["parentEntity"] {
+            throw invalid("\(at) inherits from '\(parent)' (parentEntity). Entity inheritance is not supported yet: copy the parent's properties into the entity, or declare the model in code.", line: element.line, entity: name)
+        }
+        if element.flag("isAbstract") {
+            throw invalid("\(at) is abstract (isAbstract). Abstract entities and entity inheritance are not supported yet.", line: element.line, entity: name)
+        }
+        result.lines[name] = element.line
+        var properties: [PropertyDescription] = []
+        var constraints: [[String]] = []
+        var indexes: [FetchIndexDescription] = []
+        for child in element.children {
+            switch child.name {
+            case "attribute":
+                let attribute = try readAttribute(child, entity: name)
+                result.lines["\(name).\(attribute.name)"] = child.line
+                properties.append(.attribute(attribute))
+                // Xcode before 9 marked single-attribute indexes on the attribute itself.
+                if child.flag("indexed") { indexes.append(FetchIndexDescription(name: "\(attribute.name)Index", properties: [attribute.name])) }
+            case "relationship":
+                let relationship = try readRelationship(child, entity: name)
+                result.lines["\(name).\(relationship.name)"] = child.line
+                properties.append(.relationship(relationship))
+            case "fetchedProperty":
+                throw invalid("\(at) has the fetched property '\(child["name"] ?? "?")'. Fetched properties are not supported yet; fetch with a FetchRequest instead.", line: child.line, entity: name, key: child["name"])
+            case "uniquenessConstraints":
+                for constraint in child.children where constraint.name == "uniquenessConstraint" {
+                    constraints.append(try constraint.children.filter { $0.name == "constraint" }.map {
+                        try required("value", of: $0, what: "constraint of \(at)", entity: name)
+                    })
+                }
+            case "fetchIndex":
+                indexes.append(try readFetchIndex(child, entity: name))
+            case "compoundIndexes":
+                for compound in child.children where compound.name == "compoundIndex" {
+                    let keys = try compound.children.filter { $0.name == "index" }.map {
+                        try required("value", of: $0, what: "compound index of \(at)", entity: name)
+                    }
+                    indexes.append(FetchIndexDescription(name: "compound" + keys.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(), properties: keys))
+                }
+            case "userInfo":
+                continue
+            default:
+                throw invalid("unknown element <\(child.name)> in \(at).", line: child.line, entity: name)
+            }
+        }
+        let objectClass: ManagedObject.Type
+        switch classes.resolve(element["representedClassName"]) {
+        case .found(let type):
+            objectClass = type
+        case .notFound:
+            objectClass = ManagedObject.self
+            result.unresolvedClassNames.append(element["representedClassName"] ?? "")
+            result.warnings.append("\(location(element.line)): no class named '\(element["representedClassName"] ?? "")' was found for \(at), so its objects are plain ManagedObjects. Pass the class in managedObjectClasses to use it.")
+        case .invalid(let message):
+            throw invalid("\(at): \(message)", line: element.line, entity: name)
+        }
+        return EntityDescription(name: name, managedObjectClass: objectClass, properties: properties,
+                                 uniquenessConstraints: constraints, indexes: indexes)
+    }
+
+    private func readFetchIndex(_ element: ModelFileElement, entity: String) throws -> FetchIndexDescription {
+        let name = try required("name", of: element, what: "fetchIndex of entity '\(entity)'", entity: entity)
+        let at = "fetch index '\(name)' of entity '\(entity)'"
+        let elements = try element.children.filter { $0.name == "fetchIndexElement" }.map { item in
+            guard let property = item["property"] else {
+                throw invalid("\(at) indexes an expression; only indexes on properties are supported.", line: item.line, entity: entity)
+            }
+            if let type = item["type"], type != "Binary" {
+                throw invalid("\(at) is of type '\(type)'; only Binary indexes are supported (SQLite's R-Tree indexes are not).", line: item.line, entity: entity, key: property)
+            }
+            switch item["order"] ?? "ascending" {
+            case "ascending": return FetchIndexDescription.Element(property: property, ascending: true)
+            case "descending": return FetchIndexDescription.Element(property: property, ascending: false)
+            case let order: throw invalid("\(at) has the order '\(order)'; it must be ascending or descending.", line: item.line, entity: entity, key: property)
+            }
+        }
+        return FetchIndexDescription(name: name, elements: elements)
+    }
+
+    // MARK: - Relationships
+
+    private static let deleteRules: [String: DeleteRule] = [
+        "Nullify": .nullify, "Cascade": .cascade, "Deny": .deny, "No Action": .noAction,
+    ]
+
+    private func readRelationship(_ element: ModelFileElement, entity: String) throws -> RelationshipDescription {
+        let name = try required("name", of: element, what: "relationship of entity '\(entity)'", entity: entity)
+        let at = "entity '\(entity)', relationship '\(name)'"
+        func fail(_ message: String) -> PersistenceError {
+            invalid("\(at): \(message)", line: element.line, entity: entity, key: name)
+        }
+        guard let destination = element["destinationEntity"], !destination.isEmpty else {
+            throw fail("it has no destinationEntity. Choose the entity it points at.")
+        }
+        if let inverseEntity = element["inverseEntity"], inverseEntity != destination {
+            throw fail("its inverse is on '\(inverseEntity)' but it points at '\(destination)'; the inverse must belong to the destination.")
+        }
+        if element.flag("transient") {
+            throw fail("it is transient. Transient properties are not supported yet (every property here is stored).")
+        }
+        let rule: DeleteRule
+        if let written = element["deletionRule"] {
+            guard let known = Self.deleteRules[written] else {
+                throw fail("unknown deletionRule '\(written)'. Known rules: \(Self.deleteRules.keys.sorted().joined(separator: ", ")).")
+            }
+            rule = known
+        } else {
+            rule = .nullify  // Core Data's default.
+        }
+        func count(_ attribute: String) throws -> Int {
+            guard let text = element[attribute] else { return 0 }
+            guard let value = Int(text), value >= 0 else { throw fail("\(attribute) '\(text)' is not a whole number of 0 or more.") }
+            return value
+        }
+        let toMany = element.flag("toMany")
+        // Xcode writes maxCount="1" (and minCount="1" when required) on every to-one; only a to-many's counts matter.
+        let minCount = toMany ? try count("minCount") : 0
+        let maxCount = toMany ? try count("maxCount") : 0
+        if !toMany { _ = try count("minCount"); _ = try count("maxCount") }
+        return RelationshipDescription(name: name, destination: destination, inverse: element["inverseName"],
+                                       toMany: toMany, ordered: element.flag("ordered"), deleteRule: rule,
+                                       isOptional: element.flag("optional"), minCount: minCount, maxCount: maxCount)
+    }
+
+    // MARK: - Errors
+
+    /// `Films.xcdatamodeld/Films.xcdatamodel/contents, line 12`.
+    func location(_ line: Int) -> String { "\(file.path), line \(line)" }
+
+    func invalid(_ message: String, line: Int, entity: String? = nil, key: String? = nil) -> PersistenceError {
+        PersistenceError(.coreData, "Invalid model (\(location(line))): \(message)", entityName: entity, key: key, url: file)
+    }
+
+    func required(_ attribute: String, of element: ModelFileElement, what: String, entity: String? = nil) throws -> String {
+        guard let value = element[attribute], !value.isEmpty else {
+            throw invalid("a \(what) has no \(attribute).", line: element.line, entity: entity)
+        }
+        return value
+    }
+}
