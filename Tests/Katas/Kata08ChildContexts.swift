@@ -241,11 +241,11 @@ final class Kata08ChildContexts: KataCase {
     // MARK: A private-queue child
 
     func test07_backgroundChildStagesPlantsInTheViewContext() {
-        kata(7, in: "PlantImporter.swift", "stage(_:)") {
-            let importer = PlantImporter(parent: context)
-            let ids = try importer.stage(["Chive", "Mint"])
-            try expect(importer.context.parent === context, "the importer's context is not a child of the view "
-                + "context (its parent is " + (importer.context.parent.map { "\($0)" } ?? "nil") + "): set its "
+        kata(7, in: "PlantStager.swift", "stage(_:)") {
+            let stager = PlantStager(parent: context)
+            let ids = try stager.stage(["Chive", "Mint"])
+            try expect(stager.context.parent === context, "the stager's context is not a child of the view "
+                + "context (its parent is " + (stager.context.parent.map { "\($0)" } ?? "nil") + "): set its "
                 + "`parent` in init(parent:). A background context on the store saves straight to the store, and "
                 + "the view context does not even see the new plants until it merges the save (lesson 9).")
             let stored = try storedNames()

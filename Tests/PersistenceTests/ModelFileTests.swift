@@ -267,11 +267,11 @@ final class ModelFileTests: PersistenceTestCase {
         // isbn is not optional.
         let missing = assertPersistenceError(.validationMissingMandatoryProperty) { try context.save() }
         XCTAssertEqual(missing?.key, "isbn")
-        try book.setValue("978-0", forKey: "isbn")
+        book.setValue("978-0", forKey: "isbn")
         try context.save()
 
         let twin = ManagedObject(entity: try XCTUnwrap(model.entitiesByName["Book"]), insertInto: context)
-        try twin.setValue("978-0", forKey: "isbn")
+        twin.setValue("978-0", forKey: "isbn")
         let clash = assertPersistenceError(.managedObjectConstraintMerge) { try context.save() }
         XCTAssertEqual(clash?.conflicts.first?.constraint, ["isbn"])
     }
@@ -282,14 +282,14 @@ final class ModelFileTests: PersistenceTestCase {
         let context = container.viewContext
         func make(_ entity: String, _ values: [String: Any]) throws -> ManagedObject {
             let object = ManagedObject(entity: try XCTUnwrap(model.entitiesByName[entity]), insertInto: context)
-            for (key, value) in values { try object.setValue(value, forKey: key) }
+            for (key, value) in values { object.setValue(value, forKey: key) }
             return object
         }
         let shelf = try make("Shelf", [:])
         let books = try (1...4).map { try make("Book", ["isbn": "isbn-\($0)", "title": "Book \($0)"]) }
-        try shelf.setValue(books, forKey: "books")
+        shelf.setValue(books, forKey: "books")
         assertPersistenceError(.validationRelationshipExceedsMaximumCount) { try context.save() }
-        try shelf.setValue(Array(books.prefix(3)), forKey: "books")
+        shelf.setValue(Array(books.prefix(3)), forKey: "books")
         let reader = try make("Reader", ["name": "Ada", "shelves": Set([shelf])])
         try context.save()
 

@@ -4,11 +4,11 @@ import Persistence
 /// Adds plants in the background for the user to review, on a private-queue child of the view context.
 ///
 /// Lesson 8, kata 7. Check with `swift run lessons check 8 7`.
-public final class PlantImporter {
-    /// The importer's private-queue child of the view context.
+public final class PlantStager {
+    /// The stager's private-queue child of the view context.
     public let context: ManagedObjectContext
 
-    /// Makes the importer's private-queue child of `parent`.
+    /// Makes the stager's private-queue child of `parent`.
     public init(parent: ManagedObjectContext) {
         context = ManagedObjectContext(concurrencyType: .privateQueue)
     }

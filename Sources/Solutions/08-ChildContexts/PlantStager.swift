@@ -4,8 +4,8 @@ import Persistence
 /// Adds plants in the background for the user to review: document 004's set-up, a private-queue context whose
 /// parent is the view context. The plants arrive in the view context as its own unsaved inserts — the list shows
 /// them at once, with no merging — and reach the store only when the view context saves (the user's OK).
-public final class PlantImporter {
-    /// The importer's private-queue child of the view context.
+public final class PlantStager {
+    /// The stager's private-queue child of the view context.
     public let context: ManagedObjectContext
 
     public init(parent: ManagedObjectContext) {

@@ -1,8 +1,8 @@
 import KataSupport
 import Persistence
 
-/// Lesson 8's ``PlantImporter`` with known mistakes (see `Decoy`).
-public final class PlantImporter {
+/// Lesson 8's ``PlantStager`` with known mistakes (see `Decoy`).
+public final class PlantStager {
     public let context: ManagedObjectContext
 
     public init(parent: ManagedObjectContext) {
