@@ -21,7 +21,7 @@ struct SolutionCommand: ParsableCommand {
         let store = options.progressStore(catalog.workspace)
         let state = store.progress[lesson]
         guard state.passed else {
-            let passing = state.katas.values.filter { $0 == "passed" }.count
+            let passing = state.katas.values.filter { $0 == .passed }.count
             let sofar = state.katas.isEmpty ? "not checked yet" : "\(passing) of \(state.katas.count) pass"
             throw LessonsError(.notAllowed, "lesson \(lesson.number)'s solution opens once all its katas pass "
                 + "(\(sofar)): swift run lessons check \(lesson.number)")

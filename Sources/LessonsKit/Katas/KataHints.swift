@@ -28,6 +28,6 @@ public struct KataHints: Sendable, Equatable {
     /// The first kata, in file order, whose last recorded state is not `passed`; nil when every kata passed at
     /// the last check.
     public static func kataNeedingHelp(in suite: KataSuite, progress: LessonProgress) -> String? {
-        suite.katas.first { progress.katas[$0] != "passed" }
+        suite.katas.first { progress.katas[$0] != .passed }
     }
 }

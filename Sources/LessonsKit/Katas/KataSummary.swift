@@ -31,13 +31,13 @@ public struct KataSummary: Sendable {
     }
 
     /// Each kata's state word for the progress file.
-    public var states: [String: String] {
+    public var states: [String: KataState] {
         Dictionary(uniqueKeysWithValues: katas.map { kata in
             switch report.outcome(of: kata) {
-            case .passed: return (kata, "passed")
-            case .failed, .crashed: return (kata, "failed")
-            case .skipped: return (kata, "skipped")
-            case .notRun: return (kata, "not run")
+            case .passed: return (kata, .passed)
+            case .failed, .crashed: return (kata, .failed)
+            case .skipped: return (kata, .skipped)
+            case .notRun: return (kata, .notRun)
             }
         })
     }

@@ -31,14 +31,14 @@ public struct LessonProgress: Codable, Equatable, Sendable {
     /// How many hints of each kata have been revealed, keyed by the kata's test method name.
     public var hintsRevealed: [String: Int]
     /// The last result per kata (test method name): `passed`, `failed`, `skipped` or `not run`.
-    public var katas: [String: String]
+    public var katas: [String: KataState]
     /// True once a full `lessons check` run passed every kata; it opens `lessons solution`. It stays true: a later
     /// failing run, a reset or an experiment does not take a finished lesson away.
     public var passed: Bool
     /// When the katas were last checked (ISO 8601), for the learner's information.
     public var lastChecked: String?
 
-    public init(read: Bool = false, hintsRevealed: [String: Int] = [:], katas: [String: String] = [:], passed: Bool = false,
+    public init(read: Bool = false, hintsRevealed: [String: Int] = [:], katas: [String: KataState] = [:], passed: Bool = false,
                 lastChecked: String? = nil) {
         self.read = read
         self.hintsRevealed = hintsRevealed
@@ -54,16 +54,19 @@ public struct LessonProgress: Codable, Equatable, Sendable {
         // kata's hints were seen, so it starts again rather than making the whole file unreadable.
         hintsRevealed = ((try? container.decodeIfPresent([String: Int].self, forKey: .hintsRevealed)) ?? [:])
             .mapValues { max(0, $0) }
-        katas = try container.decodeIfPresent([String: String].self, forKey: .katas) ?? [:]
+        // A word this version does not know (a hand edit, a newer format) is dropped, not fatal: the kata reads
+        // as never checked, and the next `lessons check` writes it again.
+        katas = (try container.decodeIfPresent([String: String].self, forKey: .katas) ?? [:])
+            .compactMapValues(KataState.init(rawValue:))
         passed = try container.decodeIfPresent(Bool.self, forKey: .passed) ?? false
         lastChecked = try container.decodeIfPresent(String.self, forKey: .lastChecked)
     }
 
     /// Records a `lessons check` run: each kata's state, and whether the lesson is done. Only a run of the whole
     /// suite in which every kata passed marks it done, and once done it stays done.
-    public mutating func record(states: [String: String], wholeSuite: Bool, at stamp: String) {
+    public mutating func record(states: [String: KataState], wholeSuite: Bool, at stamp: String) {
         katas.merge(states) { _, new in new }
-        if wholeSuite, !states.isEmpty, states.values.allSatisfy({ $0 == "passed" }) { passed = true }
+        if wholeSuite, !states.isEmpty, states.values.allSatisfy({ $0 == .passed }) { passed = true }
         lastChecked = stamp
     }
 }

@@ -29,7 +29,7 @@ public struct LessonOverview: Sendable {
             if state.passed {
                 status = .done
             } else if !state.katas.isEmpty {
-                status = .katas(passed: state.katas.values.filter { $0 == "passed" }.count, total: state.katas.count)
+                status = .katas(passed: state.katas.values.filter { $0 == .passed }.count, total: state.katas.count)
             } else if written.isEmpty {
                 status = .coming
             } else {

@@ -204,7 +204,7 @@ final class LessonsCLITests: TemporaryFolderTestCase {
 
         // With a check recorded, `hint N` turns to the first kata that did not pass; `hint N K` to kata K.
         var store = ProgressStore(file: progressFile)
-        try store.update { $0.lessons["every-construct", default: LessonProgress()].katas = [kata: "passed"] }
+        try store.update { $0.lessons["every-construct", default: LessonProgress()].katas = [kata: .passed] }
         XCTAssertTrue(try lessons(["hint", "1"]).stdout.hasPrefix("Hint 1 of 2 — lesson 1, kata 2 "
             + "(testCrashIsPinnedOnTheKataThatWasRunning)\n    A crash ends the process.\n"))
         XCTAssertTrue(try lessons(["hint", "1", "testMac"]).stdout.hasPrefix("Hint 1 of 2 — lesson 1, kata 5 (testMacOSFormat)"))
@@ -278,7 +278,7 @@ final class LessonsCLITests: TemporaryFolderTestCase {
         }
         try Data("my attempt\n".utf8).write(to: starter)
         var store = ProgressStore(file: root.appendingPathComponent(".lessons-progress.json"))
-        try store.update { $0.lessons["every-construct"] = LessonProgress(katas: ["a": "passed"], passed: true) }
+        try store.update { $0.lessons["every-construct"] = LessonProgress(katas: ["a": .passed], passed: true) }
 
         let output = try lessons(["reset", "1", "--package-root", root.path], fixture: false)
         XCTAssertEqual(output.status, 0, output.stderr)

@@ -14,7 +14,7 @@ final class ProgressStoreTests: TemporaryFolderTestCase {
     func testRoundTripIsPlainSortedJSON() throws {
         var store = ProgressStore(file: file)
         try store.update { $0.lessons["saving-safely"] = LessonProgress(read: true, hintsRevealed: ["test01": 2],
-                                                                         katas: ["test01": "passed"], passed: false) }
+                                                                         katas: ["test01": .passed], passed: false) }
         XCTAssertEqual(try String(contentsOf: file, encoding: .utf8), """
             {
               "format" : 1,
@@ -43,17 +43,25 @@ final class ProgressStoreTests: TemporaryFolderTestCase {
         XCTAssertEqual(store.progress.lessons["stack"], LessonProgress(hintsRevealed: [:], passed: true))
     }
 
+    func testAnUnknownKataStateIsDroppedAndTheRestLoads() throws {
+        let json = #"{"lessons": {"stack": {"katas": {"test01": "passed", "test02": "not run", "test03": "exploded"}}}}"#
+        try Data(json.utf8).write(to: file)
+        let store = ProgressStore(file: file)
+        XCTAssertNil(store.warning)
+        XCTAssertEqual(store.progress.lessons["stack"]?.katas, ["test01": .passed, "test02": .notRun])
+    }
+
     func testALessonOncePassedStaysDone() {
         var lesson = LessonProgress()
-        lesson.record(states: ["a": "passed", "b": "failed"], wholeSuite: true, at: "t1")
+        lesson.record(states: ["a": .passed, "b": .failed], wholeSuite: true, at: "t1")
         XCTAssertFalse(lesson.passed, "a failing kata")
-        lesson.record(states: ["b": "passed"], wholeSuite: false, at: "t2")
+        lesson.record(states: ["b": .passed], wholeSuite: false, at: "t2")
         XCTAssertFalse(lesson.passed, "one kata run never finishes a lesson")
-        lesson.record(states: ["a": "passed", "b": "passed"], wholeSuite: true, at: "t3")
+        lesson.record(states: ["a": .passed, "b": .passed], wholeSuite: true, at: "t3")
         XCTAssertTrue(lesson.passed)
-        lesson.record(states: ["a": "failed", "b": "passed"], wholeSuite: true, at: "t4")
+        lesson.record(states: ["a": .failed, "b": .passed], wholeSuite: true, at: "t4")
         XCTAssertTrue(lesson.passed, "done stays done after a later failing run")
-        XCTAssertEqual(lesson.katas, ["a": "failed", "b": "passed"])
+        XCTAssertEqual(lesson.katas, ["a": .failed, "b": .passed])
         XCTAssertEqual(lesson.lastChecked, "t4")
     }
 
@@ -61,10 +69,10 @@ final class ProgressStoreTests: TemporaryFolderTestCase {
         let suite = KataSuite(name: "K", file: "K.swift", katas: ["test01_a", "test02_b", "test03_c"])
         XCTAssertEqual(KataHints.kataNeedingHelp(in: suite, progress: LessonProgress()), "test01_a", "nothing checked yet")
         let checked = LessonProgress(hintsRevealed: ["test02_b": 5],
-                                     katas: ["test01_a": "passed", "test02_b": "failed", "test03_c": "failed"])
+                                     katas: ["test01_a": .passed, "test02_b": .failed, "test03_c": .failed])
         XCTAssertEqual(KataHints.kataNeedingHelp(in: suite, progress: checked), "test02_b")
         XCTAssertNil(KataHints.kataNeedingHelp(in: suite, progress: LessonProgress(katas: [
-            "test01_a": "passed", "test02_b": "passed", "test03_c": "passed"])))
+            "test01_a": .passed, "test02_b": .passed, "test03_c": .passed])))
         let lesson = Lesson(
             number: 1, slug: "k", title: LocalizedText([.en: "K"]), summary: LocalizedText([.en: "S"]), languages: [.en],
             sources: [], katas: Lesson.Katas(suite: "K", file: "K.swift",
@@ -116,7 +124,7 @@ final class ProgressStoreTests: TemporaryFolderTestCase {
         progress.lessons["every-construct"] = LessonProgress(read: true)
         overview = LessonOverview(catalog: catalog, progress: progress)
         XCTAssertEqual(overview.nextStep, "Next: make lesson 1's katas pass (Every construct): swift run lessons check 1")
-        progress.lessons["every-construct"] = LessonProgress(read: true, katas: ["a": "passed", "b": "failed"])
+        progress.lessons["every-construct"] = LessonProgress(read: true, katas: ["a": .passed, "b": .failed])
         progress.lessons["two-languages"] = LessonProgress(passed: true)
         overview = LessonOverview(catalog: catalog, progress: progress)
         XCTAssertEqual(overview.entries.map(\.status), [.katas(passed: 1, total: 2), .done, .coming])
