@@ -79,6 +79,25 @@ final class ConcurrencyTests: PersistenceTestCase {
         }
     }
 
+    /// `performBackgroundTask`'s `async` form is `rethrows`-like too: no `try` when the block cannot throw.
+    func testAsyncBackgroundTaskWithABlockThatCannotThrowIsAwaitedWithoutTry() async throws {
+        let container = try makeContainer()
+        let counts = await container.performBackgroundTask { context in
+            _ = Movie(context: context)
+            return (context.insertedObjects.count, context.concurrencyType == .privateQueue)
+        }
+        XCTAssertEqual(counts.0, 1)
+        XCTAssertTrue(counts.1, "the block runs on a new private-queue context")
+
+        struct Refused: Error { let reason: String }
+        do {
+            try await container.performBackgroundTask { _ throws(Refused) in throw Refused(reason: "offline") }
+            XCTFail("the block's error must come out")
+        } catch {
+            XCTAssertEqual(error.reason, "offline", "the block's own error, still typed")
+        }
+    }
+
     func testManyBackgroundContextsSaveWithoutLosingAnything() throws {
         let group = DispatchGroup()
         for worker in 0..<8 {

@@ -1,4 +1,4 @@
-import CPersistenceSupport
+internal import CPersistenceSupport
 
 /// Numbers the `@Managed` properties of an object in the order Swift initialises them, so a property finds its
 /// slot by array index instead of by key path.

@@ -1,4 +1,4 @@
-import CSQLite
+internal import CSQLite
 import Foundation
 
 /// Swift functions callable from SQL. Predicates use one so that string comparisons in SQL run the very code

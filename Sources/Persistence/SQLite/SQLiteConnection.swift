@@ -1,4 +1,4 @@
-import CSQLite
+internal import CSQLite
 import Foundation
 
 /// Owns one `sqlite3*` handle. Not thread-safe: its owner serialises every use.

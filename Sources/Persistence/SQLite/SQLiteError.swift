@@ -1,4 +1,4 @@
-import CSQLite
+internal import CSQLite
 
 /// A failure reported by SQLite: its result code, its message, and the SQL that was running.
 struct SQLiteError: Error, Sendable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import CSQLite
+internal import CSQLite
 import Foundation
 
 /// Owns one `sqlite3_stmt*`. Columns come back as Swift values; arguments are always bound, never spliced.

@@ -151,8 +151,13 @@ public final class PersistentContainer: @unchecked Sendable {
     }
 
     /// Runs `block` on a new background context's queue and returns its result.
-    public func performBackgroundTask<T: Sendable>(_ block: @escaping @Sendable (ManagedObjectContext) throws -> T) async throws -> T {
+    ///
+    /// It throws what `block` throws, and only that, so a block that cannot throw is awaited without `try`:
+    /// `let count = await container.performBackgroundTask { context in … }`.
+    public func performBackgroundTask<T: Sendable, E: Error>(
+        _ block: @escaping @Sendable (ManagedObjectContext) throws(E) -> T
+    ) async throws(E) -> T {
         let context = newBackgroundContext()
-        return try await context.perform { try block(context) }
+        return try await context.perform { () throws(E) -> T in try block(context) }
     }
 }
