@@ -23,7 +23,8 @@ extension ManagedObjectContext {
         var plan = SavePlan(inserted: inserted.objects,
                             updated: updated.objects.filter { !$0.deletedFlag && !$0.insertedFlag },
                             deleted: deleted.objects)
-        resolveDuplicateInsertions(&plan)
+        let resolver = ConflictResolver(policy: mergePolicy)
+        resolver.resolveDuplicateInsertions(in: &plan)
         try validateForSave(inserted: plan.inserted, updated: plan.updated)
         // Separate loops rather than one over a concatenation: a save may hold tens of thousands of objects.
         for object in plan.inserted { object.willSave() }
@@ -31,7 +32,7 @@ extension ManagedObjectContext {
         for object in plan.deleted { object.willSave() }
 
         let store = try coordinator.withStore { store in
-            try write(&plan, to: store)
+            try store.execute(&plan, resolver: resolver)
             return store
         }
         let insertedObjects = plan.inserted

@@ -1,15 +1,19 @@
 import Foundation
 
-extension ManagedObjectContext {
-    /// Writes one save in one transaction, after the merge policy has resolved any conflicts in `plan`; inserted
-    /// objects carry their new keys in `savingPrimaryKey`. Any failure rolls the transaction back and puts back what
-    /// resolution changed, so the store and the context are exactly as before.
-    func write(_ plan: inout SavePlan, to store: SQLiteStore) throws {
-        try store.beginWrite()
+/// A context's save, executed by the store: the context hands over a validated ``SavePlan`` and a
+/// ``ConflictResolver`` and gets the plan back resolved and written — or an error, with nothing written. The data
+/// flows one way: nothing here calls back into the context.
+extension SQLiteStore {
+    /// Writes one save in one transaction. Inside it the resolver settles version and constraint conflicts in
+    /// `plan` (the write lock is held, so the store cannot change between resolving and writing); then inserted
+    /// objects get their new keys in `savingPrimaryKey` and every row is written. Any failure rolls the transaction
+    /// back and puts back what resolution changed, so the store and the objects are exactly as before.
+    func execute(_ plan: inout SavePlan, resolver: ConflictResolver) throws {
+        try beginWrite()
         do {
-            try resolveVersionConflicts(&plan, in: store)
-            try resolveConstraintConflicts(&plan, in: store)
-            try allocateKeys(for: &plan, in: store)
+            try resolver.resolveVersionConflicts(in: &plan, store: self)
+            try resolver.resolveConstraintConflicts(in: &plan, store: self)
+            try allocateKeys(for: &plan)
             func key(of object: ManagedObject) -> Int64? {
                 object.savingPrimaryKey != 0 ? object.savingPrimaryKey : object.objectID.primaryKey
             }
@@ -18,35 +22,35 @@ extension ManagedObjectContext {
 
             for object in plan.deleted {
                 guard let pk = object.objectID.primaryKey else { continue }
-                _ = try store.deleteRow(store.schema[object.entity], primaryKey: pk, expectedVersion: object.version)
+                _ = try deleteRow(schema[object.entity], primaryKey: pk, expectedVersion: object.version)
             }
-            try insertRows(of: plan.inserted, into: store, key: key)
-            try insertRows(of: plan.reinserted, into: store, key: key)
+            try insertRows(of: plan.inserted, key: key)
+            try insertRows(of: plan.reinserted, key: key)
             for object in plan.takeovers {
-                let table = store.schema[object.entity]
+                let table = schema[object.entity]
                 let changes = table.columnProperties.map { (column: table.columns[$0]!, value: columnValue(of: object, at: $0, key: key)) }
-                try writingRow(of: object, table: table, store: store, key: key) {
-                    _ = try store.updateRow(table, primaryKey: object.savingPrimaryKey, expectedVersion: nil, changes: changes)
+                try writingRow(of: object, table: table, key: key) {
+                    _ = try updateRow(table, primaryKey: object.savingPrimaryKey, expectedVersion: nil, changes: changes)
                 }
             }
             for object in plan.updated {
-                let table = store.schema[object.entity]
+                let table = schema[object.entity]
                 let changes = object.changedIndexes.sorted().compactMap { index -> (column: String, value: SQLiteValue)? in
                     guard let column = table.columns[index] else { return nil }
                     return (column, columnValue(of: object, at: index, key: key))
                 }
-                try writingRow(of: object, table: table, store: store, key: key) {
-                    _ = try store.updateRow(table, primaryKey: object.objectID.primaryKey!, expectedVersion: object.version, changes: changes)
+                try writingRow(of: object, table: table, key: key) {
+                    _ = try updateRow(table, primaryKey: object.objectID.primaryKey!, expectedVersion: object.version, changes: changes)
                 }
             }
             for objects in [plan.inserted, plan.reinserted, plan.takeovers, plan.updated] {
                 for object in objects where !object.entity.toManyIndexes.isEmpty {
-                    try writeToManyRelationships(of: object, store: store, key: key)
+                    try writeToManyRelationships(of: object, key: key)
                 }
             }
-            try store.commitWrite()
+            try commitWrite()
         } catch {
-            store.rollbackWrite()
+            rollbackWrite()
             for object in plan.inserted { object.savingPrimaryKey = 0 }
             plan.allocatedKeyCounts = []
             plan.restoreBackups()
@@ -54,23 +58,14 @@ extension ManagedObjectContext {
         }
     }
 
-    static func attributeSnapshot(_ slots: [PropertySlot], entity: EntityDescription) -> [String: PersistentValue] {
-        var snapshot: [String: PersistentValue] = [:]
-        for (index, attribute) in entity.attributeAt.enumerated() {
-            guard let attribute, index < slots.count, case .value(let value) = slots[index] else { continue }
-            snapshot[attribute.name] = value
-        }
-        return snapshot
-    }
-
     /// Gives each inserted object with a temporary ID its primary key (in `savingPrimaryKey`), and counts them per
     /// entity in `plan.allocatedKeyCounts`.
-    private func allocateKeys(for plan: inout SavePlan, in store: SQLiteStore) throws {
-        var counts = Array(repeating: 0, count: store.model.entities.count)
+    private func allocateKeys(for plan: inout SavePlan) throws {
+        var counts = Array(repeating: 0, count: model.entities.count)
         for object in plan.inserted where object.objectID.isTemporaryID { counts[object.entity.index] += 1 }
         var next = Array(repeating: Int64(0), count: counts.count)
         for (index, count) in counts.enumerated() where count > 0 {
-            next[index] = try store.allocatePrimaryKeys(for: store.model.entities[index], count: count)
+            next[index] = try allocatePrimaryKeys(for: model.entities[index], count: count)
         }
         for object in plan.inserted where object.objectID.isTemporaryID {
             object.savingPrimaryKey = next[object.entity.index]
@@ -80,15 +75,15 @@ extension ManagedObjectContext {
     }
 
     /// Inserts the rows of `objects`; the table is looked up once per run of one entity.
-    private func insertRows(of objects: [ManagedObject], into store: SQLiteStore, key: (ManagedObject) -> Int64?) throws {
+    private func insertRows(of objects: [ManagedObject], key: (ManagedObject) -> Int64?) throws {
         var current: EntityTable?
         for object in objects {
-            if current?.entity !== object.entity { current = store.schema[object.entity] }
+            if current?.entity !== object.entity { current = schema[object.entity] }
             let table = current!
             // One read of the slots per row, not one per column.
             let slots = object.slots
-            try writingRow(of: object, table: table, store: store, key: key) {
-                try store.insertRow(table, primaryKey: key(object)!) { columnValue(slots[$0], of: object, at: $0, key: key) }
+            try writingRow(of: object, table: table, key: key) {
+                try insertRow(table, primaryKey: key(object)!) { columnValue(slots[$0], of: object, at: $0, key: key) }
             }
         }
     }
@@ -118,7 +113,7 @@ extension ManagedObjectContext {
     }
 
     /// Runs one row write; a uniqueness violation becomes Core Data's constraint conflict (133021).
-    private func writingRow(of object: ManagedObject, table: EntityTable, store: SQLiteStore,
+    private func writingRow(of object: ManagedObject, table: EntityTable,
                             key: (ManagedObject) -> Int64?, _ body: () throws -> Void) throws {
         do {
             try body()
@@ -128,14 +123,14 @@ extension ManagedObjectContext {
             for constraint in entity.uniquenessConstraints {
                 let values = constraint.map { object.attributeValue(at: entity.propertyIndexByName[$0]!) }
                 let stored = zip(constraint, values).map { entity.attributesByName[$0]!.attributeType.sqliteValue($1) }
-                let clashing = try store.rowsMatching(table, columns: constraint.map { table.column(forKey: $0)! },
-                                                      values: stored, excluding: key(object))
+                let clashing = try rowsMatching(table, columns: constraint.map { table.column(forKey: $0)! },
+                                                values: stored, excluding: key(object))
                 guard !clashing.isEmpty else { continue }
                 conflicts.append(MergeConflict(
                     sourceObject: object, objectID: object.objectID, oldVersion: object.version, newVersion: 0,
-                    objectSnapshot: Self.attributeSnapshot(object.slots, entity: entity), cachedSnapshot: [:],
+                    objectSnapshot: MergeConflict.attributeSnapshot(object.slots, entity: entity), cachedSnapshot: [:],
                     persistedSnapshot: [:], constraint: constraint,
-                    conflictingObjectIDs: clashing.map { store.objectID(of: entity, primaryKey: $0) }))
+                    conflictingObjectIDs: clashing.map { objectID(of: entity, primaryKey: $0) }))
             }
             let described = conflicts.first.map { "(\($0.constraint.joined(separator: ", ")))" } ?? "a uniqueness constraint"
             throw PersistenceError(.managedObjectConstraintMerge,
@@ -145,10 +140,10 @@ extension ManagedObjectContext {
     }
 
     /// Ordered children get their positions; join tables get this object's current list.
-    private func writeToManyRelationships(of object: ManagedObject, store: SQLiteStore, key: (ManagedObject) -> Int64?) throws {
+    private func writeToManyRelationships(of object: ManagedObject, key: (ManagedObject) -> Int64?) throws {
         let entity = object.entity
         guard !entity.toManyIndexes.isEmpty else { return }
-        let table = store.schema[entity]
+        let table = schema[entity]
         for index in entity.toManyIndexes {
             guard let relationship = entity.relationshipAt[index] else { continue }
             guard object.insertedFlag || object.changedIndexes.contains(index) else { continue }
@@ -165,15 +160,15 @@ extension ManagedObjectContext {
                         otherPositions[memberKey] = position
                     }
                 }
-                try store.replaceJoinRows(join, primaryKey: pk, targets: members.compactMap(key),
+                try replaceJoinRows(join, primaryKey: pk, targets: members.compactMap(key),
                                           ordered: relationship.isOrdered, otherPositions: otherPositions)
             } else if relationship.isOrdered, let inverse = relationship.inverseRelationship {
-                let childTable = store.schema[relationship.destinationEntity]
+                let childTable = schema[relationship.destinationEntity]
                 let inverseIndex = relationship.destinationEntity.propertyIndexByName[inverse.name]!
                 guard let orderColumn = childTable.orderColumns[inverseIndex] else { continue }
                 for (position, member) in members.enumerated() {
                     guard let memberKey = key(member) else { continue }
-                    try store.setOrder(orderColumn, of: childTable, primaryKey: memberKey, position: position)
+                    try setOrder(orderColumn, of: childTable, primaryKey: memberKey, position: position)
                 }
             }
         }

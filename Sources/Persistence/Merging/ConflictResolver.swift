@@ -1,0 +1,174 @@
+/// Settles a save's conflicts under one ``MergePolicy``: a value of its own, so the rules can be read (and tested)
+/// apart from the context that saves and the store that writes.
+///
+/// It changes the objects of a ``SavePlan`` and the plan's lists, backing up every object it touches so a failed
+/// save can put them back. The store calls its version and constraint steps inside the save's transaction, which
+/// holds SQLite's write lock, so the store cannot change between resolving and writing; the context applies the
+/// outcome afterwards (``ManagedObjectContext/finishResolution(_:in:)``).
+struct ConflictResolver {
+    let policy: MergePolicy
+
+    /// Optimistic locking: finds objects being updated or deleted whose row changed since this context read it,
+    /// then fails (``MergePolicy/error``) or resolves them in `plan`.
+    func resolveVersionConflicts(in plan: inout SavePlan, store: SQLiteStore) throws {
+        var found: [(object: ManagedObject, version: Int64, row: StoreRow?)] = []
+        let candidates = plan.updated + plan.deleted.filter { !$0.objectID.isTemporaryID }
+        for group in Dictionary(grouping: candidates, by: { ObjectIdentifier($0.entity) }).values {
+            let entity = group[0].entity
+            let versions = try store.versions(of: entity, primaryKeys: group.compactMap(\.objectID.primaryKey))
+            for object in group {
+                let current = versions[object.objectID.primaryKey!] ?? 0
+                guard current != object.version else { continue }
+                found.append((object, current, try store.row(of: entity, primaryKey: object.objectID.primaryKey!)))
+            }
+        }
+        guard !found.isEmpty else { return }
+        if policy.type == .error {
+            let conflicts = found.map { conflict in
+                let entity = conflict.object.entity
+                return MergeConflict(
+                    sourceObject: conflict.object, objectID: conflict.object.objectID,
+                    oldVersion: conflict.object.version, newVersion: conflict.version,
+                    objectSnapshot: MergeConflict.attributeSnapshot(conflict.object.slots, entity: entity),
+                    cachedSnapshot: MergeConflict.attributeSnapshot(conflict.object.committedSlots ?? conflict.object.slots, entity: entity),
+                    persistedSnapshot: conflict.row.map { MergeConflict.attributeSnapshot($0.slots, entity: entity) } ?? [:])
+            }
+            throw PersistenceError(.managedObjectMerge, "Could not merge changes.", objectID: conflicts[0].objectID,
+                                   conflicts: conflicts)
+        }
+        for (object, version, row) in found {
+            plan.backUp(object)
+            if object.deletedFlag {
+                // A deletion goes ahead under every policy but .error (see MergePolicy): its delete rules have
+                // already changed the related objects, so cancelling it would leave the graph half-changed.
+                object.version = version
+                continue
+            }
+            guard let row else {
+                plan.removeUpdated(object)
+                if policy.objectWins {
+                    object.changedIndexes = Set(object.entity.properties.indices)
+                    plan.reinserted.append(object)
+                } else {
+                    plan.dropped.append(object)
+                }
+                continue
+            }
+            merge(object, with: row)
+            if object.changedIndexes.isEmpty { plan.removeUpdated(object) }
+        }
+    }
+
+    /// Applies the policy to one object in conflict with the store's `row`.
+    private func merge(_ object: ManagedObject, with row: StoreRow) {
+        let entity = object.entity
+        let cached = object.committedSlots ?? object.slots
+        var changed = object.changedIndexes
+        for index in entity.properties.indices {
+            // To-many lists are not in the row: they keep the object's version unless the policy is rollback.
+            if entity.kinds[index] == .toMany {
+                if policy.type == .rollback && changed.contains(index) {
+                    object.slots[index] = .toMany(nil)
+                    changed.remove(index)
+                }
+                continue
+            }
+            let storeChanged = !ManagedObject.same(row.slots[index], cached[index], ordered: true)
+            let objectChanged = changed.contains(index)
+            let takeStore: Bool
+            switch policy.type {
+            case .mergeByPropertyStoreTrump: takeStore = !objectChanged || storeChanged
+            case .mergeByPropertyObjectTrump: takeStore = !objectChanged
+            case .overwrite: takeStore = false
+            case .rollback: takeStore = true
+            case .error: takeStore = false
+            }
+            if takeStore {
+                refaultInverse(of: object, at: index)
+                object.slots[index] = row.slots[index]
+                changed.remove(index)
+            } else if policy.type == .overwrite {
+                changed.insert(index)
+            }
+        }
+        object.changedIndexes = changed
+        object.committedSlots = changed.isEmpty ? nil : row.slots
+        object.version = row.version
+    }
+
+    /// Before a to-one takes the store's value, the in-memory inverse lists of the old and new destination are
+    /// re-read from the store on next use (unless they have unsaved changes of their own).
+    private func refaultInverse(of object: ManagedObject, at index: Int) {
+        guard let relationship = object.entity.relationshipAt[index], !relationship.isToMany,
+              let inverse = relationship.inverseRelationship, inverse.isToMany,
+              let inverseIndex = relationship.destinationEntity.propertyIndexByName[inverse.name],
+              let old = object.toOneObject(at: index), !old.changedIndexes.contains(inverseIndex),
+              old.faultState == .fired else { return }
+        old.slots[inverseIndex] = .toMany(nil)
+    }
+
+    /// Uniqueness constraints among the new objects of one save: under a policy other than ``MergePolicy/error``,
+    /// new objects sharing the values of a constraint are settled by the rule for a clash with a stored row, the
+    /// earliest inserted playing the stored row: the object-trumping policies keep the last one inserted, the
+    /// store-trumping ones (and ``MergePolicy/rollback``) the first. The others leave the plan for `plan.dropped`.
+    /// Runs before validation, so the duplicates left out are not reported as clashing (1551).
+    func resolveDuplicateInsertions(in plan: inout SavePlan) {
+        guard policy.type != .error else { return }
+        let constrained = plan.inserted.filter { !$0.entity.uniquenessConstraints.isEmpty }
+        guard constrained.count > 1 else { return }
+        var losers = Set<ObjectIdentifier>()
+        for group in Dictionary(grouping: constrained, by: { ObjectIdentifier($0.entity) }).values where group.count > 1 {
+            let entity = group[0].entity
+            for constraint in entity.uniquenessConstraints {
+                let indexes = constraint.map { entity.propertyIndexByName[$0]! }
+                // Insertion order is kept: each group's first and last are the earliest and latest inserted.
+                var order: [[PersistentValue]] = []
+                var clashing: [[PersistentValue]: [ManagedObject]] = [:]
+                for object in group where !losers.contains(ObjectIdentifier(object)) {
+                    let values = indexes.map { object.attributeValue(at: $0) }
+                    // As in SQL, nil never equals nil: a nil in the constraint never clashes.
+                    if values.contains(where: \.isNull) { continue }
+                    if clashing[values] == nil { order.append(values) }
+                    clashing[values, default: []].append(object)
+                }
+                for values in order {
+                    let objects = clashing[values]!
+                    guard objects.count > 1 else { continue }
+                    let survivor = policy.objectWins ? objects.last! : objects.first!
+                    for object in objects where object !== survivor { losers.insert(ObjectIdentifier(object)) }
+                }
+            }
+        }
+        guard !losers.isEmpty else { return }
+        plan.dropped += plan.inserted.filter { losers.contains(ObjectIdentifier($0)) }
+        plan.inserted.removeAll { losers.contains(ObjectIdentifier($0)) }
+    }
+
+    /// Uniqueness constraints: under a policy other than ``MergePolicy/error``, new objects that clash with a
+    /// stored row either take it over or are dropped (see ``MergePolicy``). Under `.error` the store's unique index
+    /// reports the clash while writing (code 133021).
+    func resolveConstraintConflicts(in plan: inout SavePlan, store: SQLiteStore) throws {
+        guard policy.type != .error else { return }
+        for object in plan.inserted where !object.entity.uniquenessConstraints.isEmpty {
+            let entity = object.entity
+            let table = store.schema[entity]
+            for constraint in entity.uniquenessConstraints {
+                let values = constraint.map { object.attributeValue(at: entity.propertyIndexByName[$0]!) }
+                if values.contains(where: \.isNull) { continue }
+                let stored = zip(constraint, values).map { entity.attributesByName[$0]!.attributeType.sqliteValue($1) }
+                guard let existing = try store.rowsMatching(table, columns: constraint.map { table.column(forKey: $0)! },
+                                                            values: stored, excluding: nil).first else { continue }
+                plan.backUp(object)
+                plan.removeInserted(object)
+                if policy.objectWins {
+                    object.savingPrimaryKey = existing
+                    object.version = try store.versions(of: entity, primaryKeys: [existing])[existing] ?? 1
+                    plan.takeovers.append(object)
+                } else {
+                    plan.dropped.append(object)
+                }
+                break
+            }
+        }
+    }
+}

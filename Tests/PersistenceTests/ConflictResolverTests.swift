@@ -1,0 +1,70 @@
+import Foundation
+@testable import Persistence
+import XCTest
+
+/// The merge-policy rules on their own: a ``ConflictResolver`` applied to a ``SavePlan``, without a save around it.
+final class ConflictResolverTests: PersistenceTestCase {
+    private func duplicatePlan() -> (plan: SavePlan, movies: [Movie]) {
+        let movies = (0..<3).map { _ in makeMovie("Heat", year: 1995) }
+        return (SavePlan(inserted: movies, updated: [], deleted: []), movies)
+    }
+
+    func testNewDuplicatesKeepTheLastUnderObjectTrumpAndTheFirstUnderStoreTrump() {
+        var (plan, movies) = duplicatePlan()
+        ConflictResolver(policy: .mergeByPropertyObjectTrump).resolveDuplicateInsertions(in: &plan)
+        XCTAssertEqual(plan.inserted.map(ObjectIdentifier.init), [ObjectIdentifier(movies[2])])
+        XCTAssertEqual(plan.dropped.map(ObjectIdentifier.init), movies[0...1].map(ObjectIdentifier.init))
+
+        (plan, movies) = duplicatePlan()
+        ConflictResolver(policy: .mergeByPropertyStoreTrump).resolveDuplicateInsertions(in: &plan)
+        XCTAssertEqual(plan.inserted.map(ObjectIdentifier.init), [ObjectIdentifier(movies[0])])
+        XCTAssertEqual(plan.dropped.count, 2)
+    }
+
+    func testTheErrorPolicyLeavesDuplicatesForValidationToReport() {
+        var (plan, _) = duplicatePlan()
+        ConflictResolver(policy: .error).resolveDuplicateInsertions(in: &plan)
+        XCTAssertEqual(plan.inserted.count, 3)
+        XCTAssertTrue(plan.dropped.isEmpty)
+    }
+
+    /// Saves `movie`, lets another context change its title, then changes its rating here.
+    private func conflictingUpdate() throws -> Movie {
+        let movie = makeMovie("Alien", year: 1979)
+        try context.save()
+        let other = container.newBackgroundContext()
+        try other.performAndWait {
+            let copy = try XCTUnwrap(other.existingObject(with: movie.objectID) as? Movie)
+            copy.title = "Alien (director's cut)"
+            try other.save()
+        }
+        movie.rating = 8
+        return movie
+    }
+
+    func testAVersionConflictUnderTheErrorPolicyFailsWith133020AndLeavesThePlan() throws {
+        let movie = try conflictingUpdate()
+        var plan = SavePlan(inserted: [], updated: [movie], deleted: [])
+        let coordinator = container.persistentStoreCoordinator
+        let error = assertPersistenceError(.managedObjectMerge) {
+            try coordinator.withStore { try ConflictResolver(policy: .error).resolveVersionConflicts(in: &plan, store: $0) }
+        }
+        XCTAssertEqual(error?.conflicts.first?.objectID, movie.objectID)
+        XCTAssertEqual(plan.updated.count, 1)
+        XCTAssertEqual(movie.title, "Alien", "the object is not touched")
+    }
+
+    func testRollbackTakesTheStoresRowAndBacksUpWhatItChanged() throws {
+        let movie = try conflictingUpdate()
+        var plan = SavePlan(inserted: [], updated: [movie], deleted: [])
+        try container.persistentStoreCoordinator.withStore {
+            try ConflictResolver(policy: .rollback).resolveVersionConflicts(in: &plan, store: $0)
+        }
+        XCTAssertEqual(movie.title, "Alien (director's cut)")
+        XCTAssertNil(movie.rating, "the store's value replaces the unsaved one")
+        XCTAssertTrue(plan.updated.isEmpty, "nothing of this object is left to write")
+        plan.restoreBackups()
+        XCTAssertEqual(movie.title, "Alien", "a failed save can put the object back")
+        XCTAssertEqual(movie.rating, 8)
+    }
+}
