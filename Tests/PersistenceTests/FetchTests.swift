@@ -81,6 +81,10 @@ final class FetchTests: PersistenceTestCase {
         XCTAssertEqual(try titles("actors.@count >= 2"), ["Héroes"])
         XCTAssertEqual(try titles("ALL actors.name BEGINSWITH 'L'"), ["Blade Runner", "The Terminator"])
         XCTAssertEqual(try titles("NONE actors.name BEGINSWITH 'L'"), ["Alien", "Aliens", "Blade Runner"])
+        XCTAssertEqual(try titles("NONE actors.name IN %@", ["Sigourney Weaver", "Al Pacino"]),
+                       ["Blade Runner", "The Terminator"])
+        XCTAssertEqual(try titles("ALL actors.name IN %@", ["Linda Hamilton", "Al Pacino"]),
+                       ["Blade Runner", "Héroes", "The Terminator"], "ALL holds for a movie with no actors")
         XCTAssertEqual(try titles("studio.name == 'Pinewood' AND director.name == 'James Cameron'"), ["Aliens"])
 
         let directors = FetchRequest<Director>(entityName: "Director")
@@ -116,6 +120,8 @@ final class FetchTests: PersistenceTestCase {
             "ANY actors.name LIKE[c] '*a*'", "ALL actors.name CONTAINS 'a'", "NONE actors.name == 'Al Pacino'",
             "actors.@count > 0", "director.movies.@count == 2", "title < 'B'", "title >=[c] 'b'", "year IN {1979, 1986, 3}",
             "rating BETWEEN {8.2, 9}", "NOT (director.name == 'Ridley Scott')", "studio == nil OR year > 2000",
+            "ALL actors.name IN {'Linda Hamilton', 'Sigourney Weaver'}", "NONE actors.name IN {'Sigourney Weaver'}",
+            "ANY actors.name IN {'Al Pacino', 'Linda Hamilton'}",
         ]
         let all = try context.fetch(Movie.fetchRequest())
         for format in formats {
