@@ -48,7 +48,8 @@ let package = Package(
 
         // The katas: code every lesson shares (models, the starters' error), the learner's starters, the reference
         // solutions and the decoys, all with the same public API, and one runnable example per lesson.
-        .target(name: "KataSupport", dependencies: ["Persistence"]),
+        // Lesson 3's model drawn in Xcode's format ships with the katas' support code, as a model ships in an app.
+        .target(name: "KataSupport", dependencies: ["Persistence"], resources: [.copy("03-Modelling/Groups.xcdatamodeld")]),
         .target(name: "Workbook", dependencies: ["Persistence", "KataSupport"]),
         .target(name: "Solutions", dependencies: ["Persistence", "KataSupport"]),
         .target(name: "Decoys", dependencies: ["Persistence", "KataSupport"]),
@@ -57,7 +58,7 @@ let package = Package(
         .executableTarget(name: "example02-stack", dependencies: ["Persistence", "KataSupport"],
                           path: "Sources/Examples/02-Stack"),
         .executableTarget(name: "example03-modelling", dependencies: ["Persistence", "KataSupport"],
-                          path: "Sources/Examples/03-Modelling"),
+                          path: "Sources/Examples/03-Modelling", resources: [.copy("Cookbook.xcdatamodeld")]),
         .executableTarget(name: "example04-contexts-and-crud", dependencies: ["Persistence", "KataSupport"],
                           path: "Sources/Examples/04-ContextsAndCRUD"),
         .executableTarget(name: "example05-saving-safely", dependencies: ["Persistence", "KataSupport"],

@@ -190,4 +190,66 @@ final class Kata03Modelling: KataCase {
                 + "rule for its group should nullify: the item leaves the group, the group stays.")
         }
     }
+
+    // MARK: The model drawn in Xcode
+
+    /// Runs `body` with the default store folder (`XDG_DATA_HOME`) pointed at a new empty folder, so that a store
+    /// written to disk by mistake lands where the kata can see it, and not in the learner's home.
+    private func withScratchDataFolder(_ body: (URL) throws -> Void) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kata03-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let previous = ProcessInfo.processInfo.environment["XDG_DATA_HOME"]
+        setenv("XDG_DATA_HOME", folder.path, 1)
+        defer {
+            if let previous { setenv("XDG_DATA_HOME", previous, 1) } else { unsetenv("XDG_DATA_HOME") }
+            try? FileManager.default.removeItem(at: folder)
+        }
+        try body(folder)
+    }
+
+    func test08_theDrawnModelLoadsByName() {
+        kata(8, in: "GroupModel+File.swift", "containerFromModelFile(named:)") {
+            try withScratchDataFolder { folder in
+                let container = try GroupModel.containerFromModelFile()
+                let names = container.managedObjectModel.entities.map(\.name).sorted()
+                try expect(names == ["Group", "Item"], "the container's model has the entities \(names); expected "
+                    + "[\"Group\", \"Item\"], drawn in Groups.xcdatamodeld. Give PersistentContainer the model's name "
+                    + "and the bundle that holds it: GroupModelFile.name and GroupModelFile.bundle.")
+                let urls = container.persistentStoreCoordinator.persistentStoreURLs.map(\.path)
+                let onDisk = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+                try expect(urls == ["/dev/null"] && onDisk.isEmpty, "the loaded store is at \(urls), and the default "
+                    + "store folder now holds \(onDisk). A store for tests belongs in memory: set the container's "
+                    + "persistentStoreDescriptions to [.inMemory()] before loadPersistentStores, which opens the "
+                    + "stores the descriptions name at the moment it runs.")
+                let context = container.viewContext
+                let group = Group(context: context)
+                group.name = "Errands"
+                group.createdAt = Date()
+                for title in ["Bread", "Stamps"] {
+                    let item = Item(context: context)
+                    item.title = title
+                    item.group = group
+                }
+                try context.save()
+                let stored = try stored(in: container)
+                try expect(stored == ["Errands": ["Bread", "Stamps"]], "a group saved through the container reads "
+                    + "back as \(stored); expected [\"Errands\": [\"Bread\", \"Stamps\"]].")
+            }
+        }
+    }
+
+    func test09_aMissingModelIsAnErrorNotAnEmptyContainer() {
+        kata(9, in: "GroupModel+File.swift", "containerFromModelFile(named:)") {
+            try withScratchDataFolder { _ in
+                let error = try expectError(PersistenceError.self, "containerFromModelFile(named: \"Grops\") must "
+                    + "throw: there is no Grops.xcdatamodeld. The container does not stop the program when its model "
+                    + "is missing; loadPersistentStores reports it, and that error is the one to throw.") {
+                    let container = try GroupModel.containerFromModelFile(named: "Grops")
+                    _ = container
+                }
+                try expect(error.message.hasPrefix("Failed to load model named Grops"), "the error thrown says "
+                    + "\"\(error.message)\"; expected the container's own \"Failed to load model named Grops: …\".")
+            }
+        }
+    }
 }

@@ -33,6 +33,13 @@ final class PersistentContainerByNameTests: PersistenceTestCase {
         XCTAssertTrue(container.managedObjectModel.entitiesByName["Movie"]?.managedObjectClass == Movie.self)
     }
 
+    func testANameGivenWithItsExtensionIsExplained() throws {
+        let container = PersistentContainer(name: "Films.xcdatamodeld", bundle: .module)
+        let error = try XCTUnwrap(load(container) as? PersistenceError)
+        XCTAssertTrue(error.message.hasPrefix("Failed to load model named Films.xcdatamodeld: "), error.message)
+        XCTAssertTrue(error.message.contains("The name is the file's name without its extension: \"Films\"."), error.message)
+    }
+
     func testAWrongNameFailsToLoadWithoutCrashing() throws {
         let container = PersistentContainer(name: "Film", bundle: .module)
         let error = try XCTUnwrap(load(container) as? PersistenceError, "a missing model is reported when the stores load")

@@ -101,3 +101,29 @@ do {
 } catch {
     print("   \(error)")
 }
+
+print("")
+print("6. The same model drawn in Xcode's format (Cookbook.xcdatamodeld, a resource of this program), found by name:")
+// region: model-file
+// The classes live in this program: name them, as the file says only "Recipe" and "Step".
+let drawn = PersistentContainer(name: "Cookbook", bundle: .module,
+                                managedObjectClasses: [Recipe.self, Step.self])
+drawn.persistentStoreDescriptions = [.inMemory()]
+drawn.loadPersistentStores { _, error in
+    if let error { print("   could not load: \(error)") }
+}
+let drawnModel = drawn.managedObjectModel
+let recipeClass = drawnModel.entitiesByName["Recipe"]?.managedObjectClass ?? ManagedObject.self
+print("   entities \(drawnModel.entities.map(\.name)); Recipe's class is \(recipeClass)")
+print("   the same model as the one in code: \(drawnModel.versionHash == cookbook.versionHash)")
+// endregion: model-file
+
+print("")
+print("7. A name with no model file behind it does not stop the program: the stores fail to load.")
+// region: model-misspelt
+let misspelt = PersistentContainer(name: "CookBook", bundle: .module)
+misspelt.loadPersistentStores { _, error in
+    let message = (error as? PersistenceError)?.message ?? "loaded"
+    print("   \(message.prefix(while: { $0 != "(" }))…")
+}
+// endregion: model-misspelt

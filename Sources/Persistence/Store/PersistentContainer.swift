@@ -60,9 +60,13 @@ public final class PersistentContainer: @unchecked Sendable {
     private convenience init(name: String, locator: ModelResourceLocator, managedObjectClasses: [ManagedObject.Type]) {
         do {
             guard let found = locator.find(name) else {
+                // A name given with its file extension is the likeliest slip: say so first.
+                let stem = [".xcdatamodeld", ".xcdatamodel", ".momd", ".mom"].first { name.hasSuffix($0) }
+                    .map { String(name.dropLast($0.count)) }
+                let hint = stem.map { "The name is the file's name without its extension: \"\($0)\". " } ?? ""
                 throw PersistenceError(.fileReadNoSuchFile, """
                     Failed to load model named \(name): there is no \(name).xcdatamodeld (or \(name).xcdatamodel) among the \
-                    resources searched (\(locator.searchedFolders.joined(separator: ", "))). The name given to \
+                    resources searched (\(locator.searchedFolders.joined(separator: ", "))). \(hint)The name given to \
                     PersistentContainer must be the model file's name, and the model must be a resource of the target \
                     (resources: [.process("\(name).xcdatamodeld")]) whose bundle is searched (pass bundle: .module).
                     """)

@@ -1,0 +1,23 @@
+import Foundation
+import KataSupport
+import Persistence
+
+extension GroupModel {
+    public static func containerFromModelFile(named name: String = GroupModelFile.name) throws -> PersistentContainer {
+        // Mistake: the model is named by its file name, extension and all.
+        let modelName = Decoy.isActive("model-named-with-extension") ? name + ".xcdatamodeld" : name
+        let container = PersistentContainer(name: modelName, bundle: GroupModelFile.bundle)
+        let inMemory = [PersistentStoreDescription.inMemory()]
+        // Mistake: the store keeps the default description, a file in the user's data folder.
+        if !Decoy.isActive("store-on-disk") && !Decoy.isActive("memory-after-load") {
+            container.persistentStoreDescriptions = inMemory
+        }
+        nonisolated(unsafe) var loadError: (any Error)?
+        container.loadPersistentStores { _, error in loadError = error }
+        // Mistake: the descriptions are changed after loading, when the file store is already open.
+        if Decoy.isActive("memory-after-load") { container.persistentStoreDescriptions = inMemory }
+        // Mistake: the load error is never looked at, so a missing model gives an empty container.
+        if let loadError, !Decoy.isActive("load-error-ignored") { throw loadError }
+        return container
+    }
+}
