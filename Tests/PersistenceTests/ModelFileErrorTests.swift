@@ -97,9 +97,10 @@ final class ModelFileErrorTests: PersistenceTestCase {
         try assertRejected("Invalid/Abstract.xml", says: ["entity 'Media' is abstract (isAbstract)", "not supported yet"], entity: "Media")
     }
 
-    func testTransformableAttributesAreRefused() throws {
-        try assertRejected("Invalid/Transformable.xml",
-                           says: ["attribute 'colour': its type is Transformable (value transformer 'ColourTransformer')", "not supported yet"],
+    func testATransformableAttributeWithoutATransformerNameIsRefused() throws {
+        try assertRejected("Invalid/TransformableWithoutTransformer.xml",
+                           says: ["attribute 'colour': it is Transformable with no value transformer name",
+                                  "NSSecureUnarchiveFromData", "ValueTransformer.setValueTransformer(_:forName:)"],
                            entity: "Note", key: "colour")
     }
 

@@ -172,6 +172,16 @@ extension ManagedObjectContext {
             columns.append("t0." + column)
             indexes.append(index)
         }
+        // Transformable attributes come back as the values they were set to, through their transformers.
+        var transformers: [Int: ValueTransformer] = [:]
+        for index in indexes {
+            guard let attribute = entity.attributeAt[index], attribute.attributeType == .transformable else { continue }
+            let name = attribute.valueTransformerName ?? ""
+            guard let transformer = registeredValueTransformer(named: name) else {
+                throw PersistenceError(.coreData, "\(entity.name).\(attribute.name) is transformable with the value transformer '\(name)', which is not registered: register it with ValueTransformer.setValueTransformer(_:forName:) before fetching.", entityName: entity.name, key: attribute.name)
+            }
+            transformers[index] = transformer
+        }
         let query = try FetchQueryCompiler.query(for: request, entity: entity, schema: schema)
         let rows = try withReadStore { store in
             try store.values(for: query, columns: columns, distinct: request.returnsDistinctResults)
@@ -182,7 +192,11 @@ extension ManagedObjectContext {
                 let name = entity.properties[index].name
                 if let attribute = entity.attributeAt[index] {
                     let value = attribute.attributeType.persistentValue(row[position])
-                    if let swift = ManagedObject.swiftValue(value, type: attribute.attributeType) { dictionary[name] = swift }
+                    if let transformer = transformers[index] {
+                        if case .data(let data) = value { dictionary[name] = transformer.reverseTransformedValue(data) }
+                    } else if let swift = ManagedObject.swiftValue(value, type: attribute.attributeType) {
+                        dictionary[name] = swift
+                    }
                 } else if case .integer(let pk) = row[position], let destination = entity.relationshipAt[index]?.destinationEntity {
                     dictionary[name] = permanentID(of: destination, primaryKey: pk)
                 }

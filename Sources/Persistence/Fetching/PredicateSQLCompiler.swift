@@ -503,7 +503,7 @@ struct PredicateSQLCompiler {
         case .date: return .date
         case .uuid: return .uuid
         case .uri: return .uri
-        case .binaryData: return .data
+        case .binaryData, .transformable: return .data
         }
     }
 

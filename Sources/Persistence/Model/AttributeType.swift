@@ -3,6 +3,9 @@ import Foundation
 /// The type of an attribute, as Core Data's `NSAttributeDescription.AttributeType` names them.
 public enum AttributeType: String, Sendable, Hashable, CaseIterable {
     case string, integer16, integer32, integer64, double, float, boolean, date, uuid, uri, binaryData, decimal
+    /// A value of a type of your own, stored as the `Data` a named ``ValueTransformer`` turns it into (see
+    /// ``AttributeDescription/valueTransformerName``).
+    case transformable
 
     /// SQLite's column type for the attribute.
     var columnType: String {
@@ -10,7 +13,7 @@ public enum AttributeType: String, Sendable, Hashable, CaseIterable {
         case .string, .uri, .decimal: return "TEXT"
         case .integer16, .integer32, .integer64, .boolean: return "INTEGER"
         case .double, .float, .date: return "REAL"
-        case .uuid, .binaryData: return "BLOB"
+        case .uuid, .binaryData, .transformable: return "BLOB"
         }
     }
 
@@ -29,7 +32,8 @@ public enum AttributeType: String, Sendable, Hashable, CaseIterable {
         case (.double, .integer(let v)), (.float, .integer(let v)): return .double(Double(v))
         case (.boolean, .bool): return value
         case (.boolean, .integer(let v)) where v == 0 || v == 1: return .bool(v == 1)
-        case (.date, .date), (.uuid, .uuid), (.uri, .uri), (.binaryData, .data), (.decimal, .decimal): return value
+        case (.date, .date), (.uuid, .uuid), (.uri, .uri), (.binaryData, .data), (.transformable, .data),
+             (.decimal, .decimal): return value
         case (.decimal, .integer(let v)): return .decimal(Decimal(v))
         case (.decimal, .double(let v)): return .decimal(Decimal(v))
         default: return nil
@@ -80,7 +84,7 @@ public enum AttributeType: String, Sendable, Hashable, CaseIterable {
         case (.uuid, .blob(let d)) where d.count == 16:
             return .uuid(d.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) })
         case (.uri, .text(let v)): return URL(string: v).map(PersistentValue.uri) ?? .null
-        case (.binaryData, .blob(let v)): return .data(v)
+        case (.binaryData, .blob(let v)), (.transformable, .blob(let v)): return .data(v)
         case (.decimal, .text(let v)): return Decimal(string: v).map(PersistentValue.decimal) ?? .null
         case (.decimal, .integer(let v)): return .decimal(Decimal(v))
         case (.decimal, .real(let v)): return .decimal(Decimal(v))

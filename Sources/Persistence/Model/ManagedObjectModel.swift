@@ -129,6 +129,13 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
             guard seen.insert(folded).inserted else {
                 throw invalid("Entity '\(entity.name)' has two properties named '\(property.name)' (names must differ in more than case).", entity: entity.name, key: property.name)
             }
+            if case .attribute(let attribute) = property,
+               (attribute.attributeType == .transformable) != (attribute.valueTransformerName.map { !$0.isEmpty } ?? false) {
+                throw invalid(attribute.attributeType == .transformable
+                    ? "Transformable attribute '\(entity.name).\(attribute.name)' needs the name of a registered ValueTransformer (valueTransformerName); there is no default transformer here."
+                    : "Attribute '\(entity.name).\(attribute.name)' names a value transformer but is \(attribute.attributeType.rawValue); only transformable attributes use one.",
+                    entity: entity.name, key: attribute.name)
+            }
             if case .attribute(let attribute) = property, attribute.attributeType.coerce(attribute.defaultValue) == nil {
                 throw invalid("The default value \(attribute.defaultValue) of '\(entity.name).\(attribute.name)' is not a \(attribute.attributeType.rawValue) value.", entity: entity.name, key: attribute.name)
             }

@@ -17,6 +17,14 @@ public enum PropertyDescription: Sendable {
         .attribute(AttributeDescription(name: name, type: type, isOptional: optional, defaultValue: defaultValue))
     }
 
+    /// A transformable attribute: `.transformable("tags", transformer: "TagsTransformer")`. Its values are turned
+    /// into `Data` by the ``ValueTransformer`` registered under that name; read and write them with
+    /// `value(forKey:)` and `setValue(_:forKey:)`, or a computed property of the class that calls them.
+    public static func transformable(_ name: String, transformer: String, optional: Bool = true) -> PropertyDescription {
+        .attribute(AttributeDescription(name: name, type: .transformable, isOptional: optional,
+                                        valueTransformerName: transformer))
+    }
+
     /// A to-one relationship: `.toOne("group", "Group", inverse: "items")`.
     public static func toOne(_ name: String, _ destination: String, inverse: String?,
                              deleteRule: DeleteRule = .nullify, optional: Bool = true) -> PropertyDescription {

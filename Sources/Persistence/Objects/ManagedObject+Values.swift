@@ -160,7 +160,32 @@ extension ManagedObject {
             let objects = toManyObjects(at: index).objects
             return relationship.isOrdered ? objects as Any : Set(objects) as Any
         }
-        return Self.swiftValue(attributeValue(at: index), type: entity.attributeAt[index]!.attributeType)
+        let attribute = entity.attributeAt[index]!
+        if attribute.attributeType == .transformable { return reverseTransformed(attributeValue(at: index), attribute: attribute) }
+        return Self.swiftValue(attributeValue(at: index), type: attribute.attributeType)
+    }
+
+    /// A transformable attribute's stored `Data`, turned back by its transformer into the value it was set to.
+    /// An unregistered transformer reads as nil and fails the next save, naming it.
+    func reverseTransformed(_ value: PersistentValue, attribute: AttributeDescription) -> Any? {
+        guard case .data(let data) = value else { return nil }
+        do {
+            return try transformer(of: attribute).reverseTransformedValue(data)
+        } catch let error as PersistenceError {
+            managedObjectContext?.recordMisuse(error)
+        } catch {}
+        return nil
+    }
+
+    /// The transformer a transformable attribute names, or an error saying how to register it.
+    private func transformer(of attribute: AttributeDescription) throws -> ValueTransformer {
+        let name = attribute.valueTransformerName ?? ""
+        guard let transformer = registeredValueTransformer(named: name) else {
+            throw PersistenceError(.managedObjectValidation,
+                                   "\(entity.name).\(attribute.name) is transformable with the value transformer '\(name)', which is not registered. Register it before the attribute is used: ValueTransformer.setValueTransformer(YourTransformer(), forName: NSValueTransformerName(\"\(name)\")).",
+                                   object: self, key: attribute.name)
+        }
+        return transformer
     }
 
     static func swiftValue(_ value: PersistentValue, type: AttributeType) -> Any? {
@@ -215,6 +240,16 @@ extension ManagedObject {
             try setRelationship(relationship, at: index, to: objects)
             return
         }
+        if let attribute = entity.attributeAt[index], attribute.attributeType == .transformable {
+            guard let value, !(value is NSNull) else { return setAttributeValue(.null, at: index) }
+            let transformed = try transformer(of: attribute).transformedValue(value)
+            guard let data = transformed as? Data else {
+                throw PersistenceError(.managedObjectValidation,
+                                       "\(entity.name).\(key) is transformable: its value transformer '\(attribute.valueTransformerName ?? "")' must turn \(type(of: value)) into Data, but gave \(transformed.map { "\(type(of: $0))" } ?? "nil").",
+                                       object: self, key: key)
+            }
+            return setAttributeValue(.data(data), at: index)
+        }
         guard let stored = PersistentValue(any: value) else {
             let attribute = entity.attributeAt[index]!
             throw PersistenceError(.managedObjectValidation,
@@ -254,7 +289,11 @@ extension ManagedObject {
         for (index, property) in entity.properties.enumerated() {
             if let keys, !keys.contains(property.name) { continue }
             switch snapshot[index] {
-            case .value(let v): result[property.name] = Self.swiftValue(v, type: entity.attributeAt[index]!.attributeType) ?? NSNull()
+            case .value(let v):
+                let attribute = entity.attributeAt[index]!
+                let value = attribute.attributeType == .transformable
+                    ? reverseTransformed(v, attribute: attribute) : Self.swiftValue(v, type: attribute.attributeType)
+                result[property.name] = value ?? NSNull()
             case .toOne(let o): result[property.name] = o ?? NSNull()
             case .toOneKey(let pk):
                 let destination = entity.relationshipAt[index]!.destinationEntity!

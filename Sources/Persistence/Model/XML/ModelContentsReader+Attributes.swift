@@ -5,12 +5,11 @@ extension ModelContentsReader {
     static let attributeTypes: [String: AttributeType] = [
         "String": .string, "Integer 16": .integer16, "Integer 32": .integer32, "Integer 64": .integer64,
         "Double": .double, "Float": .float, "Boolean": .boolean, "Date": .date, "UUID": .uuid, "URI": .uri,
-        "Binary": .binaryData, "Decimal": .decimal,
+        "Binary": .binaryData, "Decimal": .decimal, "Transformable": .transformable,
     ]
 
     /// Xcode's types that exist in Core Data but not here yet, with what to do instead.
     static let unsupportedAttributeTypes: [String: String] = [
-        "Transformable": "Transformable attributes (a value turned into data by a value transformer) are not supported yet; store the encoded value as Binary and decode it in your class",
         "ObjectID": "ObjectID attributes are not supported; keep the object's URI as a URI attribute",
         "Undefined": "Undefined attributes exist only as transient properties, which are not supported yet",
         "Composite": "Composite attributes are not supported yet; flatten their elements into attributes",
@@ -24,8 +23,7 @@ extension ModelContentsReader {
         }
         guard let typeName = element["attributeType"] else { throw fail("it has no attributeType.") }
         if let reason = Self.unsupportedAttributeTypes[typeName] {
-            let transformer = element["valueTransformerName"].map { " (value transformer '\($0)')" } ?? ""
-            throw fail("its type is \(typeName)\(transformer). \(reason).")
+            throw fail("its type is \(typeName). \(reason).")
         }
         guard let type = Self.attributeTypes[typeName] else {
             throw fail("unknown attributeType '\(typeName)'. Known types: \(Self.attributeTypes.keys.sorted().joined(separator: ", ")).")
@@ -41,8 +39,18 @@ extension ModelContentsReader {
         }
         // usesScalarValueType only changes the Swift type Xcode generates (Int32 or NSNumber); a class here
         // declares its own property types, so it does not change the attribute.
+        var transformerName: String?
+        if type == .transformable {
+            // Xcode leaves the field empty for its default, NSSecureUnarchiveFromData: keyed archiving of
+            // NSSecureCoding classes, which Swift values on Linux are not.
+            guard let named = element["valueTransformerName"], !named.isEmpty else {
+                throw fail("it is Transformable with no value transformer name. Xcode's default, NSSecureUnarchiveFromData, needs Objective-C archiving and is not available here: write a ValueTransformer subclass, register it with ValueTransformer.setValueTransformer(_:forName:), and put its name in the attribute's Transformer field (valueTransformerName).")
+            }
+            transformerName = named
+        }
         let defaultValue = try self.defaultValue(of: element, type: type, fail: fail)
-        return AttributeDescription(name: name, type: type, isOptional: element.flag("optional"), defaultValue: defaultValue)
+        return AttributeDescription(name: name, type: type, isOptional: element.flag("optional"), defaultValue: defaultValue,
+                                    valueTransformerName: transformerName)
     }
 
     /// The attribute's default value: `defaultValueString` in the attribute's own notation, or for a date
@@ -68,7 +76,7 @@ extension ModelContentsReader {
             }
         case .uuid: value = UUID(uuidString: text).map(PersistentValue.uuid)
         case .uri: value = URL(string: text).map(PersistentValue.uri)
-        case .date, .binaryData: value = nil
+        case .date, .binaryData, .transformable: value = nil
         }
         guard let value else {
             throw fail("its default value '\(text)' is not a valid \(element["attributeType"] ?? type.rawValue) value.")

@@ -1,0 +1,85 @@
+import Foundation
+
+#if !canImport(Darwin)
+/// The name a ``ValueTransformer`` is registered under, as Foundation's `NSValueTransformerName` on Apple platforms.
+public struct NSValueTransformerName: RawRepresentable, Hashable, Sendable {
+    public let rawValue: String
+
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+}
+
+/// Turns a value into another and, usually, back: what a `Transformable` attribute uses to store a value of a type
+/// the store does not know, as `Data`.
+///
+/// Foundation has this class on Apple platforms but not on Linux; Persistence supplies the same API here, so code
+/// that registers a transformer reads the same on both:
+///
+/// ```swift
+/// final class TagsTransformer: ValueTransformer {
+///     override class func allowsReverseTransformation() -> Bool { true }
+///     override func transformedValue(_ value: Any?) -> Any? { … [String] to Data … }
+///     override func reverseTransformedValue(_ value: Any?) -> Any? { … Data to [String] … }
+/// }
+/// ValueTransformer.setValueTransformer(TagsTransformer(), forName: NSValueTransformerName("TagsTransformer"))
+/// ```
+///
+/// Subclasses must be safe to call from any queue: every context that reads or writes the attribute uses the one
+/// registered instance.
+open class ValueTransformer: @unchecked Sendable {
+    public init() {}
+
+    /// Whether ``reverseTransformedValue(_:)`` undoes ``transformedValue(_:)``; a `Transformable` attribute needs it.
+    open class func allowsReverseTransformation() -> Bool { true }
+
+    /// The value in its transformed form (for an attribute: `Data`). The default returns `value` unchanged.
+    open func transformedValue(_ value: Any?) -> Any? { value }
+
+    /// The value back from its transformed form. The default transforms again when reversing is allowed.
+    open func reverseTransformedValue(_ value: Any?) -> Any? {
+        type(of: self).allowsReverseTransformation() ? transformedValue(value) : nil
+    }
+
+    private static let registry = Registry()
+
+    /// Registers `transformer` under `name`, or removes the one registered there when `transformer` is nil.
+    public class func setValueTransformer(_ transformer: ValueTransformer?, forName name: NSValueTransformerName) {
+        registry.set(transformer, for: name.rawValue)
+    }
+
+    /// The names of every registered transformer.
+    public class func valueTransformerNames() -> [NSValueTransformerName] {
+        registry.names.map(NSValueTransformerName.init(rawValue:))
+    }
+
+    /// The transformer registered under `name`. (Foundation spells it `ValueTransformer(forName:)`, an initializer
+    /// that returns the registered instance, which a Swift class cannot do.)
+    public class func registered(forName name: NSValueTransformerName) -> ValueTransformer? {
+        registry.transformer(for: name.rawValue)
+    }
+
+    private final class Registry: @unchecked Sendable {
+        private let lock = NSLock()
+        private var transformers: [String: ValueTransformer] = [:]
+
+        func set(_ transformer: ValueTransformer?, for name: String) {
+            lock.withLock { transformers[name] = transformer }
+        }
+
+        func transformer(for name: String) -> ValueTransformer? {
+            lock.withLock { transformers[name] }
+        }
+
+        var names: [String] { lock.withLock { transformers.keys.sorted() } }
+    }
+}
+#endif
+
+/// The transformer registered under `name` (Foundation's registry on Apple platforms, ours elsewhere).
+func registeredValueTransformer(named name: String) -> ValueTransformer? {
+    #if canImport(Darwin)
+    ValueTransformer(forName: NSValueTransformerName(name))
+    #else
+    ValueTransformer.registered(forName: NSValueTransformerName(name))
+    #endif
+}
