@@ -80,6 +80,9 @@ let package = Package(
         .executableTarget(name: "example13-searching", dependencies: ["Persistence", "KataSupport"],
                           path: "Sources/Examples/13-Searching"),
 
+        // The performance labs: `lessons lab NAME` builds this in release mode (in .build/labs) and runs it.
+        .executableTarget(name: "persistence-labs", dependencies: ["Persistence"], path: "Sources/Labs"),
+
         // Model files in Xcode's format, found the way an app finds its own (Bundle.module).
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence"], resources: [.copy("Fixtures/Models")]),
         .testTarget(

@@ -244,13 +244,27 @@ final class LessonsCLITests: TemporaryFolderTestCase {
         XCTAssertEqual(interval.status, 64)
     }
 
+    func testLabListsTheLabsAndRefusesBadChoices() throws {
+        let list = try lessons(["lab"])
+        XCTAssertEqual(list.status, 0)
+        XCTAssertTrue(list.stdout.contains("\n  search  three contains[cd] terms over 1.6 million cards"), list.stdout)
+        XCTAssertTrue(list.stdout.contains("\n  faults  averaging one attribute over 200,000 objects"), list.stdout)
+        let unknown = try lessons(["lab", "serch"])
+        XCTAssertEqual(unknown.status, 1)
+        XCTAssertEqual(unknown.stderr, "Error: there is no lab called 'serch'. The labs: search, delete, import, faults.\n")
+        for (arguments, message) in [(["lab", "search", "--rows", "0"], "--rows must be a positive number, not 0."),
+                                     (["lab", "search", "--scale", "20"], "--scale must be more than 0 and at most 10"),
+                                     (["lab", "search", "--rows", "5", "--scale", "1"], "give --rows or --scale, not both.")] {
+            let bad = try lessons(arguments)
+            XCTAssertEqual(bad.status, 64, arguments.joined(separator: " "))
+            XCTAssertTrue(bad.stderr.hasPrefix("Error: " + message), bad.stderr)
+        }
+    }
+
     func testNotThereYetCommands() throws {
         let run = try lessons(["run", "1"])
         XCTAssertEqual(run.stderr, "Error: lesson 1's runnable example is not written yet (Sources/Examples/01-EveryConstruct "
             + "does not exist; it will run as `swift run example01-every-construct`).\n")
-        let lab = try lessons(["lab"])
-        XCTAssertEqual(lab.status, 1)
-        XCTAssertTrue(lab.stderr.hasPrefix("Error: the performance labs are not there yet."))
         let reset = try lessons(["reset", "2"])
         XCTAssertEqual(reset.status, 1)
         XCTAssertTrue(reset.stderr.contains("Sources/Workbook/02-TwoLanguages is not in HEAD"), reset.stderr)

@@ -1,0 +1,71 @@
+/// One performance lab: a claim from the source documents, measured again on the learner's machine.
+public struct Lab: Sendable {
+    /// The name `lessons lab NAME` takes.
+    public let name: String
+    /// One line for the list.
+    public let summary: String
+    /// Which document made the claim, and where.
+    public let source: String
+    /// What `--rows` counts, and its full size.
+    public let rowsUnit: String
+    public let defaultRows: Int
+    /// The document's own figure for a way of doing the work, by the measurement's name.
+    public let documentFigures: [String: String]
+    /// What to take away from the table, whatever this machine's figures are.
+    public let conclusion: String
+}
+
+/// The labs there are.
+public enum LabCatalog {
+    public static let all: [Lab] = [
+        Lab(name: "search",
+            summary: "three contains[cd] terms over 1.6 million cards: count, fetch, faults or not",
+            source: "document 004, \"Searching\"", rowsUnit: "cards", defaultRows: 1_600_000,
+            documentFigures: ["fetch": "4.2 s"],
+            conclusion: """
+                A [cd] comparison folds case and accents on every row it looks at, so the time grows with the \
+                table, not with the matches; counting saves only the objects. Core Data's figure comes from the \
+                document author's device: compare how the ways rank, not the seconds.
+                """),
+        Lab(name: "delete",
+            summary: "10,000 decks of 10 cards deleted through a child context, a context, and a batch delete",
+            source: "document 004, \"Batch Delete\"", rowsUnit: "decks", defaultRows: 10_000,
+            documentFigures: ["child context": "2 min", "context saving to the store": "16 s",
+                              "batch delete": "under 0.5 s"],
+            conclusion: """
+                Deleting objects one by one loads each deck and its cards, runs the delete rules in memory and \
+                writes every row; a child context does that twice, once into its parent and once into the store. \
+                A batch delete is one statement in the store: fastest by far, and no context hears of it unless \
+                you merge the deleted IDs (lesson 12).
+                """),
+        Lab(name: "import",
+            summary: "a paged background import while another context shows the data: merge, reset, or pin",
+            source: "document 000, the open question on large imports", rowsUnit: "items", defaultRows: 200_000,
+            documentFigures: [:],
+            conclusion: """
+                Merging every page keeps the showing context current, and makes it register every imported \
+                object: the "holds" figure is its memory. Merging nothing and resetting once costs almost nothing \
+                and loses only what the context held; a query generation keeps the old view steady until you \
+                move it on (lesson 10). A private-queue context stands in for the view context here: a terminal \
+                program has no main run loop.
+                """),
+        Lab(name: "faults",
+            summary: "averaging one attribute over 200,000 objects, as faults, not as faults, or as dictionaries",
+            source: "document 001, \"Setting NSFetchRequest.returnsObjectsAsFaults = false\"", rowsUnit: "readings",
+            defaultRows: 200_000, documentFigures: [:],
+            conclusion: """
+                Objects fetched as faults fill their values from the row cache when first read, a second step for \
+                every object; returnsObjectsAsFaults = false fills them at once. A dictionary fetch of the one \
+                attribute makes no objects at all. The document gives no figure: this table is the answer here.
+                """),
+    ]
+
+    /// The lab called `name`, or an error listing the labs.
+    public static func lab(named name: String) throws(LessonsError) -> Lab {
+        guard let lab = all.first(where: { $0.name == name }) else {
+            throw LessonsError(.unknownChoice, "there is no lab called '\(name)'. The labs: "
+                + all.map(\.name).joined(separator: ", ") + ".")
+        }
+        return lab
+    }
+}

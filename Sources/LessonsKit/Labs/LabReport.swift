@@ -1,0 +1,73 @@
+import Foundation
+
+/// What a lab measured, as the lab program prints it (one JSON object) and `lessons lab --json` passes on.
+public struct LabReport: Codable, Equatable, Sendable {
+    public struct Measurement: Codable, Equatable, Sendable {
+        public let name: String
+        public let seconds: Double
+        public let note: String
+    }
+
+    public let lab: String
+    public let rows: Int
+    public let cores: Int
+    public let peakMemoryMB: Double
+    public let measurements: [Measurement]
+
+    /// The report in a line of the lab's output, or nil when the line is not one.
+    public static func decode(_ line: String) -> LabReport? {
+        guard line.hasPrefix("{") else { return nil }
+        return try? JSONDecoder().decode(LabReport.self, from: Data(line.utf8))
+    }
+
+    /// The table for a person: each way, its time here, the document's figure, what it found; then the machine
+    /// and what to conclude, wrapped to `width`.
+    public func render(_ lab: Lab, colors: Bool, width: Int) -> String {
+        let header = ["way", "here", "document", "outcome"]
+        let rows = measurements.map { measurement in
+            [measurement.name, Self.duration(measurement.seconds), lab.documentFigures[measurement.name] ?? "—",
+             measurement.note]
+        }
+        var widths = header.map(\.count)
+        for row in rows {
+            for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) }
+        }
+        func line(_ cells: [String], style: TextStyle = TextStyle()) -> String {
+            let padded = cells.enumerated().map { column, cell in
+                column == cells.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
+            }
+            return StyledText(padded.joined(separator: "  "), style).rendered(colors: colors)
+        }
+        let wrapWidth = max(width, 40)
+        let title = TextWrapping.wrap("Lab \(lab.name): \(lab.summary)", width: wrapWidth)
+        var text = StyledText(title, TextStyle(bold: true)).rendered(colors: colors) + "\n"
+        text += TextWrapping.wrap("Claim from \(lab.source).", width: wrapWidth) + "\n\n"
+        text += line(header, style: TextStyle(bold: true)) + "\n"
+        for row in rows { text += line(row) + "\n" }
+        text += "\n"
+        let machine = "\(Self.grouped(self.rows)) \(lab.rowsUnit) · release build · \(cores) cores · "
+            + "peak memory \(Int(peakMemoryMB.rounded())) MB"
+        text += StyledText(TextWrapping.wrap(machine, width: wrapWidth), TextStyle(dim: true)).rendered(colors: colors) + "\n\n"
+        text += TextWrapping.wrap(lab.conclusion, width: wrapWidth) + "\n"
+        return text
+    }
+
+    /// `0.42 s`, `16.3 s`, `2 min 03 s`.
+    static func duration(_ seconds: Double) -> String {
+        if seconds < 10 { return String(format: "%.2f s", seconds) }
+        if seconds < 60 { return String(format: "%.1f s", seconds) }
+        let whole = Int(seconds.rounded())
+        return "\(whole / 60) min " + String(format: "%02d s", whole % 60)
+    }
+
+    /// `1,600,000`.
+    static func grouped(_ number: Int) -> String {
+        let digits = String(number)
+        var result = ""
+        for (offset, digit) in digits.enumerated() {
+            if offset > 0 && (digits.count - offset) % 3 == 0 { result += "," }
+            result.append(digit)
+        }
+        return result
+    }
+}
