@@ -22,29 +22,22 @@ while let option = arguments.first {
     rows = value
 }
 
+/// Each lab with its full size (the `lessons lab` catalog passes its own `--rows`, this is for running it by hand).
+let labs: [String: (rows: Int, run: (Int, LabReporter) throws -> Void)] = [
+    "search": (1_600_000, SearchLab.run),
+    "delete": (10_000, DeleteLab.run),
+    "import": (200_000, ImportLab.run),
+    "faults": (200_000, FaultsLab.run),
+]
+guard let lab = labs[name] else {
+    FileHandle.standardError.write(Data(("persistence-labs: no lab named '\(name)'. " + usage + "\n").utf8))
+    exit(64)
+}
 let reporter = LabReporter()
 do {
-    switch name {
-    case "search":
-        let count = rows ?? 1_600_000
-        try SearchLab.run(rows: count, reporter: reporter)
-        try reporter.finish(lab: name, rows: count)
-    case "delete":
-        let count = rows ?? 10_000
-        try DeleteLab.run(decks: count, reporter: reporter)
-        try reporter.finish(lab: name, rows: count)
-    case "import":
-        let count = rows ?? 200_000
-        try ImportLab.run(rows: count, reporter: reporter)
-        try reporter.finish(lab: name, rows: count)
-    case "faults":
-        let count = rows ?? 200_000
-        try FaultsLab.run(rows: count, reporter: reporter)
-        try reporter.finish(lab: name, rows: count)
-    default:
-        FileHandle.standardError.write(Data(("persistence-labs: no lab named '\(name)'. " + usage + "\n").utf8))
-        exit(64)
-    }
+    let count = rows ?? lab.rows
+    try lab.run(count, reporter)
+    try reporter.finish(lab: name, rows: count)
 } catch {
     FileHandle.standardError.write(Data("error\t\(error)\n".utf8))
     exit(1)

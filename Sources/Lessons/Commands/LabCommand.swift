@@ -41,7 +41,7 @@ struct LabCommand: ParsableCommand {
             return
         }
         let lab = try LabCatalog.lab(named: name)
-        let count = rows ?? scale.map { max(1, Int((Double(lab.defaultRows) * $0).rounded())) }
+        let count = rows ?? max(1, Int((Double(lab.defaultRows) * (scale ?? 1)).rounded()))
         let catalog = try options.catalog()
         let runner = LabRunner(workspace: catalog.workspace)
         let bar = ProgressBar(label: "building the labs (release)", delay: 0.5)

@@ -37,13 +37,12 @@ public struct LabRunner {
         }
     }
 
-    /// Runs `lab` with `rows` (nil: its full size); `progress` gets the lab's label, done and total as it fills
+    /// Runs `lab` with `rows` (its ``Lab/defaultRows`` for the full size); `progress` gets the lab's label, done and total as it fills
     /// its data. Returns the report and the JSON line it came from.
-    public func run(_ lab: Lab, rows: Int?, progress: (String, Int, Int) -> Void)
+    public func run(_ lab: Lab, rows: Int, progress: (String, Int, Int) -> Void)
         throws(LessonsError) -> (report: LabReport, json: String) {
         let program = binary ?? buildPath.appendingPathComponent("release/\(Self.product)")
-        var arguments = [program.path, lab.name]
-        if let rows { arguments += ["--rows", String(rows)] }
+        let arguments = [program.path, lab.name, "--rows", String(rows)]
         var report: (LabReport, String)?
         var other: [String] = []
         let status = try ProcessRunner.run(arguments, in: workspace.packageRoot) { line in
