@@ -9,13 +9,16 @@ let package = Package(
     products: [.executable(name: "persistence-bench", targets: ["PersistenceBench"])],
     dependencies: [
         .package(name: "CoreDataWorkbook", path: ".."),
+        // The best Swift peer: GRDB's record layer (Codable records) and its statement layer (rows and cursors).
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
         // The raw C API, as the floor every figure is compared with.
         .systemLibrary(name: "SQLite3C", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .executableTarget(
             name: "PersistenceBench",
-            dependencies: ["SQLite3C", .product(name: "Persistence", package: "CoreDataWorkbook")]
+            dependencies: ["SQLite3C", .product(name: "Persistence", package: "CoreDataWorkbook"),
+                           .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ],
     swiftLanguageModes: [.v6]

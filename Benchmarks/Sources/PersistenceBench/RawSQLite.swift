@@ -3,6 +3,9 @@ import SQLite3C
 
 /// The floor: the same work through SQLite's C API with prepared statements and no objects.
 enum RawSQLite {
+    /// SQLite copies a bound text at once (`SQLITE_TRANSIENT`), so a Swift string may go away after binding.
+    nonisolated(unsafe) static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
     static func open(_ path: String) -> OpaquePointer {
         var db: OpaquePointer?
         precondition(sqlite3_open(path, &db) == SQLITE_OK, "cannot open \(path)")
@@ -49,5 +52,20 @@ enum RawSQLite {
         }
         sqlite3_finalize(statement)
         return sum
+    }
+
+    /// The number of rows in `table`.
+    static func count(_ db: OpaquePointer, _ table: String) -> Int {
+        var statement: OpaquePointer?
+        sqlite3_prepare_v2(db, "SELECT COUNT(*) FROM \(table)", -1, &statement, nil)
+        defer { sqlite3_finalize(statement) }
+        return sqlite3_step(statement) == SQLITE_ROW ? Int(sqlite3_column_int64(statement, 0)) : -1
+    }
+
+    /// Folds the write-ahead log into the database file, so that the file alone is the whole store.
+    static func checkpoint(_ path: String) {
+        let db = open(path)
+        exec(db, "PRAGMA wal_checkpoint(TRUNCATE)")
+        close(db)
     }
 }
