@@ -51,54 +51,29 @@ enum StringComparison {
 
     /// `==` between two strings under the options.
     static func equals(_ lhs: String, _ rhs: String, options: Options = []) -> Bool {
-        withComparableBytes(lhs, rhs, options) { a, b, foldCase in
-            a.count == b.count && bytesEqual(a, 0, b, 0, count: b.count, foldCase: foldCase)
-        }
+        withComparableBytes(lhs, rhs, options, equalBytes)
     }
 
     /// The order of two strings under the options (for `<`, `<=`, `>`, `>=`, `BETWEEN` and sorting).
     static func compare(_ lhs: String, _ rhs: String, options: Options = []) -> ComparisonResult {
-        withComparableBytes(lhs, rhs, options) { a, b, foldCase in
-            for i in 0..<min(a.count, b.count) {
-                let x = foldCase ? asciiLower(a[i]) : a[i]
-                let y = foldCase ? asciiLower(b[i]) : b[i]
-                if x != y { return x < y ? .orderedAscending : .orderedDescending }
-            }
-            if a.count == b.count { return .orderedSame }
-            return a.count < b.count ? .orderedAscending : .orderedDescending
-        }
+        withComparableBytes(lhs, rhs, options, compareBytes)
     }
 
     // MARK: Substrings
 
     /// `CONTAINS` between strings: `substring` occurs in `string`.
     static func contains(_ string: String, _ substring: String, options: Options = []) -> Bool {
-        withComparableBytes(string, substring, options) { s, sub, foldCase in
-            guard !sub.isEmpty, sub.count <= s.count else { return false }
-            // Scan for the first byte, and compare the rest only where it occurs.
-            let first = foldCase ? asciiLower(sub[0]) : sub[0]
-            let rest = sub.count - 1
-            for start in 0...(s.count - sub.count) {
-                let byte = foldCase ? asciiLower(s[start]) : s[start]
-                if byte == first, bytesEqual(s, start + 1, sub, 1, count: rest, foldCase: foldCase) { return true }
-            }
-            return false
-        }
+        withComparableBytes(string, substring, options, containsBytes)
     }
 
     /// `BEGINSWITH`: `string` starts with `prefix`.
     static func beginsWith(_ string: String, _ prefix: String, options: Options = []) -> Bool {
-        withComparableBytes(string, prefix, options) { s, p, foldCase in
-            !p.isEmpty && p.count <= s.count && bytesEqual(s, 0, p, 0, count: p.count, foldCase: foldCase)
-        }
+        withComparableBytes(string, prefix, options, beginsWithBytes)
     }
 
     /// `ENDSWITH`: `string` ends with `suffix`.
     static func endsWith(_ string: String, _ suffix: String, options: Options = []) -> Bool {
-        withComparableBytes(string, suffix, options) { s, p, foldCase in
-            !p.isEmpty && p.count <= s.count
-                && bytesEqual(s, s.count - p.count, p, 0, count: p.count, foldCase: foldCase)
-        }
+        withComparableBytes(string, suffix, options, endsWithBytes)
     }
 
     // MARK: Patterns
@@ -130,6 +105,47 @@ enum StringComparison {
         _ = try RegularExpressionCache.shared.expression(for: pattern, caseInsensitive: false)
     }
 
+    // MARK: The operations on bytes
+
+    /// The operations on the comparable bytes of two strings; `foldCase` asks for ASCII case folding.
+    static func equalBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, _ foldCase: Bool) -> Bool {
+        a.count == b.count && bytesEqual(a, 0, b, 0, count: b.count, foldCase: foldCase)
+    }
+
+    static func compareBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>,
+                                     _ foldCase: Bool) -> ComparisonResult {
+        for i in 0..<min(a.count, b.count) {
+            let x = foldCase ? asciiLower(a[i]) : a[i]
+            let y = foldCase ? asciiLower(b[i]) : b[i]
+            if x != y { return x < y ? .orderedAscending : .orderedDescending }
+        }
+        if a.count == b.count { return .orderedSame }
+        return a.count < b.count ? .orderedAscending : .orderedDescending
+    }
+
+    static func containsBytes(_ s: UnsafeBufferPointer<UInt8>, _ sub: UnsafeBufferPointer<UInt8>,
+                                      _ foldCase: Bool) -> Bool {
+        guard !sub.isEmpty, sub.count <= s.count else { return false }
+        // Scan for the first byte, and compare the rest only where it occurs.
+        let first = foldCase ? asciiLower(sub[0]) : sub[0]
+        let rest = sub.count - 1
+        for start in 0...(s.count - sub.count) {
+            let byte = foldCase ? asciiLower(s[start]) : s[start]
+            if byte == first, bytesEqual(s, start + 1, sub, 1, count: rest, foldCase: foldCase) { return true }
+        }
+        return false
+    }
+
+    static func beginsWithBytes(_ s: UnsafeBufferPointer<UInt8>, _ p: UnsafeBufferPointer<UInt8>,
+                                        _ foldCase: Bool) -> Bool {
+        !p.isEmpty && p.count <= s.count && bytesEqual(s, 0, p, 0, count: p.count, foldCase: foldCase)
+    }
+
+    static func endsWithBytes(_ s: UnsafeBufferPointer<UInt8>, _ p: UnsafeBufferPointer<UInt8>,
+                                      _ foldCase: Bool) -> Bool {
+        !p.isEmpty && p.count <= s.count && bytesEqual(s, s.count - p.count, p, 0, count: p.count, foldCase: foldCase)
+    }
+
     // MARK: Byte-level helpers
 
     /// Calls `body` with the UTF-8 bytes of both strings as the options see them, and whether bytes must still be
@@ -159,7 +175,7 @@ enum StringComparison {
     }
 
     /// Eight bytes at a time: a byte is ASCII when its high bit is clear.
-    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         let raw = UnsafeRawPointer(base)
         var i = 0
@@ -209,7 +225,7 @@ enum StringComparison {
     /// Wildcard matching with backtracking to the last `*` only, which is enough because `*` can absorb any run.
     /// Every special character is ASCII, so multi-byte characters are matched byte by byte as literals; `?` and the
     /// retry after `*` advance by whole scalars so they never split a character.
-    private static func wildcardMatch(_ s: UnsafeBufferPointer<UInt8>, _ p: UnsafeBufferPointer<UInt8>,
+    static func wildcardMatch(_ s: UnsafeBufferPointer<UInt8>, _ p: UnsafeBufferPointer<UInt8>,
                                       foldCase: Bool) -> Bool {
         let star = UInt8(ascii: "*"), question = UInt8(ascii: "?"), backslash = UInt8(ascii: "\\")
         var si = 0, pi = 0

@@ -4,56 +4,51 @@ import Foundation
 /// Swift functions callable from SQL. Predicates use one so that string comparisons in SQL run the very code
 /// the in-memory evaluator runs.
 extension SQLiteConnection {
-    /// The Swift side of a registered function; an error becomes an SQL error with its description.
-    typealias Function = ([SQLiteValue]) throws -> SQLiteValue
+    /// The Swift side of a function of two integers and two texts (a string predicate): the texts arrive as their
+    /// UTF-8 bytes, valid only during the call, so a search over millions of rows copies none of them. It answers
+    /// an integer, or nil for NULL.
+    typealias TextFunction = (_ first: Int64, _ second: Int64, _ left: UnsafeBufferPointer<UInt8>,
+                              _ right: UnsafeBufferPointer<UInt8>) throws -> Int64?
 
-    private final class FunctionBox {
-        let body: Function
-        init(_ body: @escaping Function) { self.body = body }
+    private final class TextFunctionBox {
+        let body: TextFunction
+        init(_ body: @escaping TextFunction) { self.body = body }
     }
 
-    /// Registers a deterministic scalar function `name` taking `argumentCount` arguments.
-    func registerFunction(_ name: String, argumentCount: Int32, _ body: @escaping Function) throws {
-        let box = Unmanaged.passRetained(FunctionBox(body)).toOpaque()
+    /// Registers a deterministic function `name(integer, integer, text, text)`. Integers that are not integers are
+    /// an SQL error; a third or fourth argument that is not text (NULL, a number, a blob) gives NULL.
+    func registerTextFunction(_ name: String, _ body: @escaping TextFunction) throws {
+        let box = Unmanaged.passRetained(TextFunctionBox(body)).toOpaque()
         let rc = sqlite3_create_function_v2(
-            handle, name, argumentCount, SQLITE_UTF8 | SQLITE_DETERMINISTIC, box,
+            handle, name, 4, SQLITE_UTF8 | SQLITE_DETERMINISTIC, box,
             { context, count, values in
-                let box = Unmanaged<FunctionBox>.fromOpaque(sqlite3_user_data(context)).takeUnretainedValue()
-                var arguments: [SQLiteValue] = []
-                arguments.reserveCapacity(Int(count))
-                for index in 0..<Int(count) { arguments.append(SQLiteConnection.value(of: values![index])) }
+                let box = Unmanaged<TextFunctionBox>.fromOpaque(sqlite3_user_data(context)).takeUnretainedValue()
+                guard count == 4, let values,
+                      sqlite3_value_type(values[0]) == SQLITE_INTEGER, sqlite3_value_type(values[1]) == SQLITE_INTEGER else {
+                    sqlite3_result_error(context, "expects two integers and two texts", -1)
+                    return
+                }
+                guard sqlite3_value_type(values[2]) == SQLITE_TEXT, sqlite3_value_type(values[3]) == SQLITE_TEXT else {
+                    sqlite3_result_null(context)
+                    return
+                }
+                // sqlite3_value_text before sqlite3_value_bytes, as SQLite's documentation asks.
+                let leftText = sqlite3_value_text(values[2])
+                let left = UnsafeBufferPointer(start: leftText, count: Int(sqlite3_value_bytes(values[2])))
+                let rightText = sqlite3_value_text(values[3])
+                let right = UnsafeBufferPointer(start: rightText, count: Int(sqlite3_value_bytes(values[3])))
                 do {
-                    switch try box.body(arguments) {
-                    case .null: sqlite3_result_null(context)
-                    case .integer(let v): sqlite3_result_int64(context, v)
-                    case .real(let v): sqlite3_result_double(context, v)
-                    case .text(let v):
-                        SQLiteStatement.withUTF8(v) { sqlite3_result_text64(context, $0, $1, csqlite_transient(), UInt8(SQLITE_UTF8)) }
-                    case .blob(let v):
-                        v.withUnsafeBytes { sqlite3_result_blob64(context, $0.baseAddress, sqlite3_uint64($0.count), csqlite_transient()) }
+                    if let result = try box.body(sqlite3_value_int64(values[0]), sqlite3_value_int64(values[1]), left, right) {
+                        sqlite3_result_int64(context, result)
+                    } else {
+                        sqlite3_result_null(context)
                     }
                 } catch {
                     sqlite3_result_error(context, "\(error)", -1)
                 }
             },
             nil, nil,
-            { box in if let box { Unmanaged<FunctionBox>.fromOpaque(box).release() } })
+            { box in if let box { Unmanaged<TextFunctionBox>.fromOpaque(box).release() } })
         try check(rc, sql: "function \(name)")
-    }
-
-    fileprivate static func value(of value: OpaquePointer?) -> SQLiteValue {
-        switch sqlite3_value_type(value) {
-        case SQLITE_INTEGER: return .integer(sqlite3_value_int64(value))
-        case SQLITE_FLOAT: return .real(sqlite3_value_double(value))
-        case SQLITE_TEXT:
-            guard let text = sqlite3_value_text(value) else { return .text("") }
-            let count = Int(sqlite3_value_bytes(value))
-            return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
-        case SQLITE_BLOB:
-            let count = Int(sqlite3_value_bytes(value))
-            guard count > 0, let bytes = sqlite3_value_blob(value) else { return .blob(Data()) }
-            return .blob(Data(bytes: bytes, count: count))
-        default: return .null
-        }
     }
 }

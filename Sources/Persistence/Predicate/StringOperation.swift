@@ -1,0 +1,51 @@
+/// One string operator of a predicate. The SQL store's `PST_STRING` function takes the raw value as its first
+/// argument.
+enum StringOperation: Int64, Sendable {
+    case equal = 1, less, lessOrEqual, greater, greaterOrEqual, contains, beginsWith, endsWith, like, matches
+}
+
+/// The string operators applied to two strings, or to their UTF-8 bytes.
+extension StringComparison {
+
+    /// `left <operation> right` under the options.
+    static func evaluate(_ operation: StringOperation, _ left: String, _ right: String, options: Options) throws -> Bool {
+        switch operation {
+        case .equal: return equals(left, right, options: options)
+        case .less: return compare(left, right, options: options) == .orderedAscending
+        case .lessOrEqual: return compare(left, right, options: options) != .orderedDescending
+        case .greater: return compare(left, right, options: options) == .orderedDescending
+        case .greaterOrEqual: return compare(left, right, options: options) != .orderedAscending
+        case .contains: return contains(left, right, options: options)
+        case .beginsWith: return beginsWith(left, right, options: options)
+        case .endsWith: return endsWith(left, right, options: options)
+        case .like: return like(left, pattern: right, options: options)
+        case .matches: return try matches(left, regex: right, options: options)
+        }
+    }
+
+    /// The same on UTF-8 bytes, as SQLite hands a function its text. When both are ASCII — most rows of most data —
+    /// they are compared where they lie, with no string made; otherwise they become strings (invalid UTF-8
+    /// repaired, as a string read from the store would be) and take the path above, so the answer is the same.
+    static func evaluate(_ operation: StringOperation, utf8 left: UnsafeBufferPointer<UInt8>,
+                         _ right: UnsafeBufferPointer<UInt8>, options: Options) throws -> Bool {
+        guard operation != .matches, isASCII(left), isASCII(right) else {
+            return try evaluate(operation, String(decoding: left, as: UTF8.self), String(decoding: right, as: UTF8.self),
+                                options: options)
+        }
+        // ASCII has no diacritics: only case folding is left to do.
+        let foldCase = options.contains(.caseInsensitive)
+        switch operation {
+        case .equal: return equalBytes(left, right, foldCase)
+        case .less: return compareBytes(left, right, foldCase) == .orderedAscending
+        case .lessOrEqual: return compareBytes(left, right, foldCase) != .orderedDescending
+        case .greater: return compareBytes(left, right, foldCase) == .orderedDescending
+        case .greaterOrEqual: return compareBytes(left, right, foldCase) != .orderedAscending
+        case .contains: return containsBytes(left, right, foldCase)
+        case .beginsWith: return beginsWithBytes(left, right, foldCase)
+        case .endsWith: return endsWithBytes(left, right, foldCase)
+        case .like: return wildcardMatch(left, right, foldCase: foldCase)
+        case .matches: return try evaluate(operation, String(decoding: left, as: UTF8.self),
+                                           String(decoding: right, as: UTF8.self), options: options)
+        }
+    }
+}
