@@ -104,12 +104,7 @@ enum DeleteWorkload {
                 .toOne("deck", "Deck", inverse: "cards", deleteRule: .nullify),
             ]),
         ])
-        let container = PersistentContainer(name: "Decks", managedObjectModel: model)
-        container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: path))]
-        nonisolated(unsafe) var failure: (any Error)?
-        container.loadPersistentStores { _, error in failure = error }
-        if let failure { throw failure }
-        return container
+        return try Workload.loadContainer(model: model, path: path)
     }
 
     static func preparePersistence(_ path: String) throws {

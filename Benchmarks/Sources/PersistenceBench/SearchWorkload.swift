@@ -96,12 +96,7 @@ enum SearchWorkload {
             EntityDescription(name: "Card", managedObjectClass: BenchCard.self,
                               properties: [.attribute("text", .string, optional: false)]),
         ])
-        let container = PersistentContainer(name: "Search", managedObjectModel: model)
-        container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: path))]
-        nonisolated(unsafe) var failure: (any Error)?
-        container.loadPersistentStores { _, error in failure = error }
-        if let failure { throw failure }
-        return container
+        return try Workload.loadContainer(model: model, path: path)
     }
 
     static func preparePersistence(_ path: String) throws {

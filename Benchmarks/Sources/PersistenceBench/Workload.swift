@@ -31,7 +31,12 @@ enum Workload {
     }
 
     static func container(path: String) throws -> PersistentContainer {
-        let container = PersistentContainer(name: "Bench", managedObjectModel: try model())
+        try loadContainer(model: try model(), path: path)
+    }
+
+    /// A loaded container for `model` with its one store at `path` (every workload's Persistence side).
+    static func loadContainer(model: ManagedObjectModel, path: String) throws -> PersistentContainer {
+        let container = PersistentContainer(name: "Bench", managedObjectModel: model)
         container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: path))]
         nonisolated(unsafe) var failure: (any Error)?
         container.loadPersistentStores { _, error in failure = error }
