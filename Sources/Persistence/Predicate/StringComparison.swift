@@ -41,6 +41,8 @@ enum StringComparison {
             // ASCII has no diacritics; case folding is plain lowercasing.
             return folding.contains(.caseInsensitive) ? asciiLowercased(string) : string
         }
+        var string = string
+        if let folded = string.withUTF8({ Latin1Folding.fold($0, options: folding) }) { return folded }
         var foundationOptions: String.CompareOptions = []
         if folding.contains(.caseInsensitive) { foundationOptions.insert(.caseInsensitive) }
         if folding.contains(.diacriticInsensitive) { foundationOptions.insert(.diacriticInsensitive) }
