@@ -29,7 +29,7 @@ final class LabReporter {
         let elapsed = clock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         measurements.append(LabMeasurement(name: name, seconds: seconds,
-                                           peakMemoryMB: stepped ? memory.stepPeakMB : nil, note: note(result)))
+                                           peakMemoryMB: stepped ? memory.endStep() : nil, note: note(result)))
         return result
     }
 
