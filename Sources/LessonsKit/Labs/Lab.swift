@@ -24,8 +24,8 @@ public enum LabCatalog {
             documentFigures: ["fetch": "4.2 s"],
             conclusion: """
                 A [cd] comparison folds case and accents on every row it looks at, so the time grows with the \
-                table, not with the matches; counting saves only the objects. Core Data's figure comes from the \
-                document author's device: compare how the ways rank, not the seconds.
+                table, not with the matches; counting saves only the objects, as the memory column shows. Core \
+                Data's figure comes from the document author's device: compare how the ways rank, not the seconds.
                 """),
         Lab(name: "delete",
             summary: "10,000 decks of 10 cards deleted through a child context, a context, and a batch delete",
@@ -36,7 +36,8 @@ public enum LabCatalog {
                 Deleting objects one by one loads each deck and its cards, runs the delete rules in memory and \
                 writes every row; a child of the view context (the document's set-up) does that twice, once into \
                 the view context on the main queue and once into the store. A batch delete is one statement in \
-                the store: fastest by far, and no context hears of it unless you merge the deleted IDs (lesson 12).
+                the store: fastest by far, with no objects in memory, and no context hears of it unless you merge \
+                the deleted IDs (lesson 12).
                 """),
         Lab(name: "import",
             summary: "a paged background import while the view context shows the data: merge, reset, or pin",
