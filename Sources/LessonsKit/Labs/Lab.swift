@@ -58,8 +58,8 @@ public enum LabCatalog {
                 In Core Data an object fetched as a fault fills its values from the row cache when first read, \
                 a second step for every object that returnsObjectsAsFaults = false saves. A fault of Persistence \
                 holds its row already (lesson 6), so the first two ways should be close here. A dictionary fetch \
-                of the one attribute makes no objects at all. The document gives no figure: this table is the \
-                answer on this machine.
+                of the one attribute makes no managed objects, but a dictionary per row instead: compare its line \
+                before you reach for it. The document gives no figure: this table is the answer on this machine.
                 """),
     ]
 
