@@ -29,14 +29,16 @@ enum DeleteLab {
     static func run(decks: Int, reporter: LabReporter) throws {
         let model = try model()
         try deleteWith("child context", decks: decks, model: model, reporter: reporter) { store in
-            let parent = store.container.newBackgroundContext()
+            // The document's set-up: a private-queue child of the view context. Its save goes into the view
+            // context, on the main queue, whose own save then writes to the store.
+            let view = store.container.viewContext
             let child = ManagedObjectContext(concurrencyType: .privateQueue)
-            child.parent = parent
+            child.parent = view
             try child.performAndWait {
                 for deck in try child.fetch(FetchRequest<Deck>(entityName: "Deck")) { child.delete(deck) }
                 try child.save()
             }
-            try parent.performAndWait { try parent.save() }
+            try view.performAndWait { try view.save() }
         }
         try deleteWith("context saving to the store", decks: decks, model: model, reporter: reporter) { store in
             let context = store.container.newBackgroundContext()

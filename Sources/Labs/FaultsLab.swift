@@ -26,7 +26,8 @@ enum FaultsLab {
         try filler.performAndWait { _ = try filler.execute(fill) }
 
         func average(_ values: [Double]) -> String {
-            String(format: "average %.3f over %d objects", values.reduce(0, +) / Double(max(values.count, 1)), values.count)
+            let mean = values.reduce(0, +) / Double(max(values.count, 1))
+            return String(format: "average %.3f over %d objects", mean, values.count)
         }
         for asFaults in [true, false] {
             let context = store.container.newBackgroundContext()

@@ -6,12 +6,12 @@ final class ImportedItem: ManagedObject {
     @Managed var title: String
 }
 
-/// Document 000's open question: a large import in pages on a background context while another context shows the
-/// data — merging every page as it is saved, or merging nothing and catching up once at the end, or pinning the
-/// showing context to a query generation.
+/// Document 000's open question: a large import saved in pages by a background context while the view context
+/// shows a list of the data — merging every page automatically, merging nothing and resetting once at the end, or
+/// pinning the view context to a query generation and moving it on at the end. Each way on a store of its own.
 enum ImportLab {
     static let page = 5_000
-    /// How many objects the showing context holds, as a list on screen would.
+    /// How many items the list on screen shows: the newest first.
     static let shown = 1_000
 
     static func run(rows: Int, reporter: LabReporter) throws {
@@ -29,21 +29,24 @@ enum ImportLab {
                        catchUp: { $0.reset() })
         try importWith("pinned to a query generation, then moved on", rows: rows, model: model, reporter: reporter,
                        prepare: { try $0.setQueryGenerationFrom(.current) },
-                       catchUp: { try $0.setQueryGenerationFrom(.current) })
+                       catchUp: { view in
+                           try view.setQueryGenerationFrom(.current)
+                           view.refreshAllObjects()
+                       })
     }
 
+    /// Fills the first screenful, shows it in the view context set up by `prepare`, then times the import and
+    /// `catchUp` up to the moment the view context shows the newest items.
     private static func importWith(_ name: String, rows: Int, model: ManagedObjectModel, reporter: LabReporter,
                                    prepare: (ManagedObjectContext) throws -> Void,
                                    catchUp: (ManagedObjectContext) throws -> Void) throws {
         let store = try LabStore(model: model)
         try save(0..<shown, in: store.container.newBackgroundContext())
-        // A private-queue context stands in for the view context: a terminal program has no main run loop.
-        let showing = store.container.newBackgroundContext()
-        try showing.performAndWait {
-            try prepare(showing)
-            let request = FetchRequest<ImportedItem>(entityName: "Item")
-            request.returnsObjectsAsFaults = false
-            _ = try showing.fetch(request)
+        let view = store.container.viewContext
+        let merges = MergeCounter(view)
+        try view.performAndWait {
+            try prepare(view)
+            _ = try view.fetch(screen())
         }
         try reporter.measure(name, note: { $0 }) { () throws -> String in
             let importer = store.container.newBackgroundContext()
@@ -54,13 +57,25 @@ enum ImportLab {
                 done = end
                 reporter.progress(name, done: done - shown, total: rows)
             }
-            // The merges run on the showing context's queue: the import is over when that queue has caught up.
-            return try showing.performAndWait {
-                try catchUp(showing)
-                let count = try showing.count(for: FetchRequest<ImportedItem>(entityName: "Item"))
-                return "the showing context counts \(count) items, holds \(showing.registeredObjects.count)"
+            // Merges run on the main queue, after the saves that sent them: once this block runs there, the
+            // view context has caught up with every page.
+            return try view.performAndWait {
+                try catchUp(view)
+                let top = try view.fetch(screen()).first?.number ?? -1
+                let pages = merges.count == 1 ? "1 page" : "\(merges.count) pages"
+                return "the view context merged \(pages), holds \(view.registeredObjects.count) objects, "
+                    + "its list starts at item \(top)"
             }
         }
+    }
+
+    /// The list on screen: the newest items.
+    private static func screen() -> FetchRequest<ImportedItem> {
+        let request = FetchRequest<ImportedItem>(entityName: "Item")
+        request.sortDescriptors = [FetchSortDescriptor(key: "number", ascending: false)]
+        request.fetchLimit = shown
+        request.returnsObjectsAsFaults = false
+        return request
     }
 
     private static func save(_ numbers: Range<Int>, in context: ManagedObjectContext) throws {
@@ -74,4 +89,27 @@ enum ImportLab {
             context.reset()
         }
     }
+}
+
+/// Counts the merges that brought new objects into a context (its did-change notifications with insertions).
+private final class MergeCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var merges = 0
+    private var observer: (any NSObjectProtocol)?
+
+    init(_ context: ManagedObjectContext) {
+        let key = ManagedObjectContext.NotificationKey.insertedObjects.rawValue
+        observer = NotificationCenter.default.addObserver(
+            forName: ManagedObjectContext.didChangeObjectsNotification, object: context, queue: nil
+        ) { [weak self] note in
+            guard let inserted = note.userInfo?[key] as? Set<ManagedObject>, !inserted.isEmpty else { return }
+            self?.lock.withLock { self?.merges += 1 }
+        }
+    }
+
+    deinit {
+        if let observer { NotificationCenter.default.removeObserver(observer) }
+    }
+
+    var count: Int { lock.withLock { merges } }
 }

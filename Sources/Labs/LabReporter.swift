@@ -7,6 +7,7 @@ import Foundation
 final class LabReporter {
     private var measurements: [LabMeasurement] = []
     private var lastProgress = Date.distantPast
+    private var memory = MemoryGauge()
 
     /// Reports progress at most ten times a second (and always at the end), so reporting costs nothing measurable.
     func progress(_ label: String, done: Int, total: Int) {
@@ -16,48 +17,44 @@ final class LabReporter {
         FileHandle.standardError.write(Data("progress\t\(label)\t\(done)\t\(total)\n".utf8))
     }
 
-    /// Times `body` and records it under `name`; `note` describes its outcome (what was found, what is left).
+    /// Times `body` and records it under `name` with the peak memory while it ran; `note` describes its outcome
+    /// (what was found, what is left).
     @discardableResult
     func measure<T>(_ name: String, note: (T) -> String, _ body: () throws -> T) rethrows -> T {
         progress(name, done: 0, total: 0)
+        let stepped = memory.beginStep()
         let clock = ContinuousClock()
         let start = clock.now
         let result = try body()
         let elapsed = clock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        measurements.append(LabMeasurement(name: name, seconds: seconds, note: note(result)))
+        measurements.append(LabMeasurement(name: name, seconds: seconds,
+                                           peakMemoryMB: stepped ? memory.endStep() : nil, note: note(result)))
         return result
     }
 
     /// The result as JSON on standard output.
     func finish(lab: String, rows: Int) throws {
-        let result = LabResult(lab: lab, rows: rows, cores: ProcessInfo.processInfo.activeProcessorCount,
-                               peakMemoryMB: Self.peakMemoryMB(), measurements: measurements)
+        #if DEBUG
+        let build = "debug"
+        #else
+        let build = "release"
+        #endif
+        let result = LabResult(lab: lab, rows: rows, build: build,
+                               cores: ProcessInfo.processInfo.activeProcessorCount, peakMemoryMB: memory.runPeakMB,
+                               measurements: measurements)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         FileHandle.standardOutput.write(try encoder.encode(result) + Data("\n".utf8))
     }
-
-    /// The process's peak resident memory so far, in MB.
-    static func peakMemoryMB() -> Double {
-        var usage = rusage()
-        #if canImport(Darwin)
-        getrusage(RUSAGE_SELF, &usage)
-        #else
-        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-        #endif
-        #if canImport(Darwin)
-        return Double(usage.ru_maxrss) / 1_048_576      // bytes
-        #else
-        return Double(usage.ru_maxrss) / 1024           // kilobytes
-        #endif
-    }
 }
 
-/// One way of doing the lab's work, and how long it took.
+/// One way of doing the lab's work: how long it took, and the process's peak memory meanwhile (nil where the
+/// system cannot tell one step's peak).
 struct LabMeasurement: Codable {
     let name: String
     let seconds: Double
+    let peakMemoryMB: Double?
     let note: String
 }
 
@@ -65,6 +62,8 @@ struct LabMeasurement: Codable {
 struct LabResult: Codable {
     let lab: String
     let rows: Int
+    /// "release", or "debug" when the program was built for debugging (its times then mean little).
+    let build: String
     let cores: Int
     let peakMemoryMB: Double
     let measurements: [LabMeasurement]

@@ -1,7 +1,8 @@
 import Foundation
 import Persistence
 
-/// A store file in a folder of its own under the temporary directory, removed when the lab is done with it.
+/// A store file in a folder of its own under the temporary directory, removed when the lab is done with it — or
+/// interrupted (see `LabStore+Interrupts.swift`).
 final class LabStore {
     let folder: URL
     let container: PersistentContainer
@@ -9,15 +10,21 @@ final class LabStore {
     init(model: ManagedObjectModel) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("persistence-lab-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        Self.folders.insert(folder)
         container = PersistentContainer(name: "Lab", managedObjectModel: model)
-        container.persistentStoreDescriptions = [PersistentStoreDescription(url: folder.appendingPathComponent("Lab.sqlite"))]
+        container.persistentStoreDescriptions = [
+            PersistentStoreDescription(url: folder.appendingPathComponent("Lab.sqlite")),
+        ]
         nonisolated(unsafe) var failure: (any Error)?
         container.loadPersistentStores { _, error in failure = error }
-        if let failure { throw failure }
+        if let failure {
+            Self.folders.remove(folder)
+            throw failure
+        }
     }
 
     deinit {
-        try? FileManager.default.removeItem(at: folder)
+        Self.folders.remove(folder)
     }
 }
 

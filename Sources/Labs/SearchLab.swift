@@ -32,8 +32,8 @@ enum SearchLab {
         let filler = store.container.newBackgroundContext()
         try filler.performAndWait { _ = try filler.execute(fill) }
 
-        let predicate = try FetchPredicate(format: "text CONTAINS[cd] %@ AND text CONTAINS[cd] %@ AND text CONTAINS[cd] %@",
-                                           terms[0], terms[1], terms[2])
+        let predicate = try FetchPredicate(format: terms.map { _ in "text CONTAINS[cd] %@" }.joined(separator: " AND "),
+                                           argumentArray: terms)
         func found(_ count: Int) -> String { "\(count) cards match" }
         try measure(reporter, "count", store) { context in
             let request = FetchRequest<SearchCard>(entityName: "Card")

@@ -9,7 +9,7 @@ struct LabCommand: ParsableCommand {
         discussion: """
             A lab builds the lab program in release mode (in .build/labs, the first time in a minute or two), \
             fills a store in a temporary folder while a progress bar runs, and prints a table: each way of doing \
-            the work, its time here, and the document's own figure.
+            the work, its time here, the document's own figure and the peak memory meanwhile.
             """)
 
     @Argument(help: "The lab: search, delete, import or faults.")
@@ -25,6 +25,10 @@ struct LabCommand: ParsableCommand {
     @Flag(help: "Print the measurements as one JSON object, for machines.")
     var json = false
 
+    /// Skips the release build: the command's own tests run a debug build of the lab program this way.
+    @Option(name: .customLong("lab-program"), help: .hidden)
+    var labProgram: String?
+
     @OptionGroup var options: CommonOptions
 
     func validate() throws {
@@ -33,6 +37,15 @@ struct LabCommand: ParsableCommand {
             throw ValidationError("--scale must be more than 0 and at most 10, not \(scale).")
         }
         if rows != nil && scale != nil { throw ValidationError("give --rows or --scale, not both.") }
+        if let name {
+            do {
+                _ = try LabCatalog.lab(named: name)
+            } catch {
+                // A usage error (exit status 64) without the usage block: the list of labs is the help here.
+                Console.error("\(error)")
+                throw ExitCode.validationFailure
+            }
+        }
     }
 
     func run() throws {
@@ -42,19 +55,29 @@ struct LabCommand: ParsableCommand {
         }
         let lab = try LabCatalog.lab(named: name)
         let count = rows ?? max(1, Int((Double(lab.defaultRows) * (scale ?? 1)).rounded()))
-        let catalog = try options.catalog()
-        let runner = LabRunner(workspace: catalog.workspace)
-        let bar = ProgressBar(label: "building the labs (release)", delay: 0.5)
-        try runner.build { done, total in bar.update(done: done, total: total) }
-        let result = try runner.run(lab, rows: count) { label, done, total in
-            bar.update(label: label, done: done, total: total > 0 ? total : nil)
-        }
-        bar.finish()
+        let workspace = try options.workspace()
+        let program = labProgram.map { URL(fileURLWithPath: $0).standardizedFileURL }
+        let result = try measure(lab, rows: count, with: LabRunner(workspace: workspace, binary: program))
         if json {
             Console.print(result.json + "\n")
         } else {
             let terminal = options.terminal
             Console.print(result.report.render(lab, colors: terminal.colors, width: terminal.proseWidth))
+        }
+    }
+
+    /// Builds the lab program (unless one was given) and runs `lab`, with a progress display that is gone
+    /// before the results are printed.
+    private func measure(_ lab: Lab, rows: Int, with runner: LabRunner) throws -> (report: LabReport, json: String) {
+        let progress = LabProgress()
+        defer { progress.finish() }
+        if runner.binary == nil {
+            let label = "building the labs in release mode (.build/labs)"
+            progress.update(label, done: 0, total: nil)
+            try runner.build { done, total in progress.update(label, done: done, total: total) }
+        }
+        return try runner.run(lab, rows: rows) { label, done, total in
+            progress.update(label, done: done, total: total)
         }
     }
 

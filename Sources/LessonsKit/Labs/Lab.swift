@@ -24,8 +24,8 @@ public enum LabCatalog {
             documentFigures: ["fetch": "4.2 s"],
             conclusion: """
                 A [cd] comparison folds case and accents on every row it looks at, so the time grows with the \
-                table, not with the matches; counting saves only the objects. Core Data's figure comes from the \
-                document author's device: compare how the ways rank, not the seconds.
+                table, not with the matches; counting saves only the objects, as the memory column shows. Core \
+                Data's figure comes from the document author's device: compare how the ways rank, not the seconds.
                 """),
         Lab(name: "delete",
             summary: "10,000 decks of 10 cards deleted through a child context, a context, and a batch delete",
@@ -34,29 +34,32 @@ public enum LabCatalog {
                               "batch delete": "under 0.5 s"],
             conclusion: """
                 Deleting objects one by one loads each deck and its cards, runs the delete rules in memory and \
-                writes every row; a child context does that twice, once into its parent and once into the store. \
-                A batch delete is one statement in the store: fastest by far, and no context hears of it unless \
-                you merge the deleted IDs (lesson 12).
+                writes every row; a child of the view context (the document's set-up) does that twice, once into \
+                the view context on the main queue and once into the store. A batch delete is one statement in \
+                the store: fastest by far, with no objects in memory, and no context hears of it unless you merge \
+                the deleted IDs (lesson 12).
                 """),
         Lab(name: "import",
-            summary: "a paged background import while another context shows the data: merge, reset, or pin",
+            summary: "a paged background import while the view context shows the data: merge, reset, or pin",
             source: "document 000, the open question on large imports", rowsUnit: "items", defaultRows: 200_000,
             documentFigures: [:],
             conclusion: """
-                Merging every page keeps the showing context current, and makes it register every imported \
-                object: the "holds" figure is its memory. Merging nothing and resetting once costs almost nothing \
-                and loses only what the context held; a query generation keeps the old view steady until you \
-                move it on (lesson 10). A private-queue context stands in for the view context here: a terminal \
-                program has no main run loop.
+                Merging every page keeps the view context current, but each merge is work on the main queue \
+                while the import runs, and the view context ends up holding every imported object. Merging \
+                nothing and resetting once at the end leaves it holding only the list it fetches again; a query \
+                generation keeps the list still during the import and moves it on in one step at the end \
+                (lessons 9 and 10).
                 """),
         Lab(name: "faults",
             summary: "averaging one attribute over 200,000 objects, as faults, not as faults, or as dictionaries",
             source: "document 001, \"Setting NSFetchRequest.returnsObjectsAsFaults = false\"", rowsUnit: "readings",
             defaultRows: 200_000, documentFigures: [:],
             conclusion: """
-                Objects fetched as faults fill their values from the row cache when first read, a second step for \
-                every object; returnsObjectsAsFaults = false fills them at once. A dictionary fetch of the one \
-                attribute makes no objects at all. The document gives no figure: this table is the answer here.
+                In Core Data an object fetched as a fault fills its values from the row cache when first read, \
+                a second step for every object that returnsObjectsAsFaults = false saves. A fault of Persistence \
+                holds its row already (lesson 6), so the first two ways should be close here. A dictionary fetch \
+                of the one attribute makes no managed objects, but a dictionary per row instead: compare its line \
+                before you reach for it. The document gives no figure: this table is the answer on this machine.
                 """),
     ]
 

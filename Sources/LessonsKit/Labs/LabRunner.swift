@@ -31,14 +31,23 @@ public struct LabRunner {
             output.append(line)
         }
         guard status == 0 else {
-            let errors = output.filter { $0.contains("error:") }
             throw LessonsError(.io, "the labs did not build (swift build exit status \(status)):\n"
-                + (errors.isEmpty ? output.suffix(20) : errors.prefix(20)).joined(separator: "\n"))
+                + Self.compilerMessages(output).joined(separator: "\n"))
         }
     }
 
-    /// Runs `lab` with `rows` (its ``Lab/defaultRows`` for the full size); `progress` gets the lab's label, done and total as it fills
-    /// its data. Returns the report and the JSON line it came from.
+    /// What to show of a failed build: from the first error on, with the source lines the compiler quotes, but
+    /// without its step counter (`[12/40] Compiling …`); the last lines when no line says "error:".
+    static func compilerMessages(_ output: [String], limit: Int = 30) -> [String] {
+        let messages = output.filter { XCTestOutputParser.buildStep($0) == nil }
+        guard let first = messages.firstIndex(where: { $0.contains("error:") }) else {
+            return Array(messages.suffix(limit))
+        }
+        return Array(messages[first...].prefix(limit))
+    }
+
+    /// Runs `lab` with `rows` (its ``Lab/defaultRows`` for the full size); `progress` gets the lab's label, done
+    /// and total as it fills its data. Returns the report and the JSON line it came from.
     public func run(_ lab: Lab, rows: Int, progress: (String, Int, Int) -> Void)
         throws(LessonsError) -> (report: LabReport, json: String) {
         let program = binary ?? buildPath.appendingPathComponent("release/\(Self.product)")

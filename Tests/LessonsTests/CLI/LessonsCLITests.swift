@@ -249,9 +249,12 @@ final class LessonsCLITests: TemporaryFolderTestCase {
         XCTAssertEqual(list.status, 0)
         XCTAssertTrue(list.stdout.contains("\n  search  three contains[cd] terms over 1.6 million cards"), list.stdout)
         XCTAssertTrue(list.stdout.contains("\n  faults  averaging one attribute over 200,000 objects"), list.stdout)
+        XCTAssertTrue(list.stdout.hasSuffix("Run one with `swift run lessons lab NAME` (add --rows N or --scale F to "
+            + "run smaller, --json for machines).\n"), list.stdout)
         let unknown = try lessons(["lab", "serch"])
-        XCTAssertEqual(unknown.status, 1)
-        XCTAssertEqual(unknown.stderr, "Error: there is no lab called 'serch'. The labs: search, delete, import, faults.\n")
+        XCTAssertEqual(unknown.status, 64, "a usage error, like an unknown lesson number")
+        XCTAssertEqual(unknown.stderr,
+                       "Error: there is no lab called 'serch'. The labs: search, delete, import, faults.\n")
         for (arguments, message) in [(["lab", "search", "--rows", "0"], "--rows must be a positive number, not 0."),
                                      (["lab", "search", "--scale", "20"], "--scale must be more than 0 and at most 10"),
                                      (["lab", "search", "--rows", "5", "--scale", "1"], "give --rows or --scale, not both.")] {
@@ -259,6 +262,59 @@ final class LessonsCLITests: TemporaryFolderTestCase {
             XCTAssertEqual(bad.status, 64, arguments.joined(separator: " "))
             XCTAssertTrue(bad.stderr.hasPrefix("Error: " + message), bad.stderr)
         }
+    }
+
+    /// `lab NAME --json` through the real command and the real lab program (its debug build, so no release build
+    /// in a unit test): one JSON object on standard output, one plain line per step on standard error.
+    func testLabPrintsOneJSONObjectAndPlainProgressOffATerminal() throws {
+        let program = Self.binary.deletingLastPathComponent().appendingPathComponent("persistence-labs")
+        let output = try lessons(["lab", "faults", "--rows", "200", "--json", "--lab-program", program.path])
+        XCTAssertEqual(output.status, 0, output.stderr)
+        XCTAssertEqual(output.stderr, "filling 200 readings…\nobjects as faults…\nobjects not as faults…\n"
+            + "dictionaries of the one attribute…\n")
+        XCTAssertEqual(output.stdout.filter { $0 == "\n" }.count, 1, "one line: \(output.stdout)")
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(Set(object.keys), ["lab", "rows", "build", "cores", "peakMemoryMB", "measurements"])
+        XCTAssertEqual(object["lab"] as? String, "faults")
+        XCTAssertEqual(object["rows"] as? Int, 200)
+        XCTAssertEqual(object["cores"] as? Int, ProcessInfo.processInfo.activeProcessorCount)
+        XCTAssertGreaterThan(object["peakMemoryMB"] as? Double ?? 0, 0)
+        let measurements = try XCTUnwrap(object["measurements"] as? [[String: Any]])
+        XCTAssertEqual(measurements.compactMap { $0["name"] as? String },
+                       ["objects as faults", "objects not as faults", "dictionaries of the one attribute"])
+        for measurement in measurements {
+            XCTAssertTrue(Set(measurement.keys).isSubset(of: ["name", "seconds", "peakMemoryMB", "note"]),
+                          "\(measurement)")
+            XCTAssertGreaterThanOrEqual(measurement["seconds"] as? Double ?? -1, 0)
+            XCTAssertTrue((measurement["note"] as? String ?? "").hasSuffix(" over 200 objects"), "\(measurement)")
+        }
+
+        let table = try lessons(["lab", "delete", "--scale", "0.01", "--lab-program", program.path])
+        XCTAssertEqual(table.status, 0, table.stderr)
+        XCTAssertTrue(table.stdout.hasPrefix("Lab delete: 10,000 decks of 10 cards deleted through a child context"),
+                      table.stdout)
+        XCTAssertTrue(table.stdout.contains("\nchild context   "), table.stdout)
+        XCTAssertTrue(table.stdout.contains("  2 min  "), "the document's figure beside the way: \(table.stdout)")
+        XCTAssertTrue(table.stdout.contains("100 decks · debug build · "), table.stdout)
+        XCTAssertFalse(table.stdout.contains("\u{1B}["), "no colour off a terminal")
+    }
+
+    /// A lab program that does not compile: the compiler's error reaches the learner, and the command fails.
+    func testLabShowsTheCompilersErrorWhenTheLabsDoNotBuild() throws {
+        _ = try write("""
+            // swift-tools-version: 6.1
+            import PackageDescription
+            let package = Package(name: "Broken", targets: [.executableTarget(name: "persistence-labs")])
+            """, to: "broken/Package.swift")
+        _ = try write("let rows: Int = \"many\"\n", to: "broken/Sources/persistence-labs/main.swift")
+        let package = temporary.appendingPathComponent("broken")
+        let output = try lessons(["lab", "faults", "--rows", "10", "--package-root", package.path], fixture: false)
+        XCTAssertEqual(output.status, 1)
+        XCTAssertTrue(output.stderr.hasPrefix("building the labs in release mode (.build/labs)…\n"
+            + "Error: the labs did not build (swift build exit status 1):\n"), output.stderr)
+        XCTAssertTrue(output.stderr.contains("main.swift:1:17: error: cannot convert value of type 'String' to "
+            + "specified type 'Int'"), output.stderr)
+        XCTAssertEqual(output.stdout, "")
     }
 
     func testNotThereYetCommands() throws {
