@@ -85,17 +85,26 @@ final class ModelFileErrorTests: PersistenceTestCase {
                            entity: "Actor", key: "name")
     }
 
-    // MARK: - What is not supported yet is refused by name
+    // MARK: - Inheritance that cannot be
 
-    func testEntityInheritanceIsRefused() throws {
-        try assertRejected("Invalid/Inheritance.xml",
-                           says: ["Inheritance.xml, line 6", "entity 'Podcast' inherits from 'Media' (parentEntity). Entity inheritance is not supported yet"],
+    func testAParentThatIsNotInTheModel() throws {
+        try assertRejected("Invalid/MissingParent.xml",
+                           says: ["MissingParent.xml, line 6", "entity 'Podcast' inherits from 'Medium' (parentEntity), which is not an entity of this model. Entities: Media, Podcast."],
                            entity: "Podcast")
     }
 
-    func testAbstractEntitiesAreRefused() throws {
-        try assertRejected("Invalid/Abstract.xml", says: ["entity 'Media' is abstract (isAbstract)", "not supported yet"], entity: "Media")
+    func testParentsThatGoRoundInACircle() throws {
+        try assertRejected("Invalid/InheritanceCycle.xml",
+                           says: ["inherits from itself through its parents", "inheritance cannot go round in a circle"])
     }
+
+    func testASubentityRedeclaringAnInheritedProperty() throws {
+        try assertRejected("Invalid/RedeclaredProperty.xml",
+                           says: ["line 8", "Entity 'Podcast' declares 'title', which it already inherits from 'Media'"],
+                           entity: "Podcast", key: "title")
+    }
+
+    // MARK: - What is not supported yet is refused by name
 
     func testATransformableAttributeWithoutATransformerNameIsRefused() throws {
         try assertRejected("Invalid/TransformableWithoutTransformer.xml",

@@ -39,12 +39,23 @@ extension ManagedObjectContext {
         }
         guard let pk = object.objectID.primaryKey, persistentStoreCoordinator != nil else { return RelatedObjects() }
         let keys = (try? withReadStore { try $0.relatedKeys(relationship, of: object.entity, primaryKey: pk) }) ?? []
-        let destination = relationship.destinationEntity!
-        return RelatedObjects(keys.map { self.object(forPrimaryKey: $0, entity: destination) })
+        return RelatedObjects(keys.map { self.object(forPrimaryKey: $0.primaryKey, exactEntity: $0.entity) })
     }
 
-    /// The registered object (or a new fault) for row `primaryKey` of `entity`.
+    /// The registered object (or a new fault) for row `primaryKey` of `entity` or, when `entity` has subentities,
+    /// of whichever of them the row belongs to (asked of the store when no object of the row is registered).
     func object(forPrimaryKey primaryKey: Int64, entity: EntityDescription) -> ManagedObject {
+        guard entity.hasSubentities else { return object(forPrimaryKey: primaryKey, exactEntity: entity) }
+        for member in entity.family {
+            if let object = registry.object(entityIndex: member.index, primaryKey: primaryKey) { return object }
+        }
+        let found = try? withReadStore { try $0.entities(of: entity, primaryKeys: [primaryKey])[primaryKey] }
+        // A row that is gone leaves a fault of `entity` itself, which reports the row missing when touched.
+        return object(forPrimaryKey: primaryKey, exactEntity: (found ?? nil) ?? entity)
+    }
+
+    /// The registered object (or a new fault) for row `primaryKey`, known to be of `entity` itself.
+    func object(forPrimaryKey primaryKey: Int64, exactEntity entity: EntityDescription) -> ManagedObject {
         if let object = registry.object(entityIndex: entity.index, primaryKey: primaryKey) { return object }
         return object(with: permanentID(of: entity, primaryKey: primaryKey))
     }

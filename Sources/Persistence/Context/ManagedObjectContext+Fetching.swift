@@ -81,7 +81,7 @@ extension ManagedObjectContext {
         var objects: [ManagedObject]
         if idsOnly || request.fetchBatchSize > 0 {
             let keys = try withReadStore { try $0.primaryKeys(for: query) }
-            objects = keys.map { object(forPrimaryKey: $0, entity: entity) }
+            objects = keys.map { object(forPrimaryKey: $0.primaryKey, exactEntity: $0.entity) }
             if request.fetchBatchSize > 0 && !idsOnly { FaultBatch.assign(objects, size: request.fetchBatchSize) }
         } else {
             let asFaults = request.returnsObjectsAsFaults
@@ -90,12 +90,12 @@ extension ManagedObjectContext {
                 if registry.storeIdentifier.isEmpty { registry.storeIdentifier = store.identifier }
                 let ownStore = registry.storeIdentifier == store.identifier
                 try store.forEachRow(for: query) { (row: StoreRow) -> Void in
-                    let id = store.objectID(of: entity, primaryKey: row.primaryKey)
+                    let id = store.objectID(of: row.entity, primaryKey: row.primaryKey)
                     if ancestors.changed.contains(id) || ancestors.deleted.contains(id) {
                         // The store's row is stale for this context: the object reads through its parent.
                         found.append(self.object(with: id))
                     } else {
-                        found.append(self.object(for: row, entity: entity, in: store, asFault: asFaults, ownStore: ownStore))
+                        found.append(self.object(for: row, entity: row.entity, in: store, asFault: asFaults, ownStore: ownStore))
                     }
                 }
                 return found
@@ -122,7 +122,8 @@ extension ManagedObjectContext {
         // Objects the store's query could not see as they are now: new or changed here or in a parent.
         let ancestorObjects = (ancestors.inserted.union(ancestors.changed)).map { object(with: $0) }
         for object in inserted.objects + updated.objects + ancestorObjects
-        where object.entity === entity && !object.isDeleted && !ancestors.deleted.contains(object.objectID) {
+        where object.entity.matches(entity, includingSubentities: request.includesSubentities)
+            && !object.isDeleted && !ancestors.deleted.contains(object.objectID) {
             guard seen.insert(ObjectIdentifier(object)).inserted else { continue }
             if try matches(object) { results.append(object) }
         }
@@ -183,8 +184,16 @@ extension ManagedObjectContext {
             transformers[index] = transformer
         }
         let query = try FetchQueryCompiler.query(for: request, entity: entity, schema: schema)
-        let rows = try withReadStore { store in
-            try store.values(for: query, columns: columns, distinct: request.returnsDistinctResults)
+        let (rows, rowEntities) = try withReadStore { store in
+            let rows = try store.values(for: query, columns: columns, distinct: request.returnsDistinctResults)
+            // A to-one into a hierarchy holds a key; which entity each key's row is comes from the store.
+            var rowEntities: [Int: [Int64: EntityDescription]] = [:]
+            for (position, index) in indexes.enumerated() {
+                guard let destination = entity.relationshipAt[index]?.destinationEntity, destination.hasSubentities else { continue }
+                let keys = rows.compactMap { row -> Int64? in if case .integer(let pk) = row[position] { pk } else { nil } }
+                rowEntities[index] = try store.entities(of: destination, primaryKeys: keys)
+            }
+            return (rows, rowEntities)
         }
         return rows.map { row in
             var dictionary: [String: Any] = [:]
@@ -198,7 +207,8 @@ extension ManagedObjectContext {
                         dictionary[name] = swift
                     }
                 } else if case .integer(let pk) = row[position], let destination = entity.relationshipAt[index]?.destinationEntity {
-                    dictionary[name] = permanentID(of: destination, primaryKey: pk)
+                    let exact = destination.hasSubentities ? (rowEntities[index]?[pk] ?? destination) : destination
+                    dictionary[name] = permanentID(of: exact, primaryKey: pk)
                 }
             }
             return dictionary

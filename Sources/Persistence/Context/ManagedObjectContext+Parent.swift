@@ -99,13 +99,13 @@ extension ManagedObjectContext {
         guard let parent else { return PendingChanges() }
         return parent.performAndWait {
             var changes = parent.ancestorPendingChanges(for: entity)
-            for object in parent.inserted.objects where object.entity === entity {
+            for object in parent.inserted.objects where object.entity.matches(entity, includingSubentities: true) {
                 changes.inserted.insert(object.objectID)
             }
-            for object in parent.updated.objects where object.entity === entity && !object.deletedFlag {
+            for object in parent.updated.objects where object.entity.matches(entity, includingSubentities: true) && !object.deletedFlag {
                 changes.changed.insert(object.objectID)
             }
-            for object in parent.deleted.objects where object.entity === entity {
+            for object in parent.deleted.objects where object.entity.matches(entity, includingSubentities: true) {
                 changes.deleted.insert(object.objectID)
                 changes.inserted.remove(object.objectID)
             }

@@ -214,29 +214,27 @@ extension ManagedObjectContext {
     /// Objects of one save (of entities with uniqueness constraints) that share the values of a constraint (1551).
     private func uniquenessErrors(among objects: [ManagedObject]) -> [PersistenceError] {
         var errors: [PersistenceError] = []
-        let byEntity = Dictionary(grouping: objects, by: { ObjectIdentifier($0.entity) })
-        for group in byEntity.values {
-            let entity = group[0].entity
-            for constraint in entity.uniquenessConstraints {
-                let indexes = constraint.map { entity.propertyIndexByName[$0]! }
-                var seen: [[PersistentValue]: [ManagedObject]] = [:]
-                for object in group {
-                    let values = indexes.map { object.attributeValue(at: $0) }
-                    // As in SQL, nil never equals nil, so objects with a nil in the constraint never clash.
-                    if values.contains(where: \.isNull) { continue }
-                    seen[values, default: []].append(object)
-                }
-                for (values, clashing) in seen where clashing.count > 1 {
-                    let described = zip(constraint, values).map { "\($0) = \($1)" }.joined(separator: ", ")
-                    errors.append(PersistenceError(
-                        .managedObjectConstraintValidation,
-                        "\(clashing.count) \(entity.name) objects in this save share \(described), but (\(constraint.joined(separator: ", "))) must be unique.",
-                        object: clashing[0], key: constraint.joined(separator: ","),
-                        conflicts: [MergeConflict(sourceObject: clashing[0], objectID: clashing[0].objectID,
-                                                  oldVersion: 0, newVersion: 0,
-                                                  objectSnapshot: [:], cachedSnapshot: [:], persistedSnapshot: [:],
-                                                  constraint: constraint, conflictingObjectIDs: clashing.map(\.objectID))]))
-                }
+        for group in ConstraintGroup.groups(of: objects) {
+            let entity = group.owner
+            let constraint = group.constraint
+            let indexes = group.propertyIndexes
+            var seen: [[PersistentValue]: [ManagedObject]] = [:]
+            for object in group.objects {
+                let values = indexes.map { object.attributeValue(at: $0) }
+                // As in SQL, nil never equals nil, so objects with a nil in the constraint never clash.
+                if values.contains(where: \.isNull) { continue }
+                seen[values, default: []].append(object)
+            }
+            for (values, clashing) in seen where clashing.count > 1 {
+                let described = zip(constraint, values).map { "\($0) = \($1)" }.joined(separator: ", ")
+                errors.append(PersistenceError(
+                    .managedObjectConstraintValidation,
+                    "\(clashing.count) \(entity.name) objects in this save share \(described), but (\(constraint.joined(separator: ", "))) must be unique.",
+                    object: clashing[0], key: constraint.joined(separator: ","),
+                    conflicts: [MergeConflict(sourceObject: clashing[0], objectID: clashing[0].objectID,
+                                              oldVersion: 0, newVersion: 0,
+                                              objectSnapshot: [:], cachedSnapshot: [:], persistedSnapshot: [:],
+                                              constraint: constraint, conflictingObjectIDs: clashing.map(\.objectID))]))
             }
         }
         return errors

@@ -178,6 +178,14 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
             return
         }
         guard !object.insertedFlag else { return }
+        guard !object.entity.isAbstract else {
+            // Core Data raises here; the next save reports it instead, and the object stays out of the context.
+            let concrete = object.entity.family.filter { !$0.isAbstract }.map(\.name)
+            recordMisuse(PersistenceError(.coreData,
+                                          "Cannot create an object of the abstract entity \(object.entity.name): an abstract entity has objects only through its subentities. " + (concrete.isEmpty ? "It has no concrete subentity; add one, or make \(object.entity.name) not abstract." : "Insert one of \(concrete.joined(separator: ", ")) instead."),
+                                          entityName: object.entity.name))
+            return
+        }
         object.managedObjectContext = self
         object.insertedFlag = true
         register(object)

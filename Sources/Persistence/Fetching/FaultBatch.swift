@@ -14,8 +14,26 @@ final class FaultBatch {
         for chunk in objects.chunked(into: size) {
             let faults = chunk.filter { $0.faultState == .faultWithoutRow }
             guard let first = faults.first else { continue }
-            let batch = FaultBatch(entity: first.entity, primaryKeys: faults.compactMap(\.objectID.primaryKey))
-            for object in faults { object.batch = batch }
+            // A fetch of an entity with subentities batches each entity's faults apart: one query reads one
+            // entity's columns.
+            var groups: [[ManagedObject]] = []
+            if faults.allSatisfy({ $0.entity === first.entity }) {
+                groups = [faults]
+            } else {
+                var byEntity: [ObjectIdentifier: Int] = [:]
+                for object in faults {
+                    if let position = byEntity[ObjectIdentifier(object.entity)] {
+                        groups[position].append(object)
+                    } else {
+                        byEntity[ObjectIdentifier(object.entity)] = groups.count
+                        groups.append([object])
+                    }
+                }
+            }
+            for group in groups {
+                let batch = FaultBatch(entity: group[0].entity, primaryKeys: group.compactMap(\.objectID.primaryKey))
+                for object in group { object.batch = batch }
+            }
         }
     }
 }

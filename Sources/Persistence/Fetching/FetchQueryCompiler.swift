@@ -21,6 +21,7 @@ enum FetchQueryCompiler {
         query.arguments = compiler.arguments
         query.limit = request.fetchLimit
         query.offset = request.fetchOffset
+        query.includesSubentities = request.includesSubentities
         return query
     }
 }

@@ -36,6 +36,9 @@ public final class FetchRequest<Result>: CustomStringConvertible {
     public var returnsObjectsAsFaults = true
     /// `true` (the default): the result reflects the context's unsaved inserts, changes and deletes.
     public var includesPendingChanges = true
+    /// `true` (the default): a fetch of an entity with subentities returns their objects too; `false`: only
+    /// objects of the entity itself.
+    public var includesSubentities = true
     public var resultType: FetchRequestResultType = .managedObjectResultType
     /// For ``FetchRequestResultType/dictionaryResultType``: the attribute and to-one names to return
     /// (to-ones as object IDs); `nil` for every attribute.

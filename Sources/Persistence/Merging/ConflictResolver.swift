@@ -117,26 +117,24 @@ struct ConflictResolver {
         let constrained = plan.inserted.filter { !$0.entity.uniquenessConstraints.isEmpty }
         guard constrained.count > 1 else { return }
         var losers = Set<ObjectIdentifier>()
-        for group in Dictionary(grouping: constrained, by: { ObjectIdentifier($0.entity) }).values where group.count > 1 {
-            let entity = group[0].entity
-            for constraint in entity.uniquenessConstraints {
-                let indexes = constraint.map { entity.propertyIndexByName[$0]! }
-                // Insertion order is kept: each group's first and last are the earliest and latest inserted.
-                var order: [[PersistentValue]] = []
-                var clashing: [[PersistentValue]: [ManagedObject]] = [:]
-                for object in group where !losers.contains(ObjectIdentifier(object)) {
-                    let values = indexes.map { object.attributeValue(at: $0) }
-                    // As in SQL, nil never equals nil: a nil in the constraint never clashes.
-                    if values.contains(where: \.isNull) { continue }
-                    if clashing[values] == nil { order.append(values) }
-                    clashing[values, default: []].append(object)
-                }
-                for values in order {
-                    let objects = clashing[values]!
-                    guard objects.count > 1 else { continue }
-                    let survivor = policy.objectWins ? objects.last! : objects.first!
-                    for object in objects where object !== survivor { losers.insert(ObjectIdentifier(object)) }
-                }
+        for group in ConstraintGroup.groups(of: constrained) where group.objects.count > 1 {
+            let constraint = group.constraint
+            let indexes = group.propertyIndexes
+            // Insertion order is kept: each group's first and last are the earliest and latest inserted.
+            var order: [[PersistentValue]] = []
+            var clashing: [[PersistentValue]: [ManagedObject]] = [:]
+            for object in group.objects where !losers.contains(ObjectIdentifier(object)) {
+                let values = indexes.map { object.attributeValue(at: $0) }
+                // As in SQL, nil never equals nil: a nil in the constraint never clashes.
+                if values.contains(where: \.isNull) { continue }
+                if clashing[values] == nil { order.append(values) }
+                clashing[values, default: []].append(object)
+            }
+            for values in order {
+                let objects = clashing[values]!
+                guard objects.count > 1 else { continue }
+                let survivor = policy.objectWins ? objects.last! : objects.first!
+                for object in objects where object !== survivor { losers.insert(ObjectIdentifier(object)) }
             }
         }
         guard !losers.isEmpty else { return }
@@ -152,12 +150,20 @@ struct ConflictResolver {
         for object in plan.inserted where !object.entity.uniquenessConstraints.isEmpty {
             let entity = object.entity
             let table = store.schema[entity]
-            for constraint in entity.uniquenessConstraints {
+            for (number, constraint) in entity.uniquenessConstraints.enumerated() {
                 let values = constraint.map { object.attributeValue(at: entity.propertyIndexByName[$0]!) }
                 if values.contains(where: \.isNull) { continue }
                 let stored = zip(constraint, values).map { entity.attributesByName[$0]!.attributeType.sqliteValue($1) }
-                guard let existing = try store.rowsMatching(table, columns: constraint.map { table.column(forKey: $0)! },
-                                                            values: stored, excluding: nil).first else { continue }
+                guard let found = try store.rowsMatching(store.schema[entity.constraintOwner(number)],
+                                                         columns: constraint.map { table.column(forKey: $0)! },
+                                                         values: stored, excluding: nil).first else { continue }
+                let existing = found.primaryKey
+                if policy.objectWins && found.entity !== entity {
+                    // Taking the row over would turn a stored object into another entity's.
+                    throw PersistenceError(.managedObjectConstraintMerge,
+                                           "\(entity.name) \(object.objectID) clashes on (\(constraint.joined(separator: ", "))) with a stored \(found.entity.name), an object of another entity of its hierarchy; a new object can take over only a stored object of its own entity. Change the values, or delete the stored object first.",
+                                           object: object)
+                }
                 plan.backUp(object)
                 plan.removeInserted(object)
                 if policy.objectWins {

@@ -9,15 +9,39 @@
 /// ], uniquenessConstraints: [["title", "year"]])
 /// ```
 ///
+/// An entity may inherit from another (its ``superentity``): it has every property of its parent, first and in the
+/// parent's order, then its own. A fetch of the parent returns objects of its subentities too (see
+/// ``FetchRequest/includesSubentities``), and an ``isAbstract`` entity has no objects of its own:
+///
+/// ```swift
+/// let item = EntityDescription(name: "Item", isAbstract: true, properties: [.attribute("title", .string)])
+/// let note = EntityDescription(name: "Note", parent: item, properties: [.attribute("text", .string)])
+/// ```
+///
 /// An entity belongs to one ``ManagedObjectModel``; once the model is made it never changes.
 public final class EntityDescription: @unchecked Sendable, CustomStringConvertible {
     public let name: String
-    /// The class instantiated for this entity's objects (`ManagedObject` itself when there is no subclass).
+    /// The class instantiated for this entity's objects (`ManagedObject` itself when there is no subclass). A
+    /// subentity's class is its parent's class or a subclass of it.
     public let managedObjectClass: ManagedObject.Type
-    /// Attributes and relationships, in the order declared.
+    /// Attributes and relationships: the inherited ones first, in the parent's order, then this entity's own, in the
+    /// order declared.
     public let properties: [PropertyDescription]
-    /// Each constraint is a list of attribute names whose values, together, must be unique among all objects.
+    /// Each constraint is a list of attribute names whose values, together, must be unique among all objects (of
+    /// this entity and its subentities: a subentity inherits its parent's constraints).
     public let uniquenessConstraints: [[String]]
+    /// The entity this one inherits from, or `nil` for a root entity.
+    public let superentity: EntityDescription?
+    /// An abstract entity has no objects of its own, only objects of its subentities; inserting one fails the save.
+    public let isAbstract: Bool
+    /// How many of ``properties`` come from the ``superentity`` (they keep the parent's indexes).
+    let inheritedPropertyCount: Int
+    /// How many of ``uniquenessConstraints`` come from the ``superentity``.
+    let inheritedConstraintCount: Int
+    /// The entities that inherit directly from this one; set by the model.
+    private var subentityReferences: [EntityReference] = []
+    /// This entity and everything that inherits from it, parents before children; set by the model.
+    private var familyReferences: [EntityReference] = []
     /// Indexes on the entity's table (Core Data's fetch indexes); they speed fetches up and never change results.
     public let indexes: [FetchIndexDescription]
 
@@ -52,13 +76,20 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     /// the model checks the class.
     var ordinalIndexes: [Int] = []
 
-    public init(name: String, managedObjectClass: ManagedObject.Type = ManagedObject.self,
-                properties: [PropertyDescription], uniquenessConstraints: [[String]] = [],
+    /// An entity named `name`. With a `parent` it inherits the parent's properties and uniqueness constraints and
+    /// `properties` lists only its own; `managedObjectClass` defaults to the parent's class.
+    public init(name: String, managedObjectClass: ManagedObject.Type? = nil, parent: EntityDescription? = nil,
+                isAbstract: Bool = false, properties: [PropertyDescription], uniquenessConstraints: [[String]] = [],
                 indexes: [FetchIndexDescription] = []) {
         self.name = name
-        self.managedObjectClass = managedObjectClass
+        self.managedObjectClass = managedObjectClass ?? parent?.managedObjectClass ?? ManagedObject.self
+        self.superentity = parent
+        self.isAbstract = isAbstract
+        self.inheritedPropertyCount = parent?.properties.count ?? 0
+        self.inheritedConstraintCount = parent?.uniquenessConstraints.count ?? 0
+        let properties = (parent?.properties ?? []) + properties
         self.properties = properties
-        self.uniquenessConstraints = uniquenessConstraints
+        self.uniquenessConstraints = (parent?.uniquenessConstraints ?? []) + uniquenessConstraints
         self.indexes = indexes
         self.temporaryIDScope = ManagedObjectID.Scope.named(name, store: "", temporary: true)
         var attributes: [String: AttributeDescription] = [:]
@@ -111,6 +142,76 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         }
     }
 
+    /// The entities that inherit directly from this one, in the model's order.
+    public var subentities: [EntityDescription] { subentityReferences.map(\.entity) }
+
+    /// The subentities by name.
+    public var subentitiesByName: [String: EntityDescription] {
+        Dictionary(subentities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// `true` when this entity is `entity` or inherits from it (Core Data's `isKindOf(entity:)`).
+    public func isKindOf(entity: EntityDescription) -> Bool {
+        var current: EntityDescription? = self
+        while let candidate = current {
+            if candidate === entity { return true }
+            current = candidate.superentity
+        }
+        return false
+    }
+
+    /// `true` when objects of this entity are results of a fetch of `entity`.
+    @inline(__always)
+    func matches(_ entity: EntityDescription, includingSubentities: Bool) -> Bool {
+        self === entity || (includingSubentities && superentity != nil && isKindOf(entity: entity))
+    }
+
+    /// The entity that declares uniqueness constraint `number` of ``uniquenessConstraints`` (inherited ones come
+    /// first, so a number below the parent's count is the parent's, or further up).
+    func constraintOwner(_ number: Int) -> EntityDescription {
+        var owner = self
+        while let parent = owner.superentity, number < parent.uniquenessConstraints.count { owner = parent }
+        return owner
+    }
+
+    /// The entity at the top of this one's inheritance chain (itself when it has no parent).
+    public var rootEntity: EntityDescription {
+        var current = self
+        while let parent = current.superentity { current = parent }
+        return current
+    }
+
+    /// The names of this entity and its parents, nearest first.
+    var ancestorNames: [String] {
+        var names: [String] = []
+        var current: EntityDescription? = self
+        while let entity = current {
+            names.append(entity.name)
+            current = entity.superentity
+        }
+        return names
+    }
+
+    /// This entity and all that inherit from it, parents before children.
+    var family: [EntityDescription] { familyReferences.map(\.entity) }
+
+    /// `true` when this entity has a parent or subentities: its objects share a table with other entities'.
+    var isInHierarchy: Bool { superentity != nil || !subentityReferences.isEmpty }
+
+    /// `true` when fetches of this entity can return objects of other entities.
+    var hasSubentities: Bool { !subentityReferences.isEmpty }
+
+    /// Links the model's entities to their subentities (called once by the model).
+    static func linkSubentities(of entities: [EntityDescription]) {
+        for entity in entities {
+            entity.subentityReferences = entities.filter { $0.superentity === entity }.map(EntityReference.init)
+        }
+        func family(of entity: EntityDescription) -> [EntityDescription] {
+            [entity] + entity.subentityReferences.flatMap { family(of: $0.entity) }
+        }
+        for entity in entities { entity.familyReferences = family(of: entity).map(EntityReference.init) }
+    }
+
     /// Properties by name.
     public var propertiesByName: [String: PropertyDescription] {
         Dictionary(properties.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -120,7 +221,8 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     public var attributeNames: [String] { properties.compactMap { if case .attribute(let a) = $0 { a.name } else { nil } } }
 
     public var description: String {
-        "entity \(name) (\(managedObjectClass)) {\n" + properties.map {
+        (isAbstract ? "abstract " : "") + "entity \(name)" + (superentity.map { ": \($0.name)" } ?? "")
+            + " (\(managedObjectClass)) {\n" + properties.map {
             switch $0 {
             case .attribute(let a): "  \(a)"
             case .relationship(let r): "  \(r)"
@@ -137,6 +239,12 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         }
         return index
     }
+}
+
+/// A reference from an entity to a related entity of the same model. The model keeps every entity alive, and
+/// parents and children pointing at each other strongly would keep a dropped model alive forever.
+private struct EntityReference {
+    unowned(unsafe) let entity: EntityDescription
 }
 
 /// What a property is, as a plain value.

@@ -33,14 +33,31 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
             if entity.managedObjectClass != ManagedObject.self {
                 let id = ObjectIdentifier(entity.managedObjectClass)
                 if let other = byClass[id] {
+                    // A subentity may share its parent's class; the class then stands for the parent, the entity
+                    // higher up.
+                    if entity.isKindOf(entity: other) { continue }
+                    if other.isKindOf(entity: entity) {
+                        byClass[id] = entity
+                        continue
+                    }
                     throw Self.invalid("Multiple entity descriptions claim the subclass \(entity.managedObjectClass): entities '\(other.name)' and '\(entity.name)' both use it. A subclass maps to exactly one entity, or `\(entity.managedObjectClass)(context:)` and fetches by class could not tell which entity is meant; give one of them another class.", entity: entity.name)
                 }
                 byClass[id] = entity
             }
         }
+        for entity in entities {
+            guard let parent = entity.superentity else { continue }
+            guard byName[parent.name] === parent else {
+                throw Self.invalid("Entity '\(entity.name)' inherits from '\(parent.name)', which is not one of the model's entities; put the parent in the same model.", entity: entity.name)
+            }
+            guard Self.isClass(entity.managedObjectClass, subclassOf: parent.managedObjectClass) else {
+                throw Self.invalid("Entity '\(entity.name)' inherits from '\(parent.name)', so its class \(entity.managedObjectClass) must be \(parent.managedObjectClass) or a subclass of it: a fetch of \(parent.name) returns \(entity.name) objects as \(parent.managedObjectClass).", entity: entity.name)
+            }
+        }
         self.entities = entities
         self.entitiesByName = byName
         self.entitiesByClass = byClass
+        EntityDescription.linkSubentities(of: entities)
 
         for entity in entities { try Self.checkProperties(of: entity, in: byName) }
         var members: [String: [EntityDescription]] = [:]
@@ -98,6 +115,15 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
         PersistenceError(.coreData, "Invalid model: " + message, entityName: entity, key: key)
     }
 
+    private static func isClass(_ type: AnyClass, subclassOf ancestor: AnyClass) -> Bool {
+        var current: AnyClass? = type
+        while let candidate = current {
+            if candidate == ancestor { return true }
+            current = _getSuperclass(candidate)
+        }
+        return false
+    }
+
     private static func checkName(_ name: String, what: String, entity: String? = nil) throws {
         let scalars = name.unicodeScalars
         let valid = !name.isEmpty
@@ -116,7 +142,12 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
 
     private static func checkProperties(of entity: EntityDescription, in entities: [String: EntityDescription]) throws {
         var seen: Set<String> = []
-        for property in entity.properties {
+        for (index, property) in entity.properties.enumerated() {
+            // Inherited properties were checked with the entity that declares them.
+            if index < entity.inheritedPropertyCount {
+                seen.insert(property.name.lowercased())
+                continue
+            }
             try checkName(property.name, what: "Property name", entity: entity.name)
             let folded = property.name.lowercased()
             guard !folded.hasPrefix("z_") else {
@@ -127,6 +158,9 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
             }
             // Column names are upper-cased (Core Data's ZNAME style), so names must differ in more than case.
             guard seen.insert(folded).inserted else {
+                if let parent = entity.superentity, parent.properties.contains(where: { $0.name.lowercased() == folded }) {
+                    throw invalid("Entity '\(entity.name)' declares '\(property.name)', which it already inherits from '\(parent.name)'; a subentity cannot redeclare an inherited property.", entity: entity.name, key: property.name)
+                }
                 throw invalid("Entity '\(entity.name)' has two properties named '\(property.name)' (names must differ in more than case).", entity: entity.name, key: property.name)
             }
             if case .attribute(let attribute) = property,
@@ -154,7 +188,9 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
             guard let inverse = destination.relationshipsByName[inverseName] else {
                 throw invalid("Relationship '\(entity.name).\(relationship.name)' names the inverse '\(relationship.destinationEntityName).\(inverseName)', which does not exist.", entity: entity.name, key: relationship.name)
             }
-            guard inverse.destinationEntityName == entity.name, inverse.inverseName == relationship.name else {
+            // The inverse may point at this entity or at one of its parents (a relationship declared on a
+            // subentity can pair with one that points at the parent).
+            guard entity.ancestorNames.contains(inverse.destinationEntityName), inverse.inverseName == relationship.name else {
                 throw invalid("'\(entity.name).\(relationship.name)' and '\(destination.name).\(inverseName)' must name each other as inverses and point at each other's entities.", entity: entity.name, key: relationship.name)
             }
             if relationship.isOrdered && inverse.isOrdered {
@@ -162,7 +198,7 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
             }
             relationship.inverseRelationship = inverse
         }
-        for constraint in entity.uniquenessConstraints {
+        for constraint in entity.uniquenessConstraints.dropFirst(entity.inheritedConstraintCount) {
             guard !constraint.isEmpty else {
                 throw invalid("Entity '\(entity.name)' has an empty uniqueness constraint.", entity: entity.name)
             }
@@ -196,6 +232,9 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
         var text = ""
         for entity in entities.sorted(by: { $0.name < $1.name }) {
             text += "E:\(entity.name);"
+            // Only models with inheritance say so, so every other model hashes as it always has.
+            if let parent = entity.superentity { text += "P:\(parent.name);" }
+            if entity.isAbstract { text += "X;" }
             for property in entity.properties.sorted(by: { $0.name < $1.name }) {
                 switch property {
                 case .attribute(let a): text += "A:\(a.name):\(a.attributeType.rawValue);"

@@ -26,7 +26,7 @@ extension ManagedObject {
     }
 
     private func checkRelatable(_ object: ManagedObject, through relationship: RelationshipDescription) throws {
-        guard object.entity === relationship.destinationEntity else {
+        guard object.entity.isKindOf(entity: relationship.destinationEntity) else {
             throw PersistenceError(.managedObjectValidation,
                                    "\(entity.name).\(relationship.name) relates to \(relationship.destinationEntityName) objects, not \(object.entity.name).",
                                    object: self, key: relationship.name)

@@ -1,8 +1,13 @@
 import Foundation
 
 extension SQLiteStore {
-    /// Hands each row of `query.entity` matching the query to `body`, decoded into slots, as SQLite steps.
+    /// Hands each row of `query.entity` matching the query to `body`, decoded into slots, as SQLite steps. Rows
+    /// of subentities are decoded as their own entities.
     func forEachRow(for query: StoreQuery, _ body: (StoreRow) -> Void) throws {
+        guard !query.readsFamily else {
+            _ = try forEachRow(for: query, while: { body($0); return true })
+            return
+        }
         let table = schema[query.entity]
         let projection = "t0.Z_PK, t0.Z_OPT" + table.columns.compactMap { $0.map { ", t0." + $0 } }.joined()
         let statement = try connection.cachedStatement(sql(for: query, projection: projection))
@@ -14,6 +19,17 @@ extension SQLiteStore {
     /// cancelled). Returns `false` when stopped.
     func forEachRow(for query: StoreQuery, while body: (StoreRow) -> Bool) throws -> Bool {
         let table = schema[query.entity]
+        if query.readsFamily, let family = table.family {
+            let statement = try connection.cachedStatement(sql(for: query, projection: family.projection(alias: "t0")))
+            try statement.bind(arguments(for: query))
+            defer { try? statement.reset(clearingBindings: false) }
+            while try statement.step() {
+                // A row of an entity this model does not know is not one of this fetch's objects.
+                guard let decoder = family.decoders[statement.int64(at: 2)] else { continue }
+                guard body(decodeRow(statement, table: decoder.table, positions: decoder.positions)) else { return false }
+            }
+            return true
+        }
         let projection = "t0.Z_PK, t0.Z_OPT" + table.columns.compactMap { $0.map { ", t0." + $0 } }.joined()
         let statement = try connection.cachedStatement(sql(for: query, projection: projection))
         try statement.bind(arguments(for: query))
@@ -25,13 +41,42 @@ extension SQLiteStore {
         return true
     }
 
-    /// Primary keys of the rows matching the query, in the query's order.
-    func primaryKeys(for query: StoreQuery) throws -> [Int64] {
-        let statement = try connection.cachedStatement(sql(for: query, projection: "t0.Z_PK"))
+    /// Primary keys of the rows matching the query, in the query's order, each with its row's entity.
+    func primaryKeys(for query: StoreQuery) throws -> [StoreKey] {
+        let readsFamily = query.readsFamily
+        let statement = try connection.cachedStatement(sql(for: query, projection: readsFamily ? "t0.Z_PK, t0.Z_ENT" : "t0.Z_PK"))
         try statement.bind(arguments(for: query))
-        var keys: [Int64] = []
-        while try statement.step() { keys.append(statement.int64(at: 0)) }
+        var keys: [StoreKey] = []
+        while try statement.step() {
+            if readsFamily {
+                guard let table = schema.table(number: statement.int64(at: 1)) else { continue }
+                keys.append(StoreKey(primaryKey: statement.int64(at: 0), entity: table.entity))
+            } else {
+                keys.append(StoreKey(primaryKey: statement.int64(at: 0), entity: query.entity))
+            }
+        }
         return keys
+    }
+
+    /// The entity of each listed row of `entity`'s hierarchy that still exists (the key of a row in a hierarchy
+    /// does not say which entity it is).
+    func entities(of entity: EntityDescription, primaryKeys: [Int64]) throws -> [Int64: EntityDescription] {
+        var result: [Int64: EntityDescription] = [:]
+        guard entity.hasSubentities else {
+            for pk in primaryKeys { result[pk] = entity }
+            return result
+        }
+        let table = schema[entity]
+        let condition = table.familyCondition(alias: nil).map { " AND " + $0 } ?? ""
+        for chunk in primaryKeys.chunked(into: 500) {
+            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+            let statement = try connection.cachedStatement("SELECT Z_PK, Z_ENT FROM \(table.name) WHERE Z_PK IN (\(marks))" + condition)
+            try statement.bind(chunk.map(SQLiteValue.integer))
+            while try statement.step() {
+                if let found = schema.table(number: statement.int64(at: 1)) { result[statement.int64(at: 0)] = found.entity }
+            }
+        }
+        return result
     }
 
     /// The number of rows matching the query (limit and offset applied as SQL would).
@@ -84,33 +129,55 @@ extension SQLiteStore {
         return result
     }
 
-    /// The primary keys of the objects related to row `primaryKey` through to-many `relationship`, in order.
-    func relatedKeys(_ relationship: RelationshipDescription, of entity: EntityDescription, primaryKey: Int64) throws -> [Int64] {
+    /// The keys of the objects related to row `primaryKey` through to-many `relationship`, in order, each with its
+    /// entity (a subentity of the destination, when it has them).
+    func relatedKeys(_ relationship: RelationshipDescription, of entity: EntityDescription, primaryKey: Int64) throws -> [StoreKey] {
         let table = schema[entity]
         let index = entity.propertyIndexByName[relationship.name]!
+        let destination = schema[relationship.destinationEntity]
+        let readsFamily = destination.entity.hasSubentities
         let sql: String
         if let join = table.joinTables[index] {
-            let order = relationship.isOrdered ? "\(join.selfOrderColumn), rowid" : "rowid"
-            sql = "SELECT \(join.otherColumn) FROM \(join.name) WHERE \(join.selfColumn) = ? ORDER BY \(order)"
+            let order = relationship.isOrdered ? "j.\(join.selfOrderColumn), j.rowid" : "j.rowid"
+            if readsFamily {
+                sql = "SELECT j.\(join.otherColumn), d.Z_ENT FROM \(join.name) j JOIN \(destination.name) d ON d.Z_PK = j.\(join.otherColumn) WHERE j.\(join.selfColumn) = ? ORDER BY \(order)"
+            } else {
+                sql = "SELECT j.\(join.otherColumn) FROM \(join.name) j WHERE j.\(join.selfColumn) = ? ORDER BY \(order)"
+            }
         } else {
             let inverse = relationship.inverseRelationship!
-            let destination = schema[relationship.destinationEntity]
             let inverseIndex = destination.entity.propertyIndexByName[inverse.name]!
             let foreignKey = destination.columns[inverseIndex]!
             let order = destination.orderColumns[inverseIndex].map { "\($0), Z_PK" } ?? "Z_PK"
-            sql = "SELECT Z_PK FROM \(destination.name) WHERE \(foreignKey) = ? ORDER BY \(order)"
+            // A foreign key column is only ever set on rows of entities that have the relationship.
+            sql = "SELECT Z_PK\(readsFamily ? ", Z_ENT" : "") FROM \(destination.name) WHERE \(foreignKey) = ? ORDER BY \(order)"
         }
-        return try connection.query(sql, [.integer(primaryKey)]).compactMap {
-            if case .integer(let pk) = $0[0] { return pk } else { return nil }
+        let statement = try connection.cachedStatement(sql)
+        try statement.bind([.integer(primaryKey)])
+        var keys: [StoreKey] = []
+        while try statement.step() {
+            if readsFamily {
+                guard let found = schema.table(number: statement.int64(at: 1)) else { continue }
+                keys.append(StoreKey(primaryKey: statement.int64(at: 0), entity: found.entity))
+            } else {
+                keys.append(StoreKey(primaryKey: statement.int64(at: 0), entity: destination.entity))
+            }
         }
+        return keys
     }
 
     // MARK: - SQL
 
     func sql(for query: StoreQuery, projection: String) -> String {
-        var sql = "SELECT \(projection) FROM \(schema[query.entity].name) t0"
+        let table = schema[query.entity]
+        var sql = "SELECT \(projection) FROM \(table.name) t0"
         if !query.joins.isEmpty { sql += " " + query.joins }
-        if let whereClause = query.whereClause { sql += " WHERE " + whereClause }
+        let family = table.familyCondition(alias: "t0", includingSubentities: query.includesSubentities)
+        switch (family, query.whereClause) {
+        case (nil, nil): break
+        case (let condition?, nil), (nil, let condition?): sql += " WHERE " + condition
+        case (let family?, let condition?): sql += " WHERE \(family) AND (\(condition))"
+        }
         if let orderBy = query.orderBy { sql += " ORDER BY " + orderBy }
         if query.limit > 0 || query.offset > 0 { sql += " LIMIT ? OFFSET ?" }
         return sql
@@ -119,6 +186,30 @@ extension SQLiteStore {
     func arguments(for query: StoreQuery) -> [SQLiteValue] {
         guard query.limit > 0 || query.offset > 0 else { return query.arguments }
         return query.arguments + [.integer(query.limit > 0 ? Int64(query.limit) : -1), .integer(Int64(query.offset))]
+    }
+
+    /// Turns the current row of a family query (see ``FamilyProjection``) into slots of `table`'s entity, reading
+    /// its columns at `positions`.
+    func decodeRow(_ statement: SQLiteStatement, table: EntityTable, positions: [Int32]) -> StoreRow {
+        let entity = table.entity
+        var slots: [PropertySlot] = []
+        slots.reserveCapacity(entity.properties.count)
+        var next = 0
+        for kind in entity.kinds {
+            switch kind {
+            case .attribute(let type):
+                slots.append(.value(decodeValue(statement, column: positions[next], type: type)))
+                next += 1
+            case .toMany:
+                slots.append(.toMany(nil))
+            case .toOne:
+                let column = positions[next]
+                let key = statement.int64(at: column)
+                slots.append(key == 0 && statement.isNull(at: column) ? .toOne(nil) : .toOneKey(key))
+                next += 1
+            }
+        }
+        return StoreRow(entity: entity, primaryKey: statement.int64(at: 0), version: statement.int64(at: 1), slots: slots)
     }
 
     /// Turns the current row of `statement` (projected as `Z_PK, Z_OPT, columns…`) into slots.
@@ -140,7 +231,7 @@ extension SQLiteStore {
                 column += 1
             }
         }
-        return StoreRow(primaryKey: statement.int64(at: 0), version: statement.int64(at: 1), slots: slots)
+        return StoreRow(entity: entity, primaryKey: statement.int64(at: 0), version: statement.int64(at: 1), slots: slots)
     }
 
     private func decodeValue(_ statement: SQLiteStatement, column: Int32, type: AttributeType) -> PersistentValue {

@@ -63,13 +63,19 @@ extension SQLiteStore {
     private func allocateKeys(for plan: inout SavePlan) throws {
         var counts = Array(repeating: 0, count: model.entities.count)
         for object in plan.inserted where object.objectID.isTemporaryID { counts[object.entity.index] += 1 }
-        var next = Array(repeating: Int64(0), count: counts.count)
+        // Keys are counted per root: the entities of a hierarchy draw from one range.
+        var rootCounts = Array(repeating: 0, count: counts.count)
         for (index, count) in counts.enumerated() where count > 0 {
+            rootCounts[model.entities[index].rootEntity.index] += count
+        }
+        var next = Array(repeating: Int64(0), count: counts.count)
+        for (index, count) in rootCounts.enumerated() where count > 0 {
             next[index] = try allocatePrimaryKeys(for: model.entities[index], count: count)
         }
         for object in plan.inserted where object.objectID.isTemporaryID {
-            object.savingPrimaryKey = next[object.entity.index]
-            next[object.entity.index] += 1
+            let root = object.entity.superentity == nil ? object.entity.index : object.entity.rootEntity.index
+            object.savingPrimaryKey = next[root]
+            next[root] += 1
         }
         plan.allocatedKeyCounts = counts
     }
@@ -120,17 +126,17 @@ extension SQLiteStore {
         } catch let error as SQLiteError where error.isConstraintViolation {
             let entity = object.entity
             var conflicts: [MergeConflict] = []
-            for constraint in entity.uniquenessConstraints {
+            for (number, constraint) in entity.uniquenessConstraints.enumerated() {
                 let values = constraint.map { object.attributeValue(at: entity.propertyIndexByName[$0]!) }
                 let stored = zip(constraint, values).map { entity.attributesByName[$0]!.attributeType.sqliteValue($1) }
-                let clashing = try rowsMatching(table, columns: constraint.map { table.column(forKey: $0)! },
+                let clashing = try rowsMatching(schema[entity.constraintOwner(number)], columns: constraint.map { table.column(forKey: $0)! },
                                                 values: stored, excluding: key(object))
                 guard !clashing.isEmpty else { continue }
                 conflicts.append(MergeConflict(
                     sourceObject: object, objectID: object.objectID, oldVersion: object.version, newVersion: 0,
                     objectSnapshot: MergeConflict.attributeSnapshot(object.slots, entity: entity), cachedSnapshot: [:],
                     persistedSnapshot: [:], constraint: constraint,
-                    conflictingObjectIDs: clashing.map { objectID(of: entity, primaryKey: $0) }))
+                    conflictingObjectIDs: clashing.map { objectID(of: $0.entity, primaryKey: $0.primaryKey) }))
             }
             let described = conflicts.first.map { "(\($0.constraint.joined(separator: ", ")))" } ?? "a uniqueness constraint"
             throw PersistenceError(.managedObjectConstraintMerge,

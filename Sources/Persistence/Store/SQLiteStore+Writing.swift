@@ -76,13 +76,21 @@ extension SQLiteStore {
     }
 
     /// Primary keys of rows other than `excluding` whose constraint columns equal `values`.
-    func rowsMatching(_ table: EntityTable, columns: [String], values: [SQLiteValue], excluding: Int64?) throws -> [Int64] {
-        var sql = "SELECT Z_PK FROM \(table.name) WHERE " + columns.map { "\($0) = ?" }.joined(separator: " AND ")
+    func rowsMatching(_ table: EntityTable, columns: [String], values: [SQLiteValue], excluding: Int64?) throws -> [StoreKey] {
+        let readsFamily = table.entity.isInHierarchy
+        var sql = "SELECT Z_PK\(readsFamily ? ", Z_ENT" : "") FROM \(table.name) WHERE " + columns.map { "\($0) = ?" }.joined(separator: " AND ")
+        // In a hierarchy, `table`'s entity and its subentities: a subentity's constraint holds among its own rows.
+        if let family = table.familyCondition(alias: nil) { sql += " AND " + family }
         var arguments = values
         if let excluding {
             sql += " AND Z_PK != ?"
             arguments.append(.integer(excluding))
         }
-        return try connection.query(sql, arguments).compactMap { if case .integer(let pk) = $0[0] { pk } else { nil } }
+        return try connection.query(sql, arguments).compactMap { row in
+            guard case .integer(let pk) = row[0] else { return nil }
+            guard readsFamily else { return StoreKey(primaryKey: pk, entity: table.entity) }
+            guard case .integer(let number) = row[1], let found = schema.table(number: number) else { return nil }
+            return StoreKey(primaryKey: pk, entity: found.entity)
+        }
     }
 }

@@ -240,9 +240,9 @@ final class SQLiteStore {
             for (key, value) in ["uuid": identifier, "modelHash": model.versionHash, "formatVersion": Self.formatVersion] {
                 try connection.run("INSERT INTO Z_METADATA (Z_KEY, Z_VALUE) VALUES (?, ?)", [.text(key), .text(value)])
             }
-            for entity in model.entities {
+            for table in schema.entities {
                 try connection.run("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_MAX) VALUES (?, ?, 0)",
-                                   [.integer(Int64(entity.index + 1)), .text(entity.name)])
+                                   [.integer(table.number), .text(table.entity.name)])
             }
         }
     }
@@ -266,10 +266,12 @@ final class SQLiteStore {
 
     // MARK: - Keys
 
-    /// Reserves `count` primary keys for `entity`; returns the first.
+    /// Reserves `count` primary keys for `entity`; returns the first. Entities of one hierarchy share one table and
+    /// so count their keys together, on their root's counter.
     func allocatePrimaryKeys(for entity: EntityDescription, count: Int) throws -> Int64 {
-        let rows = try connection.query("UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ? RETURNING Z_MAX",
-                                        [.integer(Int64(count)), .integer(Int64(entity.index + 1))])
+        // By name: stores made before entity numbers followed names numbered them in the model's order.
+        let rows = try connection.query("UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_NAME = ? RETURNING Z_MAX",
+                                        [.integer(Int64(count)), .text(entity.rootEntity.name)])
         guard case .integer(let max)? = rows.first?.first else {
             throw PersistenceError(.persistentStoreSave, "The store has no key counter for \(entity.name).", entityName: entity.name)
         }

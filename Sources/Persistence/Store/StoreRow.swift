@@ -1,6 +1,9 @@
 /// One row as read from the store: its primary key, its version, and a slot per property (attributes as values,
 /// to-ones as keys, to-manys as faults).
 struct StoreRow {
+    /// The row's own entity: for a fetch of an entity with subentities, the subentity the row belongs to. (The
+    /// model keeps its entities alive; a counted reference would cost a retain per row read.)
+    unowned(unsafe) let entity: EntityDescription
     let primaryKey: Int64
     let version: Int64
     let slots: [PropertySlot]
@@ -16,4 +19,15 @@ struct StoreQuery {
     var arguments: [SQLiteValue] = []
     var limit: Int = 0
     var offset: Int = 0
+    /// For an entity with subentities: whether their rows are included (``FetchRequest/includesSubentities``).
+    var includesSubentities = true
+
+    /// `true` when rows of more than one entity can come back, each to be read as its own entity.
+    var readsFamily: Bool { includesSubentities && entity.hasSubentities }
+}
+
+/// A row's primary key and its entity (which, in a hierarchy, the key alone does not tell).
+struct StoreKey {
+    let primaryKey: Int64
+    unowned(unsafe) let entity: EntityDescription
 }

@@ -13,8 +13,11 @@ class PersistenceTestCase: XCTestCase {
     override func setUpWithError() throws {
         try super.setUpWithError()
         storeFilesBefore = Self.inMemoryStoreFiles()
-        container = try makeContainer()
+        container = try makeContainer(model: try makeModel())
     }
+
+    /// The model of the test's container: the film catalogue, unless a feature with a model of its own says otherwise.
+    func makeModel() throws -> ManagedObjectModel { try TestModel.make() }
 
     override func tearDownWithError() throws {
         releasedContainer = container

@@ -5,10 +5,10 @@ import Foundation
 ///
 /// It reads what the code model can express — entities and their classes, attributes of every stored type
 /// (optional, default values), relationships (to-one, to-many, ordered, inverse, delete rule, counts),
-/// uniqueness constraints, fetch indexes and the older compound indexes, configurations — and rejects, with an
-/// error naming the feature, the file, the line and the entity, what it cannot yet represent faithfully (entity
-/// inheritance, abstract entities, transient, derived and transformable attributes, fetched properties). It
-/// never loads such a model with a part silently missing.
+/// uniqueness constraints, fetch indexes and the older compound indexes, entity inheritance and abstract entities,
+/// configurations — and rejects, with an error naming the feature, the file, the line and the entity, what it
+/// cannot yet represent faithfully (transient and derived attributes, fetched properties). It never loads such a
+/// model with a part silently missing.
 struct ModelContentsReader {
     let file: URL
     let classes: ManagedObjectClassResolver
@@ -38,10 +38,11 @@ struct ModelContentsReader {
             throw invalid("unknown model document version '\(version)'; this reader knows \(Self.knownDocumentVersions.sorted().joined(separator: ", ")). Save the model with a current Xcode or declare it in code.", line: root.line)
         }
         var result = Result()
+        var declarations: [EntityDeclaration] = []
         for child in root.children {
             switch child.name {
             case "entity":
-                result.entities.append(try readEntity(child, into: &result))
+                declarations.append(try readEntity(child, into: &result))
             case "configuration":
                 let name = try required("name", of: child, what: "configuration")
                 guard result.configurations[name] == nil else {
@@ -59,19 +60,80 @@ struct ModelContentsReader {
                 throw invalid("unknown element <\(child.name)> in <model>.", line: child.line)
             }
         }
+        result.entities = try makeEntities(declarations, into: &result)
         return result
     }
 
     // MARK: - Entities
 
-    private func readEntity(_ element: ModelFileElement, into result: inout Result) throws -> EntityDescription {
+    /// One `<entity>` as read, before its parent is made.
+    private struct EntityDeclaration {
+        let name: String
+        let parentName: String?
+        let isAbstract: Bool
+        let representedClassName: String?
+        let line: Int
+        let properties: [PropertyDescription]
+        let constraints: [[String]]
+        let indexes: [FetchIndexDescription]
+    }
+
+    /// Makes the entities in the file's order, each parent before its subentities (a subentity takes the parent's
+    /// properties when it is made). A missing parent or a cycle of parents is an error naming the entity.
+    private func makeEntities(_ declarations: [EntityDeclaration], into result: inout Result) throws -> [EntityDescription] {
+        let byName = Dictionary(declarations.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var made: [String: EntityDescription] = [:]
+        var inProgress: Set<String> = []
+        func make(_ declaration: EntityDeclaration) throws -> EntityDescription {
+            if let entity = made[declaration.name] { return entity }
+            let at = "entity '\(declaration.name)'"
+            var parent: EntityDescription?
+            if let parentName = declaration.parentName {
+                guard let parentDeclaration = byName[parentName] else {
+                    throw invalid("\(at) inherits from '\(parentName)' (parentEntity), which is not an entity of this model. Entities: \(byName.keys.sorted().joined(separator: ", ")).", line: declaration.line, entity: declaration.name)
+                }
+                guard inProgress.insert(declaration.name).inserted else {
+                    throw invalid("\(at) inherits from itself through its parents (parentEntity '\(parentName)'); inheritance cannot go round in a circle.", line: declaration.line, entity: declaration.name)
+                }
+                parent = try make(parentDeclaration)
+                inProgress.remove(declaration.name)
+            }
+            let entity = EntityDescription(name: declaration.name,
+                                           managedObjectClass: try objectClass(of: declaration, parent: parent, into: &result),
+                                           parent: parent, isAbstract: declaration.isAbstract,
+                                           properties: declaration.properties, uniquenessConstraints: declaration.constraints,
+                                           indexes: declaration.indexes)
+            made[declaration.name] = entity
+            return entity
+        }
+        return try declarations.map(make)
+    }
+
+    /// The class of an entity's objects: the `representedClassName`'s class, or when none is found, the parent's
+    /// class (a subentity's class must be its parent's or a subclass) or `ManagedObject`.
+    private func objectClass(of declaration: EntityDeclaration, parent: EntityDescription?,
+                             into result: inout Result) throws -> ManagedObject.Type {
+        let at = "entity '\(declaration.name)'"
+        switch classes.resolve(declaration.representedClassName) {
+        case .found(let type):
+            // A subentity left as NSManagedObject still makes objects of its parent's class, as fetches of the
+            // parent return them as that class.
+            return type == ManagedObject.self ? (parent?.managedObjectClass ?? type) : type
+        case .notFound:
+            let fallback = parent?.managedObjectClass ?? ManagedObject.self
+            result.unresolvedClassNames.append(declaration.representedClassName ?? "")
+            result.warnings.append("\(location(declaration.line)): no class named '\(declaration.representedClassName ?? "")' was found for \(at), so its objects are \(fallback == ManagedObject.self ? "plain ManagedObjects" : "\(fallback) objects, the class of its parent"). Pass the class in managedObjectClasses to use it.")
+            return fallback
+        case .invalid(let message):
+            throw invalid("\(at): \(message)", line: declaration.line, entity: declaration.name)
+        }
+    }
+
+    private func readEntity(_ element: ModelFileElement, into result: inout Result) throws -> EntityDeclaration {
         let name = try required("name", of: element, what: "entity")
         let at = "entity '\(name)'"
-        if let parent = element["parentEntity"] {
-            throw invalid("\(at) inherits from '\(parent)' (parentEntity). Entity inheritance is not supported yet: copy the parent's properties into the entity, or declare the model in code.", line: element.line, entity: name)
-        }
-        if element.flag("isAbstract") {
-            throw invalid("\(at) is abstract (isAbstract). Abstract entities and entity inheritance are not supported yet.", line: element.line, entity: name)
+        if let parent = element["parentEntity"], parent == name {
+            throw invalid("\(at) names itself as its parent (parentEntity).", line: element.line, entity: name)
         }
         result.lines[name] = element.line
         var properties: [PropertyDescription] = []
@@ -112,19 +174,9 @@ struct ModelContentsReader {
                 throw invalid("unknown element <\(child.name)> in \(at).", line: child.line, entity: name)
             }
         }
-        let objectClass: ManagedObject.Type
-        switch classes.resolve(element["representedClassName"]) {
-        case .found(let type):
-            objectClass = type
-        case .notFound:
-            objectClass = ManagedObject.self
-            result.unresolvedClassNames.append(element["representedClassName"] ?? "")
-            result.warnings.append("\(location(element.line)): no class named '\(element["representedClassName"] ?? "")' was found for \(at), so its objects are plain ManagedObjects. Pass the class in managedObjectClasses to use it.")
-        case .invalid(let message):
-            throw invalid("\(at): \(message)", line: element.line, entity: name)
-        }
-        return EntityDescription(name: name, managedObjectClass: objectClass, properties: properties,
-                                 uniquenessConstraints: constraints, indexes: indexes)
+        return EntityDeclaration(name: name, parentName: element["parentEntity"], isAbstract: element.flag("isAbstract"),
+                                 representedClassName: element["representedClassName"], line: element.line,
+                                 properties: properties, constraints: constraints, indexes: indexes)
     }
 
     private func readFetchIndex(_ element: ModelFileElement, entity: String) throws -> FetchIndexDescription {
