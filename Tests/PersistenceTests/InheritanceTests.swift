@@ -325,6 +325,27 @@ final class InheritanceTests: PersistenceTestCase {
         XCTAssertEqual(try storeSnapshot(), before)
     }
 
+    func testEntitiesWithoutClassesWorkThroughKeyValueCoding() throws {
+        let base = EntityDescription(name: "BaseEntity", isAbstract: true, properties: [
+            .attribute("identifier", .uuid, optional: false), .attribute("name", .string, optional: false),
+        ])
+        let derived = EntityDescription(name: "DerivedEntity", parent: base, properties: [.attribute("extra", .string)])
+        let plain = try makeContainer(model: try ManagedObjectModel(entities: [base, derived]))
+        let object = EntityDescription.insertNewObject(forEntityName: "DerivedEntity", into: plain.viewContext)
+        let identifier = UUID()
+        object.setValue(identifier, forKey: "identifier")
+        object.setValue("first", forKey: "name")
+        object.setValue("more", forKey: "extra")
+        try plain.viewContext.save()
+        plain.viewContext.reset()
+        let request = FetchRequest<ManagedObject>(entityName: "BaseEntity")
+        request.predicate = try FetchPredicate(format: "identifier == %@", identifier)
+        let found = try XCTUnwrap(try plain.viewContext.fetch(request).first)
+        XCTAssertEqual(found.entity.name, "DerivedEntity")
+        XCTAssertEqual(found.value(forKey: "extra") as? String, "more")
+        XCTAssertEqual(found.value(forKey: "name") as? String, "first")
+    }
+
     // MARK: - The model drawn in Xcode
 
     func testTheXcodeModelMatchesTheCodeModelAndOpensItsStore() throws {
