@@ -5,9 +5,10 @@ import Foundation
 //   search 1.6 million texts for three terms; delete 10,000 decks with their 100,000 cards.
 // Each measured case runs in a child process of its own, so the peak memory reported is that case's alone.
 //
-//   swift run -c release --package-path Benchmarks persistence-bench [--runs N]
+//   swift run -c release --package-path Benchmarks persistence-bench [--runs N] [--only insert|fetch|search|delete]
 
 let arguments = CommandLine.arguments
+let usage = "usage: persistence-bench [--runs N] [--only WORKLOAD]   (N ≥ 1, default 3; WORKLOAD: insert, fetch, search or delete)"
 
 if arguments.count >= 3 && arguments[1] == "--case" {
     do {
@@ -20,11 +21,26 @@ if arguments.count >= 3 && arguments[1] == "--case" {
 }
 
 var runs = 3
-if let index = arguments.firstIndex(of: "--runs"), index + 1 < arguments.count, let value = Int(arguments[index + 1]), value > 0 {
-    runs = value
-} else if arguments.count > 1 {
-    print("usage: persistence-bench [--runs N]   (N ≥ 1, default 3)")
-    exit(arguments.contains("--help") ? 0 : 2)
+var only: String?
+var remaining = arguments.dropFirst()
+while let option = remaining.popFirst() {
+    switch option {
+    case "--runs":
+        guard let text = remaining.popFirst(), let value = Int(text), value > 0 else {
+            print(usage)
+            exit(2)
+        }
+        runs = value
+    case "--only":
+        guard let name = remaining.popFirst(), ["insert", "fetch", "search", "delete"].contains(name) else {
+            print(usage)
+            exit(2)
+        }
+        only = name
+    default:
+        print(usage)
+        exit(option == "--help" ? 0 : 2)
+    }
 }
 
 /// One workload: its sides (the first is the one the others are compared with), and the store each side reads.
@@ -41,7 +57,7 @@ struct BenchWorkload {
     let sides: [Side]
 }
 
-let workloads = [
+let allWorkloads = [
     BenchWorkload(name: "insert", title: "insert 50,000 × 10 integers, one save", sides: [
         .init(label: "raw C API", caseName: "insert-raw", store: nil),
         .init(label: "GRDB statements", caseName: "insert-grdb-statements", store: nil),
@@ -67,6 +83,8 @@ let workloads = [
         .init(label: "Persistence, batch delete", caseName: "delete-persistence-batch", store: "persistence"),
     ]),
 ]
+
+let workloads = allWorkloads.filter { only == nil || $0.name == only }
 
 let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
 let folder = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
@@ -160,17 +178,20 @@ for workload in workloads {
 // The targets of the issue that asked for this table; a line for each, with its verdict.
 let finalResults = results
 func result(_ name: String) -> Sample { finalResults[name]! }
-let targets: [(String, Double, Double)] = [
-    ("insert, cold: Persistence / raw", result("insert-persistence").cold / result("insert-raw").cold, 1.8),
-    ("insert, warm: Persistence / raw", result("insert-persistence").warm / result("insert-raw").warm, 1.8),
-    ("fetch, warm: Persistence / raw", result("fetch-persistence").warm / result("fetch-raw").warm, 1.4),
-    ("fetch, cold: Persistence / raw", result("fetch-persistence").cold / result("fetch-raw").cold, 2.0),
-    ("fetch, peak memory of Persistence (MB)", result("fetch-persistence").peakMB, 70),
-    ("search, warm: CONTAINS[cd] / raw LIKE", result("search-persistence").warm / result("search-raw").warm, 1.3),
-    ("delete through a child context (s)", result("delete-persistence-child").warm, 0.6),
-    ("delete through a context (s)", result("delete-persistence-context").warm, 0.4),
-    ("batch delete / raw bulk delete", result("delete-persistence-batch").warm / result("delete-raw").warm, 1.2),
+/// Each target with the workload it belongs to; only the measured workloads' targets are judged.
+let allTargets: [(workload: String, label: String, value: () -> Double, target: Double)] = [
+    ("insert", "insert, cold: Persistence / raw", { result("insert-persistence").cold / result("insert-raw").cold }, 1.8),
+    ("insert", "insert, warm: Persistence / raw", { result("insert-persistence").warm / result("insert-raw").warm }, 1.8),
+    ("fetch", "fetch, warm: Persistence / raw", { result("fetch-persistence").warm / result("fetch-raw").warm }, 1.4),
+    ("fetch", "fetch, cold: Persistence / raw", { result("fetch-persistence").cold / result("fetch-raw").cold }, 2.0),
+    ("fetch", "fetch, peak memory of Persistence (MB)", { result("fetch-persistence").peakMB }, 70),
+    ("search", "search, warm: CONTAINS[cd] / raw LIKE", { result("search-persistence").warm / result("search-raw").warm }, 1.3),
+    ("delete", "delete through a child context (s)", { result("delete-persistence-child").warm }, 0.6),
+    ("delete", "delete through a context (s)", { result("delete-persistence-context").warm }, 0.4),
+    ("delete", "batch delete / raw bulk delete", { result("delete-persistence-batch").warm / result("delete-raw").warm }, 1.2),
 ]
+let targets = allTargets.filter { target in workloads.contains { $0.name == target.workload } }
+    .map { ($0.label, $0.value(), $0.target) }
 print("")
 print("targets".padding(toLength: 44, withPad: " ", startingAt: 0) + "    measured    target")
 for (label, value, target) in targets {
