@@ -84,4 +84,60 @@ final class DeleteRuleTests: PersistenceTestCase {
         try context.save()
         XCTAssertEqual(try storedCount("Movie"), 1)
     }
+
+    // MARK: - Deleting many saved objects (their relationships are read in bulk)
+
+    /// Ten saved movies of three scenes each, read back by a fresh context as faults; returns the movies by title.
+    private func savedMovies(in reader: ManagedObjectContext) throws -> [String: Movie] {
+        for number in 0..<10 {
+            let movie = makeMovie("Movie \(number)", year: 1950 + number)
+            for sceneNumber in 1...3 {
+                let scene = Scene(context: context)
+                scene.number = number * 10 + sceneNumber
+                scene.movie = movie
+            }
+        }
+        try context.save()
+        return try reader.performAndWait {
+            Dictionary(uniqueKeysWithValues: try reader.fetch(Movie.fetchRequest()).map { ($0.title, $0) })
+        }
+    }
+
+    func testDeletingManyMoviesCascadesToTheirStoredScenesButKeepsMovedOnes() throws {
+        let reader = container.newBackgroundContext()
+        let movies = try savedMovies(in: reader)
+        try reader.performAndWait {
+            // Move a scene of a doomed movie to one that stays, unsaved, before deleting.
+            let kept = try XCTUnwrap(movies["Movie 9"])
+            let moved = try XCTUnwrap(movies["Movie 0"]?.scenes.first)
+            moved.movie = kept
+            for number in 0..<5 { reader.delete(movies["Movie \(number)"]!) }
+            try reader.save()
+        }
+        XCTAssertEqual(try storedCount("Movie"), 5)
+        XCTAssertEqual(try storedCount("Scene"), 16, "5 movies × 3 scenes stay, with the scene moved away")
+        XCTAssertEqual(try storedCount("Scene", "movie.title == %@", "Movie 9"), 4)
+        XCTAssertEqual(try storedCount("Scene", "movie == nil"), 0)
+    }
+
+    func testAChildDeletingManyMoviesKeepsItsParentsUnsavedChanges() throws {
+        let parent = container.newBackgroundContext()
+        let movies = try savedMovies(in: parent)
+        // The parent moves a scene of Movie 1 to Movie 8 without saving; the child deletes Movies 0 to 4.
+        try parent.performAndWait {
+            movies["Movie 1"]!.scenes.last!.movie = movies["Movie 8"]!
+        }
+        let child = ManagedObjectContext(concurrencyType: .privateQueue)
+        child.parent = parent
+        try child.performAndWait {
+            let request = Movie.fetchRequest()
+            request.predicate = try FetchPredicate(format: "year < 1955")
+            for movie in try child.fetch(request) { child.delete(movie) }
+            try child.save()
+        }
+        try parent.performAndWait { try parent.save() }
+        XCTAssertEqual(try storedCount("Movie"), 5)
+        XCTAssertEqual(try storedCount("Scene"), 16)
+        XCTAssertEqual(try storedCount("Scene", "movie.title == %@", "Movie 8"), 4, "the scene the parent moved survives")
+    }
 }

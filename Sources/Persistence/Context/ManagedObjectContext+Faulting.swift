@@ -32,6 +32,27 @@ extension ManagedObjectContext {
         }
     }
 
+    /// Fills, in one query per entity and 500 keys, the faults among `objects` that have no row yet — for work
+    /// that is about to fire them all (a child's deletions arriving in its parent). Only a context over the store
+    /// reads rows this way; in a child each fault reads through its parent. Rows that are gone leave their objects
+    /// faults, which report it when they fire.
+    func fillFaults(_ objects: [ManagedObject]) {
+        guard parent == nil, persistentStoreCoordinator != nil else { return }
+        var byEntity: [ObjectIdentifier: [ManagedObject]] = [:]
+        for object in objects where object.faultState == .faultWithoutRow && !object.objectID.isTemporaryID {
+            byEntity[ObjectIdentifier(object.entity), default: []].append(object)
+        }
+        for group in byEntity.values {
+            let entity = group[0].entity
+            guard let rows = try? withReadStore({ try $0.rows(of: entity, primaryKeys: group.compactMap(\.objectID.primaryKey)) }) else { continue }
+            for row in rows {
+                guard let object = registry.object(entityIndex: entity.index, primaryKey: row.primaryKey),
+                      object.faultState == .faultWithoutRow else { continue }
+                object.adopt(row, asFault: true)
+            }
+        }
+    }
+
     /// The objects of to-many `relationship` of `object`, as the store holds them.
     func loadToMany(_ relationship: RelationshipDescription, of object: ManagedObject) -> RelatedObjects {
         if let ids = ancestorToMany(relationship, of: object.objectID) {

@@ -73,12 +73,13 @@ extension ManagedObjectContext {
                 object.slots[change.index] = change.slot.slot(in: self)
             }
         }
-        for id in deletions {
-            // A temporary ID the parent never saw was inserted and deleted in the child alone.
-            if id.isTemporaryID && registeredObject(forID: id) == nil { continue }
-            let object = self.object(with: id)
-            if !object.isInaccessible { delete(object) }
+        // A temporary ID the parent never saw was inserted and deleted in the child alone.
+        let doomed = deletions.compactMap { id in
+            id.isTemporaryID && registeredObject(forID: id) == nil ? nil : self.object(with: id)
         }
+        // Deleting fires each fault; read their rows together first.
+        fillFaults(doomed)
+        for object in doomed where !object.isInaccessible { delete(object) }
     }
 
     /// The state the parent chain holds for `id`, when some ancestor has the object in memory.

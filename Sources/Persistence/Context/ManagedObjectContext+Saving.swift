@@ -109,7 +109,14 @@ extension ManagedObjectContext {
     func propagateDeletes() {
         var pending = deleted.objects
         var next = 0
+        var prefetched = 0
         while next < pending.count {
+            if next == prefetched {
+                // Each wave of deletions (the context's own, then each round of cascades) reads what its rules
+                // need in bulk.
+                prefetchRelationshipsForDelete(pending[next...])
+                prefetched = pending.count
+            }
             let object = pending[next]
             next += 1
             for (index, relationship) in object.entity.relationshipAt.enumerated() {

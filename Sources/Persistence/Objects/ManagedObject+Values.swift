@@ -75,11 +75,7 @@ extension ManagedObject {
             return RelatedObjects()
         }
         let related = context.loadToMany(relationship, of: self)
-        slots[index] = .toMany(related)
-        if var committed = committedSlots, case .toMany(nil) = committed[index] {
-            committed[index] = .toMany(related)
-            committedSlots = committed
-        }
+        adoptLoadedToMany(related, at: index)
         return related
     }
 

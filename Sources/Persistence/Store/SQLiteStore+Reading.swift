@@ -119,12 +119,13 @@ extension SQLiteStore {
     /// The current version of each listed row that still exists.
     func versions(of entity: EntityDescription, primaryKeys: [Int64]) throws -> [Int64: Int64] {
         var result: [Int64: Int64] = [:]
+        result.reserveCapacity(primaryKeys.count)
         let table = schema[entity]
-        for chunk in primaryKeys.chunked(into: 500) {
-            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
-            for row in try connection.query("SELECT Z_PK, Z_OPT FROM \(table.name) WHERE Z_PK IN (\(marks))", chunk.map(SQLiteValue.integer)) {
-                if case .integer(let pk) = row[0], case .integer(let version) = row[1] { result[pk] = version }
-            }
+        let size = EntityTable.versionChunkSize
+        for chunk in primaryKeys.chunked(into: size) {
+            let statement = try connection.cachedStatement(chunk.count == size ? table.versionsSQL : table.versionsSQL(count: chunk.count))
+            for (position, key) in chunk.enumerated() { try statement.bind(key, at: Int32(position + 1)) }
+            while try statement.step() { result[statement.int64(at: 0)] = statement.int64(at: 1) }
         }
         return result
     }
@@ -259,5 +260,40 @@ extension SQLiteStore {
 extension Array {
     func chunked(into size: Int) -> [ArraySlice<Element>] {
         stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
+    }
+}
+
+extension SQLiteStore {
+    /// The rows related to each of `ownerKeys` (rows of `entity`) through to-many `relationship`, each with its
+    /// owner's key: grouped by owner, and within an owner in the relationship's order (as ``relatedKeys(_:of:primaryKey:)``
+    /// gives them). One statement for all the owners, where a relationship read owner by owner takes one each.
+    /// The destination must have no subentities (their rows need each their own columns). A row is decoded only
+    /// when `needsRow` says so for its key (an object already in memory has no use for it); otherwise it is nil.
+    func relatedRows(_ relationship: RelationshipDescription, of entity: EntityDescription, ownerKeys: ArraySlice<Int64>,
+                     needsRow: (Int64) -> Bool) throws -> [(owner: Int64, key: Int64, row: StoreRow?)] {
+        let table = schema[entity]
+        let index = entity.propertyIndexByName[relationship.name]!
+        let destination = schema[relationship.destinationEntity]
+        let columns = (["Z_PK", "Z_OPT"] + destination.columns.compactMap { $0 }).map { "d." + $0 }.joined(separator: ", ")
+        let marks = Array(repeating: "?", count: ownerKeys.count).joined(separator: ", ")
+        let sql: String
+        if let join = table.joinTables[index] {
+            let order = relationship.isOrdered ? "j.\(join.selfOrderColumn), j.rowid" : "j.rowid"
+            sql = "SELECT \(columns), j.\(join.selfColumn) FROM \(join.name) j JOIN \(destination.name) d ON d.Z_PK = j.\(join.otherColumn) WHERE j.\(join.selfColumn) IN (\(marks)) ORDER BY j.\(join.selfColumn), \(order)"
+        } else {
+            let inverseIndex = destination.entity.propertyIndexByName[relationship.inverseRelationship!.name]!
+            let foreignKey = destination.columns[inverseIndex]!
+            let order = destination.orderColumns[inverseIndex].map { "d.\($0), d.Z_PK" } ?? "d.Z_PK"
+            sql = "SELECT \(columns), d.\(foreignKey) FROM \(destination.name) d WHERE d.\(foreignKey) IN (\(marks)) ORDER BY d.\(foreignKey), \(order)"
+        }
+        let ownerColumn = Int32(2 + destination.columnProperties.count)
+        let statement = try connection.cachedStatement(sql)
+        try statement.bind(ownerKeys.map(SQLiteValue.integer))
+        var rows: [(owner: Int64, key: Int64, row: StoreRow?)] = []
+        while try statement.step() {
+            let key = statement.int64(at: 0)
+            rows.append((statement.int64(at: ownerColumn), key, needsRow(key) ? decodeRow(statement, table: destination) : nil))
+        }
+        return rows
     }
 }

@@ -44,13 +44,12 @@ extension SQLiteStore {
 
     /// Deletes a row and its join-table entries; returns `false` when no row matched (see ``updateRow``).
     func deleteRow(_ table: EntityTable, primaryKey: Int64, expectedVersion: Int64?) throws -> Bool {
-        var sql = "DELETE FROM \(table.name) WHERE Z_PK = ?"
-        var arguments: [SQLiteValue] = [.integer(primaryKey)]
-        if let expectedVersion {
-            sql += " AND Z_OPT = ?"
-            arguments.append(.integer(expectedVersion))
-        }
-        let deleted = try connection.run(sql, arguments) == 1
+        // The SQL is made once per table: a save deleting 100,000 rows runs this 100,000 times.
+        let statement = try connection.cachedStatement(expectedVersion == nil ? table.deleteSQL : table.deleteCheckingVersionSQL)
+        try statement.bind(primaryKey, at: 1)
+        if let expectedVersion { try statement.bind(expectedVersion, at: 2) }
+        while try statement.step() {}
+        let deleted = connection.changes == 1
         for join in table.joinTables.values {
             try connection.run("DELETE FROM \(join.name) WHERE \(join.selfColumn) = ?", [.integer(primaryKey)])
         }

@@ -112,6 +112,12 @@ final class EntityTable {
     let columnProperties: [Int]
     /// `INSERT INTO ZMOVIE (Z_PK, Z_OPT, <columns…>) VALUES (?, 1, ?…)` (and `Z_ENT` in a hierarchy).
     let insertSQL: String
+    /// `DELETE FROM ZMOVIE WHERE Z_PK = ?`, and with `AND Z_OPT = ?` (optimistic locking).
+    let deleteSQL: String
+    let deleteCheckingVersionSQL: String
+    /// `SELECT Z_PK, Z_OPT FROM ZMOVIE WHERE Z_PK IN (?, …)` for a full chunk of ``versionChunkSize`` keys.
+    let versionsSQL: String
+    static let versionChunkSize = 500
     /// For an entity with subentities: how to read rows of any entity of its family in one query.
     fileprivate(set) var family: FamilyProjection?
 
@@ -155,6 +161,9 @@ final class EntityTable {
         selectColumns = (["Z_PK", "Z_OPT"] + columns.compactMap { $0 }).joined(separator: ", ")
         columnProperties = columns.indices.filter { columns[$0] != nil }
         let named = columns.compactMap { $0 }
+        deleteSQL = "DELETE FROM \(name) WHERE Z_PK = ?"
+        deleteCheckingVersionSQL = "DELETE FROM \(name) WHERE Z_PK = ? AND Z_OPT = ?"
+        versionsSQL = "SELECT Z_PK, Z_OPT FROM \(name) WHERE Z_PK IN (\(Array(repeating: "?", count: Self.versionChunkSize).joined(separator: ", ")))"
         if entity.isInHierarchy {
             insertSQL = "INSERT INTO \(name) (Z_PK, Z_OPT, Z_ENT\(named.map { ", " + $0 }.joined())) VALUES (?, 1, \(number)\(String(repeating: ", ?", count: named.count)))"
         } else {
@@ -163,6 +172,11 @@ final class EntityTable {
     }
 
     static func tableName(_ entity: EntityDescription) -> String { "Z" + entity.name.uppercased() }
+
+    /// `SELECT Z_PK, Z_OPT FROM <table> WHERE Z_PK IN (?, …)` with `count` placeholders.
+    func versionsSQL(count: Int) -> String {
+        "SELECT Z_PK, Z_OPT FROM \(name) WHERE Z_PK IN (\(Array(repeating: "?", count: count).joined(separator: ", ")))"
+    }
 
     func column(forKey key: String) -> String? {
         entity.propertyIndexByName[key].flatMap { columns[$0] }
