@@ -67,6 +67,24 @@ final class BatchDeleteTests: PersistenceTestCase {
         XCTAssertEqual(try context.execute(request).result as? Bool, true)
     }
 
+    func testCascadesIntoRowsWithNothingElseToDoDeleteAsTheGatheredCascadeDoes() throws {
+        // Notes have one relationship (to their card) and only cards lead to them: a count-only delete removes them
+        // in one statement at the end; a delete that returns IDs gathers them. Both leave the same store.
+        var snapshots: [[String: [[SQLiteValue]]]] = []
+        for resultType in [BatchDeleteRequestResultType.resultTypeCount, .resultTypeObjectIDs] {
+            let store = try makeContainer(model: BatchModel.make())
+            try makeDecks(3, cards: 4, in: store)
+            let request = try deleteRequest("Deck", "name != %@", "Deck 2")
+            request.resultType = resultType
+            let result = try store.viewContext.execute(request)
+            XCTAssertEqual(result.count, 2 + 8 + 16, "\(resultType): 2 decks, their 8 cards and 16 notes")
+            XCTAssertEqual(try storeInteger("SELECT COUNT(*) FROM ZNOTE", in: store), 8)
+            XCTAssertEqual(try storeInteger("SELECT COUNT(*) FROM ZNOTE WHERE ZCARD NOT IN (SELECT Z_PK FROM ZCARD)", in: store), 0)
+            snapshots.append(try storeSnapshot(in: store).filter { !$0.key.hasPrefix("Z_METADATA") })
+        }
+        XCTAssertEqual(snapshots[0], snapshots[1])
+    }
+
     func testLimitAndOffsetChooseRowsInSortOrder() throws {
         for (title, year) in [("A", 1990), ("B", 1970), ("C", 1980), ("D", 2000)] { makeMovie(title, year: year) }
         try context.save()

@@ -74,6 +74,29 @@ struct BatchDeleteGraph {
         return "INSERT OR IGNORE INTO \(Self.scratchTable(of: relationship.destinationEntity)) (Z_PK, Z_ROUND) SELECT \(link.relatedKey), ?1 FROM \(link.from) WHERE x.Z_ROUND = ?2"
     }
 
+    /// For a cascade into an entity whose rows need nothing but deleting: the statement that deletes, at the end,
+    /// every row of it that belongs to a gathered row of `entity` — what a cascade would gather, without gathering
+    /// it. That is the case when the relationship is a to-many whose inverse is the destination's only relationship
+    /// (a key column on its rows) and no other relationship of the model leads to the destination: whatever that
+    /// inverse's rule says, it points at a row being deleted, and nothing else can reach, deny or nullify those rows.
+    /// (Deleting 10,000 decks then deletes their 100,000 cards as a bulk `DELETE … WHERE ZDECK IN …` would.)
+    func directCascadeSQL(_ relationship: RelationshipDescription, of entity: EntityDescription) -> String? {
+        let destination = relationship.destinationEntity!
+        guard relationship.isToMany, let inverse = relationship.inverseRelationship, !inverse.isToMany,
+              !destination.isInHierarchy, !entity.isInHierarchy,
+              destination.relationshipAt.compactMap({ $0 }).count == 1 else { return nil }
+        let table = schema[destination]
+        guard let column = inverseColumn(of: inverse, in: table) else { return nil }
+        let leadsThere = schema.entities.contains { other in
+            other.entity.relationshipAt.contains { candidate in
+                guard let candidate, candidate !== relationship else { return false }
+                return candidate.destinationEntity === destination
+            }
+        }
+        guard !leadsThere else { return nil }
+        return "DELETE FROM \(table.name) WHERE \(column) IN \(Self.deleted(entity))"
+    }
+
     /// The gathered rows whose deny rule on `relationship` is broken — they still have related rows that are not
     /// being deleted — with how many such related rows each has.
     func denySQL(_ relationship: RelationshipDescription, at index: Int, of entity: EntityDescription) -> String? {

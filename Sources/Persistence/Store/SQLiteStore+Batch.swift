@@ -81,14 +81,21 @@ extension SQLiteStore {
             var gathered: Set<Int> = []
             var frontier: Set<Int> = [plan.entity.index]
             var round: Int64 = 0
+            // Cascades into entities with nothing more to do are deleted in one statement at the end, not gathered.
+            var directDeletes: [String] = []
             while !frontier.isEmpty {
                 gathered.formUnion(frontier)
                 var next: Set<Int> = []
                 for entityIndex in frontier.sorted() {
                     let entity = model.entities[entityIndex]
                     for (index, relationship) in entity.relationshipAt.enumerated() {
-                        guard let relationship, relationship.deleteRule == .cascade,
-                              let cascade = graph.cascadeSQL(relationship, at: index, of: entity) else { continue }
+                        guard let relationship, relationship.deleteRule == .cascade else { continue }
+                        if !plan.returnsKeys, relationship.destinationEntity !== plan.entity,
+                           let direct = graph.directCascadeSQL(relationship, of: entity) {
+                            directDeletes.append(direct)
+                            continue
+                        }
+                        guard let cascade = graph.cascadeSQL(relationship, at: index, of: entity) else { continue }
                         if try connection.run(cascade, [.integer(round + 1), .integer(round)]) > 0 {
                             next.insert(relationship.destinationEntity.index)
                         }
@@ -137,6 +144,7 @@ extension SQLiteStore {
                 objectIDs = keyed.map { objectID(of: model.entities[$0.entity], primaryKey: $0.key) }
             }
             var count = 0
+            for statement in directDeletes { count += try connection.run(statement) }
             for entity in entities {
                 let statements = graph.deleteSQL(entity)
                 for (position, statement) in statements.enumerated() {
