@@ -118,7 +118,6 @@ struct ConflictResolver {
         guard constrained.count > 1 else { return }
         var losers = Set<ObjectIdentifier>()
         for group in ConstraintGroup.groups(of: constrained) where group.objects.count > 1 {
-            let constraint = group.constraint
             let indexes = group.propertyIndexes
             // Insertion order is kept: each group's first and last are the earliest and latest inserted.
             var order: [[PersistentValue]] = []

@@ -155,4 +155,19 @@ extension ManagedObject: Hashable {
     public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool { lhs === rhs }
     // Final: identity is not for subclasses to change, and sets of thousands of objects are built for every save.
     public final func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    /// What sets and dictionaries use: the object's address mixed with the table's seed by one multiplication,
+    /// instead of a full SipHash round per object (a save builds sets of every object it saved). Addresses are not
+    /// chosen by an attacker, so the keyed hash buys nothing here.
+    public final func _rawHashValue(seed: Int) -> Int {
+        fastHash(UInt64(UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())), seed: seed)
+    }
+}
+
+/// A multiplicative hash of `bits` mixed with a table's `seed`, folded so the high bits the multiplication mixes
+/// best reach the low bits a table indexes by.
+@inline(__always)
+func fastHash(_ bits: UInt64, seed: Int) -> Int {
+    let mixed = (bits ^ UInt64(bitPattern: Int64(seed))) &* 0x9E37_79B9_7F4A_7C15
+    return Int(truncatingIfNeeded: mixed ^ (mixed >> 29))
 }

@@ -169,6 +169,12 @@ extension ManagedObjectID {
     public func hash(into hasher: inout Hasher) {
         hasher.combine(key)
     }
+
+    /// What sets and dictionaries use: the key mixed with the table's seed by one multiplication (see
+    /// ``ManagedObject/_rawHashValue(seed:)``); every save and merge builds sets of IDs.
+    public func _rawHashValue(seed: Int) -> Int {
+        fastHash(UInt64(bitPattern: key), seed: seed)
+    }
 }
 
 extension ManagedObjectID: CustomStringConvertible {
