@@ -9,6 +9,9 @@ final class StringComparisonBytesTests: XCTestCase {
         Array("".utf8), Array("a".utf8), Array("LaSErBeAmZ".utf8), Array("lasERbeamz".utf8), Array("la".utf8),
         Array("AM".utf8), Array("LáSÉrBèAmZ".utf8), Array("Crème Brûlée".utf8), Array("creme".utf8),
         Array("STRASSE".utf8), Array("Straße".utf8), Array("a\u{0}b".utf8), Array("*a?".utf8), Array("a*".utf8),
+        Array("ÀÉÎÕÜ æøå".utf8), Array("àeiou ÆØÅ".utf8), Array("µ ÿ Ñandú".utf8), Array("MU Y nandu".utf8),
+        Array("Łódź".utf8), Array("lodz".utf8),   // Ł and ź lie outside Latin-1: Foundation folds them
+        Array(String(repeating: "LaSEr", count: 8).utf8), Array(("x" + String(repeating: "lAser", count: 8)).utf8),
         [0xFF, 0x61], [0x61, 0xC3],   // invalid UTF-8: repaired the same way on both paths
     ]
     private let optionSets: [StringComparison.Options] = [[], [.caseInsensitive], [.diacriticInsensitive],

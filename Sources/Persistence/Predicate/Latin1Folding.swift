@@ -5,24 +5,70 @@ import Foundation
 /// folding depends on its neighbours — so a table made once, by asking Foundation to fold each of the 256
 /// characters, folds such a string exactly as Foundation would, without its cost on every call.
 enum Latin1Folding {
-    /// The folded UTF-8 bytes of each Latin-1 character, per folding: `[c]`, `[d]`, `[cd]`.
-    private static let tables: [[UInt8]: [[UInt8]]] = {
-        var tables: [[UInt8]: [[UInt8]]] = [:]
-        for folding: StringComparison.Options in [[.caseInsensitive], [.diacriticInsensitive],
-                                                   [.caseInsensitive, .diacriticInsensitive]] {
-            var foundationOptions: String.CompareOptions = []
-            if folding.contains(.caseInsensitive) { foundationOptions.insert(.caseInsensitive) }
-            if folding.contains(.diacriticInsensitive) { foundationOptions.insert(.diacriticInsensitive) }
-            tables[[folding.rawValue]] = (0..<256).map { code in
-                Array(String(Character(Unicode.Scalar(UInt8(code)))).folding(options: foundationOptions, locale: nil).utf8)
-            }
+    /// The folded UTF-8 bytes of each Latin-1 character, indexed by the folding's raw value (`[c]` 1, `[d]` 2,
+    /// `[cd]` 3; 0, no folding, is empty). An array, not a dictionary: SQL functions look a table up on every row.
+    private static let tables: [[[UInt8]]] = (0..<4).map { raw -> [[UInt8]] in
+        let folding = StringComparison.Options(rawValue: UInt8(raw))
+        guard !folding.isEmpty else { return [] }
+        var foundationOptions: String.CompareOptions = []
+        if folding.contains(.caseInsensitive) { foundationOptions.insert(.caseInsensitive) }
+        if folding.contains(.diacriticInsensitive) { foundationOptions.insert(.diacriticInsensitive) }
+        return (0..<256).map { code in
+            Array(String(Character(Unicode.Scalar(UInt8(code)))).folding(options: foundationOptions, locale: nil).utf8)
         }
-        return tables
-    }()
+    }
+
+    /// The table of `folding` (which holds only `[c]` and `[d]`), or nil for no folding.
+    @inline(__always)
+    private static func table(_ folding: StringComparison.Options) -> [[UInt8]]? {
+        let raw = Int(folding.rawValue)
+        guard raw > 0 && raw < tables.count else { return nil }
+        return tables[raw]
+    }
+
+    /// The most UTF-8 bytes one input byte can fold into, per folding (a bound for folding into a buffer).
+    private static let expansion: [Int] = tables.map { table in
+        guard !table.isEmpty else { return 1 }
+        // A character of one byte (ASCII) or two (the rest of Latin-1) becomes at most this many bytes per byte.
+        let ascii = table[0..<0x80].map(\.count).max() ?? 1
+        let rest = table[0x80...].map { ($0.count + 1) / 2 }.max() ?? 1
+        return max(ascii, rest, 1)
+    }
+
+    /// Calls `body` with `bytes` (UTF-8) folded into a temporary buffer — the same bytes ``fold(_:options:)`` gives,
+    /// without making a string — or returns nil, calling nothing, when a character lies outside Latin-1 or the
+    /// bytes are not valid UTF-8. (SQL string functions fold every row this way.)
+    static func withFolded<R>(_ bytes: UnsafeBufferPointer<UInt8>, options folding: StringComparison.Options,
+                              _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+        guard let table = table(folding) else { return nil }
+        let bound = expansion[Int(folding.rawValue)]
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(bytes.count * bound, 1)) { buffer -> R? in
+            var count = 0
+            var index = 0
+            while index < bytes.count {
+                let lead = bytes[index]
+                let code: Int
+                if lead < 0x80 {
+                    code = Int(lead)
+                    index += 1
+                } else if (lead == 0xC2 || lead == 0xC3), index + 1 < bytes.count, bytes[index + 1] & 0xC0 == 0x80 {
+                    code = Int(lead & 0x1F) << 6 | Int(bytes[index + 1] & 0x3F)
+                    index += 2
+                } else {
+                    return nil
+                }
+                for byte in table[code] {
+                    buffer[count] = byte
+                    count += 1
+                }
+            }
+            return body(UnsafeBufferPointer(rebasing: buffer[0..<count]))
+        }
+    }
 
     /// `bytes` (UTF-8) folded, or nil when a character lies outside Latin-1 or the bytes are not valid UTF-8.
     static func fold(_ bytes: UnsafeBufferPointer<UInt8>, options folding: StringComparison.Options) -> String? {
-        guard let table = tables[[folding.rawValue]] else { return nil }
+        guard let table = table(folding) else { return nil }
         var folded: [UInt8] = []
         folded.reserveCapacity(bytes.count + 4)
         var index = 0

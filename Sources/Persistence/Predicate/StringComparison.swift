@@ -128,14 +128,33 @@ enum StringComparison {
     static func containsBytes(_ s: UnsafeBufferPointer<UInt8>, _ sub: UnsafeBufferPointer<UInt8>,
                                       _ foldCase: Bool) -> Bool {
         guard !sub.isEmpty, sub.count <= s.count else { return false }
-        // Scan for the first byte, and compare the rest only where it occurs.
-        let first = foldCase ? asciiLower(sub[0]) : sub[0]
-        let rest = sub.count - 1
-        for start in 0...(s.count - sub.count) {
-            let byte = foldCase ? asciiLower(s[start]) : s[start]
-            if byte == first, bytesEqual(s, start + 1, sub, 1, count: rest, foldCase: foldCase) { return true }
+        guard foldCase else {
+            // Scan for the first byte, and compare the rest only where it occurs.
+            let first = sub[0]
+            let rest = sub.count - 1
+            for start in 0...(s.count - sub.count) where s[start] == first {
+                if bytesEqual(s, start + 1, sub, 1, count: rest, foldCase: false) { return true }
+            }
+            return false
         }
-        return false
+        // Folding case: the substring is lowered once (search terms are short; a long one is lowered in pieces of
+        // the scan instead), then only the text's bytes are lowered as they are read.
+        guard sub.count <= 32 else {
+            let first = asciiLower(sub[0])
+            for start in 0...(s.count - sub.count) where asciiLower(s[start]) == first {
+                if bytesEqual(s, start + 1, sub, 1, count: sub.count - 1, foldCase: true) { return true }
+            }
+            return false
+        }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: sub.count) { lowered in
+            for k in 0..<sub.count { lowered[k] = asciiLower(sub[k]) }
+            let first = lowered[0]
+            scan: for start in 0...(s.count - sub.count) where asciiLower(s[start]) == first {
+                for k in 1..<sub.count where asciiLower(s[start + k]) != lowered[k] { continue scan }
+                return true
+            }
+            return false
+        }
     }
 
     static func beginsWithBytes(_ s: UnsafeBufferPointer<UInt8>, _ p: UnsafeBufferPointer<UInt8>,

@@ -29,6 +29,16 @@ extension StringComparison {
     static func evaluate(_ operation: StringOperation, utf8 left: UnsafeBufferPointer<UInt8>,
                          _ right: UnsafeBufferPointer<UInt8>, options: Options) throws -> Bool {
         guard operation != .matches, isASCII(left), isASCII(right) else {
+            // Latin-1 text (Western European accents) folds byte by byte through a table, still without strings.
+            let folding = options.folding
+            if operation != .matches, !folding.isEmpty,
+               let answer = Latin1Folding.withFolded(left, options: folding, { foldedLeft in
+                   Latin1Folding.withFolded(right, options: folding) { foldedRight in
+                       evaluateFolded(operation, foldedLeft, foldedRight)
+                   }
+               }), let answer {
+                return answer
+            }
             return try evaluate(operation, String(decoding: left, as: UTF8.self), String(decoding: right, as: UTF8.self),
                                 options: options)
         }
@@ -46,6 +56,23 @@ extension StringComparison {
         case .like: return wildcardMatch(left, right, foldCase: foldCase)
         case .matches: return try evaluate(operation, String(decoding: left, as: UTF8.self),
                                            String(decoding: right, as: UTF8.self), options: options)
+        }
+    }
+
+    /// An operation other than `MATCHES` on bytes already folded: compared exactly.
+    private static func evaluateFolded(_ operation: StringOperation, _ left: UnsafeBufferPointer<UInt8>,
+                                       _ right: UnsafeBufferPointer<UInt8>) -> Bool {
+        switch operation {
+        case .equal: return equalBytes(left, right, false)
+        case .less: return compareBytes(left, right, false) == .orderedAscending
+        case .lessOrEqual: return compareBytes(left, right, false) != .orderedDescending
+        case .greater: return compareBytes(left, right, false) == .orderedDescending
+        case .greaterOrEqual: return compareBytes(left, right, false) != .orderedAscending
+        case .contains: return containsBytes(left, right, false)
+        case .beginsWith: return beginsWithBytes(left, right, false)
+        case .endsWith: return endsWithBytes(left, right, false)
+        case .like: return wildcardMatch(left, right, foldCase: false)
+        case .matches: return false  // never called: MATCHES needs the regular expression engine
         }
     }
 }

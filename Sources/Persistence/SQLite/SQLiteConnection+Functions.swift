@@ -15,19 +15,22 @@ extension SQLiteConnection {
         init(_ body: @escaping TextFunction) { self.body = body }
     }
 
-    /// Registers a deterministic function `name(integer, integer, text, text)`. Integers that are not integers are
-    /// an SQL error; a third or fourth argument that is not text (NULL, a number, a blob) gives NULL.
+    /// Registers a deterministic function `name(integer, integer, text, text)`. The integers reach `body` as SQLite
+    /// converts them (a text or NULL reads as 0, which `body` should refuse); a third or fourth argument that is not
+    /// text (NULL, a number, a blob) gives NULL.
     func registerTextFunction(_ name: String, _ body: @escaping TextFunction) throws {
         let box = Unmanaged.passRetained(TextFunctionBox(body)).toOpaque()
         let rc = sqlite3_create_function_v2(
             handle, name, 4, SQLITE_UTF8 | SQLITE_DETERMINISTIC, box,
             { context, count, values in
-                let box = Unmanaged<TextFunctionBox>.fromOpaque(sqlite3_user_data(context)).takeUnretainedValue()
-                guard count == 4, let values,
-                      sqlite3_value_type(values[0]) == SQLITE_INTEGER, sqlite3_value_type(values[1]) == SQLITE_INTEGER else {
+                // The connection keeps the box alive while the function is registered: no retain per row.
+                let box = Unmanaged<TextFunctionBox>.fromOpaque(sqlite3_user_data(context))
+                guard count == 4, let values else {
                     sqlite3_result_error(context, "expects two integers and two texts", -1)
                     return
                 }
+                // The integers are not type-checked: every row would pay for it, and the body rejects codes it
+                // does not know (a non-integer reads as 0).
                 guard sqlite3_value_type(values[2]) == SQLITE_TEXT, sqlite3_value_type(values[3]) == SQLITE_TEXT else {
                     sqlite3_result_null(context)
                     return
@@ -38,7 +41,10 @@ extension SQLiteConnection {
                 let rightText = sqlite3_value_text(values[3])
                 let right = UnsafeBufferPointer(start: rightText, count: Int(sqlite3_value_bytes(values[3])))
                 do {
-                    if let result = try box.body(sqlite3_value_int64(values[0]), sqlite3_value_int64(values[1]), left, right) {
+                    let result = try box._withUnsafeGuaranteedRef { box in
+                        try box.body(sqlite3_value_int64(values[0]), sqlite3_value_int64(values[1]), left, right)
+                    }
+                    if let result {
                         sqlite3_result_int64(context, result)
                     } else {
                         sqlite3_result_null(context)
