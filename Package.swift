@@ -31,7 +31,7 @@ let package = Package(
         ),
 
         // The Core Data–style object graph over SQLite (and one C thread-local it needs for speed).
-        .target(name: "CPersistenceSupport"),
+        .target(name: "CPersistenceSupport", dependencies: ["CSQLite"]),
         .target(name: "Persistence", dependencies: ["CSQLite", "CPersistenceSupport"]),
         // A process the crash-consistency test kills mid-save (Tests/PersistenceTests/CrashConsistencyTests.swift).
         .executableTarget(name: "PersistenceCrashWriter", dependencies: ["Persistence"]),

@@ -42,6 +42,43 @@ final class StringComparisonBytesTests: XCTestCase {
         XCTAssertEqual(checked, samples.count * samples.count * optionSets.count * operations.count)
     }
 
+    func testTheSQLFunctionAnswersAsStringsDoForEveryOperatorAndOption() throws {
+        // Through SQLite: ASCII text is answered in C for some operators, everything else in Swift.
+        let connection = try SQLiteConnection(path: ":memory:")
+        try StoreFunctions.register(on: connection)
+        let operations: [StringOperation] = [.equal, .less, .lessOrEqual, .greater, .greaterOrEqual,
+                                             .contains, .beginsWith, .endsWith, .like]
+        for left in samples {
+            for right in samples {
+                for options in optionSets {
+                    for operation in operations {
+                        let expected = try StringComparison.evaluate(
+                            operation, String(decoding: left, as: UTF8.self), String(decoding: right, as: UTF8.self),
+                            options: options)
+                        // Text made from the bytes as they are (invalid UTF-8 included), as a column would hold it.
+                        let rows = try connection.query(
+                            "SELECT \(StoreFunctions.stringFunction(operation, options))(CAST(? AS TEXT), CAST(? AS TEXT))",
+                            [.blob(Data(left)), .blob(Data(right))])
+                        XCTAssertEqual(rows.first?.first, .integer(expected ? 1 : 0), "\(operation) \(left) \(right) \(options.rawValue)")
+                    }
+                }
+            }
+        }
+        let null = try connection.query("SELECT \(StoreFunctions.stringFunction(.contains, [.caseInsensitive]))(NULL, 'a')")
+        XCTAssertEqual(null.first?.first, .null)
+        let number = try connection.query("SELECT \(StoreFunctions.stringFunction(.equal, []))(1, '1')")
+        XCTAssertEqual(number.first?.first, .null, "a number is not a string")
+    }
+
+    func testTheCFastPathUsesTheSameNumbersAsSwift() {
+        // string_function.c answers these for ASCII text by number.
+        XCTAssertEqual(StringOperation.equal.rawValue, 1)
+        XCTAssertEqual(StringOperation.contains.rawValue, 6)
+        XCTAssertEqual(StringOperation.beginsWith.rawValue, 7)
+        XCTAssertEqual(StringOperation.endsWith.rawValue, 8)
+        XCTAssertEqual(StringComparison.Options.caseInsensitive.rawValue, 1)
+    }
+
     func testTheStoreFindsWhatMemoryFindsWithAccentsAndCase() throws {
         XCTAssertTrue(try StringComparison.evaluate(.contains, "LáSÉrBèAmZ", "la", options: [.caseInsensitive, .diacriticInsensitive]))
         let bytes = Array("LáSÉrBèAmZ".utf8), term = Array("la".utf8)

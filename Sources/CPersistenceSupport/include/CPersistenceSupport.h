@@ -15,4 +15,22 @@ extern _Thread_local void *persistence_performing_contexts;
 static inline void *persistence_get_performing_contexts(void) { return persistence_performing_contexts; }
 static inline void persistence_set_performing_contexts(void *stack) { persistence_performing_contexts = stack; }
 
+// PST_STRING_<operator>_<folding>(left, right), the SQL side of predicate string operators (see
+// string_function.c): ASCII and Latin-1 text is answered in C for the operators searches use most; everything else
+// calls `fallback` with `box`, the operator and the folding. `release` frees `box` when the function goes away.
+// Returns an SQLite result code.
+struct sqlite3;
+struct sqlite3_context;
+struct sqlite3_value;
+typedef void (*persistence_string_fallback)(void *box, int operation, int folding, struct sqlite3_context *context,
+                                            int count, struct sqlite3_value **values);
+typedef void (*persistence_box_release)(void *box);
+int persistence_create_string_function(struct sqlite3 *db, const char *name, int operation, int folding, void *box,
+                                       persistence_string_fallback fallback, persistence_box_release release);
+
+// Latin-1 folding tables for the C side, laid out as [4][256][PERSISTENCE_FOLD_WIDTH] bytes and [4][256] counts
+// (index: the folding's raw value). Copied by the first call; later calls change nothing.
+#define PERSISTENCE_FOLD_WIDTH 8
+void persistence_set_folding_tables(const unsigned char *folded, const unsigned char *folded_count);
+
 #endif

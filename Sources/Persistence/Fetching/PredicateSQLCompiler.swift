@@ -7,8 +7,8 @@ import Foundation
 /// - Every comparison yields 0 or 1, never NULL, so `NOT` behaves as in memory when a value is nil.
 /// - Key paths through to-one relationships become `LEFT JOIN`s; through to-many relationships, `EXISTS`
 ///   subqueries (`NOT EXISTS … NOT …` for `ALL`); collection operators and `SUBQUERY(…).@count`, scalar subqueries.
-/// - String operators run ``StringComparison`` through the `PST_STRING` SQL function; plain `==`, `!=` and
-///   ordering without options use SQLite's own byte comparison, which is the same order.
+/// - String operators run ``StringComparison`` through the `PST_STRING_<operator>_<folding>` SQL functions; plain
+///   `==`, `!=` and ordering without options use SQLite's own byte comparison, which is the same order.
 /// - The SQL stays within SQLite's limits wherever memory evaluation works: its parser overflows at a few dozen
 ///   nested parentheses and its expression trees at 1,000 levels (a chain of `a OR b OR …` is that deep), so deep
 ///   or long ANDs, ORs and NOTs become flat `CASE WHEN … THEN … END` chains, and long `IN` lists one bound JSON
@@ -154,7 +154,7 @@ struct PredicateSQLCompiler {
                     throw failure("CONTAINS with a constant on the left needs a string on both sides")
                 }
                 arguments.append(.text(text))
-                let inner = "PST_STRING(\(StoreFunctions.Code.contains.rawValue), \(comparison.options.rawValue), ?, \(sql))"
+                let inner = stringCall(.contains, comparison.options, "?", sql)
                 return wrap?(inner) ?? inner
             default:
                 throw failure("\(comparison.operator.symbol) needs the key path on its left side")
@@ -376,7 +376,7 @@ struct PredicateSQLCompiler {
             case .greaterThanOrEqualTo where !folds: return "\(sql) >= \(bind(.text(text)))"
             case .in:
                 // `name IN "text"`: the name is a substring of the text.
-                return "PST_STRING(\(StoreFunctions.Code.contains.rawValue), \(options.rawValue), \(bind(.text(text))), \(sql))"
+                return stringCall(.contains, options, bind(.text(text)), sql)
             case .between:
                 throw failure("BETWEEN needs a list of two bounds")
             default:
@@ -462,7 +462,7 @@ struct PredicateSQLCompiler {
     }
 
     private func stringCall(_ code: StoreFunctions.Code, _ options: StringComparison.Options, _ left: String, _ right: String) -> String {
-        "PST_STRING(\(code.rawValue), \(options.rawValue), \(left), \(right))"
+        "\(StoreFunctions.stringFunction(code, options))(\(left), \(right))"
     }
 
     private static func sqlSymbol(_ op: PredicateComparison.Operator) -> String? {

@@ -26,6 +26,21 @@ enum Latin1Folding {
         return tables[raw]
     }
 
+    /// The tables flattened for C: `width` bytes per character and a count per character, for each folding raw
+    /// value 0–3 (0 empty), or nil when a folded character is longer than `width` bytes.
+    static func flattened(width: Int) -> (bytes: [UInt8], counts: [UInt8])? {
+        var bytes = [UInt8](repeating: 0, count: 4 * 256 * width)
+        var counts = [UInt8](repeating: 0, count: 4 * 256)
+        for (raw, table) in tables.enumerated() where !table.isEmpty {
+            for (code, folded) in table.enumerated() {
+                guard folded.count <= width else { return nil }
+                counts[raw * 256 + code] = UInt8(folded.count)
+                for (offset, byte) in folded.enumerated() { bytes[(raw * 256 + code) * width + offset] = byte }
+            }
+        }
+        return (bytes, counts)
+    }
+
     /// The most UTF-8 bytes one input byte can fold into, per folding (a bound for folding into a buffer).
     private static let expansion: [Int] = tables.map { table in
         guard !table.isEmpty else { return 1 }

@@ -1,6 +1,6 @@
-/// One string operator of a predicate. The SQL store's `PST_STRING` function takes the raw value as its first
-/// argument.
-enum StringOperation: Int64, Sendable {
+/// One string operator of a predicate. The SQL store names its functions by the raw value
+/// (`PST_STRING_6_3` is `CONTAINS[cd]`), and the C side of those functions answers some operators by it.
+enum StringOperation: Int64, Sendable, CaseIterable {
     case equal = 1, less, lessOrEqual, greater, greaterOrEqual, contains, beginsWith, endsWith, like, matches
 }
 

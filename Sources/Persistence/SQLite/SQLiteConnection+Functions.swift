@@ -1,48 +1,51 @@
 internal import CSQLite
+internal import CPersistenceSupport
 import Foundation
 
-/// Swift functions callable from SQL. Predicates use one so that string comparisons in SQL run the very code
+/// Swift functions callable from SQL. Predicates use them so that string comparisons in SQL run the very code
 /// the in-memory evaluator runs.
 extension SQLiteConnection {
-    /// The Swift side of a function of two integers and two texts (a string predicate): the texts arrive as their
-    /// UTF-8 bytes, valid only during the call, so a search over millions of rows copies none of them. It answers
-    /// an integer, or nil for NULL.
-    typealias TextFunction = (_ first: Int64, _ second: Int64, _ left: UnsafeBufferPointer<UInt8>,
-                              _ right: UnsafeBufferPointer<UInt8>) throws -> Int64?
+    /// The Swift side of a predicate string operator: the operator's and the folding's numbers, then the two
+    /// texts as their UTF-8 bytes, valid only during the call, so a search over millions of rows copies none of
+    /// them. It answers an integer, or nil for NULL.
+    typealias StringOperatorFunction = (_ operation: Int64, _ folding: Int64, _ left: UnsafeBufferPointer<UInt8>,
+                                        _ right: UnsafeBufferPointer<UInt8>) throws -> Int64?
 
-    private final class TextFunctionBox {
-        let body: TextFunction
-        init(_ body: @escaping TextFunction) { self.body = body }
+    private final class StringOperatorBox {
+        let body: StringOperatorFunction
+        init(_ body: @escaping StringOperatorFunction) { self.body = body }
     }
 
-    /// Registers a deterministic function `name(integer, integer, text, text)`. The integers reach `body` as SQLite
-    /// converts them (a text or NULL reads as 0, which `body` should refuse); a third or fourth argument that is not
-    /// text (NULL, a number, a blob) gives NULL.
-    func registerTextFunction(_ name: String, _ body: @escaping TextFunction) throws {
-        let box = Unmanaged.passRetained(TextFunctionBox(body)).toOpaque()
-        let rc = sqlite3_create_function_v2(
-            handle, name, 4, SQLITE_UTF8 | SQLITE_DETERMINISTIC, box,
-            { context, count, values in
-                // The connection keeps the box alive while the function is registered: no retain per row.
-                let box = Unmanaged<TextFunctionBox>.fromOpaque(sqlite3_user_data(context))
-                guard count == 4, let values else {
-                    sqlite3_result_error(context, "expects two integers and two texts", -1)
+    /// Registers the deterministic function `name(text, text)` for one string operator under one folding (the
+    /// numbers are passed to `body`). For ASCII and Latin-1 text, `=`, `CONTAINS`, `BEGINSWITH` and `ENDSWITH`
+    /// are answered in C (CPersistenceSupport's string_function.c) without calling `body`; `body` answers
+    /// everything else. An argument that is not text (NULL, a number, a blob) gives NULL.
+    func registerStringOperatorFunction(_ name: String, operation: Int32, folding: Int32,
+                                        _ body: @escaping StringOperatorFunction) throws {
+        _ = Self.foldingTablesInstalled
+        let box = Unmanaged.passRetained(StringOperatorBox(body)).toOpaque()
+        let rc = persistence_create_string_function(
+            handle, name, operation, folding, box,
+            { box, operation, folding, context, count, values in
+                // The function keeps the box alive while it is registered: no retain per row.
+                guard let box else { return }
+                let function = Unmanaged<StringOperatorBox>.fromOpaque(box)
+                guard count == 2, let values else {
+                    sqlite3_result_error(context, "expects two texts", -1)
                     return
                 }
-                // The integers are not type-checked: every row would pay for it, and the body rejects codes it
-                // does not know (a non-integer reads as 0).
-                guard sqlite3_value_type(values[2]) == SQLITE_TEXT, sqlite3_value_type(values[3]) == SQLITE_TEXT else {
+                guard sqlite3_value_type(values[0]) == SQLITE_TEXT, sqlite3_value_type(values[1]) == SQLITE_TEXT else {
                     sqlite3_result_null(context)
                     return
                 }
                 // sqlite3_value_text before sqlite3_value_bytes, as SQLite's documentation asks.
-                let leftText = sqlite3_value_text(values[2])
-                let left = UnsafeBufferPointer(start: leftText, count: Int(sqlite3_value_bytes(values[2])))
-                let rightText = sqlite3_value_text(values[3])
-                let right = UnsafeBufferPointer(start: rightText, count: Int(sqlite3_value_bytes(values[3])))
+                let leftText = sqlite3_value_text(values[0])
+                let left = UnsafeBufferPointer(start: leftText, count: Int(sqlite3_value_bytes(values[0])))
+                let rightText = sqlite3_value_text(values[1])
+                let right = UnsafeBufferPointer(start: rightText, count: Int(sqlite3_value_bytes(values[1])))
                 do {
-                    let result = try box._withUnsafeGuaranteedRef { box in
-                        try box.body(sqlite3_value_int64(values[0]), sqlite3_value_int64(values[1]), left, right)
+                    let result = try function._withUnsafeGuaranteedRef { function in
+                        try function.body(Int64(operation), Int64(folding), left, right)
                     }
                     if let result {
                         sqlite3_result_int64(context, result)
@@ -53,8 +56,14 @@ extension SQLiteConnection {
                     sqlite3_result_error(context, "\(error)", -1)
                 }
             },
-            nil, nil,
-            { box in if let box { Unmanaged<TextFunctionBox>.fromOpaque(box).release() } })
+            { box in if let box { Unmanaged<StringOperatorBox>.fromOpaque(box).release() } })
         try check(rc, sql: "function \(name)")
     }
+
+    /// Hands Latin1Folding's tables to string_function.c, once per process.
+    private static let foldingTablesInstalled: Bool = {
+        guard let tables = Latin1Folding.flattened(width: Int(PERSISTENCE_FOLD_WIDTH)) else { return false }
+        persistence_set_folding_tables(tables.bytes, tables.counts)
+        return true
+    }()
 }
