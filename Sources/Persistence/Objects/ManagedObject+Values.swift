@@ -49,8 +49,12 @@ extension ManagedObject {
 
     /// The attribute value of property `index`.
     func attributeValue(at index: Int) -> PersistentValue {
-        if case .value(let v) = slot(at: index) { return v }
-        return .null
+        if faultState != .fired { fireFault() }
+        // Matched where it lies: copying the whole slot first costs a copy and a destroy of the enum per read.
+        return slots.withUnsafeBufferPointer { slots in
+            if case .value(let value) = slots[index] { return value }
+            return .null
+        }
     }
 
     /// The related object of to-one property `index`, resolving a stored key to an object.
