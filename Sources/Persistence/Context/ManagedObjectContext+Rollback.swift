@@ -73,10 +73,11 @@ extension ManagedObjectContext {
             updated.remove(object)
             return
         }
-        var merged = row.slots
+        let stored = row.slots
+        var merged = stored
         for index in object.changedIndexes { merged[index] = object.slots[index] }
         object.slots = merged
-        object.committedSlots = row.slots
+        object.committedSlots = stored
         object.version = row.version
     }
 

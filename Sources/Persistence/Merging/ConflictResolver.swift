@@ -63,6 +63,7 @@ struct ConflictResolver {
     private func merge(_ object: ManagedObject, with row: StoreRow) {
         let entity = object.entity
         let cached = object.committedSlots ?? object.slots
+        let stored = row.slots
         var changed = object.changedIndexes
         for index in entity.properties.indices {
             // To-many lists are not in the row: they keep the object's version unless the policy is rollback.
@@ -73,7 +74,7 @@ struct ConflictResolver {
                 }
                 continue
             }
-            let storeChanged = !ManagedObject.same(row.slots[index], cached[index], ordered: true)
+            let storeChanged = !ManagedObject.same(stored[index], cached[index], ordered: true)
             let objectChanged = changed.contains(index)
             let takeStore: Bool
             switch policy.type {
@@ -85,14 +86,14 @@ struct ConflictResolver {
             }
             if takeStore {
                 refaultInverse(of: object, at: index)
-                object.slots[index] = row.slots[index]
+                object.slots[index] = stored[index]
                 changed.remove(index)
             } else if policy.type == .overwrite {
                 changed.insert(index)
             }
         }
         object.changedIndexes = changed
-        object.committedSlots = changed.isEmpty ? nil : row.slots
+        object.committedSlots = changed.isEmpty ? nil : stored
         object.version = row.version
     }
 

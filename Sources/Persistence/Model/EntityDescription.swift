@@ -72,6 +72,8 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
 
     /// Per property: what it is, without references (read on every property access).
     let kinds: [PropertyKind]
+    /// How a fetched row of this entity is packed in memory (nil: its rows stay slots).
+    let packedLayout: PackedRowLayout?
     /// Property index per `@Managed` ordinal of ``managedObjectClass`` (see ``ManagedPropertyOrdinal``); set when
     /// the model checks the class.
     var ordinalIndexes: [Int] = []
@@ -122,6 +124,7 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
             case .relationship(let r): r.isToMany ? .toMany : .toOne
             }
         }
+        self.packedLayout = PackedRowLayout(kinds: self.kinds)
         self.initialSlots = properties.map { property in
             switch property {
             case .attribute(let a): .value(a.defaultValue)

@@ -1,7 +1,12 @@
 extension ManagedObject {
     /// Takes a row's values as its committed state (and as its current values).
     func adopt(_ row: StoreRow, asFault: Bool) {
-        slots = row.slots
+        if let packed = row.packed {
+            packedRow = packed
+            storedSlots = []
+        } else {
+            slots = row.slots
+        }
         committedSlots = nil
         version = row.version
         changedIndexes = []

@@ -50,8 +50,9 @@ extension ManagedObject {
     /// The attribute value of property `index`.
     func attributeValue(at index: Int) -> PersistentValue {
         if faultState != .fired { fireFault() }
+        if let packedRow { return packedRow.value(at: index) }
         // Matched where it lies: copying the whole slot first costs a copy and a destroy of the enum per read.
-        return slots.withUnsafeBufferPointer { slots in
+        return storedSlots.withUnsafeBufferPointer { slots in
             if case .value(let value) = slots[index] { return value }
             return .null
         }

@@ -35,8 +35,12 @@ open class ManagedObject: CustomStringConvertible {
     /// object): every way an object leaves a context clears this first (see `invalidate()`).
     @exclusivity(unchecked) public internal(set) unowned(unsafe) var managedObjectContext: ManagedObjectContext?
 
-    /// Current values, one per property of the entity; empty while a fault has no row.
-    @exclusivity(unchecked) var slots: [PropertySlot]
+    /// Current values, one per property of the entity, unless they are still packed in ``packedRow``; empty while a
+    /// fault has no row. Use ``slots``, which unpacks.
+    @exclusivity(unchecked) var storedSlots: [PropertySlot]
+    /// The row this object was fetched with, packed, while nothing has needed its values as slots: reads come
+    /// from here, and the first change (or anything else that needs slots) unpacks it into ``storedSlots``.
+    @exclusivity(unchecked) var packedRow: PackedRow?
     /// The values last read from or written to the store (what rollback restores); `nil` for inserted objects.
     @exclusivity(unchecked) var committedSlots: [PropertySlot]?
     /// The row version (`Z_OPT`) that ``committedSlots`` belong to; optimistic locking compares it at save.
@@ -79,7 +83,7 @@ open class ManagedObject: CustomStringConvertible {
         var slots: [PropertySlot] = []
         slots.reserveCapacity(entity.initialSlots.count)
         for slot in entity.initialSlots { slots.append(slot) }
-        self.slots = slots
+        self.storedSlots = slots
         if let context { context.insert(self) }
     }
 
@@ -90,7 +94,7 @@ open class ManagedObject: CustomStringConvertible {
         self.entity = entity
         self.objectID = objectID
         self.faultState = .faultWithoutRow
-        self.slots = []
+        self.storedSlots = []
         self.managedObjectContext = context
     }
 
@@ -133,6 +137,29 @@ open class ManagedObject: CustomStringConvertible {
         if insertedFlag || deletedFlag { return true }
         guard let committed = committedSlots else { return false }
         return changedIndexes.contains { !Self.same(slots[$0], committed[$0], ordered: true) }
+    }
+
+    /// Current values, one per property of the entity; empty while a fault has no row. Reading or changing them
+    /// unpacks a packed row first.
+    var slots: [PropertySlot] {
+        get {
+            if packedRow != nil { unpack() }
+            return storedSlots
+        }
+        set {
+            packedRow = nil
+            storedSlots = newValue
+        }
+        _modify {
+            if packedRow != nil { unpack() }
+            yield &storedSlots
+        }
+    }
+
+    private func unpack() {
+        guard let packedRow else { return }
+        storedSlots = packedRow.slots()
+        self.packedRow = nil
     }
 
     /// Saved: no longer inserted, and nothing changed since.

@@ -193,6 +193,10 @@ extension SQLiteStore {
     /// its columns at `positions`.
     func decodeRow(_ statement: SQLiteStatement, table: EntityTable, positions: [Int32]) -> StoreRow {
         let entity = table.entity
+        if let layout = entity.packedLayout,
+           let packed = packRow(statement, entity: entity, layout: layout, column: { positions[$0] }) {
+            return StoreRow(entity: entity, primaryKey: statement.int64(at: 0), version: statement.int64(at: 1), packed: packed)
+        }
         var slots: [PropertySlot] = []
         slots.reserveCapacity(entity.properties.count)
         var next = 0
@@ -216,6 +220,10 @@ extension SQLiteStore {
     /// Turns the current row of `statement` (projected as `Z_PK, Z_OPT, columns…`) into slots.
     func decodeRow(_ statement: SQLiteStatement, table: EntityTable) -> StoreRow {
         let entity = table.entity
+        if let layout = entity.packedLayout,
+           let packed = packRow(statement, entity: entity, layout: layout, column: { Int32($0) + 2 }) {
+            return StoreRow(entity: entity, primaryKey: statement.int64(at: 0), version: statement.int64(at: 1), packed: packed)
+        }
         var slots: [PropertySlot] = []
         slots.reserveCapacity(entity.properties.count)
         var column: Int32 = 2
@@ -233,6 +241,30 @@ extension SQLiteStore {
             }
         }
         return StoreRow(entity: entity, primaryKey: statement.int64(at: 0), version: statement.int64(at: 1), slots: slots)
+    }
+
+    /// The current row packed by `layout`, reading the `n`th stored property from `column(n)`; nil when a value
+    /// does not fit its cell (the caller then decodes slots, which keep any value).
+    @inline(__always)
+    private func packRow(_ statement: SQLiteStatement, entity: EntityDescription, layout: PackedRowLayout,
+                         column: (Int) -> Int32) -> PackedRow? {
+        let row = PackedRow.make(layout)
+        var next = 0
+        for (index, kind) in entity.kinds.enumerated() {
+            switch kind {
+            case .attribute(let type):
+                guard row.set(decodeValue(statement, column: column(next), type: type), at: index) else { return nil }
+                next += 1
+            case .toMany:
+                break
+            case .toOne:
+                let position = column(next)
+                let key = statement.int64(at: position)
+                if key != 0 || !statement.isNull(at: position) { row.setKey(key, at: index) }
+                next += 1
+            }
+        }
+        return row
     }
 
     private func decodeValue(_ statement: SQLiteStatement, column: Int32, type: AttributeType) -> PersistentValue {

@@ -6,7 +6,29 @@ struct StoreRow {
     unowned(unsafe) let entity: EntityDescription
     let primaryKey: Int64
     let version: Int64
-    let slots: [PropertySlot]
+    /// The values packed, as fetched objects keep them; nil when the entity has no packed layout or a value did
+    /// not fit one.
+    let packed: PackedRow?
+    private let unpackedSlots: [PropertySlot]
+
+    init(entity: EntityDescription, primaryKey: Int64, version: Int64, slots: [PropertySlot]) {
+        self.entity = entity
+        self.primaryKey = primaryKey
+        self.version = version
+        self.packed = nil
+        self.unpackedSlots = slots
+    }
+
+    init(entity: EntityDescription, primaryKey: Int64, version: Int64, packed: PackedRow) {
+        self.entity = entity
+        self.primaryKey = primaryKey
+        self.version = version
+        self.packed = packed
+        self.unpackedSlots = []
+    }
+
+    /// A slot per property (unpacked anew on each call for a packed row).
+    var slots: [PropertySlot] { packed?.slots() ?? unpackedSlots }
 }
 
 /// What a fetch asks the store for, already compiled to SQL (arguments bound, never spliced).
