@@ -50,7 +50,8 @@ extension ManagedObject {
     /// The attribute value of property `index`.
     func attributeValue(at index: Int) -> PersistentValue {
         if faultState != .fired { fireFault() }
-        if let packedRow { return packedRow.value(at: index) }
+        // Read without a retain of the row: this object holds it for the whole call.
+        if let packedRow { return Unmanaged.passUnretained(packedRow)._withUnsafeGuaranteedRef { $0.value(at: index) } }
         // Matched where it lies: copying the whole slot first costs a copy and a destroy of the enum per read.
         return storedSlots.withUnsafeBufferPointer { slots in
             if case .value(let value) = slots[index] { return value }

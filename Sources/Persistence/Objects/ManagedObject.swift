@@ -47,21 +47,22 @@ open class ManagedObject: CustomStringConvertible {
     @exclusivity(unchecked) var version: Int64 = 0
     /// Properties set since the last save; only tracked for objects that are not inserted.
     @exclusivity(unchecked) var changedIndexes: Set<Int> = []
+    // The one-byte fields sit together: an object is allocated for every fetched row, and padding adds up.
     @exclusivity(unchecked) var faultState: FaultState
     @exclusivity(unchecked) var insertedFlag = false
     @exclusivity(unchecked) var deletedFlag = false
-    /// Where this object stands in its context's inserted, updated and deleted lists.
-    @exclusivity(unchecked) var listPositions = ListPositions()
     /// Set when a typed setter had to keep a value that does not fit its attribute; validation then checks types.
     @exclusivity(unchecked) var holdsUnfittingValue = false
+    /// Set when a fault fired and found its row gone.
+    @exclusivity(unchecked) var inaccessible = false
+    /// Where this object stands in its context's inserted, updated and deleted lists.
+    @exclusivity(unchecked) var listPositions = ListPositions()
     /// The primary key given to an inserted object while its save is being written (0 otherwise).
     @exclusivity(unchecked) var savingPrimaryKey: Int64 = 0
     /// The batch this fault's row is read with (``FetchRequest/fetchBatchSize``).
     @exclusivity(unchecked) var batch: FaultBatch?
     /// Set only on the samples that translate Swift key paths into model key paths.
     @exclusivity(unchecked) final var keyPathRecorder: KeyPathRecorder?
-    /// Set when a fault fired and found its row gone.
-    @exclusivity(unchecked) var inaccessible = false
 
     enum FaultState {
         /// Values are in ``slots``.

@@ -1,0 +1,158 @@
+import Foundation
+@testable import Persistence
+import XCTest
+
+/// Fetched objects keep their row packed until something needs slots: reads never unpack it, every value and nil
+/// reads back as stored, and the first change, a rollback or a refresh behave as they do with slots.
+final class PackedRowTests: PersistenceTestCase {
+    private func saveFullSample() throws -> Sample {
+        let sample = Sample(context: context)
+        sample.text = "naïve\0日本"
+        sample.small = -7
+        sample.medium = .max
+        sample.large = .min
+        sample.real = -0.25
+        sample.single = 2.5
+        sample.flag = true
+        sample.when = Date(timeIntervalSinceReferenceDate: -1_000.5)
+        sample.identifier = UUID(uuidString: "6F9619FF-8B86-D011-B42D-00CF4FC964FF")
+        sample.link = URL(string: "https://example.com/x?y=%C3%A9")
+        sample.bytes = Data([0, 255, 0, 1])
+        sample.amount = Decimal(string: "-98765.4321")
+        try context.save()
+        return sample
+    }
+
+    func testAFetchedObjectReadsEveryValueWithoutUnpackingItsRow() throws {
+        let saved = try saveFullSample()
+        let reader = container.newBackgroundContext()
+        try reader.performAndWait {
+            let stored = try XCTUnwrap(try reader.fetch(Sample.fetchRequest()).first)
+            XCTAssertNotNil(stored.packedRow, "a fetched Sample should hold its row packed")
+            XCTAssertEqual(stored.text, saved.text)
+            XCTAssertEqual(stored.small, saved.small)
+            XCTAssertEqual(stored.medium, saved.medium)
+            XCTAssertEqual(stored.large, saved.large)
+            XCTAssertEqual(stored.real, saved.real)
+            XCTAssertEqual(stored.single, saved.single)
+            XCTAssertEqual(stored.flag, saved.flag)
+            XCTAssertEqual(stored.when, saved.when)
+            XCTAssertEqual(stored.identifier, saved.identifier)
+            XCTAssertEqual(stored.link, saved.link)
+            XCTAssertEqual(stored.bytes, saved.bytes)
+            XCTAssertEqual(stored.amount, saved.amount)
+            XCTAssertEqual(stored.value(forKey: "medium") as? Int, Int(Int32.max))
+            XCTAssertNotNil(stored.packedRow, "reading values must not unpack the row")
+            XCTAssertFalse(stored.isFault)
+        }
+    }
+
+    func testNilOfEveryTypeReadsAsNil() throws {
+        _ = Sample(context: context)
+        try context.save()
+        let reader = container.newBackgroundContext()
+        try reader.performAndWait {
+            let stored = try XCTUnwrap(try reader.fetch(Sample.fetchRequest()).first)
+            XCTAssertNotNil(stored.packedRow)
+            for key in ["text", "small", "medium", "large", "real", "single", "flag", "when", "identifier", "link", "bytes", "amount"] {
+                XCTAssertNil(stored.value(forKey: key), "\(key) should read as nil")
+            }
+            XCTAssertTrue(stored.committedValues(forKeys: nil).values.allSatisfy { $0 is NSNull })
+        }
+    }
+
+    func testAChangeUnpacksAndRollbackRestoresTheFetchedValues() throws {
+        _ = try saveFullSample()
+        let reader = container.newBackgroundContext()
+        try reader.performAndWait {
+            let stored = try XCTUnwrap(try reader.fetch(Sample.fetchRequest()).first)
+            stored.text = "changed"
+            XCTAssertNil(stored.packedRow, "a change needs the values as slots")
+            XCTAssertEqual(stored.committedValues(forKeys: ["text"])["text"] as? String, "naïve\0日本")
+            XCTAssertEqual(stored.changedValues().keys.sorted(), ["text"])
+            reader.rollback()
+            XCTAssertEqual(stored.text, "naïve\0日本")
+            XCTAssertEqual(stored.large, .min)
+            XCTAssertFalse(stored.hasChanges)
+            stored.small = 9
+            try reader.save()
+        }
+        XCTAssertEqual(try storeInteger("SELECT ZSMALL FROM ZSAMPLE"), 9)
+    }
+
+    func testToOneKeysArePackedAndResolveToTheirObjects() throws {
+        let director = Director(context: context)
+        director.name = "Agnès Varda"
+        makeMovie("Cléo from 5 to 7", year: 1962).director = director
+        makeMovie("Untitled", year: 1963)
+        try context.save()
+        let reader = container.newBackgroundContext()
+        try reader.performAndWait {
+            let request = Movie.fetchRequest()
+            request.sortDescriptors = [FetchSortDescriptor(\Movie.year)]
+            let movies = try reader.fetch(request)
+            XCTAssertEqual(movies.count, 2)
+            XCTAssertTrue(movies.allSatisfy { $0.packedRow != nil })
+            XCTAssertEqual(movies[0].director?.name, "Agnès Varda")
+            XCTAssertNil(movies[1].director)
+            XCTAssertEqual(movies[0].actors.count, 0)
+            XCTAssertEqual(movies[0].director?.movies.map(\.title), ["Cléo from 5 to 7"])
+        }
+    }
+
+    func testRefreshWithoutMergingDropsThePackedRowAndReadsAgain() throws {
+        let saved = try saveFullSample()
+        let reader = container.newBackgroundContext()
+        try reader.performAndWait {
+            let stored = try XCTUnwrap(try reader.fetch(Sample.fetchRequest()).first)
+            XCTAssertNotNil(stored.packedRow)
+            reader.refresh(stored, mergeChanges: false)
+            XCTAssertTrue(stored.isFault)
+            XCTAssertNil(stored.packedRow)
+        }
+        saved.text = "second"
+        try context.save()
+        try reader.performAndWait {
+            let stored = try XCTUnwrap(try reader.fetch(Sample.fetchRequest()).first)
+            XCTAssertEqual(stored.text, "second")
+        }
+    }
+
+    func testPackedRowsAreFreedWithTheirObjects() throws {
+        _ = try saveFullSample()
+        weak var released: PackedRow?
+        var reader: ManagedObjectContext? = container.newBackgroundContext()
+        try reader!.performAndWait {
+            let stored = try XCTUnwrap(try reader!.fetch(Sample.fetchRequest()).first)
+            released = stored.packedRow
+            XCTAssertNotNil(released)
+        }
+        reader = nil
+        XCTAssertNil(released, "the packed row outlived its object and context")
+    }
+
+    func testEntitiesWithMoreThan64PropertiesKeepSlots() {
+        XCTAssertNotNil(PackedRowLayout(kinds: Array(repeating: .attribute(.integer64), count: 64)))
+        XCTAssertNil(PackedRowLayout(kinds: Array(repeating: .attribute(.integer64), count: 65)))
+        let layout = PackedRowLayout(kinds: [.attribute(.integer16), .toMany, .attribute(.string), .toOne, .attribute(.decimal)])
+        XCTAssertEqual(layout?.cells.map(\.word), [0, 1, 1, 3, 4])
+        XCTAssertEqual(layout?.referenceCells, [2])
+    }
+
+    func testAWideEntityKeepsSlotsAndStillReadsBack() throws {
+        let wide = EntityDescription(name: "Wide", properties: (0..<70).map { .attribute("v\($0)", .integer64) })
+        let container = try makeContainer(model: try ManagedObjectModel(entities: [wide]))
+        let writer = container.viewContext
+        let object = EntityDescription.insertNewObject(forEntityName: "Wide", into: writer)
+        for index in 0..<70 where index % 3 != 0 { object.setValue(index * 11, forKey: "v\(index)") }
+        try writer.save()
+        let reader = container.newBackgroundContext()
+        try reader.performAndWait {
+            let stored = try XCTUnwrap(try reader.fetch(FetchRequest<ManagedObject>(entityName: "Wide")).first)
+            XCTAssertNil(stored.packedRow)
+            for index in 0..<70 {
+                XCTAssertEqual(stored.value(forKey: "v\(index)") as? Int, index % 3 == 0 ? nil : index * 11, "v\(index)")
+            }
+        }
+    }
+}
