@@ -245,26 +245,48 @@ extension SQLiteStore {
 
     /// The current row packed by `layout`, reading the `n`th stored property from `column(n)`; nil when a value
     /// does not fit its cell (the caller then decodes slots, which keep any value).
+    ///
+    /// Numbers, booleans, dates and to-one keys go straight from SQLite into their cells (NULL reads as 0, so only
+    /// a 0 needs the type check); other values go through ``PersistentValue``.
     @inline(__always)
     private func packRow(_ statement: SQLiteStatement, entity: EntityDescription, layout: PackedRowLayout,
                          column: (Int) -> Int32) -> PackedRow? {
         let row = PackedRow.make(layout)
-        var next = 0
-        for (index, kind) in entity.kinds.enumerated() {
-            switch kind {
-            case .attribute(let type):
-                guard row.set(decodeValue(statement, column: column(next), type: type), at: index) else { return nil }
-                next += 1
-            case .toMany:
-                break
-            case .toOne:
-                let position = column(next)
-                let key = statement.int64(at: position)
-                if key != 0 || !statement.isNull(at: position) { row.setKey(key, at: index) }
+        let fits = row.withUnsafeMutablePointers { header, words -> Bool in
+            var next = 0
+            for (index, cell) in layout.cells.enumerated() {
+                let bits: UInt64
+                switch cell.kind {
+                case .toMany:
+                    continue
+                case .integer, .toOneKey:
+                    let position = column(next)
+                    let value = statement.int64(at: position)
+                    if value == 0 && statement.isNull(at: position) { next += 1; continue }
+                    bits = UInt64(bitPattern: value)
+                case .bool:
+                    let position = column(next)
+                    let value = statement.int64(at: position)
+                    if value == 0 && statement.isNull(at: position) { next += 1; continue }
+                    bits = value != 0 ? 1 : 0
+                case .double, .date:
+                    let position = column(next)
+                    let value = statement.double(at: position)
+                    if value == 0 && statement.isNull(at: position) { next += 1; continue }
+                    bits = value.bitPattern
+                case .string, .data, .uuid, .uri, .decimal:
+                    guard case .attribute(let type) = entity.kinds[index],
+                          row.set(decodeValue(statement, column: column(next), type: type), at: index) else { return false }
+                    next += 1
+                    continue
+                }
+                UnsafeMutableRawPointer(words + Int(cell.word)).storeBytes(of: bits, as: UInt64.self)
+                header.pointee.nulls &= ~(1 << UInt64(index))
                 next += 1
             }
+            return true
         }
-        return row
+        return fits ? row : nil
     }
 
     private func decodeValue(_ statement: SQLiteStatement, column: Int32, type: AttributeType) -> PersistentValue {
