@@ -195,9 +195,13 @@ extension SQLiteStore {
         let entity = table.entity
         var slots: [PropertySlot] = []
         slots.reserveCapacity(entity.properties.count)
+        let hasTransients = entity.hasTransientAttributes
         var next = 0
         for kind in entity.kinds {
             switch kind {
+            case .attribute where hasTransients && entity.isTransient(at: slots.count):
+                // No column: an object read from the store starts with the default (`slots.count` is this property).
+                slots.append(entity.initialSlots[slots.count])
             case .attribute(let type):
                 slots.append(.value(decodeValue(statement, column: positions[next], type: type)))
                 next += 1
@@ -218,9 +222,13 @@ extension SQLiteStore {
         let entity = table.entity
         var slots: [PropertySlot] = []
         slots.reserveCapacity(entity.properties.count)
+        let hasTransients = entity.hasTransientAttributes
         var column: Int32 = 2
         for kind in entity.kinds {
             switch kind {
+            case .attribute where hasTransients && entity.isTransient(at: slots.count):
+                // No column: an object read from the store starts with the default (`slots.count` is this property).
+                slots.append(entity.initialSlots[slots.count])
             case .attribute(let type):
                 slots.append(.value(decodeValue(statement, column: column, type: type)))
                 column += 1
