@@ -106,7 +106,8 @@ public struct BatchUpdateExpression: Sendable, CustomStringConvertible, Expressi
                                        "\(place): the expression `\(self)` uses \(entity.name).\(name), a \(type.rawValue) attribute; expressions do arithmetic on integer, double and float attributes only.",
                                        entityName: entity.name, key: name)
             }
-            // Attribute columns always exist (only to-many relationships have none).
+            // The column exists: only to-many relationships and transient attributes have none, and the checker
+            // refused both.
             return ("\(alias).\(table.columns[index] ?? "NULL")", [.integer16, .integer32, .integer64].contains(type))
         case .integer(let value):
             arguments.append(.integer(value))

@@ -70,7 +70,7 @@ public final class BatchUpdateRequest: PersistentStoreRequest, CustomStringConve
     func plan(for entity: EntityDescription, schema: StoreSchema) throws -> BatchUpdatePlan {
         let place = "Batch update of \(entity.name)"
         guard let properties = propertiesToUpdate, !properties.isEmpty else {
-            throw PersistenceError(.coreData, "\(place): propertiesToUpdate is empty; name at least one attribute to set. Its attributes: \(entity.attributeNames.joined(separator: ", ")).",
+            throw PersistenceError(.coreData, "\(place): propertiesToUpdate is empty; name at least one attribute to set. Its attributes: \(entity.storedAttributeNames.joined(separator: ", ")).",
                                    entityName: entity.name)
         }
         let fetch = FetchRequest<ManagedObject>(entityName: entity.name)

@@ -7,7 +7,7 @@ enum BatchValueChecker {
     /// The attribute `key` of `entity`, or an error listing the attributes a batch request may write.
     /// - Parameter place: where the key was found, for the message ("Batch update of Movie").
     static func attribute(_ key: String, of entity: EntityDescription, place: String) throws -> (index: Int, attribute: AttributeDescription) {
-        let choices = entity.attributeNames.joined(separator: ", ")
+        let choices = entity.storedAttributeNames.joined(separator: ", ")
         guard let index = entity.propertyIndexByName[key] else {
             throw PersistenceError(.persistentStoreIncompatibleSchema,
                                    "\(place): \(entity.name) has no attribute named '\(key)'. Its attributes: \(choices).",
@@ -16,6 +16,11 @@ enum BatchValueChecker {
         guard let attribute = entity.attributeAt[index] else {
             throw PersistenceError(.persistentStoreIncompatibleSchema,
                                    "\(place): \(entity.name).\(key) is a relationship; batch requests write attributes only, as in Core Data. Its attributes: \(choices).",
+                                   entityName: entity.name, key: key)
+        }
+        guard !attribute.isTransient else {
+            throw PersistenceError(.persistentStoreIncompatibleSchema,
+                                   "\(place): \(entity.name).\(key) is a transient attribute, kept in memory only; batch requests work on the store, which has no column for it. Its stored attributes: \(choices).",
                                    entityName: entity.name, key: key)
         }
         return (index, attribute)

@@ -162,11 +162,14 @@ extension ManagedObjectContext {
         let coordinator = persistentStoreCoordinator!
         let schema = try coordinator.schema()
         let table = schema[entity]
-        let names = request.propertiesToFetch ?? entity.attributeNames
+        let names = request.propertiesToFetch ?? entity.storedAttributeNames
         var columns: [String] = []
         var indexes: [Int] = []
         for name in names {
             let index = try entity.propertyIndex(forKey: name)
+            if entity.isTransient(at: index) {
+                throw PersistenceError(.persistentStoreIncompatibleSchema, "\(entity.name).\(name) is a transient attribute, kept in memory only; dictionary results come from the store, which has no value for it. Fetch the objects instead, or leave it out of propertiesToFetch.", entityName: entity.name, key: name)
+            }
             guard let column = table.columns[index] else {
                 throw PersistenceError(.coreData, "\(entity.name).\(name) is a to-many relationship; dictionary results can hold attributes and to-one relationships only.", entityName: entity.name, key: name)
             }

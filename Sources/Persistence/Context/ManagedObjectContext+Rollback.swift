@@ -46,10 +46,17 @@ extension ManagedObjectContext {
     /// Re-reads `object` from the store. With `mergeChanges` false, unsaved changes are dropped and the object
     /// becomes a fault; with `true`, its unsaved changes are kept on top of the store's current values (and it
     /// takes the store's version, so its next save does not conflict).
+    ///
+    /// Transient attributes follow Core Data: merging keeps their values in memory, changed or not (an object
+    /// with transient attributes is then read again at once rather than turned into a fault, which would lose
+    /// them); without merging they go back to their default values with everything else.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
         checkQueue("refresh(_:mergeChanges:)")
         guard object.managedObjectContext === self, !object.insertedFlag else { return }
-        if !mergeChanges || object.changedIndexes.isEmpty {
+        // Only a fired object can hold transient values that differ from the defaults.
+        let keepsTransients = mergeChanges && object.entity.hasTransientAttributes && object.faultState == .fired
+            && !object.isInaccessible
+        if !mergeChanges || (object.changedIndexes.isEmpty && !keepsTransients) {
             updated.remove(object)
             if object.deletedFlag && !mergeChanges {
                 object.deletedFlag = false
@@ -59,11 +66,8 @@ extension ManagedObjectContext {
             return
         }
         if let state = parentState(of: object.objectID), !state.isDeleted {
-            var merged = state.slots.map { $0.slot(in: self) }
-            for index in object.changedIndexes where index < merged.count { merged[index] = object.slots[index] }
-            object.committedSlots = state.slots.map { $0.slot(in: self) }
-            object.slots = merged
-            object.version = state.version
+            let fresh = state.slots.map { $0.slot(in: self) }
+            apply(fresh, version: state.version, to: object)
             return
         }
         guard let pk = object.objectID.primaryKey,
@@ -73,15 +77,30 @@ extension ManagedObjectContext {
             updated.remove(object)
             return
         }
-        let stored = row.slots
-        var merged = stored
-        for index in object.changedIndexes { merged[index] = object.slots[index] }
-        object.slots = merged
-        object.committedSlots = stored
-        object.version = row.version
+        apply(row.slots, version: row.version, to: object)
     }
 
-    /// Refreshes every registered object, keeping unsaved changes (unchanged objects become faults).
+    /// Puts `fresh` values (the store's or the parent's) under `object`'s unsaved changes and its transient values.
+    private func apply(_ fresh: [PropertySlot], version: Int64, to object: ManagedObject) {
+        let transients = object.entity.transientIndexes
+        var merged = fresh
+        for index in object.changedIndexes where index < merged.count { merged[index] = object.slots[index] }
+        for index in transients where index < merged.count { merged[index] = object.slots[index] }
+        if object.changedIndexes.isEmpty {
+            object.committedSlots = nil
+        } else {
+            // Rollback restores the fresh values, and for transient attributes the last ones committed in memory.
+            var committed = fresh
+            let previous = object.committedSlots ?? object.slots
+            for index in transients where index < committed.count { committed[index] = previous[index] }
+            object.committedSlots = committed
+        }
+        object.slots = merged
+        object.version = version
+    }
+
+    /// Refreshes every registered object, keeping unsaved changes (unchanged objects become faults, unless they
+    /// hold transient attributes: see ``refresh(_:mergeChanges:)``).
     public func refreshAllObjects() {
         for object in registry.objects where !object.insertedFlag {
             refresh(object, mergeChanges: true)

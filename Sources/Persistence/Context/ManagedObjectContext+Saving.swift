@@ -46,7 +46,8 @@ extension ManagedObjectContext {
         }
         finishResolution(plan, in: store)
         finishSavedInserts(insertedObjects, keyCounts: plan.allocatedKeyCounts, store: store)
-        for object in updatedObjects { object.version += 1 }
+        // The store bumped the version of every row it wrote; an object with transient changes only kept its row.
+        for object in updatedObjects where !object.changesOnlyTransientAttributes { object.version += 1 }
         markSaved(updatedObjects)
         advanceQueryGeneration()
         for objects in [insertedObjects, updatedObjects, plan.reinserted, plan.takeovers] {

@@ -592,7 +592,8 @@ struct PredicateSQLCompiler {
                 guard modifier == .direct || fanned else {
                     throw failure("ANY and ALL need a key path through a to-many relationship; '\(path.joined(separator: "."))' has none")
                 }
-                return (.value("\(alias).\(table.columns[index]!)", attribute.attributeType), nil)
+                guard let column = table.columns[index] else { throw transientKey(key, of: entity, path: path) }
+                return (.value("\(alias).\(column)", attribute.attributeType), nil)
             }
             let relationship = entity.relationshipAt[index]!
             if !relationship.isToMany {
@@ -741,6 +742,14 @@ struct PredicateSQLCompiler {
                                    entityName: entity.name, key: key)
         }
         return index
+    }
+
+    /// The error for a key path that reaches a transient attribute: the store has no column to test or sort by
+    /// (Core Data's SQL store says "keypath … not found in entity"). Worded for predicates and sort keys alike.
+    private func transientKey(_ key: String, of entity: EntityDescription, path: [String]) -> PersistenceError {
+        PersistenceError(.persistentStoreIncompatibleSchema,
+                         "The store cannot fetch with the key path '\(path.joined(separator: "."))': \(entity.name).\(key) is a transient attribute, kept in memory only, so the store has no value to test or sort by (Core Data: keypath \(path.joined(separator: ".")) not found in entity \(entity.name)). Fetch without it, then filter or sort the objects in memory (FetchPredicate's evaluate(with:)).",
+                         entityName: entity.name, key: key)
     }
 
     private mutating func newAlias() -> String {

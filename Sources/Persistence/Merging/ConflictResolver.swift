@@ -12,7 +12,9 @@ struct ConflictResolver {
     /// then fails (``MergePolicy/error``) or resolves them in `plan`.
     func resolveVersionConflicts(in plan: inout SavePlan, store: SQLiteStore) throws {
         var found: [(object: ManagedObject, version: Int64, row: StoreRow?)] = []
-        let candidates = plan.updated + plan.deleted.filter { !$0.objectID.isTemporaryID }
+        // An object with transient changes only writes nothing, so it has nothing to check.
+        let candidates = plan.updated.filter { !$0.changesOnlyTransientAttributes }
+            + plan.deleted.filter { !$0.objectID.isTemporaryID }
         for group in Dictionary(grouping: candidates, by: { ObjectIdentifier($0.entity) }).values {
             let entity = group[0].entity
             let versions = try store.versions(of: entity, primaryKeys: group.compactMap(\.objectID.primaryKey))
@@ -66,6 +68,8 @@ struct ConflictResolver {
         let stored = row.slots
         var changed = object.changedIndexes
         for index in entity.properties.indices {
+            // The row has no value for a transient attribute to compare with: the object's own always stays.
+            if entity.isTransient(at: index) { continue }
             // To-many lists are not in the row: they keep the object's version unless the policy is rollback.
             if entity.kinds[index] == .toMany {
                 if policy.type == .rollback && changed.contains(index) {
@@ -93,7 +97,14 @@ struct ConflictResolver {
             }
         }
         object.changedIndexes = changed
-        object.committedSlots = changed.isEmpty ? nil : stored
+        if changed.isEmpty {
+            object.committedSlots = nil
+        } else {
+            // Rollback restores the store's values, and for transient attributes the ones committed in memory.
+            var committed = stored
+            for index in entity.transientIndexes { committed[index] = cached[index] }
+            object.committedSlots = committed
+        }
         object.version = row.version
     }
 

@@ -1,4 +1,5 @@
-/// One attribute of an entity: a name, a type, whether it may be nil, and the value new objects start with.
+/// One attribute of an entity: a name, a type, whether it may be nil, the value new objects start with, and whether
+/// the store keeps it (a transient attribute lives in memory only).
 public final class AttributeDescription: Sendable, CustomStringConvertible {
     public let name: String
     public let attributeType: AttributeType
@@ -10,20 +11,31 @@ public final class AttributeDescription: Sendable, CustomStringConvertible {
     /// (`ValueTransformer.setValueTransformer(_:forName:)`). The transformer turns the attribute's values into
     /// `Data` when they are set and back when they are read.
     public let valueTransformerName: String?
+    /// A transient attribute is never stored, as in Core Data: it has no column, its value lives only in the object
+    /// in memory, and every object read from the store (fetched, a fault fired, refreshed without merging) starts
+    /// with ``defaultValue``; refreshing with merging keeps the value in memory. Setting it is still a change (the
+    /// object is updated, and validated, saved and rolled back like any other), but the save writes nothing for
+    /// it: an object whose only changes are transient is saved without touching its row, so its row version stays
+    /// the same and optimistic locking never checks it, and merge policies never compare a transient attribute
+    /// with the store. It counts in the model's ``ManagedObjectModel/versionHash``. Fetches run by the store cannot
+    /// use it in a predicate or sort descriptor; evaluate those on the objects in memory instead.
+    public let isTransient: Bool
 
     public init(name: String, type: AttributeType, isOptional: Bool = true, defaultValue: PersistentValue = .null,
-                valueTransformerName: String? = nil) {
+                valueTransformerName: String? = nil, isTransient: Bool = false) {
         self.name = name
         self.attributeType = type
         self.isOptional = isOptional
         self.valueTransformerName = valueTransformerName
+        self.isTransient = isTransient
         // Stored in the attribute's own form (an integer default of a double attribute becomes a double); one that
         // does not fit is kept as given and rejected by ManagedObjectModel.
         self.defaultValue = type.coerce(defaultValue) ?? defaultValue
     }
 
     public var description: String {
-        "\(name): \(attributeType.rawValue)" + (valueTransformerName.map { "(\($0))" } ?? "") + (isOptional ? "?" : "")
+        (isTransient ? "transient " : "") + "\(name): \(attributeType.rawValue)"
+            + (valueTransformerName.map { "(\($0))" } ?? "") + (isOptional ? "?" : "")
             + (defaultValue.isNull ? "" : " = \(defaultValue)")
     }
 }

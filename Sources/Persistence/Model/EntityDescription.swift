@@ -60,6 +60,8 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     let toManyIndexes: [Int]
     /// Attributes that must not be nil at save.
     let mandatoryAttributeIndexes: [Int]
+    /// Transient attributes: kept in memory only, with no column in the store.
+    let transientIndexes: [Int]
     /// Relationships with something to check at save: a required to-one, a to-many with a count range.
     let checkedRelationshipIndexes: [Int]
 
@@ -139,6 +141,7 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
             if case .attribute(let a) = properties[$0] { return !a.isOptional }
             return false
         }
+        self.transientIndexes = properties.indices.filter { attributeAt[$0]?.isTransient == true }
         self.checkedRelationshipIndexes = properties.indices.filter {
             guard case .relationship(let r) = properties[$0] else { return false }
             return !r.isOptional || r.minCount > 0 || r.maxCount > 0
@@ -222,6 +225,17 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
 
     /// Attribute names in declaration order.
     public var attributeNames: [String] { properties.compactMap { if case .attribute(let a) = $0 { a.name } else { nil } } }
+
+    /// The names of the attributes the store keeps (every attribute but the transient ones), in declaration order.
+    var storedAttributeNames: [String] {
+        properties.compactMap { if case .attribute(let a) = $0, !a.isTransient { a.name } else { nil } }
+    }
+
+    /// `true` when the entity has a transient attribute, its own or inherited.
+    var hasTransientAttributes: Bool { !transientIndexes.isEmpty }
+
+    /// `true` when property `index` is a transient attribute.
+    func isTransient(at index: Int) -> Bool { attributeAt[index]?.isTransient == true }
 
     public var description: String {
         (isAbstract ? "abstract " : "") + "entity \(name)" + (superentity.map { ": \($0.name)" } ?? "")

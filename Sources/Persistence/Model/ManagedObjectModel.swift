@@ -205,6 +205,10 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
             for key in constraint where entity.attributesByName[key] == nil {
                 throw invalid("The uniqueness constraint (\(constraint.joined(separator: ", "))) of '\(entity.name)' names '\(key)', which is not one of its attributes.", entity: entity.name, key: key)
             }
+            // The store enforces constraints with a unique index, and a transient attribute has no column to index.
+            for key in constraint where entity.attributesByName[key]?.isTransient == true {
+                throw invalid("The uniqueness constraint (\(constraint.joined(separator: ", "))) of '\(entity.name)' names '\(key)', which is transient: the store never sees its values, so it cannot keep them unique.", entity: entity.name, key: key)
+            }
         }
         var indexNames: Set<String> = []
         for index in entity.indexes {
@@ -222,12 +226,17 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
                 guard indexable else {
                     throw invalid("The index '\(index.name)' of '\(entity.name)' names '\(element.property)', which is not one of its attributes or to-one relationships.", entity: entity.name, key: element.property)
                 }
+                if entity.attributesByName[element.property]?.isTransient == true {
+                    throw invalid("The index '\(index.name)' of '\(entity.name)' names '\(element.property)', which is transient and has no column in the store to index.", entity: entity.name, key: element.property)
+                }
             }
         }
     }
 
     /// FNV-1a over a canonical description of what the tables depend on. Optionality, default values, classes and
-    /// configurations do not change the tables, so changing them keeps a store compatible.
+    /// configurations do not change the tables, so changing them keeps a store compatible. A transient attribute
+    /// is marked as such (Core Data counts `isTransient` in a property's version hash), so making an attribute
+    /// transient, or stored again, makes the store incompatible.
     private static func hash(of entities: [EntityDescription]) -> String {
         var text = ""
         for entity in entities.sorted(by: { $0.name < $1.name }) {
@@ -237,7 +246,8 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
             if entity.isAbstract { text += "X;" }
             for property in entity.properties.sorted(by: { $0.name < $1.name }) {
                 switch property {
-                case .attribute(let a): text += "A:\(a.name):\(a.attributeType.rawValue);"
+                // Only transient attributes carry the mark, so every model without one hashes as it always has.
+                case .attribute(let a): text += "A:\(a.name):\(a.attributeType.rawValue)\(a.isTransient ? ":T" : "");"
                 case .relationship(let r):
                     text += "R:\(r.name):\(r.destinationEntityName):\(r.inverseName ?? "-"):\(r.isToMany):\(r.isOrdered);"
                 }

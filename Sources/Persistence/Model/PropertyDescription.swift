@@ -11,18 +11,22 @@ public enum PropertyDescription: Sendable {
         }
     }
 
-    /// An attribute: `.attribute("title", .string, optional: false)`.
+    /// An attribute: `.attribute("title", .string, optional: false)`; one kept in memory only, never stored:
+    /// `.attribute("isExpanded", .boolean, defaultValue: false, transient: true)` (see
+    /// ``AttributeDescription/isTransient``).
     public static func attribute(_ name: String, _ type: AttributeType, optional: Bool = true,
-                                 defaultValue: PersistentValue = .null) -> PropertyDescription {
-        .attribute(AttributeDescription(name: name, type: type, isOptional: optional, defaultValue: defaultValue))
+                                 defaultValue: PersistentValue = .null, transient: Bool = false) -> PropertyDescription {
+        .attribute(AttributeDescription(name: name, type: type, isOptional: optional, defaultValue: defaultValue,
+                                        isTransient: transient))
     }
 
     /// A transformable attribute: `.transformable("tags", transformer: "TagsTransformer")`. Its values are turned
     /// into `Data` by the ``ValueTransformer`` registered under that name; read and write them with
     /// `value(forKey:)` and `setValue(_:forKey:)`, or a computed property of the class that calls them.
-    public static func transformable(_ name: String, transformer: String, optional: Bool = true) -> PropertyDescription {
+    public static func transformable(_ name: String, transformer: String, optional: Bool = true,
+                                     transient: Bool = false) -> PropertyDescription {
         .attribute(AttributeDescription(name: name, type: .transformable, isOptional: optional,
-                                        valueTransformerName: transformer))
+                                        valueTransformerName: transformer, isTransient: transient))
     }
 
     /// A to-one relationship: `.toOne("group", "Group", inverse: "items")`.

@@ -133,11 +133,14 @@ open class ManagedObject: CustomStringConvertible {
     /// `true` when the object is inserted, deleted or updated.
     public var hasChanges: Bool { insertedFlag || deletedFlag || !changedIndexes.isEmpty }
 
-    /// `true` when a changed property differs from what the store holds (setting a value to itself is no change).
+    /// `true` when a changed property differs from what the store holds (setting a value to itself is no change;
+    /// transient attributes, which the store does not hold, do not count).
     public var hasPersistentChangedValues: Bool {
         if insertedFlag || deletedFlag { return true }
         guard let committed = committedSlots else { return false }
-        return changedIndexes.contains { !Self.same(slots[$0], committed[$0], ordered: true) }
+        return changedIndexes.contains {
+            !entity.isTransient(at: $0) && !Self.same(slots[$0], committed[$0], ordered: true)
+        }
     }
 
     /// Current values, one per property of the entity; empty while a fault has no row. Reading or changing them

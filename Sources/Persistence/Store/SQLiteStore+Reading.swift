@@ -199,9 +199,13 @@ extension SQLiteStore {
         }
         var slots: [PropertySlot] = []
         slots.reserveCapacity(entity.properties.count)
+        let hasTransients = entity.hasTransientAttributes
         var next = 0
         for kind in entity.kinds {
             switch kind {
+            case .attribute where hasTransients && entity.isTransient(at: slots.count):
+                // No column: an object read from the store starts with the default (`slots.count` is this property).
+                slots.append(entity.initialSlots[slots.count])
             case .attribute(let type):
                 slots.append(.value(decodeValue(statement, column: positions[next], type: type)))
                 next += 1
@@ -226,9 +230,13 @@ extension SQLiteStore {
         }
         var slots: [PropertySlot] = []
         slots.reserveCapacity(entity.properties.count)
+        let hasTransients = entity.hasTransientAttributes
         var column: Int32 = 2
         for kind in entity.kinds {
             switch kind {
+            case .attribute where hasTransients && entity.isTransient(at: slots.count):
+                // No column: an object read from the store starts with the default (`slots.count` is this property).
+                slots.append(entity.initialSlots[slots.count])
             case .attribute(let type):
                 slots.append(.value(decodeValue(statement, column: column, type: type)))
                 column += 1
@@ -252,9 +260,15 @@ extension SQLiteStore {
     private func packRow(_ statement: SQLiteStatement, entity: EntityDescription, layout: PackedRowLayout,
                          column: (Int) -> Int32) -> PackedRow? {
         let row = PackedRow.make(layout)
+        let hasTransients = entity.hasTransientAttributes
         let fits = row.withUnsafeMutablePointers { header, words -> Bool in
             var next = 0
             for (index, cell) in layout.cells.enumerated() {
+                if hasTransients, let attribute = entity.attributeAt[index], attribute.isTransient {
+                    // No column: an object read from the store starts with the default.
+                    guard row.set(attribute.defaultValue, at: index) else { return false }
+                    continue
+                }
                 let bits: UInt64
                 switch cell.kind {
                 case .toMany:

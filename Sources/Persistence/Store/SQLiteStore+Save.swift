@@ -33,7 +33,8 @@ extension SQLiteStore {
                     _ = try updateRow(table, primaryKey: object.savingPrimaryKey, expectedVersion: nil, changes: changes)
                 }
             }
-            for object in plan.updated {
+            // Transient changes alone leave the row as it is (see `changesOnlyTransientAttributes`).
+            for object in plan.updated where !object.changesOnlyTransientAttributes {
                 let table = schema[object.entity]
                 let changes = object.changedIndexes.sorted().compactMap { index -> (column: String, value: SQLiteValue)? in
                     guard let column = table.columns[index] else { return nil }

@@ -2,7 +2,7 @@
 /// sees what a real Core Data store looks like: one table per entity (`ZMOVIE`), the primary key `Z_PK`,
 /// the row version `Z_OPT`, one column per attribute and to-one relationship (`ZTITLE`, `ZDIRECTOR`), an order
 /// column for the child side of an ordered to-many (`Z_FOK_GROUP`), and a join table for many-to-many and
-/// inverse-less to-many relationships.
+/// inverse-less to-many relationships. Transient attributes have no column: the store never sees them.
 ///
 /// Entities that inherit from one another share their root's table, as in Core Data: a `Z_ENT` column says which
 /// entity each row is, every entity of the hierarchy has its columns there (a subentity's own property gets a
@@ -100,7 +100,7 @@ final class EntityTable {
     let name: String
     /// The entity's number: its `Z_ENT` in rows of a hierarchy and in `Z_PRIMARYKEY`.
     let number: Int64
-    /// Per property index: its column (attributes and to-ones), or nil (to-manys).
+    /// Per property index: its column (stored attributes and to-ones), or nil (to-manys, transient attributes).
     let columns: [String?]
     /// Order columns on this (child) table, keyed by the to-one relationship's property index.
     let orderColumns: [Int: String]
@@ -143,7 +143,8 @@ final class EntityTable {
         for (index, property) in entity.properties.enumerated().dropFirst(entity.inheritedPropertyCount) {
             switch property {
             case .attribute(let a):
-                columns.append(column(for: a.name))
+                // A transient attribute lives in memory only: no column, and no name taken from its siblings.
+                columns.append(a.isTransient ? nil : column(for: a.name))
             case .relationship(let r) where !r.isToMany:
                 let name = column(for: r.name)
                 columns.append(name)

@@ -17,8 +17,10 @@ extension ManagedObjectModel {
     /// Unlike Core Data's failable initialiser this one throws, and the error names the file, the line, the
     /// entity and the property: a file that is missing (260) or not well-formed XML (259), an unknown document
     /// version or attribute type, a relationship to a missing entity or a missing inverse, and features this
-    /// library does not support yet (entity inheritance, transient and transformable attributes, fetched
-    /// properties) are all reported rather than loaded half-way (134060 for model problems).
+    /// library does not support yet (transient relationships, derived attributes, validation rules, fetched
+    /// properties, transformable attributes without a named transformer) are all reported rather than loaded
+    /// half-way (134060 for model problems). Transient attributes (`transient="YES"`) load as
+    /// ``AttributeDescription/isTransient``.
     public convenience init(contentsOf url: URL, managedObjectClasses: [ManagedObject.Type] = [],
                             modules: [String] = []) throws {
         let reader = ModelFileReader(classes: ManagedObjectClassResolver(registered: managedObjectClasses, moduleHints: modules))

@@ -11,7 +11,7 @@ extension ModelContentsReader {
     /// Xcode's types that exist in Core Data but not here yet, with what to do instead.
     static let unsupportedAttributeTypes: [String: String] = [
         "ObjectID": "ObjectID attributes are not supported; keep the object's URI as a URI attribute",
-        "Undefined": "Undefined attributes exist only as transient properties, which are not supported yet",
+        "Undefined": "Undefined attributes (transient ones holding any object) are not supported; give the transient attribute a concrete type, or make it Transformable",
         "Composite": "Composite attributes are not supported yet; flatten their elements into attributes",
     ]
 
@@ -27,9 +27,6 @@ extension ModelContentsReader {
         }
         guard let type = Self.attributeTypes[typeName] else {
             throw fail("unknown attributeType '\(typeName)'. Known types: \(Self.attributeTypes.keys.sorted().joined(separator: ", ")).")
-        }
-        if element.flag("transient") {
-            throw fail("it is transient. Transient properties are not supported yet (every property here is stored).")
         }
         if element.flag("derived") {
             throw fail("it is derived (derivationExpression '\(element["derivationExpression"] ?? "")'). Derived attributes are not supported yet; compute the value in your class.")
@@ -50,7 +47,7 @@ extension ModelContentsReader {
         }
         let defaultValue = try self.defaultValue(of: element, type: type, fail: fail)
         return AttributeDescription(name: name, type: type, isOptional: element.flag("optional"), defaultValue: defaultValue,
-                                    valueTransformerName: transformerName)
+                                    valueTransformerName: transformerName, isTransient: element.flag("transient"))
     }
 
     /// The attribute's default value: `defaultValueString` in the attribute's own notation, or for a date

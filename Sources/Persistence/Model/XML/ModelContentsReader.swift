@@ -4,11 +4,11 @@ import Foundation
 /// descriptions and configurations.
 ///
 /// It reads what the code model can express — entities and their classes, attributes of every stored type
-/// (optional, default values), relationships (to-one, to-many, ordered, inverse, delete rule, counts),
+/// (optional, transient, default values), relationships (to-one, to-many, ordered, inverse, delete rule, counts),
 /// uniqueness constraints, fetch indexes and the older compound indexes, entity inheritance and abstract entities,
 /// configurations — and rejects, with an error naming the feature, the file, the line and the entity, what it
-/// cannot yet represent faithfully (transient and derived attributes, fetched properties). It never loads such a
-/// model with a part silently missing.
+/// cannot yet represent faithfully (transient relationships, derived attributes, fetched properties). It never
+/// loads such a model with a part silently missing.
 struct ModelContentsReader {
     let file: URL
     let classes: ManagedObjectClassResolver
@@ -217,7 +217,7 @@ struct ModelContentsReader {
             throw fail("its inverse is on '\(inverseEntity)' but it points at '\(destination)'; the inverse must belong to the destination.")
         }
         if element.flag("transient") {
-            throw fail("it is transient. Transient properties are not supported yet (every property here is stored).")
+            throw fail("it is transient. Transient relationships are not supported yet (transient attributes are); make it a stored relationship, or keep the related objects in a property of your class.")
         }
         let rule: DeleteRule
         if let written = element["deletionRule"] {
