@@ -131,9 +131,9 @@ final class PackedRowTests: PersistenceTestCase {
         XCTAssertNil(released, "the packed row outlived its object and context")
     }
 
-    func testEntitiesWithMoreThan64PropertiesKeepSlots() {
-        XCTAssertNotNil(PackedRowLayout(kinds: Array(repeating: .attribute(.integer64), count: 64)))
-        XCTAssertNil(PackedRowLayout(kinds: Array(repeating: .attribute(.integer64), count: 65)))
+    func testEntitiesWithMoreThan63PropertiesKeepSlots() {
+        XCTAssertNotNil(PackedRowLayout(kinds: Array(repeating: .attribute(.integer64), count: 63)))
+        XCTAssertNil(PackedRowLayout(kinds: Array(repeating: .attribute(.integer64), count: 64)))
         let layout = PackedRowLayout(kinds: [.attribute(.integer16), .toMany, .attribute(.string), .toOne, .attribute(.decimal)])
         XCTAssertEqual(layout?.cells.map(\.word), [0, 1, 1, 3, 4])
         XCTAssertEqual(layout?.referenceCells, [2])
@@ -154,5 +154,67 @@ final class PackedRowTests: PersistenceTestCase {
                 XCTAssertEqual(stored.value(forKey: "v\(index)") as? Int, index % 3 == 0 ? nil : index * 11, "v\(index)")
             }
         }
+    }
+
+    // MARK: - New objects
+
+    func testANewObjectIsSetInPlaceAndSavedFromItsPackedRow() throws {
+        let sample = Sample(context: context)
+        XCTAssertNotNil(sample.packedRow, "a new Sample should start packed")
+        sample.text = "first"
+        sample.text = "second"            // replaces a string cell
+        sample.large = 42
+        sample.large = nil                // back to nil
+        sample.real = 1.5
+        sample.flag = false
+        sample.identifier = UUID(uuidString: "00000000-0000-0000-0000-0000000000AB")
+        sample.amount = Decimal(7)
+        XCTAssertNotNil(sample.packedRow, "setting attributes of a new object must not unpack it")
+        XCTAssertEqual(sample.text, "second")
+        XCTAssertNil(sample.large)
+        XCTAssertEqual(sample.changedValues().keys.sorted(), ["amount", "flag", "identifier", "real", "text"])
+        try context.save()
+        XCTAssertNotNil(sample.packedRow, "a saved new object keeps its packed row")
+        let rows = try storeRows("SELECT ZTEXT, ZLARGE, ZREAL, ZFLAG FROM ZSAMPLE")
+        XCTAssertEqual(rows, [[.text("second"), .null, .real(1.5), .integer(0)]])
+        sample.text = "third"             // now a saved object: the change is tracked with slots
+        XCTAssertNil(sample.packedRow)
+        context.rollback()
+        XCTAssertEqual(sample.text, "second")
+    }
+
+    func testANewObjectStartsWithTheDefaultsAndLoadedEmptyRelationships() throws {
+        let movie = Movie(context: context)
+        XCTAssertNotNil(movie.packedRow)
+        XCTAssertEqual(movie.year, 2000, "the model's default")
+        XCTAssertTrue(movie.actors.isEmpty)
+        XCTAssertTrue(movie.scenes.isEmpty)
+        XCTAssertNil(movie.director)
+        XCTAssertNotNil(movie.packedRow, "reading empty relationships must not unpack")
+        let director = Director(context: context)
+        director.name = "Chantal Akerman"
+        movie.title = "Jeanne Dielman"
+        movie.director = director         // relationships live in slots
+        XCTAssertNil(movie.packedRow)
+        XCTAssertEqual(director.movies.map(\.title), ["Jeanne Dielman"])
+        try context.save()
+        XCTAssertEqual(try storedCount("Movie", "director.name == %@", "Chantal Akerman"), 1)
+    }
+
+    func testAMissingMandatoryValueOfANewObjectFailsValidation() throws {
+        let movie = Movie(context: context)
+        movie.title = "Set, then cleared"
+        movie.setValue(nil, forKey: "title")
+        XCTAssertNotNil(movie.packedRow)
+        let error = assertPersistenceError(.validationMissingMandatoryProperty) { try context.save() }
+        XCTAssertEqual(error?.key, "title")
+    }
+
+    func testAValueThatDoesNotFitUnpacksAndIsReportedAtSave() throws {
+        let sample = Sample(context: context)
+        sample.setValue("not a number", forKey: "large")
+        XCTAssertNil(sample.packedRow, "a value kept as given lives in slots")
+        XCTAssertEqual(sample.value(forKey: "large") as? String, "not a number")
+        assertPersistenceError(.managedObjectValidation) { try context.save() }
     }
 }

@@ -181,13 +181,13 @@ extension ManagedObjectContext {
         let name = entity.name
         if object.faultState != .fired { object.fireFault() }
         for index in entity.mandatoryAttributeIndexes {
-            guard case .value(.null) = object.slots[index], let attribute = entity.attributeAt[index] else { continue }
+            guard object.attributeValue(at: index).isNull, let attribute = entity.attributeAt[index] else { continue }
             errors.append(PersistenceError(.validationMissingMandatoryProperty, "\(name).\(attribute.name) is required but is nil.",
                                            object: object, key: attribute.name, value: .null))
         }
         if object.holdsUnfittingValue {
             for (index, attribute) in entity.attributeAt.enumerated() {
-                guard let attribute, case .value(let value) = object.slots[index], !value.isNull,
+                guard let attribute, case let value = object.attributeValue(at: index), !value.isNull,
                       attribute.attributeType.coerce(value) == nil else { continue }
                 errors.append(PersistenceError(.managedObjectValidation,
                                                "\(name).\(attribute.name) holds \(attribute.attributeType.rawValue) values; \(value) (\(value.kindName)) does not fit.",
@@ -204,7 +204,7 @@ extension ManagedObjectContext {
                 }
             } else {
                 // Only a loaded relationship can have changed; an unloaded one was valid when saved.
-                guard case .toMany(let related?) = object.slots[index] else { continue }
+                guard case .toMany(let related?) = object.slot(at: index) else { continue }
                 let minimum = max(relationship.minCount, relationship.isOptional ? 0 : 1)
                 if related.count < minimum {
                     errors.append(PersistenceError(.validationRelationshipLacksMinimumCount,

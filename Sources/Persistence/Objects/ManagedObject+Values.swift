@@ -6,7 +6,8 @@ extension ManagedObject {
     /// The current slot of property `index`, firing the fault first.
     func slot(at index: Int) -> PropertySlot {
         if faultState != .fired { fireFault() }
-        return slots[index]
+        if let packedRow { return packedRow.slot(at: index) }
+        return storedSlots[index]
     }
 
     /// Fills a fault: from the row it was fetched with, or from the store.
@@ -119,14 +120,20 @@ extension ManagedObject {
     func setAttributeValue(_ value: PersistentValue, at index: Int) {
         willChange(at: index)
         guard case .attribute(let type) = entity.kinds[index] else { return }
+        let fitted: PersistentValue
         if type.accepts(value) {
-            slots[index] = .value(value)
+            fitted = value
         } else if let coerced = type.coerce(value) {
-            slots[index] = .value(coerced)
+            fitted = coerced
         } else {
             slots[index] = .value(value)
             holdsUnfittingValue = true
+            return
         }
+        // Still packed after willChange: no committed values to keep (a new object), so the row changes in place.
+        if packedRow != nil, isKnownUniquelyReferenced(&packedRow),
+           Unmanaged.passUnretained(packedRow!)._withUnsafeGuaranteedRef({ $0.replace(fitted, at: index) }) { return }
+        slots[index] = .value(fitted)
     }
 
     /// Sets property `index` from the typed wrappers' storage form.

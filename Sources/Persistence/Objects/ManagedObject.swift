@@ -79,12 +79,18 @@ open class ManagedObject: CustomStringConvertible {
         self.entity = entity
         self.objectID = .temporary(scope: entity.temporaryIDScope)
         self.faultState = .fired
-        // A private copy made here, where the element type is known, costs less than the copy-on-write of a shared
-        // array at the first write (which copies element by element through generic value witnesses).
-        var slots: [PropertySlot] = []
-        slots.reserveCapacity(entity.initialSlots.count)
-        for slot in entity.initialSlots { slots.append(slot) }
-        self.storedSlots = slots
+        if let layout = entity.packedLayout, let packed = PackedRow.makeInitial(entity, layout: layout) {
+            // Packed: half the memory of slots, and a new object's attributes are set in place.
+            self.storedSlots = []
+            self.packedRow = packed
+        } else {
+            // A private copy made here, where the element type is known, costs less than the copy-on-write of a
+            // shared array at the first write (which copies element by element through generic value witnesses).
+            var slots: [PropertySlot] = []
+            slots.reserveCapacity(entity.initialSlots.count)
+            for slot in entity.initialSlots { slots.append(slot) }
+            self.storedSlots = slots
+        }
         if let context { context.insert(self) }
     }
 

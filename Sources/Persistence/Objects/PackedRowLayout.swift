@@ -4,7 +4,7 @@ import Foundation
 /// value's own Swift type, and a null bit per property.
 ///
 /// A fetched object that has not been changed holds its values packed: ten integers take 80 bytes instead of ten
-/// 24-byte ``PropertySlot``s. Entities whose rows cannot be packed (more than 64 properties) have no layout and keep
+/// 24-byte ``PropertySlot``s. Entities whose rows cannot be packed (more than 63 properties) have no layout and keep
 /// their values in slots.
 final class PackedRowLayout: Sendable {
     enum CellKind: UInt8, Sendable {
@@ -27,9 +27,10 @@ final class PackedRowLayout: Sendable {
     /// goes away; empty when every value is plain bits.
     let referenceCells: [Int]
 
-    /// The layout of `kinds`, or nil when such rows cannot be packed.
+    /// The layout of `kinds`, or nil when such rows cannot be packed (more than 63 properties: a row keeps one bit
+    /// per property and one for its to-many relationships, in 64 bits).
     init?(kinds: [PropertyKind]) {
-        guard kinds.count <= 64 else { return nil }
+        guard kinds.count <= 63 else { return nil }
         var cells: [Cell] = []
         var referenceCells: [Int] = []
         var word = 0

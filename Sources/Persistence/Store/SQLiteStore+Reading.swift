@@ -295,7 +295,7 @@ extension SQLiteStore {
                     continue
                 }
                 UnsafeMutableRawPointer(words + Int(cell.word)).storeBytes(of: bits, as: UInt64.self)
-                header.pointee.nulls &= ~(1 << UInt64(index))
+                header.pointee.bits &= ~(1 << UInt64(index))
                 next += 1
             }
             return true

@@ -87,6 +87,20 @@ extension SQLiteStore {
         for object in objects {
             if current?.entity !== object.entity { current = schema[object.entity] }
             let table = current!
+            if let packed = object.packedRow {
+                try writingRow(of: object, table: table, key: key) {
+                    try insertRow(table, primaryKey: key(object)!) { index in
+                        // Attributes straight from their cells; a to-one of a packed row is a stored key or nil.
+                        guard case .attribute(let type) = object.entity.kinds[index] else {
+                            return columnValue(packed.slot(at: index), of: object, at: index, key: key)
+                        }
+                        let value = packed.value(at: index)
+                        if case .integer(let integer) = value { return .integer(integer) }
+                        return type.sqliteValue(value)
+                    }
+                }
+                continue
+            }
             // One read of the slots per row, not one per column.
             let slots = object.slots
             try writingRow(of: object, table: table, key: key) {
@@ -155,7 +169,7 @@ extension SQLiteStore {
             guard let relationship = entity.relationshipAt[index] else { continue }
             guard object.insertedFlag || object.changedIndexes.contains(index) else { continue }
             // A takeover's lists are read again from the row after the save; its own are written only if it set them.
-            guard case .toMany(let related?) = object.slots[index], let pk = key(object) else { continue }
+            guard case .toMany(let related?) = object.slot(at: index), let pk = key(object) else { continue }
             let members = related.objects.filter { !$0.deletedFlag }
             if let join = table.joinTables[index] {
                 var otherPositions: [Int64: Int] = [:]
