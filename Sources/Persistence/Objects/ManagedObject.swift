@@ -41,12 +41,11 @@ open class ManagedObject: CustomStringConvertible {
     /// The row this object was fetched with, packed, while nothing has needed its values as slots: reads come
     /// from here, and the first change (or anything else that needs slots) unpacks it into ``storedSlots``.
     @exclusivity(unchecked) var packedRow: PackedRow?
-    /// The values last read from or written to the store (what rollback restores); `nil` for inserted objects.
-    @exclusivity(unchecked) var committedSlots: [PropertySlot]?
     /// The row version (`Z_OPT`) that ``committedSlots`` belong to; optimistic locking compares it at save.
     @exclusivity(unchecked) var version: Int64 = 0
-    /// Properties set since the last save; only tracked for objects that are not inserted.
-    @exclusivity(unchecked) var changedIndexes: Set<Int> = []
+    /// What only some objects need (changes, batches, key-path recording), kept apart so that the many objects a
+    /// fetch makes are smaller; made on first need. See ``ObjectExtras``.
+    @exclusivity(unchecked) var extras: ObjectExtras?
     // The one-byte fields sit together: an object is allocated for every fetched row, and padding adds up.
     @exclusivity(unchecked) var faultState: FaultState
     @exclusivity(unchecked) var insertedFlag = false
@@ -59,10 +58,6 @@ open class ManagedObject: CustomStringConvertible {
     @exclusivity(unchecked) var listPositions = ListPositions()
     /// The primary key given to an inserted object while its save is being written (0 otherwise).
     @exclusivity(unchecked) var savingPrimaryKey: Int64 = 0
-    /// The batch this fault's row is read with (``FetchRequest/fetchBatchSize``).
-    @exclusivity(unchecked) var batch: FaultBatch?
-    /// Set only on the samples that translate Swift key paths into model key paths.
-    @exclusivity(unchecked) final var keyPathRecorder: KeyPathRecorder?
 
     enum FaultState {
         /// Values are in ``slots``.
@@ -177,8 +172,11 @@ open class ManagedObject: CustomStringConvertible {
     func markClean() {
         insertedFlag = false
         holdsUnfittingValue = false
-        committedSlots = nil
-        if !changedIndexes.isEmpty { changedIndexes = [] }
+        guard let extras else { return }
+        extras.committedSlots = nil
+        if !extras.changedIndexes.isEmpty { extras.changedIndexes = [] }
+        // Nothing left to keep apart: the object goes back to its small size.
+        if extras.batch == nil && extras.keyPathRecorder == nil { self.extras = nil }
     }
 
     public var description: String {
