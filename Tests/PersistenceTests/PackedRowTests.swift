@@ -120,11 +120,11 @@ final class PackedRowTests: PersistenceTestCase {
 
     func testPackedRowsAreFreedWithTheirObjects() throws {
         _ = try saveFullSample()
-        weak var released: PackedRow?
+        weak var released: PackedRowBlock?
         var reader: ManagedObjectContext? = container.newBackgroundContext()
         try reader!.performAndWait {
             let stored = try XCTUnwrap(try reader!.fetch(Sample.fetchRequest()).first)
-            released = stored.packedRow
+            released = stored.packedRow?.block
             XCTAssertNotNil(released)
         }
         reader = nil
@@ -217,4 +217,54 @@ final class PackedRowTests: PersistenceTestCase {
         XCTAssertEqual(sample.value(forKey: "large") as? String, "not a number")
         assertPersistenceError(.managedObjectValidation) { try context.save() }
     }
+
+    // MARK: - Blocks
+
+    func testAFetchPacksItsRowsIntoSharedBlocksThatOutliveNoObject() throws {
+        for number in 0..<1_000 {
+            let sample = Sample(context: context)
+            sample.text = "sample \(number)"
+            sample.large = Int64(number)
+        }
+        try context.save()
+        var blocks: [Weak] = []
+        var reader: ManagedObjectContext? = container.newBackgroundContext()
+        try reader!.performAndWait {
+            let request = Sample.fetchRequest()
+            request.sortDescriptors = [FetchSortDescriptor(\Sample.large)]
+            let samples = try reader!.fetch(request)
+            let distinct = Set(samples.compactMap { $0.packedRow.map { ObjectIdentifier($0.block) } })
+            XCTAssertLessThan(distinct.count, 20, "1,000 rows should share a few blocks, not have one each")
+            blocks = samples.compactMap { $0.packedRow?.block }.map(Weak.init)
+            // Changing one object unpacks it alone; its neighbours in the block read as before.
+            samples[1].text = "changed"
+            XCTAssertNil(samples[1].packedRow)
+            XCTAssertEqual(samples[0].text, "sample 0")
+            XCTAssertEqual(samples[2].text, "sample 2")
+            XCTAssertEqual(samples[1].text, "changed")
+            XCTAssertEqual(samples.map(\.large), (0..<1_000).map { Int64($0) })
+        }
+        reader = nil
+        XCTAssertTrue(blocks.allSatisfy { $0.block == nil }, "blocks outlived the objects that read from them")
+    }
+
+    func testARowThatCannotBePackedIsTakenBackFromItsBlock() {
+        let layout = PackedRowLayout(kinds: [.attribute(.string), .attribute(.integer64)])!
+        var rows = PackedRowAllocator(firstBlockSize: 4)
+        let first = rows.nextRow(for: layout)
+        XCTAssertTrue(first.set(.string("kept"), at: 0))
+        let second = rows.nextRow(for: layout)
+        XCTAssertTrue(second.set(.string("taken back"), at: 0))
+        XCTAssertFalse(second.set(.string("not an integer"), at: 1))
+        second.block.removeLastRow()
+        let third = rows.nextRow(for: layout)
+        XCTAssertEqual(third.row, second.row, "the row taken back is handed out again")
+        XCTAssertEqual(third.value(at: 0), .null, "and it comes back empty")
+        XCTAssertEqual(first.value(at: 0), .string("kept"))
+    }
+}
+
+private final class Weak {
+    weak var block: PackedRowBlock?
+    init(_ block: PackedRowBlock) { self.block = block }
 }

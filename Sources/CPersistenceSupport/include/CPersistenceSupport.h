@@ -15,6 +15,18 @@ extern _Thread_local void *persistence_performing_contexts;
 static inline void *persistence_get_performing_contexts(void) { return persistence_performing_contexts; }
 static inline void persistence_set_performing_contexts(void *stack) { persistence_performing_contexts = stack; }
 
+// Whether the concurrency debugger is on (ConcurrencyDebugging.isEnabled), read on every property access: a Swift
+// static would cost a check of its lazy initialisation each time. Set from PERSISTENCE_CONCURRENCY_DEBUG=1 when the
+// library loads. Relaxed atomic accesses: it is a switch, not a synchronisation.
+extern int persistence_concurrency_debugging;
+
+static inline int persistence_concurrency_debugging_enabled(void) {
+    return __atomic_load_n(&persistence_concurrency_debugging, __ATOMIC_RELAXED);
+}
+static inline void persistence_set_concurrency_debugging(int enabled) {
+    __atomic_store_n(&persistence_concurrency_debugging, enabled, __ATOMIC_RELAXED);
+}
+
 // PST_STRING_<operator>_<folding>(left, right), the SQL side of predicate string operators (see
 // string_function.c): ASCII and Latin-1 text is answered in C for the operators searches use most; everything else
 // calls `fallback` with `box`, the operator and the folding. `release` frees `box` when the function goes away.

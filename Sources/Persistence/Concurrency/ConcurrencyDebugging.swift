@@ -1,3 +1,4 @@
+internal import CPersistenceSupport
 import Foundation
 import Synchronization
 
@@ -8,13 +9,13 @@ import Synchronization
 /// ``isEnabled``. A violation calls ``violationHandler``; without one it stops the program, as Core Data does — so a
 /// test or kata installs a handler and asserts on what it receives instead.
 public enum ConcurrencyDebugging {
-    private static let enabled = Atomic<Bool>(ProcessInfo.processInfo.environment["PERSISTENCE_CONCURRENCY_DEBUG"] == "1")
     private static let handler = Mutex<(@Sendable (ConcurrencyViolation) -> Void)?>(nil)
 
     /// Whether contexts and objects check the queue they are used on.
     public static var isEnabled: Bool {
-        get { enabled.load(ordering: .relaxed) }
-        set { enabled.store(newValue, ordering: .relaxed) }
+        // Kept in C: read on every property access, where a Swift static pays a lazy-initialisation check.
+        get { persistence_concurrency_debugging_enabled() != 0 }
+        set { persistence_set_concurrency_debugging(newValue ? 1 : 0) }
     }
 
     /// Called with each violation, on the thread that committed it; `nil` stops the program.

@@ -52,7 +52,10 @@ extension ManagedObject {
     func attributeValue(at index: Int) -> PersistentValue {
         if faultState != .fired { fireFault() }
         // Read without a retain of the row: this object holds it for the whole call.
-        if let packedRow { return Unmanaged.passUnretained(packedRow)._withUnsafeGuaranteedRef { $0.value(at: index) } }
+        if packedBlock != nil {
+            let row = Int(packedRowIndex)
+            return Unmanaged.passUnretained(packedBlock.unsafelyUnwrapped)._withUnsafeGuaranteedRef { $0.value(row: row, at: index) }
+        }
         // Matched where it lies: copying the whole slot first costs a copy and a destroy of the enum per read.
         return storedSlots.withUnsafeBufferPointer { slots in
             if case .value(let value) = slots[index] { return value }
@@ -131,8 +134,13 @@ extension ManagedObject {
             return
         }
         // Still packed after willChange: no committed values to keep (a new object), so the row changes in place.
-        if packedRow != nil, isKnownUniquelyReferenced(&packedRow),
-           Unmanaged.passUnretained(packedRow!)._withUnsafeGuaranteedRef({ $0.replace(fitted, at: index) }) { return }
+        if packedBlock != nil, isKnownUniquelyReferenced(&packedBlock) {
+            let row = Int(packedRowIndex)
+            let replaced = Unmanaged.passUnretained(packedBlock.unsafelyUnwrapped)._withUnsafeGuaranteedRef { block in
+                block.rowCapacity == 1 && block.replace(fitted, row: row, at: index)
+            }
+            if replaced { return }
+        }
         slots[index] = .value(fitted)
     }
 

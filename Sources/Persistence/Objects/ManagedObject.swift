@@ -38,9 +38,8 @@ open class ManagedObject: CustomStringConvertible {
     /// Current values, one per property of the entity, unless they are still packed in ``packedRow``; empty while a
     /// fault has no row. Use ``slots``, which unpacks.
     @exclusivity(unchecked) var storedSlots: [PropertySlot]
-    /// The row this object was fetched with, packed, while nothing has needed its values as slots: reads come
-    /// from here, and the first change (or anything else that needs slots) unpacks it into ``storedSlots``.
-    @exclusivity(unchecked) var packedRow: PackedRow?
+    /// The block holding this object's packed row (see ``packedRow``).
+    @exclusivity(unchecked) var packedBlock: PackedRowBlock?
     /// The row version (`Z_OPT`) that ``committedSlots`` belong to; optimistic locking compares it at save.
     @exclusivity(unchecked) var version: Int64 = 0
     /// What only some objects need (changes, batches, key-path recording), kept apart so that the many objects a
@@ -56,6 +55,8 @@ open class ManagedObject: CustomStringConvertible {
     @exclusivity(unchecked) var inaccessible = false
     /// Where this object stands in its context's inserted, updated and deleted lists.
     @exclusivity(unchecked) var listPositions = ListPositions()
+    /// This object's row in ``packedBlock``.
+    @exclusivity(unchecked) var packedRowIndex: Int32 = 0
     /// The primary key given to an inserted object while its save is being written (0 otherwise).
     @exclusivity(unchecked) var savingPrimaryKey: Int64 = 0
 
@@ -77,7 +78,7 @@ open class ManagedObject: CustomStringConvertible {
         if let layout = entity.packedLayout, let packed = PackedRow.makeInitial(entity, layout: layout) {
             // Packed: half the memory of slots, and a new object's attributes are set in place.
             self.storedSlots = []
-            self.packedRow = packed
+            self.packedBlock = packed.block
         } else {
             // A private copy made here, where the element type is known, costs less than the copy-on-write of a
             // shared array at the first write (which copies element by element through generic value witnesses).
@@ -148,23 +149,34 @@ open class ManagedObject: CustomStringConvertible {
     /// unpacks a packed row first.
     var slots: [PropertySlot] {
         get {
-            if packedRow != nil { unpack() }
+            if packedBlock != nil { unpack() }
             return storedSlots
         }
         set {
-            packedRow = nil
+            packedBlock = nil
             storedSlots = newValue
         }
         _modify {
-            if packedRow != nil { unpack() }
+            if packedBlock != nil { unpack() }
             yield &storedSlots
+        }
+    }
+
+    /// The row this object was fetched (or made) with, packed, while nothing has needed its values as slots:
+    /// reads come from here, and the first change of a saved object (or anything else that needs slots) unpacks it
+    /// into ``storedSlots``.
+    var packedRow: PackedRow? {
+        get { packedBlock.map { PackedRow(block: $0, row: Int(packedRowIndex)) } }
+        set {
+            packedBlock = newValue?.block
+            packedRowIndex = Int32(newValue?.row ?? 0)
         }
     }
 
     private func unpack() {
         guard let packedRow else { return }
         storedSlots = packedRow.slots()
-        self.packedRow = nil
+        packedBlock = nil
     }
 
     /// Saved: no longer inserted, and nothing changed since.

@@ -12,7 +12,8 @@ extension SQLiteStore {
         let projection = "t0.Z_PK, t0.Z_OPT" + table.columns.compactMap { $0.map { ", t0." + $0 } }.joined()
         let statement = try connection.cachedStatement(sql(for: query, projection: projection))
         try statement.bind(arguments(for: query))
-        while try statement.step() { body(decodeRow(statement, table: table)) }
+        var rows = PackedRowAllocator()
+        while try statement.step() { body(decodeRow(statement, table: table, into: &rows)) }
     }
 
     /// Like ``forEachRow(for:_:)``, but `body` returns `false` to stop early (an asynchronous fetch that was
@@ -23,10 +24,11 @@ extension SQLiteStore {
             let statement = try connection.cachedStatement(sql(for: query, projection: family.projection(alias: "t0")))
             try statement.bind(arguments(for: query))
             defer { try? statement.reset(clearingBindings: false) }
+            var rows = PackedRowAllocator()
             while try statement.step() {
                 // A row of an entity this model does not know is not one of this fetch's objects.
                 guard let decoder = family.decoders[statement.int64(at: 2)] else { continue }
-                guard body(decodeRow(statement, table: decoder.table, positions: decoder.positions)) else { return false }
+                guard body(decodeRow(statement, table: decoder.table, positions: decoder.positions, into: &rows)) else { return false }
             }
             return true
         }
@@ -35,8 +37,9 @@ extension SQLiteStore {
         try statement.bind(arguments(for: query))
         // A statement left mid-way keeps its read open; resetting it ends the read.
         defer { try? statement.reset(clearingBindings: false) }
+        var rows = PackedRowAllocator()
         while try statement.step() {
-            guard body(decodeRow(statement, table: table)) else { return false }
+            guard body(decodeRow(statement, table: table, into: &rows)) else { return false }
         }
         return true
     }
@@ -99,11 +102,12 @@ extension SQLiteStore {
     func rows(of entity: EntityDescription, primaryKeys: [Int64]) throws -> [StoreRow] {
         let table = schema[entity]
         var rows: [StoreRow] = []
+        var packed = PackedRowAllocator()
         for chunk in primaryKeys.chunked(into: 500) {
             let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
             let statement = try connection.cachedStatement("SELECT \(table.selectColumns) FROM \(table.name) WHERE Z_PK IN (\(marks))")
             try statement.bind(chunk.map(SQLiteValue.integer))
-            while try statement.step() { rows.append(decodeRow(statement, table: table)) }
+            while try statement.step() { rows.append(decodeRow(statement, table: table, into: &packed)) }
         }
         return rows
     }
@@ -113,7 +117,8 @@ extension SQLiteStore {
         let table = schema[entity]
         let statement = try connection.cachedStatement("SELECT \(table.selectColumns) FROM \(table.name) WHERE Z_PK = ?")
         try statement.bind([.integer(primaryKey)])
-        return try statement.step() ? decodeRow(statement, table: table) : nil
+        var packed = PackedRowAllocator(firstBlockSize: 1)
+        return try statement.step() ? decodeRow(statement, table: table, into: &packed) : nil
     }
 
     /// The current version of each listed row that still exists.
@@ -191,10 +196,11 @@ extension SQLiteStore {
 
     /// Turns the current row of a family query (see ``FamilyProjection``) into slots of `table`'s entity, reading
     /// its columns at `positions`.
-    func decodeRow(_ statement: SQLiteStatement, table: EntityTable, positions: [Int32]) -> StoreRow {
+    func decodeRow(_ statement: SQLiteStatement, table: EntityTable, positions: [Int32],
+                   into rows: inout PackedRowAllocator) -> StoreRow {
         let entity = table.entity
         if let layout = entity.packedLayout,
-           let packed = packRow(statement, entity: entity, layout: layout, column: { positions[$0] }) {
+           let packed = packRow(statement, entity: entity, layout: layout, into: &rows, column: { positions[$0] }) {
             return StoreRow(entity: entity, primaryKey: statement.int64(at: 0), version: statement.int64(at: 1), packed: packed)
         }
         var slots: [PropertySlot] = []
@@ -222,10 +228,10 @@ extension SQLiteStore {
     }
 
     /// Turns the current row of `statement` (projected as `Z_PK, Z_OPT, columns…`) into slots.
-    func decodeRow(_ statement: SQLiteStatement, table: EntityTable) -> StoreRow {
+    func decodeRow(_ statement: SQLiteStatement, table: EntityTable, into rows: inout PackedRowAllocator) -> StoreRow {
         let entity = table.entity
         if let layout = entity.packedLayout,
-           let packed = packRow(statement, entity: entity, layout: layout, column: { Int32($0) + 2 }) {
+           let packed = packRow(statement, entity: entity, layout: layout, into: &rows, column: { Int32($0) + 2 }) {
             return StoreRow(entity: entity, primaryKey: statement.int64(at: 0), version: statement.int64(at: 1), packed: packed)
         }
         var slots: [PropertySlot] = []
@@ -251,56 +257,61 @@ extension SQLiteStore {
         return StoreRow(entity: entity, primaryKey: statement.int64(at: 0), version: statement.int64(at: 1), slots: slots)
     }
 
-    /// The current row packed by `layout`, reading the `n`th stored property from `column(n)`; nil when a value
-    /// does not fit its cell (the caller then decodes slots, which keep any value).
+    /// The current row packed by `layout` into the next row `rows` hands out, reading the `n`th stored property
+    /// from `column(n)`; nil when a value does not fit its cell (the row is taken back, and the caller decodes
+    /// slots, which keep any value).
     ///
     /// Numbers, booleans, dates and to-one keys go straight from SQLite into their cells (NULL reads as 0, so only
     /// a 0 needs the type check); other values go through ``PersistentValue``.
     @inline(__always)
     private func packRow(_ statement: SQLiteStatement, entity: EntityDescription, layout: PackedRowLayout,
-                         column: (Int) -> Int32) -> PackedRow? {
-        let row = PackedRow.make(layout)
+                         into rows: inout PackedRowAllocator, column: (Int) -> Int32) -> PackedRow? {
+        let packed = rows.nextRow(for: layout)
         let hasTransients = entity.hasTransientAttributes
-        let fits = row.withUnsafeMutablePointers { header, words -> Bool in
+        let fits = packed.block.withRow(packed.row) { _, bits, cells -> Bool in
             var next = 0
             for (index, cell) in layout.cells.enumerated() {
                 if hasTransients, let attribute = entity.attributeAt[index], attribute.isTransient {
                     // No column: an object read from the store starts with the default.
-                    guard row.set(attribute.defaultValue, at: index) else { return false }
+                    guard packed.set(attribute.defaultValue, at: index) else { return false }
                     continue
                 }
-                let bits: UInt64
+                let value: UInt64
                 switch cell.kind {
                 case .toMany:
                     continue
                 case .integer, .toOneKey:
                     let position = column(next)
-                    let value = statement.int64(at: position)
-                    if value == 0 && statement.isNull(at: position) { next += 1; continue }
-                    bits = UInt64(bitPattern: value)
+                    let integer = statement.int64(at: position)
+                    if integer == 0 && statement.isNull(at: position) { next += 1; continue }
+                    value = UInt64(bitPattern: integer)
                 case .bool:
                     let position = column(next)
-                    let value = statement.int64(at: position)
-                    if value == 0 && statement.isNull(at: position) { next += 1; continue }
-                    bits = value != 0 ? 1 : 0
+                    let integer = statement.int64(at: position)
+                    if integer == 0 && statement.isNull(at: position) { next += 1; continue }
+                    value = integer != 0 ? 1 : 0
                 case .double, .date:
                     let position = column(next)
-                    let value = statement.double(at: position)
-                    if value == 0 && statement.isNull(at: position) { next += 1; continue }
-                    bits = value.bitPattern
+                    let double = statement.double(at: position)
+                    if double == 0 && statement.isNull(at: position) { next += 1; continue }
+                    value = double.bitPattern
                 case .string, .data, .uuid, .uri, .decimal:
                     guard case .attribute(let type) = entity.kinds[index],
-                          row.set(decodeValue(statement, column: column(next), type: type), at: index) else { return false }
+                          packed.set(decodeValue(statement, column: column(next), type: type), at: index) else { return false }
                     next += 1
                     continue
                 }
-                UnsafeMutableRawPointer(words + Int(cell.word)).storeBytes(of: bits, as: UInt64.self)
-                header.pointee.bits &= ~(1 << UInt64(index))
+                (cells + Int(cell.word)).pointee = value
+                bits.pointee &= ~(1 << UInt64(index))
                 next += 1
             }
             return true
         }
-        return fits ? row : nil
+        guard fits else {
+            packed.block.removeLastRow()
+            return nil
+        }
+        return packed
     }
 
     private func decodeValue(_ statement: SQLiteStatement, column: Int32, type: AttributeType) -> PersistentValue {
@@ -358,9 +369,10 @@ extension SQLiteStore {
         let statement = try connection.cachedStatement(sql)
         try statement.bind(ownerKeys.map(SQLiteValue.integer))
         var rows: [(owner: Int64, key: Int64, row: StoreRow?)] = []
+        var packed = PackedRowAllocator()
         while try statement.step() {
             let key = statement.int64(at: 0)
-            rows.append((statement.int64(at: ownerColumn), key, needsRow(key) ? decodeRow(statement, table: destination) : nil))
+            rows.append((statement.int64(at: ownerColumn), key, needsRow(key) ? decodeRow(statement, table: destination, into: &packed) : nil))
         }
         return rows
     }

@@ -89,12 +89,13 @@ extension SQLiteStore {
             let table = current!
             if let packed = object.packedRow {
                 try writingRow(of: object, table: table, key: key) {
+                    let kinds = object.entity.kinds
                     try insertRow(table, primaryKey: key(object)!) { index in
                         // Attributes straight from their cells; a to-one of a packed row is a stored key or nil.
-                        guard case .attribute(let type) = object.entity.kinds[index] else {
+                        guard case .attribute(let type) = kinds[index] else {
                             return columnValue(packed.slot(at: index), of: object, at: index, key: key)
                         }
-                        let value = packed.value(at: index)
+                        let value = packed.block.value(row: packed.row, at: index)
                         if case .integer(let integer) = value { return .integer(integer) }
                         return type.sqliteValue(value)
                     }

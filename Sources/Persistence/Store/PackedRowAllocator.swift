@@ -1,0 +1,31 @@
+/// Hands out rows to pack a read's rows into: blocks of rows side by side (see ``PackedRowBlock``), each twice the
+/// size of the last, up to 256 rows, one run of blocks per entity layout (a fetch of a hierarchy reads several).
+///
+/// Small first blocks keep a read of a few rows small; large later ones spare a big fetch an allocation per row. A
+/// block is shared by the objects of its rows and freed with the last of them.
+struct PackedRowAllocator {
+    private var current: PackedRowBlock?
+    /// The blocks of the other layouts of a hierarchy's fetch, by layout.
+    private var others: [ObjectIdentifier: PackedRowBlock] = [:]
+    private var nextBlockSize: Int
+
+    init(firstBlockSize: Int = 8) {
+        nextBlockSize = max(1, firstBlockSize)
+    }
+
+    mutating func nextRow(for layout: PackedRowLayout) -> PackedRow {
+        if let block = current, block.isLaidOut(by: layout), block.hasRoom {
+            return PackedRow(block: block, row: block.appendRow())
+        }
+        var block = current?.isLaidOut(by: layout) == true ? current : others[ObjectIdentifier(layout)]
+        if block?.hasRoom != true {
+            block = PackedRowBlock.make(layout, capacity: nextBlockSize)
+            nextBlockSize = min(nextBlockSize * 2, 256)
+        }
+        if let previous = current, !previous.isLaidOut(by: layout) {
+            others[ObjectIdentifier(previous.layout)] = previous
+        }
+        current = block
+        return PackedRow(block: block!, row: block!.appendRow())
+    }
+}
