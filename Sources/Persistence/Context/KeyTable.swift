@@ -105,7 +105,12 @@ struct KeyTable {
     /// each goes to the first free slot of its probe sequence without comparisons; entries are swapped across rather
     /// than copied, so no object is retained and released on the way (a fetch of many rows grows the table often).
     private mutating func rehash(capacity: Int) {
-        var fresh = Array(repeating: Entry(), count: capacity)
+        // All-zero bytes are an unused entry (key 0, no object): zeroing the memory costs less than copying an
+        // empty entry into every slot, which retains and releases its nil object each time.
+        var fresh = [Entry](unsafeUninitializedCapacity: capacity) { buffer, count in
+            UnsafeMutableRawBufferPointer(buffer).initializeMemory(as: UInt8.self, repeating: 0)
+            count = capacity
+        }
         let mask = capacity - 1
         entries.withUnsafeMutableBufferPointer { old in
             fresh.withUnsafeMutableBufferPointer { new in
