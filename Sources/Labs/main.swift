@@ -32,6 +32,7 @@ while let option = arguments.first {
 }
 guard let lab = labs[name] else { usageError("persistence-labs: no lab named '\(name)'. ") }
 
+MemoryGauge.useOneHeap()
 LabStore.removeFoldersOnInterrupt()
 // The lab runs on a thread of its own and the main thread serves the main queue, as in an app: the container's
 // view context lives there, and saves merge into it while the lab's other contexts work.
