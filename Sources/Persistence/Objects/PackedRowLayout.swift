@@ -3,8 +3,8 @@ import Foundation
 /// Where each property of an entity lies in a ``PackedRow``: one cell per attribute or to-one key, sized to the
 /// value's own Swift type, and a null bit per property.
 ///
-/// A fetched object that has not been changed holds its values packed: ten integers take 80 bytes instead of ten
-/// 24-byte ``PropertySlot``s. Entities whose rows cannot be packed (more than 63 properties) have no layout and keep
+/// A fetched object that has not been changed holds its values packed: ten integers take 88 bytes (a word of null
+/// bits and ten cells) instead of an array of ten 24-byte ``PropertySlot``s. Entities whose rows cannot be packed (more than 63 properties) have no layout and keep
 /// their values in slots.
 final class PackedRowLayout: Sendable {
     enum CellKind: UInt8, Sendable {
