@@ -213,20 +213,6 @@ struct PackedRow {
         }
     }
 
-    /// Writes the bits of a number, boolean, date or to-one key (not written before) into the cell of `index`.
-    @inline(__always)
-    func setBits(_ value: UInt64, at index: Int) {
-        block.withRow(row) { header, bits, cells in
-            (cells + Int(header.pointee.layout.cells[index].word)).pointee = value
-            bits.pointee &= ~(1 << UInt64(index))
-        }
-    }
-
-    /// Changes attribute `index` to `value` (nil included), releasing what the cell held. Returns `false`, changing
-    /// nothing, when `value` is not of the cell's kind. Only for a row that one object alone holds.
-    @inline(__always)
-    func replace(_ value: PersistentValue, at index: Int) -> Bool { block.replace(value, row: row, at: index) }
-
     /// The value of attribute `index`.
     @inline(__always)
     func value(at index: Int) -> PersistentValue { block.value(row: row, at: index) }
@@ -234,18 +220,17 @@ struct PackedRow {
     /// Property `index` as a slot.
     @inline(__always)
     func slot(at index: Int) -> PropertySlot {
-        let kind = block.withRow(row) { header, _, _ in header.pointee.layout.cells[index].kind }
-        switch kind {
-        case .toMany:
-            let loaded = block.withRow(row) { _, bits, _ in bits.pointee & PackedRowBlock.toManyLoadedBit != 0 }
-            return loaded ? .toMany(RelatedObjects()) : .toMany(nil)
-        case .toOneKey:
-            return block.withRow(row) { header, bits, cells in
+        block.withRow(row) { header, bits, cells in
+            let cell = header.pointee.layout.cells[index]
+            switch cell.kind {
+            case .toMany:
+                return bits.pointee & PackedRowBlock.toManyLoadedBit != 0 ? .toMany(RelatedObjects()) : .toMany(nil)
+            case .toOneKey:
                 if bits.pointee & (1 << UInt64(index)) != 0 { return .toOne(nil) }
-                return .toOneKey(Int64(bitPattern: (cells + Int(header.pointee.layout.cells[index].word)).pointee))
+                return .toOneKey(Int64(bitPattern: (cells + Int(cell.word)).pointee))
+            default:
+                return .value(block.value(row: row, at: index))
             }
-        default:
-            return .value(value(at: index))
         }
     }
 

@@ -194,13 +194,27 @@ extension SQLiteStore {
         return query.arguments + [.integer(query.limit > 0 ? Int64(query.limit) : -1), .integer(Int64(query.offset))]
     }
 
-    /// Turns the current row of a family query (see ``FamilyProjection``) into slots of `table`'s entity, reading
-    /// its columns at `positions`.
+    /// Turns the current row of a family query (see ``FamilyProjection``) into the values of `table`'s entity,
+    /// reading its columns at `positions`.
     func decodeRow(_ statement: SQLiteStatement, table: EntityTable, positions: [Int32],
                    into rows: inout PackedRowAllocator) -> StoreRow {
+        decodeRow(statement, table: table, into: &rows, column: { positions[$0] })
+    }
+
+    /// Turns the current row of `statement` (projected as `Z_PK, Z_OPT, columns…`) into the values of `table`'s
+    /// entity.
+    func decodeRow(_ statement: SQLiteStatement, table: EntityTable, into rows: inout PackedRowAllocator) -> StoreRow {
+        decodeRow(statement, table: table, into: &rows, column: { Int32($0) + 2 })
+    }
+
+    /// The current row, reading the `n`th stored property from `column(n)`: packed when the entity has a layout
+    /// and every value fits it, otherwise as slots.
+    @inline(__always)
+    private func decodeRow(_ statement: SQLiteStatement, table: EntityTable, into rows: inout PackedRowAllocator,
+                           column: (Int) -> Int32) -> StoreRow {
         let entity = table.entity
         if let layout = entity.packedLayout,
-           let packed = packRow(statement, entity: entity, layout: layout, into: &rows, column: { positions[$0] }) {
+           let packed = packRow(statement, entity: entity, layout: layout, into: &rows, column: column) {
             return StoreRow(entity: entity, primaryKey: statement.int64(at: 0), version: statement.int64(at: 1), packed: packed)
         }
         var slots: [PropertySlot] = []
@@ -213,45 +227,15 @@ extension SQLiteStore {
                 // No column: an object read from the store starts with the default (`slots.count` is this property).
                 slots.append(entity.initialSlots[slots.count])
             case .attribute(let type):
-                slots.append(.value(decodeValue(statement, column: positions[next], type: type)))
+                slots.append(.value(decodeValue(statement, column: column(next), type: type)))
                 next += 1
             case .toMany:
                 slots.append(.toMany(nil))
             case .toOne:
-                let column = positions[next]
-                let key = statement.int64(at: column)
-                slots.append(key == 0 && statement.isNull(at: column) ? .toOne(nil) : .toOneKey(key))
+                let position = column(next)
+                let key = statement.int64(at: position)
+                slots.append(key == 0 && statement.isNull(at: position) ? .toOne(nil) : .toOneKey(key))
                 next += 1
-            }
-        }
-        return StoreRow(entity: entity, primaryKey: statement.int64(at: 0), version: statement.int64(at: 1), slots: slots)
-    }
-
-    /// Turns the current row of `statement` (projected as `Z_PK, Z_OPT, columns…`) into slots.
-    func decodeRow(_ statement: SQLiteStatement, table: EntityTable, into rows: inout PackedRowAllocator) -> StoreRow {
-        let entity = table.entity
-        if let layout = entity.packedLayout,
-           let packed = packRow(statement, entity: entity, layout: layout, into: &rows, column: { Int32($0) + 2 }) {
-            return StoreRow(entity: entity, primaryKey: statement.int64(at: 0), version: statement.int64(at: 1), packed: packed)
-        }
-        var slots: [PropertySlot] = []
-        slots.reserveCapacity(entity.properties.count)
-        let hasTransients = entity.hasTransientAttributes
-        var column: Int32 = 2
-        for kind in entity.kinds {
-            switch kind {
-            case .attribute where hasTransients && entity.isTransient(at: slots.count):
-                // No column: an object read from the store starts with the default (`slots.count` is this property).
-                slots.append(entity.initialSlots[slots.count])
-            case .attribute(let type):
-                slots.append(.value(decodeValue(statement, column: column, type: type)))
-                column += 1
-            case .toMany:
-                slots.append(.toMany(nil))
-            case .toOne:
-                let key = statement.int64(at: column)
-                slots.append(key == 0 && statement.isNull(at: column) ? .toOne(nil) : .toOneKey(key))
-                column += 1
             }
         }
         return StoreRow(entity: entity, primaryKey: statement.int64(at: 0), version: statement.int64(at: 1), slots: slots)
