@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 @testable import Persistence
 import XCTest
 
@@ -246,6 +247,75 @@ final class PackedRowTests: PersistenceTestCase {
         }
         reader = nil
         XCTAssertTrue(blocks.allSatisfy { $0.block == nil }, "blocks outlived the objects that read from them")
+    }
+
+    // Typed accessors read and write packed cells directly when nothing else has to happen; these check that the
+    // direct way and the general way (key-value access) agree.
+
+    func testTypedReadsOfAStoredValueOutOfRangeReadAsTheGeneralWayReadsThem() throws {
+        let sample = Sample(context: context)
+        sample.small = 1
+        sample.medium = 1
+        try context.save()
+        // A store written by something else: a value too wide for the attribute's Swift type.
+        _ = try storeRows("UPDATE ZSAMPLE SET ZSMALL = 70000, ZMEDIUM = 5000000000")
+        let reader = container.newBackgroundContext()
+        try reader.performAndWait {
+            let stored = try XCTUnwrap(try reader.fetch(Sample.fetchRequest()).first)
+            XCTAssertNotNil(stored.packedRow)
+            XCTAssertNil(stored.small, "70000 is no Int16")
+            XCTAssertNil(stored.medium, "5000000000 is no Int32")
+            XCTAssertEqual(stored.value(forKey: "small") as? Int, 70000, "key-value access reads every integer as Int")
+        }
+    }
+
+    func testTypedSettersOfANewObjectWriteItsRowAndKeyValueAccessSeesThem() throws {
+        let sample = Sample(context: context)
+        sample.text = "first"
+        sample.text = "second"
+        sample.large = -5
+        sample.real = 1.5
+        sample.flag = false
+        sample.when = Date(timeIntervalSinceReferenceDate: 86_400)
+        XCTAssertNotNil(sample.packedRow, "a new object's own row takes typed values in place")
+        XCTAssertEqual(sample.value(forKey: "text") as? String, "second")
+        XCTAssertEqual(sample.value(forKey: "large") as? Int, -5)
+        XCTAssertEqual(sample.value(forKey: "real") as? Double, 1.5)
+        XCTAssertEqual(sample.value(forKey: "flag") as? Bool, false)
+        XCTAssertEqual(sample.value(forKey: "when") as? Date, Date(timeIntervalSinceReferenceDate: 86_400))
+        // Nil and the other way round: set by key, read typed.
+        sample.text = nil
+        sample.setValue(42, forKey: "large")
+        XCTAssertNil(sample.text)
+        XCTAssertEqual(sample.large, 42)
+        try context.save()
+        XCTAssertEqual(try storeRows("SELECT ZTEXT, ZLARGE, ZREAL, ZFLAG FROM ZSAMPLE"),
+                       [[.null, .integer(42), .real(1.5), .integer(0)]])
+    }
+
+    func testTheFirstTypedReadOfAFaultWakesItOnce() throws {
+        _ = try saveFullSample()
+        let reader = container.newBackgroundContext()
+        try reader.performAndWait {
+            let stored = try XCTUnwrap(try reader.fetch(Sample.fetchRequest()).first)
+            XCTAssertTrue(stored.isFault)
+            XCTAssertEqual(stored.large, .min)
+            XCTAssertFalse(stored.isFault, "a typed read fires the fault")
+            XCTAssertEqual(stored.small, -7)
+        }
+    }
+
+    func testTypedReadsOffTheQueueAreStillReportedWithTheDebuggerOn() throws {
+        _ = try saveFullSample()
+        let reader = container.newBackgroundContext()
+        let stored = try reader.performAndWait { try XCTUnwrap(try reader.fetch(Sample.fetchRequest()).first) }
+        _ = reader.performAndWait { stored.large }
+        let seen = Mutex<[String]>([])
+        ConcurrencyDebugging.withViolationHandler({ violation in seen.withLock { $0.append(violation.operation) } }) {
+            _ = stored.large
+            stored.large = 3
+        }
+        XCTAssertEqual(seen.withLock { $0 }, ["Sample.large", "Sample.large"])
     }
 
     func testARowThatCannotBePackedIsTakenBackFromItsBlock() {

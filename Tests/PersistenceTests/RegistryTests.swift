@@ -33,6 +33,66 @@ final class RegistryTests: PersistenceTestCase {
         }
     }
 
+    func testPrimaryKeyTableFindsDenseSparseAndFarKeys() {
+        let table = PrimaryKeyTable()
+        let objects = probes(5000)
+        // Dense keys from 1, keys a page apart, and keys far beyond any page (which go to the overflow table).
+        var keys = (1...3000).map(Int64.init)
+        keys += (0..<1000).map { Int64(100_000 + $0 * 64) }
+        keys += (0..<1000).map { Int64(1) << 40 + Int64($0) * 7919 }
+        for (key, object) in zip(keys, objects) { table.insert(object, for: key) }
+        XCTAssertEqual(table.count, 5000)
+        for (key, object) in zip(keys, objects) { XCTAssertTrue(table.object(for: key) === object, "key \(key)") }
+        XCTAssertNil(table.object(for: 3001))
+        XCTAssertNil(table.object(for: Int64(1) << 40 + 1))
+        XCTAssertNil(table.object(for: Int64.max))
+        XCTAssertEqual(Set(table.objects.map(ObjectIdentifier.init)).count, 5000)
+        // Removing every other key leaves the rest findable; inserting a registered key again replaces it.
+        for key in keys.enumerated().filter({ $0.offset % 2 == 0 }).map(\.element) {
+            XCTAssertNotNil(table.remove(key), "key \(key)")
+        }
+        XCTAssertEqual(table.count, 2500)
+        XCTAssertNil(table.remove(keys[0]))
+        for (offset, key) in keys.enumerated() where offset % 2 == 1 {
+            XCTAssertTrue(table.object(for: key) === objects[offset], "key \(key)")
+        }
+        let replacement = probes(1)[0]
+        table.insert(replacement, for: keys[1])
+        XCTAssertTrue(table.object(for: keys[1]) === replacement)
+        XCTAssertEqual(table.count, 2500)
+    }
+
+    func testPrimaryKeyTableMovesAnOverflowKeyToItsPageOnceThePageIsAllowed() {
+        let table = PrimaryKeyTable()
+        let far = probes(1)[0]
+        // Far beyond the directory an empty table allows: kept in the overflow table.
+        let farKey = Int64(2_000_000)
+        table.insert(far, for: farKey)
+        XCTAssertTrue(table.object(for: farKey) === far)
+        // Enough pages in use (one key each) that the directory may reach the far key's page.
+        let objects = probes(4_000)
+        for (offset, object) in objects.enumerated() { table.insert(object, for: Int64(offset * 64 + 1)) }
+        XCTAssertEqual(table.count, 4_001)
+        let again = probes(1)[0]
+        table.insert(again, for: farKey)
+        XCTAssertEqual(table.count, 4_001, "the key is counted once, wherever it was")
+        XCTAssertTrue(table.object(for: farKey) === again)
+        XCTAssertTrue(table.remove(farKey) === again)
+        XCTAssertNil(table.object(for: farKey))
+        XCTAssertEqual(table.count, 4_000)
+    }
+
+    func testPrimaryKeyTableHandsBackSharedObjectsOnly() {
+        let table = PrimaryKeyTable()
+        var kept = probes(3)
+        for (offset, object) in kept.enumerated() { table.insert(object, for: Int64(offset + 1)) }
+        for key in 10...20 { table.insert(probes(1)[0], for: Int64(key)) }
+        kept.removeLast()
+        var shared: [ObjectIdentifier] = []
+        table.forEachSharedObject { shared.append(ObjectIdentifier($0)) }
+        XCTAssertEqual(Set(shared), Set(kept.map(ObjectIdentifier.init)))
+    }
+
     func testTemporaryTableIndexesLazilyAndForgetsRemovedEntries() {
         var table = TemporaryTable()
         let objects = probes(500)

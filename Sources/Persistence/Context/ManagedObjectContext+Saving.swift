@@ -72,9 +72,6 @@ extension ManagedObjectContext {
         let dropAllTemporary = renamedCount > 0 && renamedCount == registry.temporaryCount
         syncStoreIdentifier()
         let sameStore = registry.storeIdentifier == store.identifier
-        for (entityIndex, count) in keyCounts.enumerated() where count > 0 {
-            registry.reservePermanent(count, entityIndex: entityIndex)
-        }
         if dropAllTemporary { registry.removeAllTemporary() }
         for object in objects {
             let primaryKey = object.savingPrimaryKey

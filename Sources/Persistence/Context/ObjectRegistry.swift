@@ -1,7 +1,7 @@
 /// The objects a context knows, one per ID: permanent IDs of its own store by entity and primary key, temporary
 /// IDs by number, and anything else (another store's IDs, entities outside the model) in a plain dictionary.
 struct ObjectRegistry {
-    private var permanent: [KeyTable] = []
+    private var permanent: [PrimaryKeyTable] = []
     private var temporary = TemporaryTable()
     private var others: [ManagedObjectID: ManagedObject] = [:]
     /// The identifier of the store whose IDs go in `permanent`.
@@ -34,7 +34,7 @@ struct ObjectRegistry {
                 others[id] = object
                 return
             }
-            while permanent.count <= entityIndex { permanent.append(KeyTable()) }
+            while permanent.count <= entityIndex { permanent.append(PrimaryKeyTable()) }
             permanent[entityIndex].insert(object, for: pk)
         }
     }
@@ -42,7 +42,7 @@ struct ObjectRegistry {
     /// Registers `object` under the permanent key `primaryKey` of this registry's store: the fast path for a save's
     /// inserted objects, whose IDs were just made from that store.
     mutating func insertPermanent(_ object: ManagedObject, primaryKey: Int64, entityIndex: Int) {
-        while permanent.count <= entityIndex { permanent.append(KeyTable()) }
+        while permanent.count <= entityIndex { permanent.append(PrimaryKeyTable()) }
         permanent[entityIndex].insert(object, for: primaryKey)
     }
 
@@ -66,7 +66,7 @@ struct ObjectRegistry {
     }
 
     var objects: [ManagedObject] {
-        mutating get { permanent.flatMap(\.objects) + temporary.objects + Array(others.values) }
+        mutating get { permanent.flatMap { $0.objects } + temporary.objects + Array(others.values) }
     }
 
     /// The number of objects registered under temporary IDs.
@@ -75,12 +75,6 @@ struct ObjectRegistry {
     /// Forgets every temporary ID at once (after a save gave all of them permanent IDs).
     mutating func removeAllTemporary() {
         temporary.removeAll()
-    }
-
-    /// Makes room for `additional` permanent IDs of the entity with `entityIndex`.
-    mutating func reservePermanent(_ additional: Int, entityIndex: Int) {
-        while permanent.count <= entityIndex { permanent.append(KeyTable()) }
-        permanent[entityIndex].reserve(additional)
     }
 
     mutating func removeAll() {

@@ -79,6 +79,9 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     /// Property index per `@Managed` ordinal of ``managedObjectClass`` (see ``ManagedPropertyOrdinal``); set when
     /// the model checks the class.
     var ordinalIndexes: [Int] = []
+    /// Per `@Managed` ordinal, where its value lies in a packed row (see ``PackedOrdinalCell``): read on every typed
+    /// access, so it is a plain buffer (no reference counting) rather than an array. Set with ``ordinalIndexes``.
+    var ordinalCells = UnsafeMutableBufferPointer<PackedOrdinalCell>(start: nil, count: 0)
 
     /// An entity named `name`. With a `parent` it inherits the parent's properties and uniqueness constraints and
     /// `properties` lists only its own; `managedObjectClass` defaults to the parent's class.
@@ -147,6 +150,8 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
             return !r.isOptional || r.minCount > 0 || r.maxCount > 0
         }
     }
+
+    deinit { ordinalCells.deallocate() }
 
     /// The entities that inherit directly from this one, in the model's order.
     public var subentities: [EntityDescription] { subentityReferences.map(\.entity) }

@@ -42,6 +42,8 @@ public struct Managed<Value: ManagedPropertyValue>: AnyManagedProperty {
     ) -> Value {
         get {
             let ordinal = object[keyPath: storageKeyPath].ordinal
+            // Straight from a packed row when nothing else has to happen (see ManagedObject+PackedAccess).
+            if let value = Value._packedValue(in: object, ordinal: ordinal) { return value }
             if object._isRecordingKeyPaths {
                 return Value.fromManagedStorage(object._recordKeyPathRead(ordinal: ordinal, kind: Value.managedValueKind))
             }
@@ -53,6 +55,7 @@ public struct Managed<Value: ManagedPropertyValue>: AnyManagedProperty {
         }
         set {
             let ordinal = object[keyPath: storageKeyPath].ordinal
+            if Value._setPacked(newValue, in: object, ordinal: ordinal) { return }
             if Value.isManagedAttribute, case .value(let value) = newValue.managedStorage {
                 object._setAttributeValue(value, ordinal: ordinal)
                 return
@@ -151,6 +154,7 @@ extension EntityDescription {
             table.append(index)
         }
         ordinalIndexes = table
+        setOrdinalCells(table.map { PackedOrdinalCell(entity: self, propertyIndex: $0) })
     }
 }
 

@@ -26,6 +26,16 @@ public protocol ManagedPropertyValue {
     static var isManagedAttribute: Bool { get }
     static func fromManagedStorage(_ storage: ManagedStorage) -> Self
     var managedStorage: ManagedStorage { get }
+    /// The value read straight from `object`'s packed row, or nil when the accessor must go the general way.
+    static func _packedValue(in object: ManagedObject, ordinal: Int16) -> Self?
+    /// Writes `value` straight into `object`'s packed row; `false` when the accessor must go the general way.
+    static func _setPacked(_ value: Self, in object: ManagedObject, ordinal: Int16) -> Bool
+}
+
+extension ManagedPropertyValue {
+    // Relationships and the rarer attribute types always go the general way.
+    @inlinable public static func _packedValue(in object: ManagedObject, ordinal: Int16) -> Self? { nil }
+    @inlinable public static func _setPacked(_ value: Self, in object: ManagedObject, ordinal: Int16) -> Bool { false }
 }
 
 /// A type that can sit inside an optional `@Managed` property (`String?`, `Director?`).
@@ -36,6 +46,15 @@ public protocol ManagedOptionalWrappable {
     static func wrappedFromManagedStorage(_ storage: ManagedStorage) -> Self?
     static var nilManagedStorage: ManagedStorage { get }
     var managedStorage: ManagedStorage { get }
+    /// The value read straight from `object`'s packed row (`.some(nil)` for nil), or nil for the general way.
+    static func _packedWrapped(in object: ManagedObject, ordinal: Int16) -> Self??
+    /// Writes `value` straight into `object`'s packed row; `false` for the general way.
+    static func _setPackedWrapped(_ value: Self, in object: ManagedObject, ordinal: Int16) -> Bool
+}
+
+extension ManagedOptionalWrappable {
+    @inlinable public static func _packedWrapped(in object: ManagedObject, ordinal: Int16) -> Self?? { nil }
+    @inlinable public static func _setPackedWrapped(_ value: Self, in object: ManagedObject, ordinal: Int16) -> Bool { false }
 }
 
 /// An attribute type: converts to and from ``PersistentValue``.
@@ -62,6 +81,29 @@ extension ManagedAttributeValue {
         if case .value(let value) = storage { return Self(persistentValue: value) }
         return nil
     }
+
+    @inlinable public static func _packedValue(in object: ManagedObject, ordinal: Int16) -> Self? {
+        guard let read = _packedWrapped(in: object, ordinal: ordinal) else { return nil }
+        return read ?? placeholder
+    }
+
+    @inlinable public static func _setPacked(_ value: Self, in object: ManagedObject, ordinal: Int16) -> Bool {
+        _setPackedWrapped(value, in: object, ordinal: ordinal)
+    }
+}
+
+extension ManagedAttributeValue {
+    /// A value from a packed word of `kind`, converted by `convert` (nil: the value does not fit this type, which
+    /// reads as nil, as the general way reads it).
+    @inlinable static func packedWrapped(in object: ManagedObject, ordinal: Int16, kind: PackedRowLayout.CellKind,
+                                         _ convert: (UInt64) -> Self?) -> Self?? {
+        let read = object._packedWord(ordinal: ordinal, kind: kind)
+        switch read.state {
+        case .general: return nil
+        case .null: return .some(nil)
+        case .value: return .some(convert(read.word))
+        }
+    }
 }
 
 extension Optional: ManagedPropertyValue where Wrapped: ManagedOptionalWrappable {
@@ -69,6 +111,13 @@ extension Optional: ManagedPropertyValue where Wrapped: ManagedOptionalWrappable
     @inlinable public static var isManagedAttribute: Bool { Wrapped.isManagedAttribute }
     @inlinable public static func fromManagedStorage(_ storage: ManagedStorage) -> Self { Wrapped.wrappedFromManagedStorage(storage) }
     @inlinable public var managedStorage: ManagedStorage { map(\.managedStorage) ?? Wrapped.nilManagedStorage }
+    @inlinable public static func _packedValue(in object: ManagedObject, ordinal: Int16) -> Self? {
+        Wrapped._packedWrapped(in: object, ordinal: ordinal)
+    }
+    @inlinable public static func _setPacked(_ value: Self, in object: ManagedObject, ordinal: Int16) -> Bool {
+        guard let value else { return false }
+        return Wrapped._setPackedWrapped(value, in: object, ordinal: ordinal)
+    }
 }
 
 extension ManagedObject: ManagedOptionalWrappable {
@@ -112,6 +161,12 @@ extension String: ManagedAttributeValue {
         self = v
     }
     @inlinable public var persistentValue: PersistentValue { .string(self) }
+    @inlinable public static func _packedWrapped(in object: ManagedObject, ordinal: Int16) -> String?? {
+        object._packedString(ordinal: ordinal)
+    }
+    @inlinable public static func _setPackedWrapped(_ value: String, in object: ManagedObject, ordinal: Int16) -> Bool {
+        object._setPackedString(value, ordinal: ordinal)
+    }
 }
 
 extension Int: ManagedAttributeValue {
@@ -122,6 +177,12 @@ extension Int: ManagedAttributeValue {
         self = Int(v)
     }
     @inlinable public var persistentValue: PersistentValue { .integer(Int64(self)) }
+    @inlinable public static func _packedWrapped(in object: ManagedObject, ordinal: Int16) -> Int?? {
+        packedWrapped(in: object, ordinal: ordinal, kind: .integer) { Int(Int64(bitPattern: $0)) }
+    }
+    @inlinable public static func _setPackedWrapped(_ value: Int, in object: ManagedObject, ordinal: Int16) -> Bool {
+        object._setPackedWord(UInt64(bitPattern: Int64(value)), ordinal: ordinal, kind: .integer)
+    }
 }
 
 extension Int64: ManagedAttributeValue {
@@ -132,6 +193,12 @@ extension Int64: ManagedAttributeValue {
         self = v
     }
     @inlinable public var persistentValue: PersistentValue { .integer(self) }
+    @inlinable public static func _packedWrapped(in object: ManagedObject, ordinal: Int16) -> Int64?? {
+        packedWrapped(in: object, ordinal: ordinal, kind: .integer) { Int64(bitPattern: $0) }
+    }
+    @inlinable public static func _setPackedWrapped(_ value: Int64, in object: ManagedObject, ordinal: Int16) -> Bool {
+        object._setPackedWord(UInt64(bitPattern: value), ordinal: ordinal, kind: .integer)
+    }
 }
 
 extension Int32: ManagedAttributeValue {
@@ -142,6 +209,9 @@ extension Int32: ManagedAttributeValue {
         self = narrow
     }
     @inlinable public var persistentValue: PersistentValue { .integer(Int64(self)) }
+    @inlinable public static func _packedWrapped(in object: ManagedObject, ordinal: Int16) -> Int32?? {
+        packedWrapped(in: object, ordinal: ordinal, kind: .integer) { Int32(exactly: Int64(bitPattern: $0)) }
+    }
 }
 
 extension Int16: ManagedAttributeValue {
@@ -152,6 +222,9 @@ extension Int16: ManagedAttributeValue {
         self = narrow
     }
     @inlinable public var persistentValue: PersistentValue { .integer(Int64(self)) }
+    @inlinable public static func _packedWrapped(in object: ManagedObject, ordinal: Int16) -> Int16?? {
+        packedWrapped(in: object, ordinal: ordinal, kind: .integer) { Int16(exactly: Int64(bitPattern: $0)) }
+    }
 }
 
 extension Double: ManagedAttributeValue {
@@ -165,6 +238,12 @@ extension Double: ManagedAttributeValue {
         }
     }
     @inlinable public var persistentValue: PersistentValue { .double(self) }
+    @inlinable public static func _packedWrapped(in object: ManagedObject, ordinal: Int16) -> Double?? {
+        packedWrapped(in: object, ordinal: ordinal, kind: .double) { Double(bitPattern: $0) }
+    }
+    @inlinable public static func _setPackedWrapped(_ value: Double, in object: ManagedObject, ordinal: Int16) -> Bool {
+        object._setPackedWord(value.bitPattern, ordinal: ordinal, kind: .double)
+    }
 }
 
 extension Float: ManagedAttributeValue {
@@ -175,6 +254,9 @@ extension Float: ManagedAttributeValue {
         self = Float(v)
     }
     @inlinable public var persistentValue: PersistentValue { .double(Double(self)) }
+    @inlinable public static func _packedWrapped(in object: ManagedObject, ordinal: Int16) -> Float?? {
+        packedWrapped(in: object, ordinal: ordinal, kind: .double) { Float(Double(bitPattern: $0)) }
+    }
 }
 
 extension Bool: ManagedAttributeValue {
@@ -185,6 +267,12 @@ extension Bool: ManagedAttributeValue {
         self = v
     }
     @inlinable public var persistentValue: PersistentValue { .bool(self) }
+    @inlinable public static func _packedWrapped(in object: ManagedObject, ordinal: Int16) -> Bool?? {
+        packedWrapped(in: object, ordinal: ordinal, kind: .bool) { $0 != 0 }
+    }
+    @inlinable public static func _setPackedWrapped(_ value: Bool, in object: ManagedObject, ordinal: Int16) -> Bool {
+        object._setPackedWord(value ? 1 : 0, ordinal: ordinal, kind: .bool)
+    }
 }
 
 extension Date: ManagedAttributeValue {
@@ -195,6 +283,12 @@ extension Date: ManagedAttributeValue {
         self = v
     }
     @inlinable public var persistentValue: PersistentValue { .date(self) }
+    @inlinable public static func _packedWrapped(in object: ManagedObject, ordinal: Int16) -> Date?? {
+        packedWrapped(in: object, ordinal: ordinal, kind: .date) { Date(timeIntervalSinceReferenceDate: Double(bitPattern: $0)) }
+    }
+    @inlinable public static func _setPackedWrapped(_ value: Date, in object: ManagedObject, ordinal: Int16) -> Bool {
+        object._setPackedWord(value.timeIntervalSinceReferenceDate.bitPattern, ordinal: ordinal, kind: .date)
+    }
 }
 
 extension UUID: ManagedAttributeValue {

@@ -6,7 +6,9 @@ import Foundation
 /// A fetched object that has not been changed holds its values packed: ten integers take 88 bytes (a word of null
 /// bits and ten cells) instead of an array of ten 24-byte ``PropertySlot``s. Entities whose rows cannot be packed (more than 63 properties) have no layout and keep
 /// their values in slots.
+@usableFromInline
 final class PackedRowLayout: Sendable {
+    @usableFromInline
     enum CellKind: UInt8, Sendable {
         case integer, double, bool, date, string, data, uuid, uri, decimal, toOneKey
         /// A to-many relationship: nothing stored (it is a fault until read).

@@ -1,0 +1,122 @@
+/// The objects of one entity registered in a context, by primary key.
+///
+/// Primary keys are handed out 1, 2, 3… per entity, so the keys a context registers are close together: the table
+/// is a directory of pages of 64 slots, indexed by the key itself. A lookup is two loads and no hashing, a fetch in
+/// key order fills one page after another (nothing is ever rehashed), and a dense run of keys costs a little over
+/// 8 bytes per object, where a hash table kept at half load costs 32. Keys far beyond the pages in use (a foreign
+/// store's, or a lone key in the millions) go to a ``KeyTable`` instead, so the directory stays small.
+final class PrimaryKeyTable {
+    private static let pageShift = 6
+    private static let pageSize = 1 << pageShift
+    /// Directories up to this many entries (128 KB) are always allowed; beyond it, 8 entries per page in use.
+    private static let freeDirectorySize = 16_384
+
+    /// Per page number, its slots (nil until a key of the page arrives). Slots are `ManagedObject?` in
+    /// zero-filled memory: all-zero bytes are a nil object.
+    private var directory: UnsafeMutablePointer<UnsafeMutablePointer<ManagedObject?>?>?
+    private var directorySize = 0
+    private var pageCount = 0
+    private var overflow = KeyTable()
+    private(set) var count = 0
+
+    deinit {
+        for index in 0..<directorySize {
+            guard let page = directory![index] else { continue }
+            page.deinitialize(count: Self.pageSize)
+            page.deallocate()
+        }
+        directory?.deallocate()
+    }
+
+    /// The slot of `key`, when its page exists.
+    @inline(__always)
+    private func slot(for key: Int64) -> UnsafeMutablePointer<ManagedObject?>? {
+        let pageNumber = Int(truncatingIfNeeded: UInt64(bitPattern: key) >> UInt64(Self.pageShift))
+        guard key > 0, pageNumber < directorySize, let page = directory.unsafelyUnwrapped[pageNumber] else { return nil }
+        return page + (Int(truncatingIfNeeded: key) & (Self.pageSize - 1))
+    }
+
+    func object(for key: Int64) -> ManagedObject? {
+        if let slot = slot(for: key), let object = slot.pointee { return object }
+        return overflow.count == 0 ? nil : overflow.object(for: key)
+    }
+
+    func insert(_ object: ManagedObject, for key: Int64) {
+        precondition(key > 0, "keys are positive")
+        guard let slot = slot(for: key) ?? makeSlot(for: key) else {
+            if overflow.object(for: key) == nil { count += 1 }
+            overflow.insert(object, for: key)
+            return
+        }
+        if slot.pointee == nil {
+            count += 1
+            // Registered in the overflow table before its page existed: it moves here.
+            if overflow.count > 0, overflow.remove(key) != nil { count -= 1 }
+        }
+        slot.pointee = object
+    }
+
+    @discardableResult
+    func remove(_ key: Int64) -> ManagedObject? {
+        if let slot = slot(for: key), let object = slot.pointee {
+            slot.pointee = nil
+            count -= 1
+            return object
+        }
+        guard overflow.count > 0, let object = overflow.remove(key) else { return nil }
+        count -= 1
+        return object
+    }
+
+    /// Makes the page of `key`, growing the directory if needed; nil when the key is too far out for the
+    /// directory (it goes to the overflow table).
+    private func makeSlot(for key: Int64) -> UnsafeMutablePointer<ManagedObject?>? {
+        let pageNumber = UInt64(bitPattern: key) >> UInt64(Self.pageShift)
+        let limit = max(Self.freeDirectorySize, 8 * (pageCount + 1))
+        guard pageNumber < UInt64(limit) else { return nil }
+        let number = Int(pageNumber)
+        if number >= directorySize {
+            let size = min(limit, max(number + 1, directorySize * 2, 16))
+            let grown = UnsafeMutablePointer<UnsafeMutablePointer<ManagedObject?>?>.allocate(capacity: size)
+            grown.initialize(repeating: nil, count: size)
+            if let directory {
+                grown.moveInitialize(from: directory, count: directorySize)
+                directory.deallocate()
+            }
+            directory = grown
+            directorySize = size
+        }
+        let page = UnsafeMutablePointer<ManagedObject?>.allocate(capacity: Self.pageSize)
+        // All-zero bytes are `nil` for an optional class reference: zeroing stands in for initialising each slot.
+        UnsafeMutableRawPointer(page).initializeMemory(as: UInt8.self, repeating: 0,
+                                                       count: Self.pageSize * MemoryLayout<ManagedObject?>.stride)
+        directory.unsafelyUnwrapped[number] = page
+        pageCount += 1
+        return page + (Int(truncatingIfNeeded: key) & (Self.pageSize - 1))
+    }
+
+    var objects: [ManagedObject] {
+        var found: [ManagedObject] = []
+        found.reserveCapacity(count)
+        forEachSlot { slot in
+            if let object = slot.pointee { found.append(object) }
+        }
+        return found + overflow.objects
+    }
+
+    /// Calls `body` with every object that something besides this table still holds (see
+    /// ``KeyTable/forEachSharedObject(_:)``).
+    func forEachSharedObject(_ body: (ManagedObject) -> Void) {
+        forEachSlot { slot in
+            if slot.pointee != nil, !isKnownUniquelyReferenced(&slot.pointee) { body(slot.pointee!) }
+        }
+        overflow.forEachSharedObject(body)
+    }
+
+    private func forEachSlot(_ body: (UnsafeMutablePointer<ManagedObject?>) -> Void) {
+        for number in 0..<directorySize {
+            guard let page = directory![number] else { continue }
+            for offset in 0..<Self.pageSize { body(page + offset) }
+        }
+    }
+}

@@ -1,0 +1,175 @@
+internal import CPersistenceSupport
+import Foundation
+
+/// Where the value of one `@Managed` property lies in its entity's packed rows, found by ordinal in one load.
+struct PackedOrdinalCell {
+    /// The cell's kind, or nil when typed accessors never go straight to the cell (relationships, transformable
+    /// attributes, entities without a packed layout).
+    let kind: PackedRowLayout.CellKind?
+    /// The property's index: its null bit in the row.
+    let propertyIndex: UInt8
+    /// The cell's first word after the bits word.
+    let word: UInt16
+    /// `true` when a value of the cell's kind is the attribute's value as it is (no range check, no conversion), so
+    /// a new object's setter may write it straight into the cell.
+    let takesValueAsIs: Bool
+
+    init(entity: EntityDescription, propertyIndex index: Int) {
+        propertyIndex = UInt8(truncatingIfNeeded: index)
+        guard let layout = entity.packedLayout, let attribute = entity.attributeAt[index],
+              attribute.attributeType != .transformable else {
+            kind = nil
+            word = 0
+            takesValueAsIs = false
+            return
+        }
+        let cell = layout.cells[index]
+        kind = cell.kind
+        word = cell.word
+        takesValueAsIs = attribute.attributeType.accepts(Self.sample(of: cell.kind))
+    }
+
+    /// A value of the kind a cell holds, for asking an attribute type whether it takes such values as they are.
+    private static func sample(of kind: PackedRowLayout.CellKind) -> PersistentValue {
+        switch kind {
+        case .integer: .integer(0)
+        case .double: .double(0)
+        case .bool: .bool(false)
+        case .date: .date(Date(timeIntervalSinceReferenceDate: 0))
+        case .string: .string("")
+        default: .null
+        }
+    }
+}
+
+extension EntityDescription {
+    /// Installs the ordinal table (see ``ordinalCells``), freeing the one before. Done while the model is made,
+    /// before any object of the entity exists.
+    func setOrdinalCells(_ cells: [PackedOrdinalCell]) {
+        ordinalCells.deallocate()
+        let buffer = UnsafeMutableBufferPointer<PackedOrdinalCell>.allocate(capacity: cells.count)
+        _ = buffer.initialize(from: cells)
+        ordinalCells = buffer
+    }
+}
+
+/// What a typed accessor learns from a packed row: go the general way, nil, or the cell's word.
+@usableFromInline
+struct PackedWordRead {
+    @usableFromInline enum State: UInt8 { case general, null, value }
+    @usableFromInline let state: State
+    @usableFromInline let word: UInt64
+
+    @usableFromInline static var general: PackedWordRead { PackedWordRead(state: .general, word: 0) }
+    @usableFromInline static var null: PackedWordRead { PackedWordRead(state: .null, word: 0) }
+
+    @usableFromInline init(state: State, word: UInt64) {
+        self.state = state
+        self.word = word
+    }
+}
+
+extension ManagedObject {
+    // The typed `@Managed` accessors try these first. Each goes straight to the packed row when nothing else has to
+    // happen on the way — the concurrency debugger is off, no key paths are being recorded, the value is a plain
+    // cell of the accessor's kind — and otherwise answers "general", sending the accessor the general way, which
+    // does everything else (queue checks, faults from the store, slots, conversions). A typed read of a fetched
+    // object costs a few loads instead of a trip through `PersistentValue`.
+
+    /// The cell of `@Managed` property `ordinal` when a typed read may take it directly, firing a fault that holds
+    /// its row; nil for the general way.
+    @inline(__always)
+    private func directCell(ordinal: Int16, kind: PackedRowLayout.CellKind) -> PackedOrdinalCell? {
+        guard persistence_concurrency_debugging_enabled() == 0, extras == nil else { return nil }
+        if faultState != .fired {
+            guard faultState == .faultWithRow else { return nil }
+            fireFault()
+            // Waking may have changed anything.
+            guard extras == nil else { return nil }
+        }
+        guard packedBlock != nil else { return nil }
+        let cells = entity.ordinalCells
+        let position = Int(ordinal)
+        guard position >= 0 && position < cells.count else { return nil }
+        let cell = cells[position]
+        return cell.kind == kind ? cell : nil
+    }
+
+    /// The word in the packed cell of `@Managed` attribute `ordinal`, when the cell is of `kind` (an integer, a
+    /// double's or date's bits, a Boolean as 0 or 1).
+    @usableFromInline
+    final func _packedWord(ordinal: Int16, kind: PackedRowLayout.CellKind) -> PackedWordRead {
+        guard let cell = directCell(ordinal: ordinal, kind: kind) else { return .general }
+        let row = Int(packedRowIndex)
+        return Unmanaged.passUnretained(packedBlock.unsafelyUnwrapped)._withUnsafeGuaranteedRef { block in
+            block.withRow(row) { _, bits, cells in
+                if bits.pointee & (1 << UInt64(cell.propertyIndex)) != 0 { return .null }
+                return PackedWordRead(state: .value, word: (cells + Int(cell.word)).pointee)
+            }
+        }
+    }
+
+    /// The string in the packed cell of `@Managed` attribute `ordinal`: nil for the general way, `.some(nil)` for a
+    /// nil value.
+    @usableFromInline
+    final func _packedString(ordinal: Int16) -> String?? {
+        guard let cell = directCell(ordinal: ordinal, kind: .string) else { return nil }
+        let row = Int(packedRowIndex)
+        return Unmanaged.passUnretained(packedBlock.unsafelyUnwrapped)._withUnsafeGuaranteedRef { block in
+            block.withRow(row) { _, bits, cells -> String?? in
+                if bits.pointee & (1 << UInt64(cell.propertyIndex)) != 0 { return .some(nil) }
+                return .some(UnsafeRawPointer(cells + Int(cell.word)).assumingMemoryBound(to: String.self).pointee)
+            }
+        }
+    }
+
+    /// The cell a typed setter may write directly: a new object's own row, where nothing has to be recorded for
+    /// rollback, and an attribute that takes the value as it is. Nil for the general way.
+    @inline(__always)
+    private func directCellToSet(ordinal: Int16, kind: PackedRowLayout.CellKind) -> PackedOrdinalCell? {
+        guard persistence_concurrency_debugging_enabled() == 0, insertedFlag, faultState == .fired,
+              packedBlock != nil, isKnownUniquelyReferenced(&packedBlock) else { return nil }
+        let cells = entity.ordinalCells
+        let position = Int(ordinal)
+        guard position >= 0 && position < cells.count else { return nil }
+        let cell = cells[position]
+        guard cell.kind == kind, cell.takesValueAsIs,
+              Unmanaged.passUnretained(packedBlock.unsafelyUnwrapped)._withUnsafeGuaranteedRef({ $0.rowCapacity == 1 })
+        else { return nil }
+        return cell
+    }
+
+    /// Writes `word` into the packed cell of `@Managed` attribute `ordinal` of a new object; `false` when the
+    /// general way must do it.
+    @usableFromInline
+    final func _setPackedWord(_ word: UInt64, ordinal: Int16, kind: PackedRowLayout.CellKind) -> Bool {
+        guard let cell = directCellToSet(ordinal: ordinal, kind: kind) else { return false }
+        Unmanaged.passUnretained(packedBlock.unsafelyUnwrapped)._withUnsafeGuaranteedRef { block in
+            block.withRow(Int(packedRowIndex)) { _, bits, cells in
+                (cells + Int(cell.word)).pointee = word
+                bits.pointee &= ~(1 << UInt64(cell.propertyIndex))
+            }
+        }
+        return true
+    }
+
+    /// Writes `string` into the packed cell of `@Managed` attribute `ordinal` of a new object, releasing the string
+    /// it held; `false` when the general way must do it.
+    @usableFromInline
+    final func _setPackedString(_ string: String, ordinal: Int16) -> Bool {
+        guard let cell = directCellToSet(ordinal: ordinal, kind: .string) else { return false }
+        Unmanaged.passUnretained(packedBlock.unsafelyUnwrapped)._withUnsafeGuaranteedRef { block in
+            block.withRow(Int(packedRowIndex)) { _, bits, cells in
+                let bit: UInt64 = 1 << UInt64(cell.propertyIndex)
+                let target = UnsafeMutableRawPointer(cells + Int(cell.word)).assumingMemoryBound(to: String.self)
+                if bits.pointee & bit == 0 {
+                    target.pointee = string
+                } else {
+                    target.initialize(to: string)
+                    bits.pointee &= ~bit
+                }
+            }
+        }
+        return true
+    }
+}
