@@ -89,6 +89,9 @@ extension ManagedObjectContext {
                 var found: [ManagedObject] = []
                 if registry.storeIdentifier.isEmpty { registry.storeIdentifier = store.identifier }
                 let ownStore = registry.storeIdentifier == store.identifier
+                if ownStore, ancestors.isEmpty, !query.readsFamily, let layout = entity.packedLayout {
+                    return try fetchPackedObjects(query, entity: entity, layout: layout, in: store, asFaults: asFaults)
+                }
                 try store.forEachRow(for: query) { (row: StoreRow) -> Void in
                     let id = store.objectID(of: row.entity, primaryKey: row.primaryKey)
                     if ancestors.changed.contains(id) || ancestors.deleted.contains(id) {
@@ -103,6 +106,34 @@ extension ManagedObjectContext {
         }
         guard pending else { return objects }
         return try applyPendingChanges(to: objects, request: request, entity: entity, ancestors: ancestors)
+    }
+
+    /// The objects for the rows of `query`, read from this context's own store for a context without parents:
+    /// the common fetch, kept lean. Each row is packed straight into a block; a new object costs one retain of its
+    /// block and its places in the registry and the result, and an object already registered is reused.
+    private func fetchPackedObjects(_ query: StoreQuery, entity: EntityDescription, layout: PackedRowLayout,
+                                    in store: SQLiteStore, asFaults: Bool) throws -> [ManagedObject] {
+        var found: [ManagedObject] = []
+        let table = registry.permanentTable(entityIndex: entity.index)
+        let objectClass = entity.managedObjectClass
+        let scope = store.idScopes[entity.index]
+        try store.forEachPackedRow(for: query, layout: layout, packed: { primaryKey, version, block, row in
+            if let registered = table.object(for: primaryKey) {
+                if registered.faultState == .faultWithoutRow && !registered.isInaccessible {
+                    registered.adoptPacked(block, row: row, version: version, asFault: asFaults)
+                }
+                found.append(registered)
+                return
+            }
+            let object = objectClass.init(fetchedEntity: entity, objectID: ManagedObjectID(scope: scope, storage: .permanent(primaryKey)),
+                                          context: self)
+            object.adoptPacked(block, row: row, version: version, asFault: asFaults)
+            table.insert(object, for: primaryKey)
+            found.append(object)
+        }, unpacked: { row in
+            found.append(self.object(for: row, entity: entity, in: store, asFault: asFaults, ownStore: true))
+        })
+        return found
     }
 
     /// Reconciles store results with unsaved work (this context's and its parents'), then sorts and pages in memory.

@@ -39,6 +39,12 @@ struct ObjectRegistry {
         }
     }
 
+    /// The table of permanent keys of the entity with `entityIndex` in this registry's store, made if needed.
+    mutating func permanentTable(entityIndex: Int) -> PrimaryKeyTable {
+        while permanent.count <= entityIndex { permanent.append(PrimaryKeyTable()) }
+        return permanent[entityIndex]
+    }
+
     /// Registers `object` under the permanent key `primaryKey` of this registry's store: the fast path for a save's
     /// inserted objects, whose IDs were just made from that store.
     mutating func insertPermanent(_ object: ManagedObject, primaryKey: Int64, entityIndex: Int) {

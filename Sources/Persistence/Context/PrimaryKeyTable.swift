@@ -13,11 +13,13 @@ final class PrimaryKeyTable {
 
     /// Per page number, its slots (nil until a key of the page arrives). Slots are `ManagedObject?` in
     /// zero-filled memory: all-zero bytes are a nil object.
-    private var directory: UnsafeMutablePointer<UnsafeMutablePointer<ManagedObject?>?>?
-    private var directorySize = 0
-    private var pageCount = 0
-    private var overflow = KeyTable()
-    private(set) var count = 0
+    // Unchecked: a table belongs to one context and is used on its queue only, and run-time exclusivity checks
+    // would cost more than a lookup.
+    @exclusivity(unchecked) private var directory: UnsafeMutablePointer<UnsafeMutablePointer<ManagedObject?>?>?
+    @exclusivity(unchecked) private var directorySize = 0
+    @exclusivity(unchecked) private var pageCount = 0
+    @exclusivity(unchecked) private var overflow = KeyTable()
+    @exclusivity(unchecked) private(set) var count = 0
 
     deinit {
         for index in 0..<directorySize {

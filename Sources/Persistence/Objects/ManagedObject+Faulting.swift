@@ -2,14 +2,28 @@ extension ManagedObject {
     /// Takes a row's values as its committed state (and as its current values).
     func adopt(_ row: StoreRow, asFault: Bool) {
         if let packed = row.packed {
-            packedRow = packed
-            storedSlots = []
-        } else {
-            slots = row.slots
+            adoptPacked(Unmanaged.passUnretained(packed.block), row: packed.row, version: row.version, asFault: asFault)
+            return
         }
+        slots = row.slots
         committedSlots = nil
         version = row.version
         changedIndexes = []
+        faultState = asFault ? .faultWithRow : .fired
+        if !asFault { awakeFromFetch() }
+    }
+
+    /// Takes row `row` of `block` as its committed state (and as its current values), retaining the block.
+    @inline(__always)
+    func adoptPacked(_ block: Unmanaged<PackedRowBlock>, row: Int, version: Int64, asFault: Bool) {
+        packedBlock = block.takeUnretainedValue()
+        packedRowIndex = Int32(row)
+        if !storedSlots.isEmpty { storedSlots = [] }
+        if extras != nil {
+            committedSlots = nil
+            changedIndexes = []
+        }
+        self.version = version
         faultState = asFault ? .faultWithRow : .fired
         if !asFault { awakeFromFetch() }
     }

@@ -92,7 +92,9 @@ open class ManagedObject: CustomStringConvertible {
 
     /// Makes the object for a stored row (a fault until its values arrive). Persistence calls this while
     /// fetching; you do not call it yourself.
-    public required init(fetchedEntity entity: EntityDescription, objectID: ManagedObjectID, context: ManagedObjectContext) {
+    // The context is borrowed: the object keeps no counted reference to it, so taking one would cost a retain
+    // and a release for every row a fetch reads.
+    public required init(fetchedEntity entity: EntityDescription, objectID: ManagedObjectID, context: __shared ManagedObjectContext) {
         ManagedPropertyOrdinal.reset()
         self.entity = entity
         self.objectID = objectID

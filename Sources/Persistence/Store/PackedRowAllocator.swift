@@ -13,6 +13,16 @@ struct PackedRowAllocator {
         nextBlockSize = max(1, firstBlockSize)
     }
 
+    /// The next row for `layout`, its block unretained: the allocator holds the block until it moves on to
+    /// another, so the row may be written and handed over without a retain.
+    mutating func nextUnretainedRow(for layout: PackedRowLayout) -> (block: Unmanaged<PackedRowBlock>, row: Int) {
+        if let block = current, block.isLaidOut(by: layout), block.hasRoom {
+            return (Unmanaged.passUnretained(block), block.appendRow())
+        }
+        let row = nextRow(for: layout)
+        return (Unmanaged.passUnretained(row.block), row.row)
+    }
+
     mutating func nextRow(for layout: PackedRowLayout) -> PackedRow {
         if let block = current, block.isLaidOut(by: layout), block.hasRoom {
             return PackedRow(block: block, row: block.appendRow())

@@ -244,58 +244,98 @@ extension SQLiteStore {
     /// The current row packed by `layout` into the next row `rows` hands out, reading the `n`th stored property
     /// from `column(n)`; nil when a value does not fit its cell (the row is taken back, and the caller decodes
     /// slots, which keep any value).
+    @inline(__always)
+    private func packRow(_ statement: SQLiteStatement, entity: EntityDescription, layout: PackedRowLayout,
+                         into rows: inout PackedRowAllocator, column: (Int) -> Int32) -> PackedRow? {
+        let (block, row) = rows.nextUnretainedRow(for: layout)
+        guard pack(statement, entity: entity, layout: layout, block: block, row: row, column: column) else { return nil }
+        return PackedRow(block: block.takeUnretainedValue(), row: row)
+    }
+
+    /// Packs the current row into row `row` of `block` (which the caller keeps alive); `false` when a value does
+    /// not fit its cell (the row is then taken back, and the caller decodes slots, which keep any value).
     ///
     /// Numbers, booleans, dates and to-one keys go straight from SQLite into their cells (NULL reads as 0, so only
     /// a 0 needs the type check); other values go through ``PersistentValue``.
     @inline(__always)
-    private func packRow(_ statement: SQLiteStatement, entity: EntityDescription, layout: PackedRowLayout,
-                         into rows: inout PackedRowAllocator, column: (Int) -> Int32) -> PackedRow? {
-        let packed = rows.nextRow(for: layout)
+    private func pack(_ statement: SQLiteStatement, entity: EntityDescription, layout: PackedRowLayout,
+                      block: Unmanaged<PackedRowBlock>, row: Int, column: (Int) -> Int32) -> Bool {
         let hasTransients = entity.hasTransientAttributes
-        let fits = packed.block.withRow(packed.row) { _, bits, cells -> Bool in
-            var next = 0
-            for (index, cell) in layout.cells.enumerated() {
-                if hasTransients, let attribute = entity.attributeAt[index], attribute.isTransient {
-                    // No column: an object read from the store starts with the default.
-                    guard packed.set(attribute.defaultValue, at: index) else { return false }
-                    continue
+        let fits = block._withUnsafeGuaranteedRef { block in
+            block.withRow(row) { _, bits, cells -> Bool in
+                /// Writes a value that is not plain bits (or a transient's default) into cell `index`.
+                func place(_ value: PersistentValue, at index: Int, cell: PackedRowLayout.Cell) -> Bool {
+                    if case .null = value { return true }
+                    guard PackedRowBlock.initialize(cell.kind, at: UnsafeMutableRawPointer(cells + Int(cell.word)), with: value) else { return false }
+                    bits.pointee &= ~(1 << UInt64(index))
+                    return true
                 }
-                let value: UInt64
-                switch cell.kind {
-                case .toMany:
-                    continue
-                case .integer, .toOneKey:
-                    let position = column(next)
-                    let integer = statement.int64(at: position)
-                    if integer == 0 && statement.isNull(at: position) { next += 1; continue }
-                    value = UInt64(bitPattern: integer)
-                case .bool:
-                    let position = column(next)
-                    let integer = statement.int64(at: position)
-                    if integer == 0 && statement.isNull(at: position) { next += 1; continue }
-                    value = integer != 0 ? 1 : 0
-                case .double, .date:
-                    let position = column(next)
-                    let double = statement.double(at: position)
-                    if double == 0 && statement.isNull(at: position) { next += 1; continue }
-                    value = double.bitPattern
-                case .string, .data, .uuid, .uri, .decimal:
-                    guard case .attribute(let type) = entity.kinds[index],
-                          packed.set(decodeValue(statement, column: column(next), type: type), at: index) else { return false }
+                var next = 0
+                for (index, cell) in layout.cells.enumerated() {
+                    if hasTransients, let attribute = entity.attributeAt[index], attribute.isTransient {
+                        // No column: an object read from the store starts with the default.
+                        guard place(attribute.defaultValue, at: index, cell: cell) else { return false }
+                        continue
+                    }
+                    let value: UInt64
+                    switch cell.kind {
+                    case .toMany:
+                        continue
+                    case .integer, .toOneKey:
+                        let position = column(next)
+                        let integer = statement.int64(at: position)
+                        if integer == 0 && statement.isNull(at: position) { next += 1; continue }
+                        value = UInt64(bitPattern: integer)
+                    case .bool:
+                        let position = column(next)
+                        let integer = statement.int64(at: position)
+                        if integer == 0 && statement.isNull(at: position) { next += 1; continue }
+                        value = integer != 0 ? 1 : 0
+                    case .double, .date:
+                        let position = column(next)
+                        let double = statement.double(at: position)
+                        if double == 0 && statement.isNull(at: position) { next += 1; continue }
+                        value = double.bitPattern
+                    case .string, .data, .uuid, .uri, .decimal:
+                        guard case .attribute(let type) = entity.kinds[index],
+                              place(decodeValue(statement, column: column(next), type: type), at: index, cell: cell) else { return false }
+                        next += 1
+                        continue
+                    }
+                    (cells + Int(cell.word)).pointee = value
+                    bits.pointee &= ~(1 << UInt64(index))
                     next += 1
-                    continue
                 }
-                (cells + Int(cell.word)).pointee = value
-                bits.pointee &= ~(1 << UInt64(index))
-                next += 1
+                return true
             }
-            return true
         }
-        guard fits else {
-            packed.block.removeLastRow()
-            return nil
+        if !fits { block._withUnsafeGuaranteedRef { $0.removeLastRow() } }
+        return fits
+    }
+
+    /// Reads the rows of `query` — one entity without subentities, with a packed layout — for a fetch that makes
+    /// objects. Each row is packed into the next row of a block and handed to `packed` with its key, its version
+    /// and the block unretained: the block lives until the next call, so `packed` retains it only if it keeps the
+    /// row (a fetch of many new objects pays one retain per object, not one per hand-over). A row whose values do
+    /// not fit the layout goes to `unpacked` as slots.
+    func forEachPackedRow(for query: StoreQuery, layout: PackedRowLayout,
+                          packed: (_ primaryKey: Int64, _ version: Int64, _ block: Unmanaged<PackedRowBlock>, _ row: Int) -> Void,
+                          unpacked: (StoreRow) -> Void) throws {
+        precondition(!query.readsFamily && query.entity.packedLayout === layout, "one entity's packed rows only")
+        let table = schema[query.entity]
+        let entity = table.entity
+        let projection = "t0.Z_PK, t0.Z_OPT" + table.columns.compactMap { $0.map { ", t0." + $0 } }.joined()
+        let statement = try connection.cachedStatement(sql(for: query, projection: projection))
+        try statement.bind(arguments(for: query))
+        var rows = PackedRowAllocator()
+        while try statement.step() {
+            let (block, row) = rows.nextUnretainedRow(for: layout)
+            if pack(statement, entity: entity, layout: layout, block: block, row: row, column: { Int32($0) + 2 }) {
+                packed(statement.int64(at: 0), statement.int64(at: 1), block, row)
+            } else {
+                unpacked(decodeRow(statement, table: table, into: &rows))
+            }
         }
-        return packed
     }
 
     private func decodeValue(_ statement: SQLiteStatement, column: Int32, type: AttributeType) -> PersistentValue {
