@@ -202,6 +202,46 @@ final class PackedRowTests: PersistenceTestCase {
         XCTAssertEqual(try storedCount("Movie", "director.name == %@", "Chantal Akerman"), 1)
     }
 
+    func testNewObjectsOfAContextShareBlocksAndEachChangesOnlyItsOwnRow() throws {
+        let samples = (0..<300).map { number -> Sample in
+            let sample = Sample(context: context)
+            sample.large = Int64(number)
+            sample.text = "sample \(number)"
+            return sample
+        }
+        let blocks = Set(samples.map { ObjectIdentifier($0.packedRow!.block) })
+        XCTAssertLessThan(blocks.count, 10, "300 new objects should share a few blocks, not have one each")
+        samples[7].large = nil
+        samples[8].text = "changed"
+        XCTAssertTrue(samples.allSatisfy { $0.packedRow != nil }, "new objects are set in place")
+        XCTAssertEqual(samples[6].large, 6)
+        XCTAssertNil(samples[7].large)
+        XCTAssertEqual(samples[8].large, 8)
+        XCTAssertEqual(samples[9].text, "sample 9")
+        XCTAssertEqual(samples[8].text, "changed")
+        try context.save()
+        // Saved, the rows are what rollback goes back to: a change unpacks its object only.
+        samples[10].large = -10
+        XCTAssertNil(samples[10].packedRow)
+        XCTAssertNotNil(samples[11].packedRow)
+        context.rollback()
+        XCTAssertEqual(samples[10].large, 10)
+        XCTAssertEqual(try storeInteger("SELECT SUM(ZLARGE) FROM ZSAMPLE"), Int64((0..<300).reduce(0, +) - 7))
+    }
+
+    func testAnObjectMadeOutsideAContextHasARowOfItsOwnUntilInserted() throws {
+        let entity = try XCTUnwrap(container.managedObjectModel.entitiesByName["Sample"])
+        let loose = Sample(entity: entity, insertInto: nil)
+        loose.large = 5
+        XCTAssertNotNil(loose.packedRow)
+        XCTAssertEqual(loose.packedRow?.block.rowCapacity, 1)
+        context.insert(loose)
+        loose.large = 6
+        XCTAssertNotNil(loose.packedRow, "inserted, it is still a new object's row")
+        try context.save()
+        XCTAssertEqual(try storeInteger("SELECT ZLARGE FROM ZSAMPLE"), 6)
+    }
+
     func testAMissingMandatoryValueOfANewObjectFailsValidation() throws {
         let movie = Movie(context: context)
         movie.title = "Set, then cleared"

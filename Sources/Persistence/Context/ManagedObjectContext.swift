@@ -54,6 +54,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     // The object graph's bookkeeping is `@exclusivity(unchecked)`, like the objects' own state: it is touched only on
     // the context's queue, and run-time exclusivity checks on every insert and registration cost more than the work.
     @exclusivity(unchecked) var registry = ObjectRegistry()
+    /// Rows for the packed values of the objects inserted here (see ``PackedRow/makeInitial(_:layout:in:)``).
+    @exclusivity(unchecked) var newObjectRows = PackedRowAllocator()
     @exclusivity(unchecked) var inserted = ObjectList(.inserted)
     @exclusivity(unchecked) var updated = ObjectList(.updated)
     @exclusivity(unchecked) var deleted = ObjectList(.deleted)

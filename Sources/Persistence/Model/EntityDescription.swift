@@ -56,6 +56,8 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
 
     /// The values a newly inserted object starts with (shared until the object writes one).
     let initialSlots: [PropertySlot]
+    /// The attributes whose default value is not nil: what a new object's packed row is given.
+    let defaultedAttributeIndexes: [Int]
     /// The to-many relationships (their lists are written apart from the row).
     let toManyIndexes: [Int]
     /// Attributes that must not be nil at save.
@@ -135,6 +137,10 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
             case .attribute(let a): .value(a.defaultValue)
             case .relationship(let r): r.isToMany ? .toMany(RelatedObjects()) : .toOne(nil)
             }
+        }
+        self.defaultedAttributeIndexes = properties.indices.filter {
+            if case .attribute(let a) = properties[$0] { return !a.defaultValue.isNull }
+            return false
         }
         self.toManyIndexes = properties.indices.filter {
             if case .relationship(let r) = properties[$0] { return r.isToMany }

@@ -123,20 +123,16 @@ extension ManagedObject {
         }
     }
 
-    /// The cell a typed setter may write directly: a new object's own row, where nothing has to be recorded for
+    /// The cell a typed setter may write directly: a new object's row, where nothing has to be recorded for
     /// rollback, and an attribute that takes the value as it is. Nil for the general way.
     @inline(__always)
     private func directCellToSet(ordinal: Int16, kind: PackedRowLayout.CellKind) -> PackedOrdinalCell? {
-        guard persistence_concurrency_debugging_enabled() == 0, insertedFlag, faultState == .fired,
-              packedBlock != nil, isKnownUniquelyReferenced(&packedBlock) else { return nil }
+        guard persistence_concurrency_debugging_enabled() == 0, insertedFlag, hasWritablePackedRow else { return nil }
         let cells = entity.ordinalCells
         let position = Int(ordinal)
         guard position >= 0 && position < cells.count else { return nil }
         let cell = cells[position]
-        guard cell.kind == kind, cell.takesValueAsIs,
-              Unmanaged.passUnretained(packedBlock.unsafelyUnwrapped)._withUnsafeGuaranteedRef({ $0.rowCapacity == 1 })
-        else { return nil }
-        return cell
+        return cell.kind == kind && cell.takesValueAsIs ? cell : nil
     }
 
     /// Writes `word` into the packed cell of `@Managed` attribute `ordinal` of a new object; `false` when the

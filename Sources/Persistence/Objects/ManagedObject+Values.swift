@@ -134,10 +134,10 @@ extension ManagedObject {
             return
         }
         // Still packed after willChange: no committed values to keep (a new object), so the row changes in place.
-        if packedBlock != nil, isKnownUniquelyReferenced(&packedBlock) {
+        if hasWritablePackedRow {
             let row = Int(packedRowIndex)
             let replaced = Unmanaged.passUnretained(packedBlock.unsafelyUnwrapped)._withUnsafeGuaranteedRef { block in
-                block.rowCapacity == 1 && block.replace(fitted, row: row, at: index)
+                block.replace(fitted, row: row, at: index)
             }
             if replaced { return }
         }

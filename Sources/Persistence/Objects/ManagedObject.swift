@@ -75,10 +75,11 @@ open class ManagedObject: CustomStringConvertible {
         self.entity = entity
         self.objectID = .temporary(scope: entity.temporaryIDScope)
         self.faultState = .fired
-        if let layout = entity.packedLayout, let packed = PackedRow.makeInitial(entity, layout: layout) {
+        if let layout = entity.packedLayout, let packed = PackedRow.makeInitial(entity, layout: layout, in: context) {
             // Packed: half the memory of slots, and a new object's attributes are set in place.
             self.storedSlots = []
             self.packedBlock = packed.block
+            self.packedRowIndex = Int32(packed.row)
         } else {
             // A private copy made here, where the element type is known, costs less than the copy-on-write of a
             // shared array at the first write (which copies element by element through generic value witnesses).
@@ -173,6 +174,14 @@ open class ManagedObject: CustomStringConvertible {
             packedBlock = newValue?.block
             packedRowIndex = Int32(newValue?.row ?? 0)
         }
+    }
+
+    /// `true` while the packed row holds no committed values — a new object's, or one outside any context — so
+    /// setters may change it in place. (A saved object's row is what rollback and merging compare against: its
+    /// first change unpacks it.) Each row belongs to one object only.
+    @inline(__always)
+    var hasWritablePackedRow: Bool {
+        packedBlock != nil && faultState == .fired && (insertedFlag || managedObjectContext == nil)
     }
 
     private func unpack() {

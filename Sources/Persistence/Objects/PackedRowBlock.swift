@@ -188,14 +188,23 @@ struct PackedRow {
     let block: PackedRowBlock
     let row: Int
 
-    /// A new object's row: the attributes' default values, no related objects, in a block of its own. Nil when a
-    /// default does not fit its cell.
-    static func makeInitial(_ entity: EntityDescription, layout: PackedRowLayout) -> PackedRow? {
-        let block = PackedRowBlock.make(layout, capacity: 1)
-        let packed = PackedRow(block: block, row: block.appendRow(toManyLoaded: true))
-        for (index, slot) in entity.initialSlots.enumerated() {
-            guard case .value(let value) = slot, !value.isNull else { continue }
-            guard packed.set(value, at: index) else { return nil }
+    /// A new object's row: the attributes' default values, no related objects. It comes from `context`'s rows
+    /// for new objects (blocks shared by the objects a context inserts, as a fetch's objects share theirs) or,
+    /// without a context, from a block of its own. Nil when a default does not fit its cell.
+    static func makeInitial(_ entity: EntityDescription, layout: PackedRowLayout,
+                            in context: ManagedObjectContext?) -> PackedRow? {
+        let packed: PackedRow
+        if let context {
+            packed = context.newObjectRows.nextRow(for: layout, toManyLoaded: true)
+        } else {
+            let block = PackedRowBlock.make(layout, capacity: 1)
+            packed = PackedRow(block: block, row: block.appendRow(toManyLoaded: true))
+        }
+        for index in entity.defaultedAttributeIndexes {
+            guard case .value(let value) = entity.initialSlots[index], packed.set(value, at: index) else {
+                packed.block.removeLastRow()
+                return nil
+            }
         }
         return packed
     }

@@ -23,9 +23,10 @@ struct PackedRowAllocator {
         return (Unmanaged.passUnretained(row.block), row.row)
     }
 
-    mutating func nextRow(for layout: PackedRowLayout) -> PackedRow {
+    /// The next row for `layout`, every property nil; its to-many relationships are faults unless `toManyLoaded`.
+    mutating func nextRow(for layout: PackedRowLayout, toManyLoaded: Bool = false) -> PackedRow {
         if let block = current, block.isLaidOut(by: layout), block.hasRoom {
-            return PackedRow(block: block, row: block.appendRow())
+            return PackedRow(block: block, row: block.appendRow(toManyLoaded: toManyLoaded))
         }
         var block = current?.isLaidOut(by: layout) == true ? current : others[ObjectIdentifier(layout)]
         if block?.hasRoom != true {
@@ -36,6 +37,6 @@ struct PackedRowAllocator {
             others[ObjectIdentifier(previous.layout)] = previous
         }
         current = block
-        return PackedRow(block: block!, row: block!.appendRow())
+        return PackedRow(block: block!, row: block!.appendRow(toManyLoaded: toManyLoaded))
     }
 }
