@@ -45,7 +45,7 @@ extension ManagedObjectContext {
             object.invalidate()
         }
         finishResolution(plan, in: store)
-        finishSavedInserts(insertedObjects, keyCounts: plan.allocatedKeyCounts, store: store)
+        finishSavedInserts(insertedObjects, of: plan, store: store)
         // The store bumped the version of every row it wrote; an object with transient changes only kept its row.
         for object in updatedObjects where !object.changesOnlyTransientAttributes { object.version += 1 }
         markSaved(updatedObjects)
@@ -63,22 +63,21 @@ extension ManagedObjectContext {
     }
 
     /// After the write, in one pass over the inserted objects: each takes the permanent ID its row was written under
-    /// (`savingPrimaryKey`), version 1 and a clean state. `keyCounts` holds how many keys each entity (by index) was
-    /// given.
-    private func finishSavedInserts(_ objects: [ManagedObject], keyCounts: [Int], store: SQLiteStore) {
-        let renamedCount = keyCounts.reduce(0, +)
+    /// (its key in `plan`), version 1 and a clean state.
+    private func finishSavedInserts(_ objects: [ManagedObject], of plan: SavePlan, store: SQLiteStore) {
+        let renamedCount = plan.allocatedKeyCounts.reduce(0, +)
         // When they are all the temporary IDs there are (the usual case), the temporary table is dropped in one
         // step instead of one removal per object.
         let dropAllTemporary = renamedCount > 0 && renamedCount == registry.temporaryCount
         syncStoreIdentifier()
         let sameStore = registry.storeIdentifier == store.identifier
         if dropAllTemporary { registry.removeAllTemporary() }
+        let savingKeys = plan.savingKeys
         for object in objects {
-            let primaryKey = object.savingPrimaryKey
+            let primaryKey = SavePlan.savingPrimaryKey(of: object, in: savingKeys)
             if primaryKey != 0 {
                 if !dropAllTemporary { unregister(object) }
                 object.objectID = store.objectID(of: object.entity, primaryKey: primaryKey)
-                object.savingPrimaryKey = 0
                 if sameStore {
                     registry.insertPermanent(object, primaryKey: primaryKey, entityIndex: object.entity.index)
                 } else {
@@ -178,7 +177,7 @@ extension ManagedObjectContext {
         let name = entity.name
         if object.faultState != .fired { object.fireFault() }
         for index in entity.mandatoryAttributeIndexes {
-            guard object.attributeValue(at: index).isNull, let attribute = entity.attributeAt[index] else { continue }
+            guard object.attributeIsNil(at: index), let attribute = entity.attributeAt[index] else { continue }
             errors.append(PersistenceError(.validationMissingMandatoryProperty, "\(name).\(attribute.name) is required but is nil.",
                                            object: object, key: attribute.name, value: .null))
         }

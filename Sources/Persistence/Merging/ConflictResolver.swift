@@ -178,7 +178,7 @@ struct ConflictResolver {
                 plan.backUp(object)
                 plan.removeInserted(object)
                 if policy.objectWins {
-                    object.savingPrimaryKey = existing
+                    plan.setSavingPrimaryKey(existing, of: object)
                     object.version = try store.versions(of: entity, primaryKeys: [existing])[existing] ?? 1
                     plan.takeovers.append(object)
                 } else {

@@ -14,7 +14,7 @@ extension ManagedObjectContext {
             object.changedIndexes = []
         }
         for object in plan.takeovers {
-            let id = store.objectID(of: object.entity, primaryKey: object.savingPrimaryKey)
+            let id = store.objectID(of: object.entity, primaryKey: plan.savingPrimaryKey(of: object))
             unregister(object)
             // The object this context had for the row gives way to the one that took it over.
             if let previous = registeredObject(forID: id), previous !== object {
@@ -22,7 +22,6 @@ extension ManagedObjectContext {
                 previous.invalidate()
             }
             object.objectID = id
-            object.savingPrimaryKey = 0
             object.insertedFlag = false
             object.version += 1
             object.committedSlots = nil

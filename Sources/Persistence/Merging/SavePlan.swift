@@ -6,7 +6,7 @@ struct SavePlan {
     /// Objects whose row another context deleted and that the policy writes again, under the same ID.
     var reinserted: [ManagedObject] = []
     /// New objects that take over a stored row they clash with under a uniqueness constraint (written as an update
-    /// of that row; `savingPrimaryKey` holds its key).
+    /// of that row, whose key ``savingPrimaryKey(of:)`` gives).
     var takeovers: [ManagedObject] = []
     /// Objects the policy drops from the context: their row is gone, or a stored row won their clash.
     var dropped: [ManagedObject] = []
@@ -14,6 +14,41 @@ struct SavePlan {
     var allocatedKeyCounts: [Int] = []
     /// The state of every object resolution changed, put back if the save fails after all.
     private(set) var backups: [(object: ManagedObject, state: ObjectState)] = []
+    /// The primary keys this save gives new objects (0: none), by each object's place in its context's list of
+    /// inserted objects. Kept here rather than in every object: it is needed only while a save is written.
+    private(set) var savingKeys: [Int64] = []
+
+    /// The primary key `object` (a new object) is written under in this save, or 0 when it has none.
+    func savingPrimaryKey(of object: ManagedObject) -> Int64 {
+        Self.savingPrimaryKey(of: object, in: savingKeys)
+    }
+
+    /// The primary key of `object` in `keys` (a copy of ``savingKeys``), or 0.
+    @inline(__always)
+    static func savingPrimaryKey(of object: ManagedObject, in keys: [Int64]) -> Int64 {
+        let position = object.listPositions[.inserted]
+        return position >= 0 && position < keys.count ? keys[position] : 0
+    }
+
+    /// Gives `object`, one of the context's inserted objects, the key it is written under (0 takes it back).
+    mutating func setSavingPrimaryKey(_ key: Int64, of object: ManagedObject) {
+        let position = object.listPositions[.inserted]
+        guard position >= 0 else {
+            precondition(key == 0, "only the context's inserted objects are given keys")
+            return
+        }
+        if position >= savingKeys.count {
+            // Doubled, not grown by one: a save gives keys to tens of thousands of objects, one after another.
+            let count = max(position + 1, savingKeys.count * 2, 64)
+            savingKeys.append(contentsOf: repeatElement(0, count: count - savingKeys.count))
+        }
+        savingKeys[position] = key
+    }
+
+    /// Takes back every key (the save failed).
+    mutating func removeSavingPrimaryKeys() {
+        savingKeys = []
+    }
 
     /// The parts of an object's state that conflict resolution may change.
     struct ObjectState {
@@ -21,14 +56,12 @@ struct SavePlan {
         let committedSlots: [PropertySlot]?
         let version: Int64
         let changedIndexes: Set<Int>
-        let savingPrimaryKey: Int64
 
         init(of object: ManagedObject) {
             slots = object.slots
             committedSlots = object.committedSlots
             version = object.version
             changedIndexes = object.changedIndexes
-            savingPrimaryKey = object.savingPrimaryKey
         }
 
         func restore(_ object: ManagedObject) {
@@ -36,7 +69,6 @@ struct SavePlan {
             object.committedSlots = committedSlots
             object.version = version
             object.changedIndexes = changedIndexes
-            object.savingPrimaryKey = savingPrimaryKey
         }
     }
 

@@ -17,7 +17,7 @@ extension ManagedObject {
     @inline(__always)
     func adoptPacked(_ block: Unmanaged<PackedRowBlock>, row: Int, version: Int64, asFault: Bool) {
         packedBlock = block.takeUnretainedValue()
-        packedRowIndex = Int32(row)
+        packedRowIndex = UInt16(row)
         if !storedSlots.isEmpty { storedSlots = [] }
         if extras != nil {
             committedSlots = nil
@@ -57,7 +57,6 @@ extension ManagedObject {
         faultState = .faultWithoutRow
         insertedFlag = false
         deletedFlag = false
-        savingPrimaryKey = 0
         holdsUnfittingValue = false
         listPositions = ListPositions()
         batch = nil

@@ -63,6 +63,19 @@ extension ManagedObject {
         }
     }
 
+    /// `true` when attribute `index` is nil: a bit test for a packed row, where reading the value would build it
+    /// (validation asks this of every required attribute of every object it saves).
+    func attributeIsNil(at index: Int) -> Bool {
+        if faultState != .fired { fireFault() }
+        if packedBlock != nil {
+            let row = Int(packedRowIndex)
+            return Unmanaged.passUnretained(packedBlock.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
+                $0.withRow(row) { _, bits, _ in bits.pointee & (1 << UInt64(index)) != 0 }
+            }
+        }
+        return attributeValue(at: index).isNull
+    }
+
     /// The related object of to-one property `index`, resolving a stored key to an object.
     func toOneObject(at index: Int) -> ManagedObject? {
         switch slot(at: index) {

@@ -45,22 +45,17 @@ open class ManagedObject: CustomStringConvertible {
     /// What only some objects need (changes, batches, key-path recording), kept apart so that the many objects a
     /// fetch makes are smaller; made on first need. See ``ObjectExtras``.
     @exclusivity(unchecked) var extras: ObjectExtras?
-    // The one-byte fields sit together: an object is allocated for every fetched row, and padding adds up.
-    @exclusivity(unchecked) var faultState: FaultState
-    @exclusivity(unchecked) var insertedFlag = false
-    @exclusivity(unchecked) var deletedFlag = false
-    /// Set when a typed setter had to keep a value that does not fit its attribute; validation then checks types.
-    @exclusivity(unchecked) var holdsUnfittingValue = false
-    /// Set when a fault fired and found its row gone.
-    @exclusivity(unchecked) var inaccessible = false
+    // The small fields sit together and the flags share one byte: an object is allocated for every fetched row,
+    // and malloc rounds its size up to a multiple of 16 (see ``ObjectStateBits``).
+    /// The fault state and the inserted, deleted, unfitting-value and inaccessible flags.
+    @exclusivity(unchecked) var stateBits: ObjectStateBits
+    /// This object's row in ``packedBlock`` (a block holds at most 65,535 rows).
+    @exclusivity(unchecked) var packedRowIndex: UInt16 = 0
     /// Where this object stands in its context's inserted, updated and deleted lists.
     @exclusivity(unchecked) var listPositions = ListPositions()
-    /// This object's row in ``packedBlock``.
-    @exclusivity(unchecked) var packedRowIndex: Int32 = 0
-    /// The primary key given to an inserted object while its save is being written (0 otherwise).
-    @exclusivity(unchecked) var savingPrimaryKey: Int64 = 0
 
-    enum FaultState {
+    // Raw values in case order: ``ObjectStateBits`` relies on it.
+    enum FaultState: UInt8 {
         /// Values are in ``slots``.
         case fired
         /// Values are in ``slots`` (read with the fetch: the row cache) but have not been touched yet.
@@ -74,12 +69,12 @@ open class ManagedObject: CustomStringConvertible {
         ManagedPropertyOrdinal.reset()
         self.entity = entity
         self.objectID = .temporary(scope: entity.temporaryIDScope)
-        self.faultState = .fired
+        self.stateBits = ObjectStateBits(faultState: .fired)
         if let layout = entity.packedLayout, let packed = PackedRow.makeInitial(entity, layout: layout, in: context) {
             // Packed: half the memory of slots, and a new object's attributes are set in place.
             self.storedSlots = []
             self.packedBlock = packed.block
-            self.packedRowIndex = Int32(packed.row)
+            self.packedRowIndex = UInt16(packed.row)
         } else {
             // A private copy made here, where the element type is known, costs less than the copy-on-write of a
             // shared array at the first write (which copies element by element through generic value witnesses).
@@ -99,7 +94,7 @@ open class ManagedObject: CustomStringConvertible {
         ManagedPropertyOrdinal.reset()
         self.entity = entity
         self.objectID = objectID
-        self.faultState = .faultWithoutRow
+        self.stateBits = ObjectStateBits(faultState: .faultWithoutRow)
         self.storedSlots = []
         self.managedObjectContext = context
     }
@@ -172,7 +167,7 @@ open class ManagedObject: CustomStringConvertible {
         get { packedBlock.map { PackedRow(block: $0, row: Int(packedRowIndex)) } }
         set {
             packedBlock = newValue?.block
-            packedRowIndex = Int32(newValue?.row ?? 0)
+            packedRowIndex = UInt16(newValue?.row ?? 0)
         }
     }
 

@@ -6,7 +6,7 @@ import Foundation
 extension SQLiteStore {
     /// Writes one save in one transaction. Inside it the resolver settles version and constraint conflicts in
     /// `plan` (the write lock is held, so the store cannot change between resolving and writing); then inserted
-    /// objects get their new keys in `savingPrimaryKey` and every row is written. Any failure rolls the transaction
+    /// objects get their new keys (kept in the plan) and every row is written. Any failure rolls the transaction
     /// back and puts back what resolution changed, so the store and the objects are exactly as before.
     func execute(_ plan: inout SavePlan, resolver: ConflictResolver) throws {
         try beginWrite()
@@ -14,11 +14,13 @@ extension SQLiteStore {
             try resolver.resolveVersionConflicts(in: &plan, store: self)
             try resolver.resolveConstraintConflicts(in: &plan, store: self)
             try allocateKeys(for: &plan)
-            func key(of object: ManagedObject) -> Int64? {
-                object.savingPrimaryKey != 0 ? object.savingPrimaryKey : object.objectID.primaryKey
-            }
             // Dropped objects are never written: whatever points at them is written as pointing at nothing.
-            for object in plan.dropped { object.savingPrimaryKey = 0 }
+            for object in plan.dropped { plan.setSavingPrimaryKey(0, of: object) }
+            let savingKeys = plan.savingKeys
+            func key(of object: ManagedObject) -> Int64? {
+                let saving = SavePlan.savingPrimaryKey(of: object, in: savingKeys)
+                return saving != 0 ? saving : object.objectID.primaryKey
+            }
 
             for object in plan.deleted {
                 guard let pk = object.objectID.primaryKey else { continue }
@@ -30,7 +32,7 @@ extension SQLiteStore {
                 let table = schema[object.entity]
                 let changes = table.columnProperties.map { (column: table.columns[$0]!, value: columnValue(of: object, at: $0, key: key)) }
                 try writingRow(of: object, table: table, key: key) {
-                    _ = try updateRow(table, primaryKey: object.savingPrimaryKey, expectedVersion: nil, changes: changes)
+                    _ = try updateRow(table, primaryKey: SavePlan.savingPrimaryKey(of: object, in: savingKeys), expectedVersion: nil, changes: changes)
                 }
             }
             // Transient changes alone leave the row as it is (see `changesOnlyTransientAttributes`).
@@ -52,15 +54,15 @@ extension SQLiteStore {
             try commitWrite()
         } catch {
             rollbackWrite()
-            for object in plan.inserted { object.savingPrimaryKey = 0 }
+            plan.removeSavingPrimaryKeys()
             plan.allocatedKeyCounts = []
             plan.restoreBackups()
             throw error
         }
     }
 
-    /// Gives each inserted object with a temporary ID its primary key (in `savingPrimaryKey`), and counts them per
-    /// entity in `plan.allocatedKeyCounts`.
+    /// Gives each inserted object with a temporary ID its primary key (see ``SavePlan/savingPrimaryKey(of:)``),
+    /// and counts them per entity in `plan.allocatedKeyCounts`.
     private func allocateKeys(for plan: inout SavePlan) throws {
         var counts = Array(repeating: 0, count: model.entities.count)
         for object in plan.inserted where object.objectID.isTemporaryID { counts[object.entity.index] += 1 }
@@ -75,7 +77,7 @@ extension SQLiteStore {
         }
         for object in plan.inserted where object.objectID.isTemporaryID {
             let root = object.entity.superentity == nil ? object.entity.index : object.entity.rootEntity.index
-            object.savingPrimaryKey = next[root]
+            plan.setSavingPrimaryKey(next[root], of: object)
             next[root] += 1
         }
         plan.allocatedKeyCounts = counts
