@@ -3,9 +3,10 @@ import Foundation
 
 /// Where the value of one `@Managed` property lies in its entity's packed rows, found by ordinal in one load.
 struct PackedOrdinalCell {
-    /// The cell's kind, or nil when typed accessors never go straight to the cell (relationships, transformable
-    /// attributes, entities without a packed layout).
-    let kind: PackedRowLayout.CellKind?
+    /// The raw value of the cell's kind, or ``never`` when typed accessors never go straight to the cell
+    /// (relationships, transformable attributes, entities without a packed layout). A plain byte: one comparison.
+    let kindCode: UInt8
+    static let never: UInt8 = .max
     /// The property's index: its null bit in the row.
     let propertyIndex: UInt8
     /// The cell's first word after the bits word.
@@ -18,13 +19,13 @@ struct PackedOrdinalCell {
         propertyIndex = UInt8(truncatingIfNeeded: index)
         guard let layout = entity.packedLayout, let attribute = entity.attributeAt[index],
               attribute.attributeType != .transformable else {
-            kind = nil
+            kindCode = Self.never
             word = 0
             takesValueAsIs = false
             return
         }
         let cell = layout.cells[index]
-        kind = cell.kind
+        kindCode = cell.kind.rawValue
         word = cell.word
         takesValueAsIs = attribute.attributeType.accepts(Self.sample(of: cell.kind))
     }
@@ -76,23 +77,18 @@ extension ManagedObject {
     // does everything else (queue checks, faults from the store, slots, conversions). A typed read of a fetched
     // object costs a few loads instead of a trip through `PersistentValue`.
 
-    /// The cell of `@Managed` property `ordinal` when a typed read may take it directly, firing a fault that holds
-    /// its row; nil for the general way.
+    /// The cell of `@Managed` property `ordinal` when a typed read may take it directly; nil for the general way
+    /// (which also fires a fault: the first read of a fetched object goes that way, the others come here). Nothing
+    /// on this path calls out, so the readers stay leaf functions.
     @inline(__always)
     private func directCell(ordinal: Int16, kind: PackedRowLayout.CellKind) -> PackedOrdinalCell? {
-        guard persistence_concurrency_debugging_enabled() == 0, extras == nil else { return nil }
-        if faultState != .fired {
-            guard faultState == .faultWithRow else { return nil }
-            fireFault()
-            // Waking may have changed anything.
-            guard extras == nil else { return nil }
-        }
-        guard packedBlock != nil else { return nil }
+        guard persistence_concurrency_debugging_enabled() == 0, extras == nil, faultState == .fired,
+              packedBlock != nil else { return nil }
         let cells = entity.ordinalCells
         let position = Int(ordinal)
         guard position >= 0 && position < cells.count else { return nil }
         let cell = cells[position]
-        return cell.kind == kind ? cell : nil
+        return cell.kindCode == kind.rawValue ? cell : nil
     }
 
     /// The word in the packed cell of `@Managed` attribute `ordinal`, when the cell is of `kind` (an integer, a
@@ -103,7 +99,7 @@ extension ManagedObject {
         let row = Int(packedRowIndex)
         return Unmanaged.passUnretained(packedBlock.unsafelyUnwrapped)._withUnsafeGuaranteedRef { block in
             block.withRow(row) { _, bits, cells in
-                if bits.pointee & (1 << UInt64(cell.propertyIndex)) != 0 { return .null }
+                if bits.pointee & (1 &<< UInt64(cell.propertyIndex)) != 0 { return .null }
                 return PackedWordRead(state: .value, word: (cells + Int(cell.word)).pointee)
             }
         }
@@ -117,7 +113,7 @@ extension ManagedObject {
         let row = Int(packedRowIndex)
         return Unmanaged.passUnretained(packedBlock.unsafelyUnwrapped)._withUnsafeGuaranteedRef { block in
             block.withRow(row) { _, bits, cells -> String?? in
-                if bits.pointee & (1 << UInt64(cell.propertyIndex)) != 0 { return .some(nil) }
+                if bits.pointee & (1 &<< UInt64(cell.propertyIndex)) != 0 { return .some(nil) }
                 return .some(UnsafeRawPointer(cells + Int(cell.word)).assumingMemoryBound(to: String.self).pointee)
             }
         }
@@ -132,7 +128,7 @@ extension ManagedObject {
         let position = Int(ordinal)
         guard position >= 0 && position < cells.count else { return nil }
         let cell = cells[position]
-        return cell.kind == kind && cell.takesValueAsIs ? cell : nil
+        return cell.kindCode == kind.rawValue && cell.takesValueAsIs ? cell : nil
     }
 
     /// Writes `word` into the packed cell of `@Managed` attribute `ordinal` of a new object; `false` when the
@@ -143,7 +139,7 @@ extension ManagedObject {
         Unmanaged.passUnretained(packedBlock.unsafelyUnwrapped)._withUnsafeGuaranteedRef { block in
             block.withRow(Int(packedRowIndex)) { _, bits, cells in
                 (cells + Int(cell.word)).pointee = word
-                bits.pointee &= ~(1 << UInt64(cell.propertyIndex))
+                bits.pointee &= ~(1 &<< UInt64(cell.propertyIndex))
             }
         }
         return true
@@ -156,7 +152,7 @@ extension ManagedObject {
         guard let cell = directCellToSet(ordinal: ordinal, kind: .string) else { return false }
         Unmanaged.passUnretained(packedBlock.unsafelyUnwrapped)._withUnsafeGuaranteedRef { block in
             block.withRow(Int(packedRowIndex)) { _, bits, cells in
-                let bit: UInt64 = 1 << UInt64(cell.propertyIndex)
+                let bit: UInt64 = 1 &<< UInt64(cell.propertyIndex)
                 let target = UnsafeMutableRawPointer(cells + Int(cell.word)).assumingMemoryBound(to: String.self)
                 if bits.pointee & bit == 0 {
                     target.pointee = string

@@ -204,7 +204,7 @@ extension SQLiteStore {
     /// Turns the current row of `statement` (projected as `Z_PK, Z_OPT, columns…`) into the values of `table`'s
     /// entity.
     func decodeRow(_ statement: SQLiteStatement, table: EntityTable, into rows: inout PackedRowAllocator) -> StoreRow {
-        decodeRow(statement, table: table, into: &rows, column: { Int32($0) + 2 })
+        decodeRow(statement, table: table, into: &rows, column: { Int32(truncatingIfNeeded: $0) &+ 2 })
     }
 
     /// The current row, reading the `n`th stored property from `column(n)`: packed when the entity has a layout
@@ -263,50 +263,59 @@ extension SQLiteStore {
         let hasTransients = entity.hasTransientAttributes
         let fits = block._withUnsafeGuaranteedRef { block in
             block.withRow(row) { _, bits, cells -> Bool in
+                // The null bits are gathered in a local and written once; the cells are walked through their
+                // buffer. (This runs for every cell of every row a fetch reads.)
+                var nullBits = bits.pointee
+                defer { bits.pointee = nullBits }
                 /// Writes a value that is not plain bits (or a transient's default) into cell `index`.
                 func place(_ value: PersistentValue, at index: Int, cell: PackedRowLayout.Cell) -> Bool {
                     if case .null = value { return true }
                     guard PackedRowBlock.initialize(cell.kind, at: UnsafeMutableRawPointer(cells + Int(cell.word)), with: value) else { return false }
-                    bits.pointee &= ~(1 << UInt64(index))
+                    nullBits &= ~(1 &<< UInt64(index))
                     return true
                 }
-                var next = 0
-                for (index, cell) in layout.cells.enumerated() {
-                    if hasTransients, let attribute = entity.attributeAt[index], attribute.isTransient {
-                        // No column: an object read from the store starts with the default.
-                        guard place(attribute.defaultValue, at: index, cell: cell) else { return false }
-                        continue
+                return layout.cells.withUnsafeBufferPointer { layoutCells -> Bool in
+                    var next = 0
+                    for index in layoutCells.indices {
+                        let cell = layoutCells[index]
+                        if hasTransients, let attribute = entity.attributeAt[index], attribute.isTransient {
+                            // No column: an object read from the store starts with the default.
+                            guard place(attribute.defaultValue, at: index, cell: cell) else { return false }
+                            continue
+                        }
+                        let value: UInt64
+                        switch cell.kind {
+                        case .toMany:
+                            continue
+                        case .integer, .toOneKey:
+                            let position = column(next)
+                            next += 1
+                            let integer = statement.int64(at: position)
+                            if integer == 0 && statement.isNull(at: position) { continue }
+                            value = UInt64(bitPattern: integer)
+                        case .bool:
+                            let position = column(next)
+                            next += 1
+                            let integer = statement.int64(at: position)
+                            if integer == 0 && statement.isNull(at: position) { continue }
+                            value = integer != 0 ? 1 : 0
+                        case .double, .date:
+                            let position = column(next)
+                            next += 1
+                            let double = statement.double(at: position)
+                            if double == 0 && statement.isNull(at: position) { continue }
+                            value = double.bitPattern
+                        case .string, .data, .uuid, .uri, .decimal:
+                            guard case .attribute(let type) = entity.kinds[index],
+                                  place(decodeValue(statement, column: column(next), type: type), at: index, cell: cell) else { return false }
+                            next += 1
+                            continue
+                        }
+                        (cells + Int(cell.word)).pointee = value
+                        nullBits &= ~(1 &<< UInt64(index))
                     }
-                    let value: UInt64
-                    switch cell.kind {
-                    case .toMany:
-                        continue
-                    case .integer, .toOneKey:
-                        let position = column(next)
-                        let integer = statement.int64(at: position)
-                        if integer == 0 && statement.isNull(at: position) { next += 1; continue }
-                        value = UInt64(bitPattern: integer)
-                    case .bool:
-                        let position = column(next)
-                        let integer = statement.int64(at: position)
-                        if integer == 0 && statement.isNull(at: position) { next += 1; continue }
-                        value = integer != 0 ? 1 : 0
-                    case .double, .date:
-                        let position = column(next)
-                        let double = statement.double(at: position)
-                        if double == 0 && statement.isNull(at: position) { next += 1; continue }
-                        value = double.bitPattern
-                    case .string, .data, .uuid, .uri, .decimal:
-                        guard case .attribute(let type) = entity.kinds[index],
-                              place(decodeValue(statement, column: column(next), type: type), at: index, cell: cell) else { return false }
-                        next += 1
-                        continue
-                    }
-                    (cells + Int(cell.word)).pointee = value
-                    bits.pointee &= ~(1 << UInt64(index))
-                    next += 1
+                    return true
                 }
-                return true
             }
         }
         if !fits { block._withUnsafeGuaranteedRef { $0.removeLastRow() } }
@@ -330,7 +339,7 @@ extension SQLiteStore {
         var rows = PackedRowAllocator()
         while try statement.step() {
             let (block, row) = rows.nextUnretainedRow(for: layout)
-            if pack(statement, entity: entity, layout: layout, block: block, row: row, column: { Int32($0) + 2 }) {
+            if pack(statement, entity: entity, layout: layout, block: block, row: row, column: { Int32(truncatingIfNeeded: $0) &+ 2 }) {
                 packed(statement.int64(at: 0), statement.int64(at: 1), block, row)
             } else {
                 unpacked(decodeRow(statement, table: table, into: &rows))
