@@ -16,9 +16,7 @@ extension ManagedObject {
     /// Takes row `row` of `block` as its committed state (and as its current values), retaining the block.
     @inline(__always)
     func adoptPacked(_ block: Unmanaged<PackedRowBlock>, row: Int, version: Int64, asFault: Bool) {
-        packedBlock = block.takeUnretainedValue()
-        packedRowIndex = UInt16(row)
-        if !storedSlots.isEmpty { storedSlots = [] }
+        setPackedRow(block.takeUnretainedValue(), row: row)
         if extras != nil {
             committedSlots = nil
             changedIndexes = []

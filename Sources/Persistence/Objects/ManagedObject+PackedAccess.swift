@@ -97,7 +97,7 @@ extension ManagedObject {
     final func _packedWord(ordinal: Int16, kind: PackedRowLayout.CellKind) -> PackedWordRead {
         guard let cell = directCell(ordinal: ordinal, kind: kind) else { return .general }
         let row = Int(packedRowIndex)
-        return Unmanaged.passUnretained(packedBlock.unsafelyUnwrapped)._withUnsafeGuaranteedRef { block in
+        return packedBlock.unsafelyUnwrapped._withUnsafeGuaranteedRef { block in
             block.withRow(row) { _, bits, cells in
                 if bits.pointee & (1 &<< UInt64(cell.propertyIndex)) != 0 { return .null }
                 return PackedWordRead(state: .value, word: (cells + Int(cell.word)).pointee)
@@ -111,7 +111,7 @@ extension ManagedObject {
     final func _packedString(ordinal: Int16) -> String?? {
         guard let cell = directCell(ordinal: ordinal, kind: .string) else { return nil }
         let row = Int(packedRowIndex)
-        return Unmanaged.passUnretained(packedBlock.unsafelyUnwrapped)._withUnsafeGuaranteedRef { block in
+        return packedBlock.unsafelyUnwrapped._withUnsafeGuaranteedRef { block in
             block.withRow(row) { _, bits, cells -> String?? in
                 if bits.pointee & (1 &<< UInt64(cell.propertyIndex)) != 0 { return .some(nil) }
                 return .some(UnsafeRawPointer(cells + Int(cell.word)).assumingMemoryBound(to: String.self).pointee)
@@ -136,7 +136,7 @@ extension ManagedObject {
     @usableFromInline
     final func _setPackedWord(_ word: UInt64, ordinal: Int16, kind: PackedRowLayout.CellKind) -> Bool {
         guard let cell = directCellToSet(ordinal: ordinal, kind: kind) else { return false }
-        Unmanaged.passUnretained(packedBlock.unsafelyUnwrapped)._withUnsafeGuaranteedRef { block in
+        packedBlock.unsafelyUnwrapped._withUnsafeGuaranteedRef { block in
             block.withRow(Int(packedRowIndex)) { _, bits, cells in
                 (cells + Int(cell.word)).pointee = word
                 bits.pointee &= ~(1 &<< UInt64(cell.propertyIndex))
@@ -150,7 +150,7 @@ extension ManagedObject {
     @usableFromInline
     final func _setPackedString(_ string: String, ordinal: Int16) -> Bool {
         guard let cell = directCellToSet(ordinal: ordinal, kind: .string) else { return false }
-        Unmanaged.passUnretained(packedBlock.unsafelyUnwrapped)._withUnsafeGuaranteedRef { block in
+        packedBlock.unsafelyUnwrapped._withUnsafeGuaranteedRef { block in
             block.withRow(Int(packedRowIndex)) { _, bits, cells in
                 let bit: UInt64 = 1 &<< UInt64(cell.propertyIndex)
                 let target = UnsafeMutableRawPointer(cells + Int(cell.word)).assumingMemoryBound(to: String.self)

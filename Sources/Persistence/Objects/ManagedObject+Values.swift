@@ -54,7 +54,7 @@ extension ManagedObject {
         // Read without a retain of the row: this object holds it for the whole call.
         if packedBlock != nil {
             let row = Int(packedRowIndex)
-            return Unmanaged.passUnretained(packedBlock.unsafelyUnwrapped)._withUnsafeGuaranteedRef { $0.value(row: row, at: index) }
+            return packedBlock.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.value(row: row, at: index) }
         }
         // Matched where it lies: copying the whole slot first costs a copy and a destroy of the enum per read.
         return storedSlots.withUnsafeBufferPointer { slots in
@@ -69,7 +69,7 @@ extension ManagedObject {
         if faultState != .fired { fireFault() }
         if packedBlock != nil {
             let row = Int(packedRowIndex)
-            return Unmanaged.passUnretained(packedBlock.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
+            return packedBlock.unsafelyUnwrapped._withUnsafeGuaranteedRef {
                 $0.withRow(row) { _, bits, _ in bits.pointee & (1 << UInt64(index)) != 0 }
             }
         }
@@ -149,7 +149,7 @@ extension ManagedObject {
         // Still packed after willChange: no committed values to keep (a new object), so the row changes in place.
         if hasWritablePackedRow {
             let row = Int(packedRowIndex)
-            let replaced = Unmanaged.passUnretained(packedBlock.unsafelyUnwrapped)._withUnsafeGuaranteedRef { block in
+            let replaced = packedBlock.unsafelyUnwrapped._withUnsafeGuaranteedRef { block in
                 block.replace(fitted, row: row, at: index)
             }
             if replaced { return }

@@ -35,18 +35,18 @@ open class ManagedObject: CustomStringConvertible {
     /// object): every way an object leaves a context clears this first (see `invalidate()`).
     @exclusivity(unchecked) public internal(set) unowned(unsafe) var managedObjectContext: ManagedObjectContext?
 
-    /// Current values, one per property of the entity, unless they are still packed in ``packedRow``; empty while a
-    /// fault has no row. Use ``slots``, which unpacks.
-    @exclusivity(unchecked) var storedSlots: [PropertySlot]
-    /// The block holding this object's packed row (see ``packedRow``).
-    @exclusivity(unchecked) var packedBlock: PackedRowBlock?
-    /// The row version (`Z_OPT`) that ``committedSlots`` belong to; optimistic locking compares it at save.
-    @exclusivity(unchecked) var version: Int64 = 0
+    /// The object's values: a slot per property, or its row packed in a block (see ``packedRow``). One field for
+    /// either, as an object never has both: it weighs 8 bytes, not 16.
+    @exclusivity(unchecked) var values: ObjectValues
     /// What only some objects need (changes, batches, key-path recording), kept apart so that the many objects a
     /// fetch makes are smaller; made on first need. See ``ObjectExtras``.
     @exclusivity(unchecked) var extras: ObjectExtras?
-    // The small fields sit together and the flags share one byte: an object is allocated for every fetched row,
-    // and malloc rounds its size up to a multiple of 16 (see ``ObjectStateBits``).
+    // The small fields sit together, in an order that leaves no padding, and the flags share one byte: an object
+    // is allocated for every fetched row, and malloc rounds its size up to a multiple of 16 (with ten @Managed
+    // properties: 104 bytes, a 112-byte block; see ObjectLayoutTests).
+    /// ``version`` when it fits 32 bits (every version a store of this library writes does); otherwise
+    /// ``wideVersionMark``, and the version is kept in the extras.
+    @exclusivity(unchecked) var compactVersion: Int32 = 0
     /// The fault state and the inserted, deleted, unfitting-value and inaccessible flags.
     @exclusivity(unchecked) var stateBits: ObjectStateBits
     /// This object's row in ``packedBlock`` (a block holds at most 65,535 rows).
@@ -72,8 +72,7 @@ open class ManagedObject: CustomStringConvertible {
         self.stateBits = ObjectStateBits(faultState: .fired)
         if let layout = entity.packedLayout, let packed = PackedRow.makeInitial(entity, layout: layout, in: context) {
             // Packed: half the memory of slots, and a new object's attributes are set in place.
-            self.storedSlots = []
-            self.packedBlock = packed.block
+            self.values = .packed(packed.block)
             self.packedRowIndex = UInt16(packed.row)
         } else {
             // A private copy made here, where the element type is known, costs less than the copy-on-write of a
@@ -81,7 +80,7 @@ open class ManagedObject: CustomStringConvertible {
             var slots: [PropertySlot] = []
             slots.reserveCapacity(entity.initialSlots.count)
             for slot in entity.initialSlots { slots.append(slot) }
-            self.storedSlots = slots
+            self.values = .slots(slots)
         }
         if let context { context.insert(self) }
     }
@@ -95,7 +94,7 @@ open class ManagedObject: CustomStringConvertible {
         self.entity = entity
         self.objectID = objectID
         self.stateBits = ObjectStateBits(faultState: .faultWithoutRow)
-        self.storedSlots = []
+        self.values = .slots([])
         self.managedObjectContext = context
     }
 
@@ -151,24 +150,45 @@ open class ManagedObject: CustomStringConvertible {
             return storedSlots
         }
         set {
-            packedBlock = nil
-            storedSlots = newValue
+            values = .slots(newValue)
         }
         _modify {
             if packedBlock != nil { unpack() }
-            yield &storedSlots
+            // Moved out while it is changed, so the array stays uniquely referenced and is not copied.
+            var slots = storedSlots
+            values = .slots([])
+            defer { values = .slots(slots) }
+            yield &slots
+        }
+    }
+
+    /// The values as slots; empty while they are packed. Use ``slots``, which unpacks.
+    var storedSlots: [PropertySlot] {
+        if case .slots(let slots) = values { return slots }
+        return []
+    }
+
+    /// The block of the packed row, unretained (the object holds it); nil while the values are slots.
+    var packedBlock: Unmanaged<PackedRowBlock>? {
+        @inline(__always) get {
+            if case .packed(let block) = values { return Unmanaged.passUnretained(block) }
+            return nil
         }
     }
 
     /// The row this object was fetched (or made) with, packed, while nothing has needed its values as slots:
     /// reads come from here, and the first change of a saved object (or anything else that needs slots) unpacks it
-    /// into ``storedSlots``.
+    /// into slots.
     var packedRow: PackedRow? {
-        get { packedBlock.map { PackedRow(block: $0, row: Int(packedRowIndex)) } }
-        set {
-            packedBlock = newValue?.block
-            packedRowIndex = UInt16(newValue?.row ?? 0)
-        }
+        if case .packed(let block) = values { return PackedRow(block: block, row: Int(packedRowIndex)) }
+        return nil
+    }
+
+    /// Takes row `row` of `block` as the object's values.
+    @inline(__always)
+    func setPackedRow(_ block: PackedRowBlock, row: Int) {
+        values = .packed(block)
+        packedRowIndex = UInt16(row)
     }
 
     /// `true` while the packed row holds no committed values — a new object's, or one outside any context — so
@@ -181,8 +201,7 @@ open class ManagedObject: CustomStringConvertible {
 
     private func unpack() {
         guard let packedRow else { return }
-        storedSlots = packedRow.slots()
-        packedBlock = nil
+        values = .slots(packedRow.slots())
     }
 
     /// Saved: no longer inserted, and nothing changed since.
@@ -194,7 +213,7 @@ open class ManagedObject: CustomStringConvertible {
         extras.committedSlots = nil
         if !extras.changedIndexes.isEmpty { extras.changedIndexes = [] }
         // Nothing left to keep apart: the object goes back to its small size.
-        if extras.batch == nil && extras.keyPathRecorder == nil { self.extras = nil }
+        if extras.isEmpty { self.extras = nil }
     }
 
     public var description: String {

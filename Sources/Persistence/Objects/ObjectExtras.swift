@@ -7,6 +7,13 @@ final class ObjectExtras {
     var changedIndexes: Set<Int> = []
     var batch: FaultBatch?
     var keyPathRecorder: KeyPathRecorder?
+    /// The row version when it does not fit the object's 32 bits (a store written by something else).
+    var wideVersion: Int64?
+
+    /// `true` when nothing here is needed any more.
+    var isEmpty: Bool {
+        committedSlots == nil && changedIndexes.isEmpty && batch == nil && keyPathRecorder == nil && wideVersion == nil
+    }
 }
 
 extension ManagedObject {
@@ -45,6 +52,24 @@ extension ManagedObject {
         set {
             if newValue == nil && extras == nil { return }
             writableExtras.batch = newValue
+        }
+    }
+
+    static var wideVersionMark: Int32 { .min }
+
+    /// The row version (`Z_OPT`) that ``committedSlots`` belong to; optimistic locking compares it at save.
+    var version: Int64 {
+        @inline(__always) get {
+            compactVersion != Self.wideVersionMark ? Int64(compactVersion) : extras?.wideVersion ?? 0
+        }
+        set {
+            if let compact = Int32(exactly: newValue), compact != Self.wideVersionMark {
+                compactVersion = compact
+                if let extras, extras.wideVersion != nil { extras.wideVersion = nil }
+            } else {
+                compactVersion = Self.wideVersionMark
+                writableExtras.wideVersion = newValue
+            }
         }
     }
 
