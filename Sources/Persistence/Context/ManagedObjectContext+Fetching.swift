@@ -125,11 +125,12 @@ extension ManagedObjectContext {
                 found.append(registered)
                 return
             }
-            let object = objectClass.init(fetchedEntity: entity, objectID: ManagedObjectID(scope: scope, storage: .permanent(primaryKey)),
+            let object = objectClass.init(fetchedEntity: entity, objectID: ManagedObjectID(permanentScope: scope, primaryKey: primaryKey),
                                           context: self)
             object.adoptPacked(block, row: row, version: version, asFault: asFaults)
             table.insert(object, for: primaryKey)
-            found.append(object)
+            // Consumed: the result takes over the reference the object was made with.
+            found.append(consume object)
         }, unpacked: { row in
             found.append(self.object(for: row, entity: entity, in: store, asFault: asFaults, ownStore: true))
         })

@@ -90,6 +90,15 @@ public struct ManagedObjectID: Hashable, Sendable {
         }
     }
 
+    /// The permanent ID of row `primaryKey` in `scope`, a scope of permanent IDs (no check, no reference counting:
+    /// a fetch makes one per row).
+    @inline(__always)
+    init(permanentScope scope: Scope, primaryKey: Int64) {
+        assert(!scope.isTemporary, "a permanent ID needs a scope of permanent IDs")
+        self.scope = scope
+        key = primaryKey
+    }
+
     init(entityName: String, storeIdentifier: String, storage: Storage) {
         var isTemporary = false
         if case .temporary = storage { isTemporary = true }
