@@ -1,6 +1,8 @@
 /// The inserted, updated or deleted objects of a context, in the order they joined, with constant-time membership
-/// and removal. Each object remembers its position in each of the three lists (an object belongs to one context),
-/// so no side table is needed.
+/// and removal. An object (it belongs to one context) knows which lists it is in, and its position in the inserted
+/// list, which every new object joins and a save reads keys by. The positions in the other two lists are looked up
+/// in an index made on their first removal: objects are rarely taken out of them one by one, and every fetched
+/// object would otherwise carry two more positions.
 struct ObjectList {
     enum Kind {
         case inserted, updated, deleted
@@ -8,6 +10,8 @@ struct ObjectList {
 
     let kind: Kind
     private var slots: [ManagedObject?] = []
+    /// Positions by object, for the updated and deleted lists once something was removed from them.
+    private var index: [ObjectIdentifier: Int]?
     private(set) var count = 0
     /// Changes whenever positions are renumbered (compaction, removeAll), which invalidates older marks.
     private var generation = 0
@@ -43,28 +47,31 @@ struct ObjectList {
 
     var isEmpty: Bool { count == 0 }
 
-    func contains(_ object: ManagedObject) -> Bool { object.listPositions[kind] >= 0 }
+    func contains(_ object: ManagedObject) -> Bool { object.isInList(kind) }
 
     mutating func append(_ object: ManagedObject) {
-        guard object.listPositions[kind] < 0 else { return }
-        object.listPositions[kind] = slots.count
+        guard !object.isInList(kind) else { return }
+        object.setInList(kind, position: slots.count)
+        index?[ObjectIdentifier(object)] = slots.count
         slots.append(object)
         count += 1
     }
 
     mutating func remove(_ object: ManagedObject) {
-        let position = object.listPositions[kind]
-        guard position >= 0, position < slots.count, slots[position] === object else { return }
+        guard object.isInList(kind), let position = position(of: object),
+              position < slots.count, slots[position] === object else { return }
         slots[position] = nil
-        object.listPositions[kind] = -1
+        object.leaveList(kind)
+        index?[ObjectIdentifier(object)] = nil
         count -= 1
         // Compact once holes dominate, so iteration stays proportional to the live count.
         if slots.count > 32 && count < slots.count / 2 { compact() }
     }
 
     mutating func removeAll() {
-        for object in slots { object?.listPositions[kind] = -1 }
+        for object in slots { object?.leaveList(kind) }
         slots.removeAll()
+        index = nil
         count = 0
         generation += 1
     }
@@ -77,33 +84,68 @@ struct ObjectList {
         return result
     }
 
+    /// Where `object` is in ``slots``: kept by the object for the inserted list, looked up in ``index`` (made
+    /// now if need be) for the others.
+    private mutating func position(of object: ManagedObject) -> Int? {
+        if kind == .inserted { return Int(object.insertedPosition) }
+        if index == nil { buildIndex() }
+        return index?[ObjectIdentifier(object)]
+    }
+
+    private mutating func buildIndex() {
+        var made: [ObjectIdentifier: Int] = [:]
+        made.reserveCapacity(count)
+        for (position, object) in slots.enumerated() {
+            if let object { made[ObjectIdentifier(object)] = position }
+        }
+        index = made
+    }
+
     private mutating func compact() {
         generation += 1
         slots = slots.compactMap { $0 }
-        for (position, object) in slots.enumerated() { object!.listPositions[kind] = position }
+        if kind == .inserted {
+            for (position, object) in slots.enumerated() { object!.setInList(kind, position: position) }
+        } else if index != nil {
+            buildIndex()
+        }
     }
 }
 
-/// An object's positions in its context's inserted, updated and deleted lists (-1: not in the list).
-struct ListPositions {
-    private var inserted: Int32 = -1
-    private var updated: Int32 = -1
-    private var deleted: Int32 = -1
+extension ManagedObject {
+    /// `true` while the object is in its context's list of `kind`.
+    @inline(__always)
+    func isInList(_ kind: ObjectList.Kind) -> Bool {
+        switch kind {
+        case .inserted: insertedPosition >= 0
+        case .updated: stateBits.isInUpdatedList
+        case .deleted: stateBits.isInDeletedList
+        }
+    }
 
-    subscript(kind: ObjectList.Kind) -> Int {
-        get {
-            switch kind {
-            case .inserted: Int(inserted)
-            case .updated: Int(updated)
-            case .deleted: Int(deleted)
-            }
+    /// Joins the list of `kind` at `position` (which only the inserted list keeps in the object).
+    @inline(__always)
+    func setInList(_ kind: ObjectList.Kind, position: Int) {
+        switch kind {
+        case .inserted: insertedPosition = Int32(position)
+        case .updated: stateBits.isInUpdatedList = true
+        case .deleted: stateBits.isInDeletedList = true
         }
-        set {
-            switch kind {
-            case .inserted: inserted = Int32(newValue)
-            case .updated: updated = Int32(newValue)
-            case .deleted: deleted = Int32(newValue)
-            }
+    }
+
+    @inline(__always)
+    func leaveList(_ kind: ObjectList.Kind) {
+        switch kind {
+        case .inserted: insertedPosition = -1
+        case .updated: stateBits.isInUpdatedList = false
+        case .deleted: stateBits.isInDeletedList = false
         }
+    }
+
+    /// Leaves every list (the object leaves its context).
+    func leaveAllLists() {
+        insertedPosition = -1
+        stateBits.isInUpdatedList = false
+        stateBits.isInDeletedList = false
     }
 }

@@ -26,13 +26,13 @@ struct SavePlan {
     /// The primary key of `object` in `keys` (a copy of ``savingKeys``), or 0.
     @inline(__always)
     static func savingPrimaryKey(of object: ManagedObject, in keys: [Int64]) -> Int64 {
-        let position = object.listPositions[.inserted]
+        let position = Int(object.insertedPosition)
         return position >= 0 && position < keys.count ? keys[position] : 0
     }
 
     /// Gives `object`, one of the context's inserted objects, the key it is written under (0 takes it back).
     mutating func setSavingPrimaryKey(_ key: Int64, of object: ManagedObject) {
-        let position = object.listPositions[.inserted]
+        let position = Int(object.insertedPosition)
         guard position >= 0 else {
             precondition(key == 0, "only the context's inserted objects are given keys")
             return

@@ -20,7 +20,7 @@ final class KeyPathRecorder {
 
     /// Records a read of `object`'s `@Managed` property `ordinal` and returns what the read should give back: a
     /// recording sample for a to-one, nothing otherwise.
-    func record(_ object: ManagedObject, ordinal: Int16, kind: ManagedValueKind) -> ManagedStorage {
+    func record(_ object: ManagedObject, ordinal: UInt8, kind: ManagedValueKind) -> ManagedStorage {
         guard let layout = try? ManagedClassLayout.of(type(of: object)), Int(ordinal) < layout.properties.count else {
             failed = true
             return .value(.null)

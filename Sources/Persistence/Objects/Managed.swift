@@ -17,7 +17,7 @@
 @propertyWrapper
 public struct Managed<Value: ManagedPropertyValue>: AnyManagedProperty {
     /// This property's place among the object's `@Managed` properties (see ``ManagedPropertyOrdinal``).
-    @usableFromInline let ordinal: Int16
+    @usableFromInline let ordinal: UInt8
 
     public init() {
         ordinal = ManagedPropertyOrdinal.next()
@@ -68,13 +68,13 @@ public struct Managed<Value: ManagedPropertyValue>: AnyManagedProperty {
 /// Lets the model check a class's `@Managed` properties without knowing their value types.
 protocol AnyManagedProperty {
     static var valueKind: ManagedValueKind { get }
-    var ordinal: Int16 { get }
+    var ordinal: UInt8 { get }
 }
 
 extension ManagedObject {
     /// The value of the `@Managed` property with `ordinal` (nil for an object whose class does not match its entity).
     @usableFromInline
-    final func _managedStorage(ordinal: Int16) -> ManagedStorage {
+    final func _managedStorage(ordinal: UInt8) -> ManagedStorage {
         guard let index = entity.propertyIndex(ordinal: ordinal) else { return .value(.null) }
         checkQueue(entity.properties[index].name)
         return storage(at: index)
@@ -82,14 +82,14 @@ extension ManagedObject {
 
     /// The value of the `@Managed` attribute with `ordinal`.
     @usableFromInline
-    final func _attributeValue(ordinal: Int16) -> PersistentValue {
+    final func _attributeValue(ordinal: UInt8) -> PersistentValue {
         guard let index = entity.propertyIndex(ordinal: ordinal) else { return .null }
         checkQueue(entity.properties[index].name)
         return attributeValue(at: index)
     }
 
     @usableFromInline
-    final func _setAttributeValue(_ value: PersistentValue, ordinal: Int16) {
+    final func _setAttributeValue(_ value: PersistentValue, ordinal: UInt8) {
         guard let index = entity.propertyIndex(ordinal: ordinal) else {
             _setManagedStorage(.value(value), ordinal: ordinal)
             return
@@ -99,7 +99,7 @@ extension ManagedObject {
     }
 
     @usableFromInline
-    final func _setManagedStorage(_ storage: ManagedStorage, ordinal: Int16) {
+    final func _setManagedStorage(_ storage: ManagedStorage, ordinal: UInt8) {
         guard let index = entity.propertyIndex(ordinal: ordinal) else {
             managedObjectContext?.recordMisuse(PersistenceError(
                 .persistentStoreIncompatibleSchema,
@@ -115,7 +115,7 @@ extension ManagedObject {
     final var _isRecordingKeyPaths: Bool { keyPathRecorder != nil }
 
     @usableFromInline
-    final func _recordKeyPathRead(ordinal: Int16, kind: ManagedValueKind) -> ManagedStorage {
+    final func _recordKeyPathRead(ordinal: UInt8, kind: ManagedValueKind) -> ManagedStorage {
         keyPathRecorder?.record(self, ordinal: ordinal, kind: kind) ?? .value(.null)
     }
 }
@@ -123,7 +123,7 @@ extension ManagedObject {
 extension EntityDescription {
     /// The property of a `@Managed` wrapper, by ordinal.
     @inline(__always)
-    func propertyIndex(ordinal: Int16) -> Int? {
+    func propertyIndex(ordinal: UInt8) -> Int? {
         let position = Int(ordinal)
         guard position >= 0 && position < ordinalIndexes.count else { return nil }
         let index = ordinalIndexes[position]

@@ -23,7 +23,7 @@ struct ManagedClassLayout: Sendable {
 
     private static func reflect(_ objectClass: ManagedObject.Type) throws -> ManagedClassLayout {
         let sample = objectClass.init(entity: EntityDescription(name: "LayoutSample", properties: []), insertInto: nil)
-        var found: [(ordinal: Int16, property: Property)] = []
+        var found: [(ordinal: UInt8, property: Property)] = []
         var mirror: Mirror? = Mirror(reflecting: sample)
         while let current = mirror {
             for child in current.children {
@@ -32,11 +32,12 @@ struct ManagedClassLayout: Sendable {
             }
             mirror = current.superclassMirror
         }
-        guard found.count <= Int(Int16.max) else {
-            throw PersistenceError(.coreData, "Invalid model: \(objectClass) declares \(found.count) @Managed properties; at most \(Int16.max) are supported.")
+        // Ordinals are one byte each in every object (a fetch makes an object per row).
+        guard found.count <= Int(UInt8.max) else {
+            throw PersistenceError(.coreData, "Invalid model: \(objectClass) declares \(found.count) @Managed properties; at most \(UInt8.max) are supported. Reach the others with value(forKey:) and setValue(_:forKey:), which every property of the entity supports.")
         }
         let ordinals = found.map(\.ordinal).sorted()
-        guard ordinals == Array(0..<Int16(found.count)) else {
+        guard ordinals == Array(0..<UInt8(found.count)) else {
             throw PersistenceError(.coreData, "Invalid model: the @Managed properties of \(objectClass) could not be numbered in declaration order (ordinals \(ordinals)). Do not create managed objects inside the initial values of its stored properties.")
         }
         var properties = found

@@ -56,7 +56,7 @@ extension ManagedObject {
         insertedFlag = false
         deletedFlag = false
         holdsUnfittingValue = false
-        listPositions = ListPositions()
+        leaveAllLists()
         batch = nil
         managedObjectContext = nil
     }

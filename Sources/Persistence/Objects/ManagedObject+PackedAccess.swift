@@ -81,7 +81,7 @@ extension ManagedObject {
     /// (which also fires a fault: the first read of a fetched object goes that way, the others come here). Nothing
     /// on this path calls out, so the readers stay leaf functions.
     @inline(__always)
-    private func directCell(ordinal: Int16, kind: PackedRowLayout.CellKind) -> PackedOrdinalCell? {
+    private func directCell(ordinal: UInt8, kind: PackedRowLayout.CellKind) -> PackedOrdinalCell? {
         guard persistence_concurrency_debugging_enabled() == 0, extras == nil, faultState == .fired,
               packedBlock != nil else { return nil }
         let cells = entity.ordinalCells
@@ -94,7 +94,7 @@ extension ManagedObject {
     /// The word in the packed cell of `@Managed` attribute `ordinal`, when the cell is of `kind` (an integer, a
     /// double's or date's bits, a Boolean as 0 or 1).
     @usableFromInline
-    final func _packedWord(ordinal: Int16, kind: PackedRowLayout.CellKind) -> PackedWordRead {
+    final func _packedWord(ordinal: UInt8, kind: PackedRowLayout.CellKind) -> PackedWordRead {
         guard let cell = directCell(ordinal: ordinal, kind: kind) else { return .general }
         let row = Int(packedRowIndex)
         return packedBlock.unsafelyUnwrapped._withUnsafeGuaranteedRef { block in
@@ -108,7 +108,7 @@ extension ManagedObject {
     /// The string in the packed cell of `@Managed` attribute `ordinal`: nil for the general way, `.some(nil)` for a
     /// nil value.
     @usableFromInline
-    final func _packedString(ordinal: Int16) -> String?? {
+    final func _packedString(ordinal: UInt8) -> String?? {
         guard let cell = directCell(ordinal: ordinal, kind: .string) else { return nil }
         let row = Int(packedRowIndex)
         return packedBlock.unsafelyUnwrapped._withUnsafeGuaranteedRef { block in
@@ -122,7 +122,7 @@ extension ManagedObject {
     /// The cell a typed setter may write directly: a new object's row, where nothing has to be recorded for
     /// rollback, and an attribute that takes the value as it is. Nil for the general way.
     @inline(__always)
-    private func directCellToSet(ordinal: Int16, kind: PackedRowLayout.CellKind) -> PackedOrdinalCell? {
+    private func directCellToSet(ordinal: UInt8, kind: PackedRowLayout.CellKind) -> PackedOrdinalCell? {
         guard persistence_concurrency_debugging_enabled() == 0, insertedFlag, hasWritablePackedRow else { return nil }
         let cells = entity.ordinalCells
         let position = Int(ordinal)
@@ -134,7 +134,7 @@ extension ManagedObject {
     /// Writes `word` into the packed cell of `@Managed` attribute `ordinal` of a new object; `false` when the
     /// general way must do it.
     @usableFromInline
-    final func _setPackedWord(_ word: UInt64, ordinal: Int16, kind: PackedRowLayout.CellKind) -> Bool {
+    final func _setPackedWord(_ word: UInt64, ordinal: UInt8, kind: PackedRowLayout.CellKind) -> Bool {
         guard let cell = directCellToSet(ordinal: ordinal, kind: kind) else { return false }
         packedBlock.unsafelyUnwrapped._withUnsafeGuaranteedRef { block in
             block.withRow(Int(packedRowIndex)) { _, bits, cells in
@@ -148,7 +148,7 @@ extension ManagedObject {
     /// Writes `string` into the packed cell of `@Managed` attribute `ordinal` of a new object, releasing the string
     /// it held; `false` when the general way must do it.
     @usableFromInline
-    final func _setPackedString(_ string: String, ordinal: Int16) -> Bool {
+    final func _setPackedString(_ string: String, ordinal: UInt8) -> Bool {
         guard let cell = directCellToSet(ordinal: ordinal, kind: .string) else { return false }
         packedBlock.unsafelyUnwrapped._withUnsafeGuaranteedRef { block in
             block.withRow(Int(packedRowIndex)) { _, bits, cells in

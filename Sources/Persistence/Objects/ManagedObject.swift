@@ -43,16 +43,17 @@ open class ManagedObject: CustomStringConvertible {
     @exclusivity(unchecked) var extras: ObjectExtras?
     // The small fields sit together, in an order that leaves no padding, and the flags share one byte: an object
     // is allocated for every fetched row, and malloc rounds its size up to a multiple of 16 (with ten @Managed
-    // properties: 104 bytes, a 112-byte block; see ObjectLayoutTests).
+    // properties: 86 bytes, a 96-byte block; see ObjectLayoutTests).
     /// ``version`` when it fits 32 bits (every version a store of this library writes does); otherwise
     /// ``wideVersionMark``, and the version is kept in the extras.
     @exclusivity(unchecked) var compactVersion: Int32 = 0
-    /// The fault state and the inserted, deleted, unfitting-value and inaccessible flags.
+    /// This object's position in its context's list of inserted objects (-1: not in it; see ``ObjectList``).
+    @exclusivity(unchecked) var insertedPosition: Int32 = -1
+    /// The fault state; the inserted, deleted, unfitting-value and inaccessible flags; the updated and deleted
+    /// lists the object is in.
     @exclusivity(unchecked) var stateBits: ObjectStateBits
     /// This object's row in ``packedBlock`` (a block holds at most 65,535 rows).
     @exclusivity(unchecked) var packedRowIndex: UInt16 = 0
-    /// Where this object stands in its context's inserted, updated and deleted lists.
-    @exclusivity(unchecked) var listPositions = ListPositions()
 
     // Raw values in case order: ``ObjectStateBits`` relies on it.
     enum FaultState: UInt8 {

@@ -8,8 +8,8 @@ internal import CPersistenceSupport
 /// object. ``ManagedClassLayout`` checks once per class that the numbers run 0, 1, 2… over the declared properties.
 enum ManagedPropertyOrdinal {
     @inline(__always)
-    static func next() -> Int16 {
-        Int16(truncatingIfNeeded: persistence_next_property_ordinal())
+    static func next() -> UInt8 {
+        UInt8(truncatingIfNeeded: persistence_next_property_ordinal())
     }
 
     @inline(__always)

@@ -27,15 +27,15 @@ public protocol ManagedPropertyValue {
     static func fromManagedStorage(_ storage: ManagedStorage) -> Self
     var managedStorage: ManagedStorage { get }
     /// The value read straight from `object`'s packed row, or nil when the accessor must go the general way.
-    static func _packedValue(in object: ManagedObject, ordinal: Int16) -> Self?
+    static func _packedValue(in object: ManagedObject, ordinal: UInt8) -> Self?
     /// Writes `value` straight into `object`'s packed row; `false` when the accessor must go the general way.
-    static func _setPacked(_ value: Self, in object: ManagedObject, ordinal: Int16) -> Bool
+    static func _setPacked(_ value: Self, in object: ManagedObject, ordinal: UInt8) -> Bool
 }
 
 extension ManagedPropertyValue {
     // Relationships and the rarer attribute types always go the general way.
-    @inlinable public static func _packedValue(in object: ManagedObject, ordinal: Int16) -> Self? { nil }
-    @inlinable public static func _setPacked(_ value: Self, in object: ManagedObject, ordinal: Int16) -> Bool { false }
+    @inlinable public static func _packedValue(in object: ManagedObject, ordinal: UInt8) -> Self? { nil }
+    @inlinable public static func _setPacked(_ value: Self, in object: ManagedObject, ordinal: UInt8) -> Bool { false }
 }
 
 /// A type that can sit inside an optional `@Managed` property (`String?`, `Director?`).
@@ -47,14 +47,14 @@ public protocol ManagedOptionalWrappable {
     static var nilManagedStorage: ManagedStorage { get }
     var managedStorage: ManagedStorage { get }
     /// The value read straight from `object`'s packed row (`.some(nil)` for nil), or nil for the general way.
-    static func _packedWrapped(in object: ManagedObject, ordinal: Int16) -> Self??
+    static func _packedWrapped(in object: ManagedObject, ordinal: UInt8) -> Self??
     /// Writes `value` straight into `object`'s packed row; `false` for the general way.
-    static func _setPackedWrapped(_ value: Self, in object: ManagedObject, ordinal: Int16) -> Bool
+    static func _setPackedWrapped(_ value: Self, in object: ManagedObject, ordinal: UInt8) -> Bool
 }
 
 extension ManagedOptionalWrappable {
-    @inlinable public static func _packedWrapped(in object: ManagedObject, ordinal: Int16) -> Self?? { nil }
-    @inlinable public static func _setPackedWrapped(_ value: Self, in object: ManagedObject, ordinal: Int16) -> Bool { false }
+    @inlinable public static func _packedWrapped(in object: ManagedObject, ordinal: UInt8) -> Self?? { nil }
+    @inlinable public static func _setPackedWrapped(_ value: Self, in object: ManagedObject, ordinal: UInt8) -> Bool { false }
 }
 
 /// An attribute type: converts to and from ``PersistentValue``.
@@ -82,12 +82,12 @@ extension ManagedAttributeValue {
         return nil
     }
 
-    @inlinable public static func _packedValue(in object: ManagedObject, ordinal: Int16) -> Self? {
+    @inlinable public static func _packedValue(in object: ManagedObject, ordinal: UInt8) -> Self? {
         guard let read = _packedWrapped(in: object, ordinal: ordinal) else { return nil }
         return read ?? placeholder
     }
 
-    @inlinable public static func _setPacked(_ value: Self, in object: ManagedObject, ordinal: Int16) -> Bool {
+    @inlinable public static func _setPacked(_ value: Self, in object: ManagedObject, ordinal: UInt8) -> Bool {
         _setPackedWrapped(value, in: object, ordinal: ordinal)
     }
 }
@@ -95,7 +95,7 @@ extension ManagedAttributeValue {
 extension ManagedAttributeValue {
     /// A value from a packed word of `kind`, converted by `convert` (nil: the value does not fit this type, which
     /// reads as nil, as the general way reads it).
-    @inlinable static func packedWrapped(in object: ManagedObject, ordinal: Int16, kind: PackedRowLayout.CellKind,
+    @inlinable static func packedWrapped(in object: ManagedObject, ordinal: UInt8, kind: PackedRowLayout.CellKind,
                                          _ convert: (UInt64) -> Self?) -> Self?? {
         let read = object._packedWord(ordinal: ordinal, kind: kind)
         switch read.state {
@@ -111,10 +111,10 @@ extension Optional: ManagedPropertyValue where Wrapped: ManagedOptionalWrappable
     @inlinable public static var isManagedAttribute: Bool { Wrapped.isManagedAttribute }
     @inlinable public static func fromManagedStorage(_ storage: ManagedStorage) -> Self { Wrapped.wrappedFromManagedStorage(storage) }
     @inlinable public var managedStorage: ManagedStorage { map(\.managedStorage) ?? Wrapped.nilManagedStorage }
-    @inlinable public static func _packedValue(in object: ManagedObject, ordinal: Int16) -> Self? {
+    @inlinable public static func _packedValue(in object: ManagedObject, ordinal: UInt8) -> Self? {
         Wrapped._packedWrapped(in: object, ordinal: ordinal)
     }
-    @inlinable public static func _setPacked(_ value: Self, in object: ManagedObject, ordinal: Int16) -> Bool {
+    @inlinable public static func _setPacked(_ value: Self, in object: ManagedObject, ordinal: UInt8) -> Bool {
         guard let value else { return false }
         return Wrapped._setPackedWrapped(value, in: object, ordinal: ordinal)
     }
@@ -161,10 +161,10 @@ extension String: ManagedAttributeValue {
         self = v
     }
     @inlinable public var persistentValue: PersistentValue { .string(self) }
-    @inlinable public static func _packedWrapped(in object: ManagedObject, ordinal: Int16) -> String?? {
+    @inlinable public static func _packedWrapped(in object: ManagedObject, ordinal: UInt8) -> String?? {
         object._packedString(ordinal: ordinal)
     }
-    @inlinable public static func _setPackedWrapped(_ value: String, in object: ManagedObject, ordinal: Int16) -> Bool {
+    @inlinable public static func _setPackedWrapped(_ value: String, in object: ManagedObject, ordinal: UInt8) -> Bool {
         object._setPackedString(value, ordinal: ordinal)
     }
 }
@@ -177,10 +177,10 @@ extension Int: ManagedAttributeValue {
         self = Int(v)
     }
     @inlinable public var persistentValue: PersistentValue { .integer(Int64(self)) }
-    @inlinable public static func _packedWrapped(in object: ManagedObject, ordinal: Int16) -> Int?? {
+    @inlinable public static func _packedWrapped(in object: ManagedObject, ordinal: UInt8) -> Int?? {
         packedWrapped(in: object, ordinal: ordinal, kind: .integer) { Int(Int64(bitPattern: $0)) }
     }
-    @inlinable public static func _setPackedWrapped(_ value: Int, in object: ManagedObject, ordinal: Int16) -> Bool {
+    @inlinable public static func _setPackedWrapped(_ value: Int, in object: ManagedObject, ordinal: UInt8) -> Bool {
         object._setPackedWord(UInt64(bitPattern: Int64(value)), ordinal: ordinal, kind: .integer)
     }
 }
@@ -193,10 +193,10 @@ extension Int64: ManagedAttributeValue {
         self = v
     }
     @inlinable public var persistentValue: PersistentValue { .integer(self) }
-    @inlinable public static func _packedWrapped(in object: ManagedObject, ordinal: Int16) -> Int64?? {
+    @inlinable public static func _packedWrapped(in object: ManagedObject, ordinal: UInt8) -> Int64?? {
         packedWrapped(in: object, ordinal: ordinal, kind: .integer) { Int64(bitPattern: $0) }
     }
-    @inlinable public static func _setPackedWrapped(_ value: Int64, in object: ManagedObject, ordinal: Int16) -> Bool {
+    @inlinable public static func _setPackedWrapped(_ value: Int64, in object: ManagedObject, ordinal: UInt8) -> Bool {
         object._setPackedWord(UInt64(bitPattern: value), ordinal: ordinal, kind: .integer)
     }
 }
@@ -209,7 +209,7 @@ extension Int32: ManagedAttributeValue {
         self = narrow
     }
     @inlinable public var persistentValue: PersistentValue { .integer(Int64(self)) }
-    @inlinable public static func _packedWrapped(in object: ManagedObject, ordinal: Int16) -> Int32?? {
+    @inlinable public static func _packedWrapped(in object: ManagedObject, ordinal: UInt8) -> Int32?? {
         packedWrapped(in: object, ordinal: ordinal, kind: .integer) { Int32(exactly: Int64(bitPattern: $0)) }
     }
 }
@@ -222,7 +222,7 @@ extension Int16: ManagedAttributeValue {
         self = narrow
     }
     @inlinable public var persistentValue: PersistentValue { .integer(Int64(self)) }
-    @inlinable public static func _packedWrapped(in object: ManagedObject, ordinal: Int16) -> Int16?? {
+    @inlinable public static func _packedWrapped(in object: ManagedObject, ordinal: UInt8) -> Int16?? {
         packedWrapped(in: object, ordinal: ordinal, kind: .integer) { Int16(exactly: Int64(bitPattern: $0)) }
     }
 }
@@ -238,10 +238,10 @@ extension Double: ManagedAttributeValue {
         }
     }
     @inlinable public var persistentValue: PersistentValue { .double(self) }
-    @inlinable public static func _packedWrapped(in object: ManagedObject, ordinal: Int16) -> Double?? {
+    @inlinable public static func _packedWrapped(in object: ManagedObject, ordinal: UInt8) -> Double?? {
         packedWrapped(in: object, ordinal: ordinal, kind: .double) { Double(bitPattern: $0) }
     }
-    @inlinable public static func _setPackedWrapped(_ value: Double, in object: ManagedObject, ordinal: Int16) -> Bool {
+    @inlinable public static func _setPackedWrapped(_ value: Double, in object: ManagedObject, ordinal: UInt8) -> Bool {
         object._setPackedWord(value.bitPattern, ordinal: ordinal, kind: .double)
     }
 }
@@ -254,7 +254,7 @@ extension Float: ManagedAttributeValue {
         self = Float(v)
     }
     @inlinable public var persistentValue: PersistentValue { .double(Double(self)) }
-    @inlinable public static func _packedWrapped(in object: ManagedObject, ordinal: Int16) -> Float?? {
+    @inlinable public static func _packedWrapped(in object: ManagedObject, ordinal: UInt8) -> Float?? {
         packedWrapped(in: object, ordinal: ordinal, kind: .double) { Float(Double(bitPattern: $0)) }
     }
 }
@@ -267,10 +267,10 @@ extension Bool: ManagedAttributeValue {
         self = v
     }
     @inlinable public var persistentValue: PersistentValue { .bool(self) }
-    @inlinable public static func _packedWrapped(in object: ManagedObject, ordinal: Int16) -> Bool?? {
+    @inlinable public static func _packedWrapped(in object: ManagedObject, ordinal: UInt8) -> Bool?? {
         packedWrapped(in: object, ordinal: ordinal, kind: .bool) { $0 != 0 }
     }
-    @inlinable public static func _setPackedWrapped(_ value: Bool, in object: ManagedObject, ordinal: Int16) -> Bool {
+    @inlinable public static func _setPackedWrapped(_ value: Bool, in object: ManagedObject, ordinal: UInt8) -> Bool {
         object._setPackedWord(value ? 1 : 0, ordinal: ordinal, kind: .bool)
     }
 }
@@ -283,10 +283,10 @@ extension Date: ManagedAttributeValue {
         self = v
     }
     @inlinable public var persistentValue: PersistentValue { .date(self) }
-    @inlinable public static func _packedWrapped(in object: ManagedObject, ordinal: Int16) -> Date?? {
+    @inlinable public static func _packedWrapped(in object: ManagedObject, ordinal: UInt8) -> Date?? {
         packedWrapped(in: object, ordinal: ordinal, kind: .date) { Date(timeIntervalSinceReferenceDate: Double(bitPattern: $0)) }
     }
-    @inlinable public static func _setPackedWrapped(_ value: Date, in object: ManagedObject, ordinal: Int16) -> Bool {
+    @inlinable public static func _setPackedWrapped(_ value: Date, in object: ManagedObject, ordinal: UInt8) -> Bool {
         object._setPackedWord(value.timeIntervalSinceReferenceDate.bitPattern, ordinal: ordinal, kind: .date)
     }
 }

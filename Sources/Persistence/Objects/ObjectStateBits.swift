@@ -10,6 +10,8 @@ struct ObjectStateBits {
     private static let deleted: UInt8 = 1 << 3
     private static let holdsUnfittingValue: UInt8 = 1 << 4
     private static let inaccessible: UInt8 = 1 << 5
+    private static let inUpdatedList: UInt8 = 1 << 6
+    private static let inDeletedList: UInt8 = 1 << 7
 
     init(faultState: ManagedObject.FaultState) {
         bits = faultState.rawValue
@@ -48,6 +50,18 @@ struct ObjectStateBits {
     var isInaccessible: Bool {
         @inline(__always) get { has(Self.inaccessible) }
         @inline(__always) set { set(Self.inaccessible, newValue) }
+    }
+
+    /// In the context's list of updated objects (see ``ObjectList``).
+    var isInUpdatedList: Bool {
+        @inline(__always) get { has(Self.inUpdatedList) }
+        @inline(__always) set { set(Self.inUpdatedList, newValue) }
+    }
+
+    /// In the context's list of deleted objects.
+    var isInDeletedList: Bool {
+        @inline(__always) get { has(Self.inDeletedList) }
+        @inline(__always) set { set(Self.inDeletedList, newValue) }
     }
 }
 
