@@ -175,10 +175,10 @@ final class PackedRowBlock: ManagedBuffer<PackedRowBlock.Header, UInt64> {
     /// Calls `body` with the block's header, row `row`'s bits word and its first cell word. (The header rather than
     /// its layout: reading the layout through it costs no retain, and this runs for every value read or written.)
     @inline(__always)
-    func withRow<T>(_ row: Int, _ body: (UnsafeMutablePointer<Header>, UnsafeMutablePointer<UInt64>, UnsafeMutablePointer<UInt64>) -> T) -> T {
-        withUnsafeMutablePointers { header, words in
+    func withRow<T>(_ row: Int, _ body: (UnsafeMutablePointer<Header>, UnsafeMutablePointer<UInt64>, UnsafeMutablePointer<UInt64>) throws -> T) rethrows -> T {
+        try withUnsafeMutablePointers { header, words in
             let base = words + row * Int(header.pointee.stride)
-            return body(header, base, base + 1)
+            return try body(header, base, base + 1)
         }
     }
 }

@@ -92,14 +92,12 @@ extension SQLiteStore {
             if let packed = object.packedRow {
                 try writingRow(of: object, table: table, key: key) {
                     let kinds = object.entity.kinds
-                    try insertRow(table, primaryKey: key(object)!) { index in
-                        // Attributes straight from their cells; a to-one of a packed row is a stored key or nil.
+                    try insertRow(table, primaryKey: key(object)!, packed: packed) { index in
+                        // The columns whose cells are not bound directly: data, UUIDs, URLs, decimals.
                         guard case .attribute(let type) = kinds[index] else {
                             return columnValue(packed.slot(at: index), of: object, at: index, key: key)
                         }
-                        let value = packed.block.value(row: packed.row, at: index)
-                        if case .integer(let integer) = value { return .integer(integer) }
-                        return type.sqliteValue(value)
+                        return type.sqliteValue(packed.block.value(row: packed.row, at: index))
                     }
                 }
                 continue

@@ -27,6 +27,47 @@ extension SQLiteStore {
         while try statement.step() {}
     }
 
+    /// Inserts a new object's packed row with version 1, binding numbers, Booleans, dates, strings, to-one keys and
+    /// nils straight from its cells (the values are already the stored forms), and every other column through
+    /// `value(i)` as ``insertRow(_:primaryKey:value:)`` does. A save of many new objects binds each of their
+    /// columns this way. (Inlined, like the other insert, so that `value` needs no closure context per row.)
+    @inline(__always)
+    func insertRow(_ table: EntityTable, primaryKey: Int64, packed: PackedRow, value: (Int) -> SQLiteValue) throws {
+        let statement = try insertStatement(for: table)
+        try statement.bind(primaryKey, at: 1)
+        let columnProperties = table.columnProperties
+        let layout = packed.block.layout
+        try packed.block.withRow(packed.row) { _, bits, cells in
+            try layout.cells.withUnsafeBufferPointer { layoutCells in
+                let nulls = bits.pointee
+                for position in columnProperties.indices {
+                    let index = columnProperties[position]
+                    let column = Int32(truncatingIfNeeded: position &+ 2)
+                    let cell = layoutCells[index]
+                    let word = (cells + Int(cell.word)).pointee
+                    let isNull = nulls & (1 &<< UInt64(index)) != 0
+                    switch cell.kind {
+                    case .integer, .bool, .toOneKey:
+                        try statement.bind(isNull ? .null : .integer(Int64(bitPattern: word)), at: column)
+                    case .double, .date:
+                        // A date's cell holds its seconds since 2001-01-01, the stored form.
+                        try statement.bind(isNull ? .null : .real(Double(bitPattern: word)), at: column)
+                    case .string:
+                        if isNull {
+                            try statement.bind(.null, at: column)
+                        } else {
+                            let text = UnsafeRawPointer(cells + Int(cell.word)).assumingMemoryBound(to: String.self).pointee
+                            try statement.bind(.text(text), at: column)
+                        }
+                    case .data, .uuid, .uri, .decimal, .toMany:
+                        try statement.bind(value(index), at: column)
+                    }
+                }
+            }
+        }
+        while try statement.step() {}
+    }
+
     /// Writes changed columns and bumps the version. With `expectedVersion`, only a row still at that version is
     /// written (optimistic locking); returns `false` when no row matched.
     func updateRow(_ table: EntityTable, primaryKey: Int64, expectedVersion: Int64?,
