@@ -54,13 +54,9 @@ public struct Managed<Value: ManagedPropertyValue>: AnyManagedProperty {
             return Value.fromManagedStorage(object._managedStorage(ordinal: ordinal))
         }
         set {
-            let ordinal = object[keyPath: storageKeyPath].ordinal
-            if Value._setPacked(newValue, in: object, ordinal: ordinal) { return }
-            if Value.isManagedAttribute, case .value(let value) = newValue.managedStorage {
-                object._setAttributeValue(value, ordinal: ordinal)
-                return
-            }
-            object._setManagedStorage(newValue.managedStorage, ordinal: ordinal)
+            // One call into the library and nothing else: with a second use of `object` here (a fast way and a
+            // general one), the compiler retains and releases the object around every set.
+            Value._store(newValue, in: object, ordinal: object[keyPath: storageKeyPath].ordinal)
         }
     }
 }

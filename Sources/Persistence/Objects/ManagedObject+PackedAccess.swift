@@ -133,8 +133,7 @@ extension ManagedObject {
 
     /// Writes `word` into the packed cell of `@Managed` attribute `ordinal` of a new object; `false` when the
     /// general way must do it.
-    @usableFromInline
-    final func _setPackedWord(_ word: UInt64, ordinal: UInt8, kind: PackedRowLayout.CellKind) -> Bool {
+    private func setPackedWord(_ word: UInt64, ordinal: UInt8, kind: PackedRowLayout.CellKind) -> Bool {
         guard let cell = directCellToSet(ordinal: ordinal, kind: kind) else { return false }
         packedBlock.unsafelyUnwrapped._withUnsafeGuaranteedRef { block in
             block.withRow(Int(packedRowIndex)) { _, bits, cells in
@@ -147,8 +146,7 @@ extension ManagedObject {
 
     /// Writes `string` into the packed cell of `@Managed` attribute `ordinal` of a new object, releasing the string
     /// it held; `false` when the general way must do it.
-    @usableFromInline
-    final func _setPackedString(_ string: String, ordinal: UInt8) -> Bool {
+    private func setPackedString(_ string: String, ordinal: UInt8) -> Bool {
         guard let cell = directCellToSet(ordinal: ordinal, kind: .string) else { return false }
         packedBlock.unsafelyUnwrapped._withUnsafeGuaranteedRef { block in
             block.withRow(Int(packedRowIndex)) { _, bits, cells in
@@ -163,5 +161,38 @@ extension ManagedObject {
             }
         }
         return true
+    }
+
+    // The typed setters: each is one call from the `@Managed` setter, trying the packed cell first and otherwise
+    // going the general way with the value as `PersistentValue`.
+
+    @usableFromInline
+    final func _storeInteger(_ value: Int64?, ordinal: UInt8) {
+        if let value, setPackedWord(UInt64(bitPattern: value), ordinal: ordinal, kind: .integer) { return }
+        _setAttributeValue(value.map(PersistentValue.integer) ?? .null, ordinal: ordinal)
+    }
+
+    @usableFromInline
+    final func _storeDouble(_ value: Double?, ordinal: UInt8) {
+        if let value, setPackedWord(value.bitPattern, ordinal: ordinal, kind: .double) { return }
+        _setAttributeValue(value.map(PersistentValue.double) ?? .null, ordinal: ordinal)
+    }
+
+    @usableFromInline
+    final func _storeBool(_ value: Bool?, ordinal: UInt8) {
+        if let value, setPackedWord(value ? 1 : 0, ordinal: ordinal, kind: .bool) { return }
+        _setAttributeValue(value.map(PersistentValue.bool) ?? .null, ordinal: ordinal)
+    }
+
+    @usableFromInline
+    final func _storeDate(_ value: Date?, ordinal: UInt8) {
+        if let value, setPackedWord(value.timeIntervalSinceReferenceDate.bitPattern, ordinal: ordinal, kind: .date) { return }
+        _setAttributeValue(value.map(PersistentValue.date) ?? .null, ordinal: ordinal)
+    }
+
+    @usableFromInline
+    final func _storeString(_ value: String?, ordinal: UInt8) {
+        if let value, setPackedString(value, ordinal: ordinal) { return }
+        _setAttributeValue(value.map(PersistentValue.string) ?? .null, ordinal: ordinal)
     }
 }

@@ -28,14 +28,17 @@ public protocol ManagedPropertyValue {
     var managedStorage: ManagedStorage { get }
     /// The value read straight from `object`'s packed row, or nil when the accessor must go the general way.
     static func _packedValue(in object: ManagedObject, ordinal: UInt8) -> Self?
-    /// Writes `value` straight into `object`'s packed row; `false` when the accessor must go the general way.
-    static func _setPacked(_ value: Self, in object: ManagedObject, ordinal: UInt8) -> Bool
+    /// Sets `value` as `@Managed` property `ordinal` of `object`, in one call into the library (see
+    /// ``Managed``'s setter for why one).
+    static func _store(_ value: Self, in object: ManagedObject, ordinal: UInt8)
 }
 
 extension ManagedPropertyValue {
     // Relationships and the rarer attribute types always go the general way.
     @inlinable public static func _packedValue(in object: ManagedObject, ordinal: UInt8) -> Self? { nil }
-    @inlinable public static func _setPacked(_ value: Self, in object: ManagedObject, ordinal: UInt8) -> Bool { false }
+    @inlinable public static func _store(_ value: Self, in object: ManagedObject, ordinal: UInt8) {
+        object._setManagedStorage(value.managedStorage, ordinal: ordinal)
+    }
 }
 
 /// A type that can sit inside an optional `@Managed` property (`String?`, `Director?`).
@@ -48,13 +51,15 @@ public protocol ManagedOptionalWrappable {
     var managedStorage: ManagedStorage { get }
     /// The value read straight from `object`'s packed row (`.some(nil)` for nil), or nil for the general way.
     static func _packedWrapped(in object: ManagedObject, ordinal: UInt8) -> Self??
-    /// Writes `value` straight into `object`'s packed row; `false` for the general way.
-    static func _setPackedWrapped(_ value: Self, in object: ManagedObject, ordinal: UInt8) -> Bool
+    /// Sets `value` (nil included) as `@Managed` property `ordinal` of `object`, in one call into the library.
+    static func _storeWrapped(_ value: Self?, in object: ManagedObject, ordinal: UInt8)
 }
 
 extension ManagedOptionalWrappable {
     @inlinable public static func _packedWrapped(in object: ManagedObject, ordinal: UInt8) -> Self?? { nil }
-    @inlinable public static func _setPackedWrapped(_ value: Self, in object: ManagedObject, ordinal: UInt8) -> Bool { false }
+    @inlinable public static func _storeWrapped(_ value: Self?, in object: ManagedObject, ordinal: UInt8) {
+        object._setManagedStorage(value?.managedStorage ?? nilManagedStorage, ordinal: ordinal)
+    }
 }
 
 /// An attribute type: converts to and from ``PersistentValue``.
@@ -87,8 +92,8 @@ extension ManagedAttributeValue {
         return read ?? placeholder
     }
 
-    @inlinable public static func _setPacked(_ value: Self, in object: ManagedObject, ordinal: UInt8) -> Bool {
-        _setPackedWrapped(value, in: object, ordinal: ordinal)
+    @inlinable public static func _store(_ value: Self, in object: ManagedObject, ordinal: UInt8) {
+        _storeWrapped(value, in: object, ordinal: ordinal)
     }
 }
 
@@ -114,9 +119,8 @@ extension Optional: ManagedPropertyValue where Wrapped: ManagedOptionalWrappable
     @inlinable public static func _packedValue(in object: ManagedObject, ordinal: UInt8) -> Self? {
         Wrapped._packedWrapped(in: object, ordinal: ordinal)
     }
-    @inlinable public static func _setPacked(_ value: Self, in object: ManagedObject, ordinal: UInt8) -> Bool {
-        guard let value else { return false }
-        return Wrapped._setPackedWrapped(value, in: object, ordinal: ordinal)
+    @inlinable public static func _store(_ value: Self, in object: ManagedObject, ordinal: UInt8) {
+        Wrapped._storeWrapped(value, in: object, ordinal: ordinal)
     }
 }
 
@@ -164,8 +168,8 @@ extension String: ManagedAttributeValue {
     @inlinable public static func _packedWrapped(in object: ManagedObject, ordinal: UInt8) -> String?? {
         object._packedString(ordinal: ordinal)
     }
-    @inlinable public static func _setPackedWrapped(_ value: String, in object: ManagedObject, ordinal: UInt8) -> Bool {
-        object._setPackedString(value, ordinal: ordinal)
+    @inlinable public static func _storeWrapped(_ value: String?, in object: ManagedObject, ordinal: UInt8) {
+        object._storeString(value, ordinal: ordinal)
     }
 }
 
@@ -180,8 +184,8 @@ extension Int: ManagedAttributeValue {
     @inlinable public static func _packedWrapped(in object: ManagedObject, ordinal: UInt8) -> Int?? {
         packedWrapped(in: object, ordinal: ordinal, kind: .integer) { Int(Int64(bitPattern: $0)) }
     }
-    @inlinable public static func _setPackedWrapped(_ value: Int, in object: ManagedObject, ordinal: UInt8) -> Bool {
-        object._setPackedWord(UInt64(bitPattern: Int64(value)), ordinal: ordinal, kind: .integer)
+    @inlinable public static func _storeWrapped(_ value: Int?, in object: ManagedObject, ordinal: UInt8) {
+        object._storeInteger(value.map(Int64.init), ordinal: ordinal)
     }
 }
 
@@ -196,8 +200,8 @@ extension Int64: ManagedAttributeValue {
     @inlinable public static func _packedWrapped(in object: ManagedObject, ordinal: UInt8) -> Int64?? {
         packedWrapped(in: object, ordinal: ordinal, kind: .integer) { Int64(bitPattern: $0) }
     }
-    @inlinable public static func _setPackedWrapped(_ value: Int64, in object: ManagedObject, ordinal: UInt8) -> Bool {
-        object._setPackedWord(UInt64(bitPattern: value), ordinal: ordinal, kind: .integer)
+    @inlinable public static func _storeWrapped(_ value: Int64?, in object: ManagedObject, ordinal: UInt8) {
+        object._storeInteger(value, ordinal: ordinal)
     }
 }
 
@@ -241,8 +245,8 @@ extension Double: ManagedAttributeValue {
     @inlinable public static func _packedWrapped(in object: ManagedObject, ordinal: UInt8) -> Double?? {
         packedWrapped(in: object, ordinal: ordinal, kind: .double) { Double(bitPattern: $0) }
     }
-    @inlinable public static func _setPackedWrapped(_ value: Double, in object: ManagedObject, ordinal: UInt8) -> Bool {
-        object._setPackedWord(value.bitPattern, ordinal: ordinal, kind: .double)
+    @inlinable public static func _storeWrapped(_ value: Double?, in object: ManagedObject, ordinal: UInt8) {
+        object._storeDouble(value, ordinal: ordinal)
     }
 }
 
@@ -270,8 +274,8 @@ extension Bool: ManagedAttributeValue {
     @inlinable public static func _packedWrapped(in object: ManagedObject, ordinal: UInt8) -> Bool?? {
         packedWrapped(in: object, ordinal: ordinal, kind: .bool) { $0 != 0 }
     }
-    @inlinable public static func _setPackedWrapped(_ value: Bool, in object: ManagedObject, ordinal: UInt8) -> Bool {
-        object._setPackedWord(value ? 1 : 0, ordinal: ordinal, kind: .bool)
+    @inlinable public static func _storeWrapped(_ value: Bool?, in object: ManagedObject, ordinal: UInt8) {
+        object._storeBool(value, ordinal: ordinal)
     }
 }
 
@@ -286,8 +290,8 @@ extension Date: ManagedAttributeValue {
     @inlinable public static func _packedWrapped(in object: ManagedObject, ordinal: UInt8) -> Date?? {
         packedWrapped(in: object, ordinal: ordinal, kind: .date) { Date(timeIntervalSinceReferenceDate: Double(bitPattern: $0)) }
     }
-    @inlinable public static func _setPackedWrapped(_ value: Date, in object: ManagedObject, ordinal: UInt8) -> Bool {
-        object._setPackedWord(value.timeIntervalSinceReferenceDate.bitPattern, ordinal: ordinal, kind: .date)
+    @inlinable public static func _storeWrapped(_ value: Date?, in object: ManagedObject, ordinal: UInt8) {
+        object._storeDate(value, ordinal: ordinal)
     }
 }
 
