@@ -117,6 +117,7 @@ extension ManagedObjectContext {
         let table = registry.permanentTable(entityIndex: entity.index)
         let objectClass = entity.managedObjectClass
         let scope = store.idScopes[entity.index]
+        precondition(!scope.isTemporary, "a store's scopes are of permanent IDs")
         try store.forEachPackedRow(for: query, layout: layout, packed: { primaryKey, version, block, row in
             if let registered = table.object(for: primaryKey) {
                 if registered.faultState == .faultWithoutRow && !registered.isInaccessible {
@@ -125,7 +126,7 @@ extension ManagedObjectContext {
                 found.append(registered)
                 return
             }
-            let object = objectClass.init(fetchedEntity: entity, objectID: ManagedObjectID(permanentScope: scope, primaryKey: primaryKey),
+            let object = objectClass.init(fetchedEntity: entity, objectID: ManagedObjectID(scope: scope, key: primaryKey),
                                           context: self)
             object.adoptPacked(block, row: row, version: version, asFault: asFaults)
             table.insert(object, for: primaryKey)

@@ -54,7 +54,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     // The object graph's bookkeeping is `@exclusivity(unchecked)`, like the objects' own state: it is touched only on
     // the context's queue, and run-time exclusivity checks on every insert and registration cost more than the work.
     @exclusivity(unchecked) var registry = ObjectRegistry()
-    /// Rows for the packed values of the objects inserted here (see ``PackedRow/makeInitial(_:layout:in:)``).
+    /// Rows for the packed values of the objects inserted here (see ``PackedRow/makeInitialUnretained(_:layout:in:)``).
     @exclusivity(unchecked) var newObjectRows = PackedRowAllocator()
     @exclusivity(unchecked) var inserted = ObjectList(.inserted)
     @exclusivity(unchecked) var updated = ObjectList(.updated)
@@ -93,7 +93,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     }
 
     /// The coordinator's model, kept at hand: objects ask for it on every registration.
-    private(set) var model: ManagedObjectModel?
+    @exclusivity(unchecked) private(set) var model: ManagedObjectModel?
     /// The class last inserted and its entity: inserts come in runs of one class.
     @exclusivity(unchecked) private var lastInsertedClass: (type: ObjectIdentifier, entity: EntityDescription)?
 

@@ -71,8 +71,14 @@ open class ManagedObject: CustomStringConvertible {
         self.entity = entity
         self.objectID = .temporary(scope: entity.temporaryIDScope)
         self.stateBits = ObjectStateBits(faultState: .fired)
-        if let layout = entity.packedLayout, let packed = PackedRow.makeInitial(entity, layout: layout, in: context) {
-            // Packed: half the memory of slots, and a new object's attributes are set in place.
+        if let layout = entity.packedLayout, let context,
+           let (block, row) = PackedRow.makeInitialUnretained(entity, layout: layout, in: context) {
+            // Packed, in a block shared with the context's other new objects: half the memory of slots, and a new
+            // object's attributes are set in place. (The one retain of the block is the one stored here.)
+            self.values = .packed(block.takeUnretainedValue())
+            self.packedRowIndex = UInt16(row)
+        } else if let layout = entity.packedLayout, context == nil,
+                  let packed = PackedRow.makeInitial(entity, layout: layout) {
             self.values = .packed(packed.block)
             self.packedRowIndex = UInt16(packed.row)
         } else {

@@ -90,13 +90,12 @@ public struct ManagedObjectID: Hashable, Sendable {
         }
     }
 
-    /// The permanent ID of row `primaryKey` in `scope`, a scope of permanent IDs (no check, no reference counting:
-    /// a fetch makes one per row).
+    /// The ID with `key` in `scope`, taken as it is: no check of the scope's kind and no reference counting (a
+    /// fetch makes one per row, an insert one per object).
     @inline(__always)
-    init(permanentScope scope: Scope, primaryKey: Int64) {
-        assert(!scope.isTemporary, "a permanent ID needs a scope of permanent IDs")
+    init(scope: Scope, key: Int64) {
         self.scope = scope
-        key = primaryKey
+        self.key = key
     }
 
     init(entityName: String, storeIdentifier: String, storage: Storage) {
@@ -105,9 +104,11 @@ public struct ManagedObjectID: Hashable, Sendable {
         self.init(scope: Scope.named(entityName, store: storeIdentifier, temporary: isTemporary), storage: storage)
     }
 
+    /// A new temporary ID in `scope`, a scope of temporary IDs (an entity's own: every new object gets one).
     static func temporary(scope: Scope) -> ManagedObjectID {
+        assert(scope.isTemporary, "a temporary ID needs a scope of temporary IDs")
         let number = temporaryIDCounter.add(1, ordering: .relaxed).newValue
-        return ManagedObjectID(scope: scope, storage: .temporary(number))
+        return ManagedObjectID(scope: scope, key: Int64(bitPattern: number))
     }
 
     static func temporary(entityName: String) -> ManagedObjectID {

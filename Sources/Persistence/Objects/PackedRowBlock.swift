@@ -188,25 +188,38 @@ struct PackedRow {
     let block: PackedRowBlock
     let row: Int
 
-    /// A new object's row: the attributes' default values, no related objects. It comes from `context`'s rows
-    /// for new objects (blocks shared by the objects a context inserts, as a fetch's objects share theirs) or,
-    /// without a context, from a block of its own. Nil when a default does not fit its cell.
-    static func makeInitial(_ entity: EntityDescription, layout: PackedRowLayout,
-                            in context: ManagedObjectContext?) -> PackedRow? {
-        let packed: PackedRow
-        if let context {
-            packed = context.newObjectRows.nextRow(for: layout, toManyLoaded: true)
-        } else {
-            let block = PackedRowBlock.make(layout, capacity: 1)
-            packed = PackedRow(block: block, row: block.appendRow(toManyLoaded: true))
-        }
-        for index in entity.defaultedAttributeIndexes {
+    /// The row of a new object made outside any context: the attributes' default values, no related objects, in a
+    /// block of its own. Nil when a default does not fit its cell.
+    static func makeInitial(_ entity: EntityDescription, layout: PackedRowLayout) -> PackedRow? {
+        let block = PackedRowBlock.make(layout, capacity: 1)
+        let packed = PackedRow(block: block, row: block.appendRow(toManyLoaded: true))
+        return fillDefaults(entity, block: Unmanaged.passUnretained(block), row: packed.row) ? packed : nil
+    }
+
+    /// A new object's row, as ``makeInitial(_:layout:)`` makes it, but from `context`'s rows for new objects
+    /// (blocks shared by the objects a context inserts, as a fetch's objects share theirs), its block unretained:
+    /// the context's allocator holds it until the caller takes it. Nil when a default does not fit its cell.
+    @inline(__always)
+    static func makeInitialUnretained(_ entity: EntityDescription, layout: PackedRowLayout,
+                                      in context: ManagedObjectContext) -> (block: Unmanaged<PackedRowBlock>, row: Int)? {
+        let (block, row) = context.newObjectRows.nextUnretainedRow(for: layout, toManyLoaded: true)
+        return fillDefaults(entity, block: block, row: row) ? (block, row) : nil
+    }
+
+    /// Writes the attributes' non-nil defaults into the new row `row` of `block`; `false`, taking the row back,
+    /// when one does not fit its cell.
+    @inline(__always)
+    private static func fillDefaults(_ entity: EntityDescription, block: Unmanaged<PackedRowBlock>, row: Int) -> Bool {
+        let indexes = entity.defaultedAttributeIndexes
+        guard !indexes.isEmpty else { return true }
+        let packed = PackedRow(block: block.takeUnretainedValue(), row: row)
+        for index in indexes {
             guard case .value(let value) = entity.initialSlots[index], packed.set(value, at: index) else {
                 packed.block.removeLastRow()
-                return nil
+                return false
             }
         }
-        return packed
+        return true
     }
 
     /// Writes attribute `index` (not written before). Returns `false` when `value` is not of the cell's kind — a

@@ -15,11 +15,11 @@ struct PackedRowAllocator {
 
     /// The next row for `layout`, its block unretained: the allocator holds the block until it moves on to
     /// another, so the row may be written and handed over without a retain.
-    mutating func nextUnretainedRow(for layout: PackedRowLayout) -> (block: Unmanaged<PackedRowBlock>, row: Int) {
+    mutating func nextUnretainedRow(for layout: PackedRowLayout, toManyLoaded: Bool = false) -> (block: Unmanaged<PackedRowBlock>, row: Int) {
         if let block = current, block.isLaidOut(by: layout), block.hasRoom {
-            return (Unmanaged.passUnretained(block), block.appendRow())
+            return (Unmanaged.passUnretained(block), block.appendRow(toManyLoaded: toManyLoaded))
         }
-        let row = nextRow(for: layout)
+        let row = nextRow(for: layout, toManyLoaded: toManyLoaded)
         return (Unmanaged.passUnretained(row.block), row.row)
     }
 
