@@ -13,25 +13,21 @@ import Darwin
 final class ObjectLayoutTests: PersistenceTestCase {
     func testTheFaultStateAndEachFlagChangeIndependently() {
         var bits = ObjectStateBits(faultState: .faultWithoutRow)
-        bits.isInserted = true
-        bits.isInaccessible = true
-        XCTAssertEqual(bits.faultState, .faultWithoutRow)
-        bits.faultState = .fired
-        XCTAssertTrue(bits.isInserted)
-        XCTAssertFalse(bits.isDeleted)
-        XCTAssertFalse(bits.holdsUnfittingValue)
-        XCTAssertTrue(bits.isInaccessible)
-        bits.isDeleted = true
-        bits.holdsUnfittingValue = true
-        bits.isInserted = false
-        bits.faultState = .faultWithRow
-        XCTAssertEqual(bits.faultState, .faultWithRow)
-        XCTAssertFalse(bits.isInserted)
-        XCTAssertTrue(bits.isDeleted)
-        XCTAssertTrue(bits.holdsUnfittingValue)
-        XCTAssertTrue(bits.isInaccessible)
+        let flags: [ObjectStateBits.Flag] = [.inserted, .deleted, .holdsUnfittingValue, .inaccessible, .inUpdatedList, .inDeletedList]
+        // Each flag on alone, then all on, with every fault state: nothing else moves.
         for state in [ManagedObject.FaultState.fired, .faultWithRow, .faultWithoutRow] {
+            for flag in flags {
+                bits[flag] = true
+                bits.faultState = state
+                XCTAssertEqual(bits.faultState, state)
+                XCTAssertEqual(flags.filter { bits[$0] }, [flag])
+                bits[flag] = false
+            }
+            for flag in flags { bits[flag] = true }
             bits.faultState = state
+            XCTAssertEqual(bits.faultState, state)
+            XCTAssertTrue(flags.allSatisfy { bits[$0] })
+            for flag in flags { bits[flag] = false }
             XCTAssertEqual(bits.faultState, state)
         }
     }

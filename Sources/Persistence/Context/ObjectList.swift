@@ -118,8 +118,8 @@ extension ManagedObject {
     func isInList(_ kind: ObjectList.Kind) -> Bool {
         switch kind {
         case .inserted: insertedPosition >= 0
-        case .updated: stateBits.isInUpdatedList
-        case .deleted: stateBits.isInDeletedList
+        case .updated: stateBits[.inUpdatedList]
+        case .deleted: stateBits[.inDeletedList]
         }
     }
 
@@ -128,8 +128,8 @@ extension ManagedObject {
     func setInList(_ kind: ObjectList.Kind, position: Int) {
         switch kind {
         case .inserted: insertedPosition = Int32(position)
-        case .updated: stateBits.isInUpdatedList = true
-        case .deleted: stateBits.isInDeletedList = true
+        case .updated: stateBits[.inUpdatedList] = true
+        case .deleted: stateBits[.inDeletedList] = true
         }
     }
 
@@ -137,15 +137,15 @@ extension ManagedObject {
     func leaveList(_ kind: ObjectList.Kind) {
         switch kind {
         case .inserted: insertedPosition = -1
-        case .updated: stateBits.isInUpdatedList = false
-        case .deleted: stateBits.isInDeletedList = false
+        case .updated: stateBits[.inUpdatedList] = false
+        case .deleted: stateBits[.inDeletedList] = false
         }
     }
 
     /// Leaves every list (the object leaves its context).
     func leaveAllLists() {
         insertedPosition = -1
-        stateBits.isInUpdatedList = false
-        stateBits.isInDeletedList = false
+        stateBits[.inUpdatedList] = false
+        stateBits[.inDeletedList] = false
     }
 }

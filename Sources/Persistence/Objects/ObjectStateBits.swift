@@ -3,15 +3,22 @@
 /// A fetch allocates an object per row, and malloc hands out blocks in steps of 16 bytes: five one-byte fields
 /// and their padding were the difference between two of those steps.
 struct ObjectStateBits {
-    private var bits: UInt8
+    /// One bit each; bits 0 and 1 hold the fault state.
+    enum Flag: UInt8 {
+        case inserted = 0b0000_0100
+        case deleted = 0b0000_1000
+        /// A typed setter had to keep a value that does not fit its attribute.
+        case holdsUnfittingValue = 0b0001_0000
+        /// A fault fired and found its row gone.
+        case inaccessible = 0b0010_0000
+        /// In the context's list of updated objects (see ``ObjectList``).
+        case inUpdatedList = 0b0100_0000
+        /// In the context's list of deleted objects.
+        case inDeletedList = 0b1000_0000
+    }
 
+    private var bits: UInt8
     private static let faultStateMask: UInt8 = 0b11
-    private static let inserted: UInt8 = 1 << 2
-    private static let deleted: UInt8 = 1 << 3
-    private static let holdsUnfittingValue: UInt8 = 1 << 4
-    private static let inaccessible: UInt8 = 1 << 5
-    private static let inUpdatedList: UInt8 = 1 << 6
-    private static let inDeletedList: UInt8 = 1 << 7
 
     init(faultState: ManagedObject.FaultState) {
         bits = faultState.rawValue
@@ -24,44 +31,9 @@ struct ObjectStateBits {
         @inline(__always) set { bits = bits & ~Self.faultStateMask | newValue.rawValue }
     }
 
-    @inline(__always)
-    private func has(_ flag: UInt8) -> Bool { bits & flag != 0 }
-
-    @inline(__always)
-    private mutating func set(_ flag: UInt8, _ on: Bool) {
-        bits = on ? bits | flag : bits & ~flag
-    }
-
-    var isInserted: Bool {
-        @inline(__always) get { has(Self.inserted) }
-        @inline(__always) set { set(Self.inserted, newValue) }
-    }
-
-    var isDeleted: Bool {
-        @inline(__always) get { has(Self.deleted) }
-        @inline(__always) set { set(Self.deleted, newValue) }
-    }
-
-    var holdsUnfittingValue: Bool {
-        @inline(__always) get { has(Self.holdsUnfittingValue) }
-        @inline(__always) set { set(Self.holdsUnfittingValue, newValue) }
-    }
-
-    var isInaccessible: Bool {
-        @inline(__always) get { has(Self.inaccessible) }
-        @inline(__always) set { set(Self.inaccessible, newValue) }
-    }
-
-    /// In the context's list of updated objects (see ``ObjectList``).
-    var isInUpdatedList: Bool {
-        @inline(__always) get { has(Self.inUpdatedList) }
-        @inline(__always) set { set(Self.inUpdatedList, newValue) }
-    }
-
-    /// In the context's list of deleted objects.
-    var isInDeletedList: Bool {
-        @inline(__always) get { has(Self.inDeletedList) }
-        @inline(__always) set { set(Self.inDeletedList, newValue) }
+    subscript(flag: Flag) -> Bool {
+        @inline(__always) get { bits & flag.rawValue != 0 }
+        @inline(__always) set { bits = newValue ? bits | flag.rawValue : bits & ~flag.rawValue }
     }
 }
 
@@ -73,26 +45,14 @@ extension ManagedObject {
     }
 
     /// Inserted and not yet saved.
-    var insertedFlag: Bool {
-        @inline(__always) get { stateBits.isInserted }
-        @inline(__always) set { stateBits.isInserted = newValue }
-    }
-
+    var insertedFlag: Bool { get { stateBits[.inserted] } set { stateBits[.inserted] = newValue } }
     /// Deleted in its context (until the deletion is saved or rolled back).
-    var deletedFlag: Bool {
-        @inline(__always) get { stateBits.isDeleted }
-        @inline(__always) set { stateBits.isDeleted = newValue }
-    }
-
+    var deletedFlag: Bool { get { stateBits[.deleted] } set { stateBits[.deleted] = newValue } }
     /// Set when a typed setter had to keep a value that does not fit its attribute; validation then checks types.
     var holdsUnfittingValue: Bool {
-        @inline(__always) get { stateBits.holdsUnfittingValue }
-        @inline(__always) set { stateBits.holdsUnfittingValue = newValue }
+        get { stateBits[.holdsUnfittingValue] }
+        set { stateBits[.holdsUnfittingValue] = newValue }
     }
-
     /// Set when a fault fired and found its row gone.
-    var inaccessible: Bool {
-        @inline(__always) get { stateBits.isInaccessible }
-        @inline(__always) set { stateBits.isInaccessible = newValue }
-    }
+    var inaccessible: Bool { get { stateBits[.inaccessible] } set { stateBits[.inaccessible] = newValue } }
 }
