@@ -5,9 +5,10 @@ import Foundation
 /// the entity's ``PackedRowLayout``.
 ///
 /// A fetch packs its rows into blocks of up to 256, so a fetched object costs no allocation of its own for its
-/// values; a new object gets a block of one row, which it alone holds and may change in place. A block lives as
-/// long as any object still reading from it (an object that unpacks its row into slots lets go of its block).
-/// Each cell is written once while the row is read, except in a new object's own block.
+/// values; the objects a context inserts share blocks the same way (one made outside any context gets a block of
+/// one row). A block lives as long as any object still reading from it (an object that unpacks its row into slots
+/// lets go of its block). Each row belongs to one object. A fetched row is written once, as it is read; a new
+/// object's row is changed in place until it is saved (see ``ManagedObject/hasWritablePackedRow``).
 final class PackedRowBlock: ManagedBuffer<PackedRowBlock.Header, UInt64> {
     struct Header {
         let layout: PackedRowLayout
