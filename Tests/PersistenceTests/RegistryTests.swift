@@ -96,15 +96,18 @@ final class RegistryTests: PersistenceTestCase {
     func testTemporaryTableIndexesLazilyAndForgetsRemovedEntries() {
         var table = TemporaryTable()
         let objects = probes(500)
-        for (number, object) in objects.enumerated() { table.insert(object, for: Int64(number + 1)) }
+        // Each object goes in under its own temporary ID's number, as the registry puts it there.
+        let numbers = objects.map(\.objectID.key)
+        for object in objects { table.insert(object, for: object.objectID.key) }
         XCTAssertEqual(table.count, 500)
-        XCTAssertTrue(table.object(for: 250) === objects[249])
-        table.remove(250)
-        XCTAssertNil(table.object(for: 250))
+        XCTAssertTrue(table.object(for: numbers[249]) === objects[249])
+        table.remove(numbers[249])
+        XCTAssertNil(table.object(for: numbers[249]))
+        XCTAssertTrue(table.object(for: numbers[250]) === objects[250])
         // Entries added after the first lookup are found too.
         let late = probes(1)[0]
-        table.insert(late, for: 9999)
-        XCTAssertTrue(table.object(for: 9999) === late)
+        table.insert(late, for: late.objectID.key)
+        XCTAssertTrue(table.object(for: late.objectID.key) === late)
         XCTAssertEqual(table.count, 500)
         XCTAssertEqual(Set(table.objects.map(ObjectIdentifier.init)).count, 500)
         table.removeAll()

@@ -3,22 +3,20 @@
 /// Inserting is the hot path (every new object lands here) and looking up by a temporary ID is rare, so new
 /// objects are only appended to a list; they are hashed into the table the first time anything needs the table.
 /// A save that gives every one of them a permanent ID then drops the list without ever hashing it.
+///
+/// The list holds the objects alone: an object's ID number is its temporary ID's key, and its ID changes only after
+/// it has left this table (the context unregisters an object before giving it another ID).
 struct TemporaryTable {
     private var table = KeyTable()
-    private var unindexed: [Entry] = []
-
-    // A struct rather than a tuple: arrays of tuples are destroyed through generic, unspecialised code.
-    private struct Entry {
-        let number: Int64
-        var object: ManagedObject
-    }
+    private var unindexed: [ManagedObject] = []
 
     /// The number of entries: exact, except that an object registered twice before indexing counts twice (which
     /// only makes a save take the slower, one-by-one path).
     var count: Int { table.count + unindexed.count }
 
     mutating func insert(_ object: ManagedObject, for number: Int64) {
-        unindexed.append(Entry(number: number, object: object))
+        assert(object.objectID.isTemporaryID && object.objectID.key == number, "registered under its own temporary ID")
+        unindexed.append(object)
     }
 
     mutating func object(for number: Int64) -> ManagedObject? {
@@ -47,15 +45,15 @@ struct TemporaryTable {
     /// context goes away.
     mutating func forEachSharedObject(_ body: (ManagedObject) -> Void) {
         table.forEachSharedObject(body)
-        for index in unindexed.indices where !isKnownUniquelyReferenced(&unindexed[index].object) {
-            body(unindexed[index].object)
+        for index in unindexed.indices where !isKnownUniquelyReferenced(&unindexed[index]) {
+            body(unindexed[index])
         }
     }
 
     private mutating func indexNewEntries() {
         guard !unindexed.isEmpty else { return }
         table.reserve(unindexed.count)
-        for entry in unindexed { table.insert(entry.object, for: entry.number) }
+        for object in unindexed { table.insert(object, for: object.objectID.key) }
         unindexed = []
     }
 }

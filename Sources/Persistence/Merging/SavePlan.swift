@@ -45,6 +45,12 @@ struct SavePlan {
         savingKeys[position] = key
     }
 
+    /// Makes room for the keys of the inserted objects up to `object` in the context's list at once.
+    mutating func reserveSavingPrimaryKeys(through object: ManagedObject) {
+        let needed = Int(object.insertedPosition) + 1
+        if needed > savingKeys.count { savingKeys.append(contentsOf: repeatElement(0, count: needed - savingKeys.count)) }
+    }
+
     /// Takes back every key (the save failed).
     mutating func removeSavingPrimaryKeys() {
         savingKeys = []

@@ -75,6 +75,8 @@ extension SQLiteStore {
         for (index, count) in rootCounts.enumerated() where count > 0 {
             next[index] = try allocatePrimaryKeys(for: model.entities[index], count: count)
         }
+        // The objects are in the order of the context's list, so the last one's place sizes the keys at once.
+        if let last = plan.inserted.last { plan.reserveSavingPrimaryKeys(through: last) }
         for object in plan.inserted where object.objectID.isTemporaryID {
             let root = object.entity.superentity == nil ? object.entity.index : object.entity.rootEntity.index
             plan.setSavingPrimaryKey(next[root], of: object)
