@@ -34,8 +34,7 @@ struct ObjectRegistry {
                 others[id] = object
                 return
             }
-            while permanent.count <= entityIndex { permanent.append(PrimaryKeyTable()) }
-            permanent[entityIndex].insert(object, for: pk)
+            permanentTable(entityIndex: entityIndex).insert(object, for: pk)
         }
     }
 
@@ -48,8 +47,7 @@ struct ObjectRegistry {
     /// Registers `object` under the permanent key `primaryKey` of this registry's store: the fast path for a save's
     /// inserted objects, whose IDs were just made from that store.
     mutating func insertPermanent(_ object: ManagedObject, primaryKey: Int64, entityIndex: Int) {
-        while permanent.count <= entityIndex { permanent.append(PrimaryKeyTable()) }
-        permanent[entityIndex].insert(object, for: primaryKey)
+        permanentTable(entityIndex: entityIndex).insert(object, for: primaryKey)
     }
 
     mutating func remove(_ id: ManagedObjectID, entityIndex: Int?) {

@@ -84,9 +84,15 @@ extension ManagedObject {
     private func directCell(ordinal: UInt8, kind: PackedRowLayout.CellKind) -> PackedOrdinalCell? {
         guard persistence_concurrency_debugging_enabled() == 0, extras == nil, faultState == .fired,
               packedBlock != nil else { return nil }
+        return ordinalCell(ordinal, kind: kind)
+    }
+
+    /// The cell of `@Managed` property `ordinal`, when it is of `kind`.
+    @inline(__always)
+    private func ordinalCell(_ ordinal: UInt8, kind: PackedRowLayout.CellKind) -> PackedOrdinalCell? {
         let cells = entity.ordinalCells
         let position = Int(ordinal)
-        guard position >= 0 && position < cells.count else { return nil }
+        guard position < cells.count else { return nil }
         let cell = cells[position]
         return cell.kindCode == kind.rawValue ? cell : nil
     }
@@ -123,12 +129,9 @@ extension ManagedObject {
     /// rollback, and an attribute that takes the value as it is. Nil for the general way.
     @inline(__always)
     private func directCellToSet(ordinal: UInt8, kind: PackedRowLayout.CellKind) -> PackedOrdinalCell? {
-        guard persistence_concurrency_debugging_enabled() == 0, insertedFlag, hasWritablePackedRow else { return nil }
-        let cells = entity.ordinalCells
-        let position = Int(ordinal)
-        guard position >= 0 && position < cells.count else { return nil }
-        let cell = cells[position]
-        return cell.kindCode == kind.rawValue && cell.takesValueAsIs ? cell : nil
+        guard persistence_concurrency_debugging_enabled() == 0, insertedFlag, hasWritablePackedRow,
+              let cell = ordinalCell(ordinal, kind: kind) else { return nil }
+        return cell.takesValueAsIs ? cell : nil
     }
 
     /// Writes `word` into the packed cell of `@Managed` attribute `ordinal` of a new object; `false` when the

@@ -69,9 +69,7 @@ extension ManagedObject {
         if faultState != .fired { fireFault() }
         if packedBlock != nil {
             let row = Int(packedRowIndex)
-            return packedBlock.unsafelyUnwrapped._withUnsafeGuaranteedRef {
-                $0.withRow(row) { _, bits, _ in bits.pointee & (1 << UInt64(index)) != 0 }
-            }
+            return packedBlock.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.isNull(row: row, at: index) }
         }
         return attributeValue(at: index).isNull
     }

@@ -95,9 +95,7 @@ extension ManagedAttributeValue {
     @inlinable public static func _store(_ value: Self, in object: ManagedObject, ordinal: UInt8) {
         _storeWrapped(value, in: object, ordinal: ordinal)
     }
-}
 
-extension ManagedAttributeValue {
     /// A value from a packed word of `kind`, converted by `convert` (nil: the value does not fit this type, which
     /// reads as nil, as the general way reads it).
     @inlinable static func packedWrapped(in object: ManagedObject, ordinal: UInt8, kind: PackedRowLayout.CellKind,

@@ -173,6 +173,12 @@ final class PackedRowBlock: ManagedBuffer<PackedRowBlock.Header, UInt64> {
         }
     }
 
+    /// `true` when property `index` of row `row` is nil.
+    @inline(__always)
+    func isNull(row: Int, at index: Int) -> Bool {
+        withRow(row) { _, bits, _ in bits.pointee & (1 << UInt64(index)) != 0 }
+    }
+
     /// Calls `body` with the block's header, row `row`'s bits word and its first cell word. (The header rather than
     /// its layout: reading the layout through it costs no retain, and this runs for every value read or written.)
     @inline(__always)

@@ -9,7 +9,7 @@ extension SQLiteStore {
             return
         }
         let table = schema[query.entity]
-        let projection = "t0.Z_PK, t0.Z_OPT" + table.columns.compactMap { $0.map { ", t0." + $0 } }.joined()
+        let projection = Self.plainProjection(of: table)
         let statement = try connection.cachedStatement(sql(for: query, projection: projection))
         try statement.bind(arguments(for: query))
         var rows = PackedRowAllocator()
@@ -32,7 +32,7 @@ extension SQLiteStore {
             }
             return true
         }
-        let projection = "t0.Z_PK, t0.Z_OPT" + table.columns.compactMap { $0.map { ", t0." + $0 } }.joined()
+        let projection = Self.plainProjection(of: table)
         let statement = try connection.cachedStatement(sql(for: query, projection: projection))
         try statement.bind(arguments(for: query))
         // A statement left mid-way keeps its read open; resetting it ends the read.
@@ -194,6 +194,15 @@ extension SQLiteStore {
         return query.arguments + [.integer(query.limit > 0 ? Int64(query.limit) : -1), .integer(Int64(query.offset))]
     }
 
+    /// The projection of a query of one entity's own rows: `Z_PK, Z_OPT` and its columns, in property order.
+    static func plainProjection(of table: EntityTable) -> String {
+        "t0.Z_PK, t0.Z_OPT" + table.columns.compactMap { $0.map { ", t0." + $0 } }.joined()
+    }
+
+    /// The column of the `n`th stored property in a ``plainProjection(of:)`` row.
+    @inline(__always)
+    static func plainColumn(_ n: Int) -> Int32 { Int32(truncatingIfNeeded: n) &+ 2 }
+
     /// Turns the current row of a family query (see ``FamilyProjection``) into the values of `table`'s entity,
     /// reading its columns at `positions`.
     func decodeRow(_ statement: SQLiteStatement, table: EntityTable, positions: [Int32],
@@ -204,7 +213,7 @@ extension SQLiteStore {
     /// Turns the current row of `statement` (projected as `Z_PK, Z_OPT, columns…`) into the values of `table`'s
     /// entity.
     func decodeRow(_ statement: SQLiteStatement, table: EntityTable, into rows: inout PackedRowAllocator) -> StoreRow {
-        decodeRow(statement, table: table, into: &rows, column: { Int32(truncatingIfNeeded: $0) &+ 2 })
+        decodeRow(statement, table: table, into: &rows, column: { Self.plainColumn($0) })
     }
 
     /// The current row, reading the `n`th stored property from `column(n)`: packed when the entity has a layout
@@ -217,6 +226,13 @@ extension SQLiteStore {
            let packed = packRow(statement, entity: entity, layout: layout, into: &rows, column: column) {
             return StoreRow(entity: entity, primaryKey: statement.int64(at: 0), version: statement.int64(at: 1), packed: packed)
         }
+        return decodeSlots(statement, entity: entity, column: column)
+    }
+
+    /// The current row as slots, which keep any value, reading the `n`th stored property from `column(n)`. (Not
+    /// inlined: it is the rare way, and inlined into a fetch's loop it made every packed row slower.)
+    @inline(never)
+    private func decodeSlots(_ statement: SQLiteStatement, entity: EntityDescription, column: (Int) -> Int32) -> StoreRow {
         var slots: [PropertySlot] = []
         slots.reserveCapacity(entity.properties.count)
         let hasTransients = entity.hasTransientAttributes
@@ -333,16 +349,17 @@ extension SQLiteStore {
         precondition(!query.readsFamily && query.entity.packedLayout === layout, "one entity's packed rows only")
         let table = schema[query.entity]
         let entity = table.entity
-        let projection = "t0.Z_PK, t0.Z_OPT" + table.columns.compactMap { $0.map { ", t0." + $0 } }.joined()
+        let projection = Self.plainProjection(of: table)
         let statement = try connection.cachedStatement(sql(for: query, projection: projection))
         try statement.bind(arguments(for: query))
         var rows = PackedRowAllocator()
         while try statement.step() {
             let (block, row) = rows.nextUnretainedRow(for: layout)
-            if pack(statement, entity: entity, layout: layout, block: block, row: row, column: { Int32(truncatingIfNeeded: $0) &+ 2 }) {
+            if pack(statement, entity: entity, layout: layout, block: block, row: row, column: { Self.plainColumn($0) }) {
                 packed(statement.int64(at: 0), statement.int64(at: 1), block, row)
             } else {
-                unpacked(decodeRow(statement, table: table, into: &rows))
+                // The row did not fit (and was taken back): slots, without trying to pack it a second time.
+                unpacked(decodeSlots(statement, entity: entity, column: { Self.plainColumn($0) }))
             }
         }
     }
