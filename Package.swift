@@ -1,6 +1,32 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+/// The lessons, each by its one id `NN-slug`: its folder in lessons/, Sources/{Workbook,Solutions,Decoys,KataSupport,
+/// Examples}, its example product `exampleNN-slug` and its kata suite (`Tests/Katas/KataNNSlugInCamelCase.swift`)
+/// are all named from it; `lessons verify` checks that lessons/manifest.json agrees. Resources are folders copied
+/// as they are (Xcode's model files), relative to the lesson's KataSupport or Examples folder.
+struct LessonTargets {
+    var id: String
+    var kataResources: [String] = []
+    var exampleResources: [String] = []
+}
+
+let lessons: [LessonTargets] = [
+    .init(id: "01-testing"),
+    .init(id: "02-stack"),
+    .init(id: "03-modelling", kataResources: ["Groups.xcdatamodeld"], exampleResources: ["Cookbook.xcdatamodeld"]),
+    .init(id: "04-contexts-and-crud"),
+    .init(id: "05-saving-safely"),
+    .init(id: "06-faults-and-fetching"),
+    .init(id: "07-threads-and-queues"),
+    .init(id: "08-child-contexts"),
+    .init(id: "09-responding-to-changes"),
+    .init(id: "10-query-generations"),
+    .init(id: "11-merge-rules"),
+    .init(id: "12-batch-requests"),
+    .init(id: "13-searching-and-async-fetching"),
+]
+
 let package = Package(
     name: "CoreDataWorkbook",
     platforms: [.macOS(.v14)],
@@ -47,38 +73,13 @@ let package = Package(
         ),
 
         // The katas: code every lesson shares (models, the starters' error), the learner's starters, the reference
-        // solutions and the decoys, all with the same public API, and one runnable example per lesson.
+        // solutions and the decoys, all with the same public API; one runnable example per lesson (below).
         // Lesson 3's model drawn in Xcode's format ships with the katas' support code, as a model ships in an app.
-        .target(name: "KataSupport", dependencies: ["Persistence"], resources: [.copy("03-Modelling/Groups.xcdatamodeld")]),
+        .target(name: "KataSupport", dependencies: ["Persistence"],
+                resources: lessons.flatMap { lesson in lesson.kataResources.map { .copy("\(lesson.id)/\($0)") } }),
         .target(name: "Workbook", dependencies: ["Persistence", "KataSupport"]),
         .target(name: "Solutions", dependencies: ["Persistence", "KataSupport"]),
         .target(name: "Decoys", dependencies: ["Persistence", "KataSupport"]),
-        .executableTarget(name: "example01-testing", dependencies: ["Persistence", "KataSupport"],
-                          path: "Sources/Examples/01-Testing"),
-        .executableTarget(name: "example02-stack", dependencies: ["Persistence", "KataSupport"],
-                          path: "Sources/Examples/02-Stack"),
-        .executableTarget(name: "example03-modelling", dependencies: ["Persistence", "KataSupport"],
-                          path: "Sources/Examples/03-Modelling", resources: [.copy("Cookbook.xcdatamodeld")]),
-        .executableTarget(name: "example04-contexts-and-crud", dependencies: ["Persistence", "KataSupport"],
-                          path: "Sources/Examples/04-ContextsAndCRUD"),
-        .executableTarget(name: "example05-saving-safely", dependencies: ["Persistence", "KataSupport"],
-                          path: "Sources/Examples/05-SavingSafely"),
-        .executableTarget(name: "example06-faults-and-fetching", dependencies: ["Persistence", "KataSupport"],
-                          path: "Sources/Examples/06-FaultsAndFetching"),
-        .executableTarget(name: "example07-threads-and-queues", dependencies: ["Persistence", "KataSupport"],
-                          path: "Sources/Examples/07-ThreadsAndQueues"),
-        .executableTarget(name: "example08-child-contexts", dependencies: ["Persistence", "KataSupport"],
-                          path: "Sources/Examples/08-ChildContexts"),
-        .executableTarget(name: "example09-responding-to-changes", dependencies: ["Persistence", "KataSupport"],
-                          path: "Sources/Examples/09-RespondingToChanges"),
-        .executableTarget(name: "example10-query-generations", dependencies: ["Persistence", "KataSupport"],
-                          path: "Sources/Examples/10-QueryGenerations"),
-        .executableTarget(name: "example11-merge-rules", dependencies: ["Persistence", "KataSupport"],
-                          path: "Sources/Examples/11-MergeRules"),
-        .executableTarget(name: "example12-batch-requests", dependencies: ["Persistence", "KataSupport"],
-                          path: "Sources/Examples/12-BatchRequests"),
-        .executableTarget(name: "example13-searching", dependencies: ["Persistence", "KataSupport"],
-                          path: "Sources/Examples/13-Searching"),
 
         // The performance labs: `lessons lab NAME` builds this in release mode (in .build/labs) and runs it.
         .executableTarget(name: "persistence-labs", dependencies: ["Persistence"], path: "Sources/Labs"),
@@ -95,6 +96,10 @@ let package = Package(
         ),
         // Fixtures and golden files are read from the source tree (#filePath), not built.
         .testTarget(name: "LessonsTests", dependencies: ["LessonsKit"], exclude: ["Fixtures", "Golden"]),
-    ],
+    ] + lessons.map { lesson in
+        // One runnable example per lesson (swift run lessons run N).
+        .executableTarget(name: "example\(lesson.id)", dependencies: ["Persistence", "KataSupport"],
+                          path: "Sources/Examples/\(lesson.id)", resources: lesson.exampleResources.map { .copy($0) })
+    },
     swiftLanguageModes: [.v6]
 )

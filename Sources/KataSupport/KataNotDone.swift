@@ -9,7 +9,7 @@
 public struct KataNotDone: Error, Equatable, CustomStringConvertible {
     /// The lesson whose kata needs this function.
     public let lesson: Int
-    /// The starter file, relative to the package root: `Sources/Workbook/01-Testing/BookManager.swift`.
+    /// The starter file, relative to the package root: `Sources/Workbook/01-testing/BookManager.swift`.
     public let file: String
     /// The function to write, as Swift spells it: `createBook(title:author:)`.
     public let function: String
@@ -25,7 +25,7 @@ public struct KataNotDone: Error, Equatable, CustomStringConvertible {
         "\(function) is not written yet (\(file), lesson \(lesson))"
     }
 
-    /// `…/Sources/Workbook/01-Testing/BookManager.swift` → `Sources/Workbook/01-Testing/BookManager.swift`: the
+    /// `…/Sources/Workbook/01-testing/BookManager.swift` → `Sources/Workbook/01-testing/BookManager.swift`: the
     /// package may be cloned anywhere, messages should not depend on where.
     static func packageRelative(_ path: String) -> String {
         guard let range = path.range(of: "/Sources/", options: .backwards) else { return path }

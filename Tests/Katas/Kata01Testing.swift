@@ -15,7 +15,7 @@ import Workbook
 /// stack on a private in-memory store; 5: two managers on two stacks never share a book.
 final class Kata01Testing: KataCase {
     override class var lesson: Int { 1 }
-    override class var folder: String { "01-Testing" }
+    override class var folder: String { "01-testing" }
     override class func makeModel() throws -> ManagedObjectModel { try BookshelfModel.shared() }
 
     /// The titles the store really holds, read through a new context so nothing cached in the manager's

@@ -15,7 +15,7 @@ import Workbook
 /// 5–7: load errors without crashing, and a retry; 8: one model for every container.
 final class Kata02Stack: KataCase {
     override class var lesson: Int { 2 }
-    override class var folder: String { "02-Stack" }
+    override class var folder: String { "02-stack" }
     override class func makeModel() throws -> ManagedObjectModel { try GardenModel.make() }
 
     private var devNull: URL { URL(fileURLWithPath: "/dev/null") }

@@ -15,7 +15,7 @@ import Workbook
 /// keeping its order through a save; 6–7: delete rules, top down and bottom up.
 final class Kata03Modelling: KataCase {
     override class var lesson: Int { 3 }
-    override class var folder: String { "03-Modelling" }
+    override class var folder: String { "03-modelling" }
     // The katas make their own containers with the model you write; the base's store is not used.
     override class func makeModel() throws -> ManagedObjectModel { try BookshelfModel.shared() }
 

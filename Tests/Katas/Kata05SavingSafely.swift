@@ -16,7 +16,7 @@ import Workbook
 /// and reported.
 final class Kata05SavingSafely: KataCase {
     override class var lesson: Int { 5 }
-    override class var folder: String { "05-SavingSafely" }
+    override class var folder: String { "05-saving-safely" }
     override class func makeModel() throws -> ManagedObjectModel { try model.get() }
 
     /// Lesson 2's Garden model, read once for the whole suite.

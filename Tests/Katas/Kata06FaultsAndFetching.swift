@@ -16,7 +16,7 @@ import Workbook
 /// background and makes objects on the main context one row at a time.
 final class Kata06FaultsAndFetching: KataCase {
     override class var lesson: Int { 6 }
-    override class var folder: String { "06-FaultsAndFetching" }
+    override class var folder: String { "06-faults-and-fetching" }
     override class func makeModel() throws -> ManagedObjectModel { try WeatherModel.shared() }
 
     // MARK: Readings

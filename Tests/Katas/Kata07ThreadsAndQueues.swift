@@ -19,7 +19,7 @@ import Workbook
 /// deadlock fails the kata instead of hanging the run.
 final class Kata07ThreadsAndQueues: KataCase {
     override class var lesson: Int { 7 }
-    override class var folder: String { "07-ThreadsAndQueues" }
+    override class var folder: String { "07-threads-and-queues" }
     override class func makeModel() throws -> ManagedObjectModel { try PodcastModel.shared() }
 
     /// How long a call made on another thread may take before the kata calls it a deadlock.

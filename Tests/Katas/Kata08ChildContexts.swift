@@ -16,7 +16,7 @@ import Workbook
 /// permanent ID (6). Then document 004's private-queue child of the view context (7).
 final class Kata08ChildContexts: KataCase {
     override class var lesson: Int { 8 }
-    override class var folder: String { "08-ChildContexts" }
+    override class var folder: String { "08-child-contexts" }
     override class func makeModel() throws -> ManagedObjectModel { try model.get() }
 
     /// Lesson 2's Garden model, read once for the whole suite.

@@ -19,7 +19,7 @@ import Workbook
 /// (the main queue, which runs while a kata waits). Every wait here has a time limit.
 final class Kata09RespondingToChanges: KataCase {
     override class var lesson: Int { 9 }
-    override class var folder: String { "09-RespondingToChanges" }
+    override class var folder: String { "09-responding-to-changes" }
     override class func makeModel() throws -> ManagedObjectModel { try model.get() }
 
     /// Lesson 2's Garden model, read once for the whole suite.

@@ -17,7 +17,7 @@ import Workbook
 /// own writes (6).
 final class Kata10QueryGenerations: KataCase {
     override class var lesson: Int { 10 }
-    override class var folder: String { "10-QueryGenerations" }
+    override class var folder: String { "10-query-generations" }
     override class func makeModel() throws -> ManagedObjectModel { try model.get() }
 
     private static let model = Result { try PodcastModel.make() }

@@ -20,7 +20,7 @@ import Workbook
 /// `LESSONS_LANG=ru`) gives them in Russian. Every wait has a time limit.
 final class Kata11MergeRules: KataCase {
     override class var lesson: Int { 11 }
-    override class var folder: String { "11-MergeRules" }
+    override class var folder: String { "11-merge-rules" }
     override class func makeModel() throws -> ManagedObjectModel { try BlogModel.shared() }
 
     /// How long a background task, a completion or a merge may take before the kata gives up on it.

@@ -17,7 +17,7 @@ import Workbook
 /// included, leave the view context (5); the server's catalog comes in as an upsert (6).
 final class Kata12BatchRequests: KataCase {
     override class var lesson: Int { 12 }
-    override class var folder: String { "12-BatchRequests" }
+    override class var folder: String { "12-batch-requests" }
     override class func makeModel() throws -> ManagedObjectModel { try model.get() }
 
     private static let model = Result { try FlashcardsModel.make() }

@@ -99,6 +99,12 @@ public struct Lesson: Equatable, Sendable, Decodable {
         (number < 10 ? "0\(number)" : "\(number)") + "-" + slug
     }
 
+    /// `Kata05SavingSafely`: the lesson's XCTest suite, named from its number and slug.
+    public var suiteName: String {
+        let words = slug.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }
+        return "Kata" + folderName.dropLast(slug.count + 1) + words.joined()
+    }
+
     /// The path of the lesson text in `language`, relative to the lessons folder.
     public func textPath(for language: Language) -> String {
         "\(folderName)/lesson.\(language.rawValue).md"

@@ -49,6 +49,7 @@ public struct LessonAudit: Sendable, Equatable {
         state = .incomplete
         katasRunnable = !katas.isEmpty && !lesson.starter.isEmpty && lesson.starter.allSatisfy(workspace.exists)
             && lesson.solution.count == lesson.starter.count && lesson.solution.allSatisfy(workspace.exists)
+        checkNames()
         checkText(catalog)
         checkExample(workspace)
         checkKatas(workspace)
@@ -56,6 +57,25 @@ public struct LessonAudit: Sendable, Equatable {
         checkDecoys(workspace)
         checkHints()
         state = problems.isEmpty ? .ready : .incomplete
+    }
+
+    /// One id per lesson: every folder of the lesson is named `NN-slug`, and its suite and example product are
+    /// derived from it, so a lesson is found under one spelling everywhere.
+    private mutating func checkNames() {
+        let id = lesson.folderName
+        let expected: [(field: String, found: [String], wanted: String)] = [
+            ("starter", lesson.starter, "Sources/Workbook/\(id)"),
+            ("solution", lesson.solution, "Sources/Solutions/\(id)"),
+            ("decoys.path", lesson.decoys.map { [$0.path] } ?? [], "Sources/Decoys/\(id)"),
+            ("example.path", [lesson.example.path], "Sources/Examples/\(id)"),
+            ("example.product", [lesson.example.product], "example\(id)"),
+            ("katas.suite", [lesson.katas.suite], lesson.suiteName),
+            ("katas.file", [lesson.katas.file], "Tests/Katas/\(lesson.suiteName).swift"),
+        ]
+        for (field, found, wanted) in expected where found.contains(where: { $0 != wanted }) {
+            problems.append("\(field) is \(found.map { "\"\($0)\"" }.joined(separator: ", ")); a lesson's names all come "
+                + "from its id \(id): \"\(wanted)\"")
+        }
     }
 
     private mutating func checkText(_ catalog: Catalog) {
@@ -81,8 +101,10 @@ public struct LessonAudit: Sendable, Equatable {
             problems.append("no runnable example: \(example.path) holds no Swift files")
         } else if let manifest = workspace.resolve("Package.swift"),
                   let text = try? String(contentsOf: manifest, encoding: .utf8),
-                  !text.contains("\"\(example.product)\"") {
-            problems.append("Package.swift declares no executable \"\(example.product)\" for \(example.path)")
+                  !text.contains("\"\(lesson.folderName)\"") {
+            // Package.swift makes every lesson's targets from one list of ids (`.init(id: "05-saving-safely")`).
+            problems.append("Package.swift's list of lessons does not name \"\(lesson.folderName)\", so there is no "
+                + "executable \"\(example.product)\" for \(example.path)")
         }
     }
 

@@ -19,7 +19,7 @@ import XCTest
 class KataCase: XCTestCase {
     /// The lesson this suite belongs to; each suite overrides it.
     class var lesson: Int { 0 }
-    /// The lesson's folder under `Sources/Workbook`, e.g. `01-Testing`.
+    /// The lesson's folder under `Sources/Workbook`, e.g. `01-testing`.
     class var folder: String { "" }
     /// The model of the fresh store each kata gets.
     class func makeModel() throws -> ManagedObjectModel {

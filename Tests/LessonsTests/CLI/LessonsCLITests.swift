@@ -320,11 +320,11 @@ final class LessonsCLITests: TemporaryFolderTestCase {
 
     func testNotThereYetCommands() throws {
         let run = try lessons(["run", "1"])
-        XCTAssertEqual(run.stderr, "Error: lesson 1's runnable example is not written yet (Sources/Examples/01-EveryConstruct "
+        XCTAssertEqual(run.stderr, "Error: lesson 1's runnable example is not written yet (Sources/Examples/01-every-construct "
             + "does not exist; it will run as `swift run example01-every-construct`).\n")
         let reset = try lessons(["reset", "2"])
         XCTAssertEqual(reset.status, 1)
-        XCTAssertTrue(reset.stderr.contains("Sources/Workbook/02-TwoLanguages is not in HEAD"), reset.stderr)
+        XCTAssertTrue(reset.stderr.contains("Sources/Workbook/02-two-languages is not in HEAD"), reset.stderr)
         // Files only: running the fixture's katas would start a second `swift test` inside this one.
         let verify = try lessons(["verify", "--no-katas"])
         XCTAssertEqual(verify.status, 1)

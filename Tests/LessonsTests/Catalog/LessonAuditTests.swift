@@ -16,18 +16,18 @@ final class LessonAuditTests: TemporaryFolderTestCase {
                   "sources": [{"document": "000", "sections": ["x"]}],
                   "katas": {"suite": "Kata01One", "file": "Tests/Katas/Kata01One.swift",
                             "hints": {"test01_a": [\(hintList)]\(extraKatas)}},
-                  "starter": ["Sources/Workbook/01-One"], "solution": ["Sources/Solutions/01-One"],
-                  "example": {"product": "example01-one", "path": "Sources/Examples/01-One"},
-                  "decoys": {"path": "Sources/Decoys/01-One", "cases": [\(cases)]}}]}
+                  "starter": ["Sources/Workbook/01-one"], "solution": ["Sources/Solutions/01-one"],
+                  "example": {"product": "example01-one", "path": "Sources/Examples/01-one"},
+                  "decoys": {"path": "Sources/Decoys/01-one", "cases": [\(cases)]}}]}
                 """,
             "lessons/01-one/lesson.en.md": "# One\n\nText.\n",
-            "Package.swift": "// .executableTarget(name: \"example01-one\")\n",
-            "Sources/Examples/01-One/main.swift": "print(1)\n",
+            "Package.swift": "let lessons = [.init(id: \"01-one\")]\n",
+            "Sources/Examples/01-one/main.swift": "print(1)\n",
             "Tests/Katas/Kata01One.swift": "final class Kata01One: KataCase {\n    func test01_a() {}\n}\n",
-            "Sources/Workbook/01-One/A.swift": "", "Sources/Workbook/01-One/Sub/B.swift": "",
-            "Sources/Solutions/01-One/A.swift": "", "Sources/Solutions/01-One/Sub/B.swift": "",
-            "Sources/Decoys/01-One/A.swift": "if Decoy.isActive(\"a\") {}\n",
-            "Sources/Decoys/01-One/Sub/B.swift": "if Decoy.isActive(\"b\") {}\n",
+            "Sources/Workbook/01-one/A.swift": "", "Sources/Workbook/01-one/Sub/B.swift": "",
+            "Sources/Solutions/01-one/A.swift": "", "Sources/Solutions/01-one/Sub/B.swift": "",
+            "Sources/Decoys/01-one/A.swift": "if Decoy.isActive(\"a\") {}\n",
+            "Sources/Decoys/01-one/Sub/B.swift": "if Decoy.isActive(\"b\") {}\n",
         ]
         tree.merge(files) { _, new in new }
         for (path, contents) in tree {
@@ -60,10 +60,10 @@ final class LessonAuditTests: TemporaryFolderTestCase {
 
     func testALessonWithNothingWrittenIsPlanned() throws {
         var removed: [String: String?] = [:]
-        for path in ["lessons/01-one/lesson.en.md", "Sources/Examples/01-One/main.swift", "Tests/Katas/Kata01One.swift",
-                     "Sources/Workbook/01-One/A.swift", "Sources/Workbook/01-One/Sub/B.swift",
-                     "Sources/Solutions/01-One/A.swift", "Sources/Solutions/01-One/Sub/B.swift",
-                     "Sources/Decoys/01-One/A.swift", "Sources/Decoys/01-One/Sub/B.swift"] {
+        for path in ["lessons/01-one/lesson.en.md", "Sources/Examples/01-one/main.swift", "Tests/Katas/Kata01One.swift",
+                     "Sources/Workbook/01-one/A.swift", "Sources/Workbook/01-one/Sub/B.swift",
+                     "Sources/Solutions/01-one/A.swift", "Sources/Solutions/01-one/Sub/B.swift",
+                     "Sources/Decoys/01-one/A.swift", "Sources/Decoys/01-one/Sub/B.swift"] {
             removed[path] = .some(nil)
         }
         let audit = audit(try workbook(files: removed))
@@ -73,15 +73,16 @@ final class LessonAuditTests: TemporaryFolderTestCase {
 
     func testMirrorsDecoysHintsAndExampleAreChecked() throws {
         let catalog = try workbook(hints: 1, decoys: #"["a", "c"]"#, files: [
-            "Sources/Solutions/01-One/Sub/B.swift": nil,
-            "Sources/Solutions/01-One/C.swift": .some(""),
+            "Sources/Solutions/01-one/Sub/B.swift": nil,
+            "Sources/Solutions/01-one/C.swift": .some(""),
             "Package.swift": .some("// no examples\n"),
         ])
         XCTAssertEqual(audit(catalog).problems, [
-            "Package.swift declares no executable \"example01-one\" for Sources/Examples/01-One",
-            "Sources/Solutions/01-One does not mirror Sources/Workbook/01-One: missing Sub/B.swift; extra C.swift",
-            "decoy \"c\" is listed but Sources/Decoys/01-One never calls Decoy.isActive(\"c\")",
-            "Sources/Decoys/01-One uses decoy \"b\", which the manifest does not list (so it never runs)",
+            "Package.swift's list of lessons does not name \"01-one\", so there is no executable \"example01-one\" "
+                + "for Sources/Examples/01-one",
+            "Sources/Solutions/01-one does not mirror Sources/Workbook/01-one: missing Sub/B.swift; extra C.swift",
+            "decoy \"c\" is listed but Sources/Decoys/01-one never calls Decoy.isActive(\"c\")",
+            "Sources/Decoys/01-one uses decoy \"b\", which the manifest does not list (so it never runs)",
             "kata test01_a has 1 hint; each kata needs at least 2 (katas.hints in the manifest)",
         ])
         XCTAssertEqual(audit(catalog).state, .incomplete)
@@ -99,6 +100,22 @@ final class LessonAuditTests: TemporaryFolderTestCase {
             "no decoys: list at least one known-wrong answer under \"decoys\" in the manifest",
         ])
         XCTAssertFalse(audit(catalog).katasRunnable)
+    }
+
+    func testEveryNameComesFromTheLessonsId() throws {
+        _ = try workbook()
+        let manifest = temporary.appendingPathComponent("book/lessons/manifest.json")
+        let text = try String(contentsOf: manifest, encoding: .utf8)
+            .replacingOccurrences(of: "Workbook/01-one", with: "Workbook/01-One")
+            .replacingOccurrences(of: "Kata01One", with: "KataOne")
+        try text.write(to: manifest, atomically: true, encoding: .utf8)
+        let catalog = try Catalog.load(Workspace(packageRoot: temporary.appendingPathComponent("book")))
+        XCTAssertEqual(audit(catalog).problems.filter { $0.contains("from its id") }, [
+            "starter is \"Sources/Workbook/01-One\"; a lesson's names all come from its id 01-one: \"Sources/Workbook/01-one\"",
+            "katas.suite is \"KataOne\"; a lesson's names all come from its id 01-one: \"Kata01One\"",
+            "katas.file is \"Tests/Katas/KataOne.swift\"; a lesson's names all come from its id 01-one: "
+                + "\"Tests/Katas/Kata01One.swift\"",
+        ])
     }
 
     func testHintsAndExemptionsMustNameKatasOfTheSuite() throws {

@@ -72,8 +72,9 @@ final class LessonLoaderTests: TemporaryFolderTestCase {
         let verifier = CatalogVerifier(catalog: try fixtureCatalog())
         let audits = verifier.audits()
         XCTAssertEqual(audits.map(\.state), [.incomplete, .incomplete, .planned])
-        XCTAssertEqual(audits[0].problems, [
-            "no runnable example: Sources/Examples/01-EveryConstruct holds no Swift files",
+        // Lesson 1 borrows files of the package for its starter and katas, so its names are not its own.
+        XCTAssertEqual(audits[0].problems.filter { !$0.contains("from its id") }, [
+            "no runnable example: Sources/Examples/01-every-construct holds no Swift files",
             "no decoys: list at least one known-wrong answer under \"decoys\" in the manifest",
         ])
         XCTAssertTrue(audits[0].katasRunnable, "kata file, starter and solution exist")

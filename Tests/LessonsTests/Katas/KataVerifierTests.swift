@@ -6,9 +6,9 @@ final class KataVerifierTests: XCTestCase {
     private let lesson = Lesson(
         number: 1, slug: "testing", title: LocalizedText([.en: "Testing"]), summary: LocalizedText([.en: "S"]),
         languages: [.en], sources: [], katas: Lesson.Katas(suite: "Kata01Testing", file: "Tests/Katas/Kata01Testing.swift"),
-        starter: ["Sources/Workbook/01-Testing"], solution: ["Sources/Solutions/01-Testing"],
-        example: Lesson.Example(product: "example01-testing", path: "Sources/Examples/01-Testing"),
-        decoys: Lesson.Decoys(path: "Sources/Decoys/01-Testing", cases: [.init(id: "no-save", mistake: "never saves")]))
+        starter: ["Sources/Workbook/01-testing"], solution: ["Sources/Solutions/01-testing"],
+        example: Lesson.Example(product: "example01-testing", path: "Sources/Examples/01-testing"),
+        decoys: Lesson.Decoys(path: "Sources/Decoys/01-testing", cases: [.init(id: "no-save", mistake: "never saves")]))
 
     private var entry: KataVerifier.Entry {
         KataVerifier.Entry(lesson: lesson, suite: KataSuite(name: "Kata01Testing", file: lesson.katas.file,
@@ -19,7 +19,7 @@ final class KataVerifierTests: XCTestCase {
     private let mixed = """
         Test Case 'Kata01Testing.test01_a' started at 2025-01-01 10:00:00.000
         /w/Tests/Katas/Kata01Testing.swift:10: error: Kata01Testing.test01_a : failed - Lesson 1 · kata 1 — a() is not written yet.
-        Work in Sources/Workbook/01-Testing/A.swift, a(). Stuck? swift run lessons hint 1
+        Work in Sources/Workbook/01-testing/A.swift, a(). Stuck? swift run lessons hint 1
         Test Case 'Kata01Testing.test01_a' failed (0.001 seconds)
         Test Case 'Kata01Testing.test02_b' started at 2025-01-01 10:00:00.001
         Test Case 'Kata01Testing.test02_b' passed (0.001 seconds)
@@ -96,7 +96,7 @@ final class KataVerifierTests: XCTestCase {
             .init(lesson: 1, suite: "Kata01Testing", katas: 10, good: 10, problems: []),
             .init(lesson: 2, suite: "Kata02Stack", katas: 8, good: 7, problems: ["test03_c passes against the untouched starter"]),
         ]
-        verification.buildErrors[.solutions] = ["Sources/Solutions/02-Stack/StorageProvider.swift:3:1: error: expected declaration"]
+        verification.buildErrors[.solutions] = ["Sources/Solutions/02-stack/StorageProvider.swift:3:1: error: expected declaration"]
         verification.decoys = [
             .init(lesson: 1, id: "create-without-save", mistake: "never saves", caughtBy: [1], problem: nil),
             .init(lesson: 1, id: "unsorted-list", mistake: "no sort descriptor", caughtBy: [5, 9], problem: nil),

@@ -12,7 +12,7 @@ final class XCTestOutputParserTests: XCTestCase {
             file: "/home/learner/workbook/Tests/Katas/Kata05SavingSafely.swift", line: 6,
             message: "XCTAssertEqual failed: (\"41\") is not equal to (\"42\") - Lesson 5 · kata 2 — after a failed "
                 + "save the context must be clean again: hasChanges is still true.\nWork in "
-                + "Sources/Workbook/05-SavingSafely/ItemStore.swift, saveOrRollback().")]))
+                + "Sources/Workbook/05-saving-safely/ItemStore.swift, saveOrRollback().")]))
         XCTAssertEqual(report.outcome(of: "test03_throws"), .failed([KataRunReport.Failure(
             file: nil, line: nil, message: "threw error \"the store was not loaded\"")]))
         guard case .failed(let two) = report.outcome(of: "test04_twoFailures") else { return XCTFail() }

@@ -72,7 +72,7 @@ final class TextWrappingTests: XCTestCase {
     }
 
     func testEveryPartFitsAndNoCharacterIsLost() {
-        let code = "let path = \"Sources/Examples/03-Modelling/main.swift\" + String(repeating: \"x\", count: 90)"
+        let code = "let path = \"Sources/Examples/03-modelling/main.swift\" + String(repeating: \"x\", count: 90)"
             + "// \(String(repeating: "y", count: 70))"
         for width in [20, 33, 47, 60] {
             let lines = codeLines(code, width: width)

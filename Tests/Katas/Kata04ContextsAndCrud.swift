@@ -13,9 +13,9 @@ import Workbook
 
 /// Lesson 4 — Contexts and CRUD. A storage provider's methods add, list, find, change and delete plants; each
 /// change must reach the store, which the katas read through a context of their own.
-final class Kata04ContextsAndCRUD: KataCase {
+final class Kata04ContextsAndCrud: KataCase {
     override class var lesson: Int { 4 }
-    override class var folder: String { "04-ContextsAndCRUD" }
+    override class var folder: String { "04-contexts-and-crud" }
     override class func makeModel() throws -> ManagedObjectModel { try model.get() }
 
     /// Lesson 2's Garden model, read once for the whole suite.

@@ -18,9 +18,9 @@ import Workbook
 ///
 /// Completions run on the context's queue; for the view context that is the main queue, which runs while a kata
 /// waits. Every wait here has a time limit.
-final class Kata13Searching: KataCase {
+final class Kata13SearchingAndAsyncFetching: KataCase {
     override class var lesson: Int { 13 }
-    override class var folder: String { "13-Searching" }
+    override class var folder: String { "13-searching-and-async-fetching" }
     override class func makeModel() throws -> ManagedObjectModel { try CookbookModel.shared() }
 
     // MARK: Helpers
