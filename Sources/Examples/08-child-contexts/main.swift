@@ -56,26 +56,14 @@ print("")
 print("2. An edit screen's Save and Cancel")
 let pending = Plant(context: viewContext)                    // unsaved work elsewhere in the app
 pending.name = "Rose"
-// region: edit-screen
-/// The Save button of an edit screen whose edit is in `child`, a child of the context the screen came from.
-/// Returns false when there was nothing to save.
-@MainActor func saveEdit(in child: ManagedObjectContext) throws -> Bool {
-    guard child.hasChanges, let parent = child.parent else { return false }   // don't save the parent for nothing
-    try child.save()                         // if this fails, the edit stays in the child for the user to fix
-    do {
-        try parent.save()
-    } catch {
-        parent.rollback()                    // the parent is the whole app's: leave it clean
-        throw error
-    }
-    return true
-}
-// endregion: edit-screen
+// region: nothing-to-save
 let untouched = ManagedObjectContext(concurrencyType: .mainQueue)
 untouched.parent = viewContext
-_ = try untouched.existingObject(with: fern.objectID)
-print("   Save with nothing edited: saveEdit(in:) returns \(try saveEdit(in: untouched)); "
-    + "the store holds \(try storeHolds())")
+_ = try untouched.existingObject(with: fern.objectID)        // the screen opened the fern, and the user typed nothing
+print("   nothing edited: the child has changes? \(untouched.hasChanges); the view context has changes? "
+    + "\(viewContext.hasChanges) (Rose, another screen's)")
+// endregion: nothing-to-save
+print("   so a Save that saved the view context anyway would write Rose too; the store holds \(try storeHolds())")
 // region: discard
 var scratch: ManagedObjectContext? = ManagedObjectContext(concurrencyType: .mainQueue)
 scratch?.parent = viewContext
