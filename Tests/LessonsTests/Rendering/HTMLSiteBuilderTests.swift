@@ -2,9 +2,9 @@ import XCTest
 @testable import LessonsKit
 
 final class HTMLSiteBuilderTests: TemporaryFolderTestCase {
-    private func buildSite() throws -> (URL, HTMLSiteBuilder.Report) {
+    private func buildSite(withSolutions: Bool = false) throws -> (URL, HTMLSiteBuilder.Report) {
         let out = temporary.appendingPathComponent("site")
-        let report = try HTMLSiteBuilder(catalog: try fixtureCatalog()).write(into: out)
+        let report = try HTMLSiteBuilder(catalog: try fixtureCatalog(), withSolutions: withSolutions).write(into: out)
         return (out, report)
     }
 
@@ -22,6 +22,26 @@ final class HTMLSiteBuilderTests: TemporaryFolderTestCase {
         ])
         XCTAssertEqual(report.lessonPages, 3)
         XCTAssertEqual(report.comingLessons, [3])
+    }
+
+    func testSolutionsOnlyInATeachersCopy() throws {
+        let (out, report) = try buildSite()
+        XCTAssertFalse(report.files.contains { $0.contains("solution") }, "\(report.files)")
+        XCTAssertFalse(try read(out, "all.html").contains("id=\"solutions\""))
+        XCTAssertFalse(try read(out, "index.html").contains("Appendix"))
+        XCTAssertFalse(try read(out, "01-every-construct.html").contains("Reference solution"))
+
+        try FileManager.default.removeItem(at: out)
+        let (teacher, teacherReport) = try buildSite(withSolutions: true)
+        let solutionPage = "code/solution-Sources-LessonsKit-Rendering-HTML-HTMLEscaping.swift.html"
+        XCTAssertEqual(teacherReport.files.last, solutionPage)
+        XCTAssertTrue(try read(teacher, solutionPage).contains("Reference solution of lesson 1"))
+        let all = try read(teacher, "all.html")
+        XCTAssertTrue(all.contains("<section class=\"lesson appendix\" id=\"solutions\">"))
+        XCTAssertTrue(all.contains("<h2>1. <code>Sources/LessonsKit/Rendering/HTML/HTMLEscaping.swift</code></h2>"))
+        XCTAssertTrue(try read(teacher, "index.html").contains("<a href=\"all.html#solutions\">"))
+        XCTAssertTrue(try read(teacher, "01-every-construct.html").contains("<dt>Reference solution</dt><dd><a href=\""
+            + solutionPage + "\">"))
     }
 
     func testIndexListsEveryLessonAndMarksTheUnwrittenOneAsComing() throws {
@@ -95,7 +115,13 @@ final class HTMLSiteBuilderTests: TemporaryFolderTestCase {
 
     /// Self-contained: no network, no scripts; and every local link, with its anchor, points at something.
     func testSelfContainedAndEveryLocalLinkResolves() throws {
-        let (out, report) = try buildSite()
+        try checkSelfContained(withSolutions: false)
+        try FileManager.default.removeItem(at: temporary.appendingPathComponent("site"))
+        try checkSelfContained(withSolutions: true)
+    }
+
+    private func checkSelfContained(withSolutions: Bool) throws {
+        let (out, report) = try buildSite(withSolutions: withSolutions)
         for path in report.files where path.hasSuffix(".html") {
             let html = try read(out, path)
             XCTAssertFalse(html.contains("<script"), path)

@@ -1,28 +1,32 @@
 import Foundation
 
 extension HTMLSiteBuilder {
-    /// A source file that gets its own highlighted page: a lesson's kata file or one of its starter files.
+    /// A source file that gets its own highlighted page: a lesson's kata file, one of its starter files, or (in a
+    /// teacher's handouts) one of its reference solution files.
     struct CodeFile: Equatable {
-        enum Role: Equatable { case katas, starter }
+        enum Role: Equatable { case katas, starter, solution }
 
         var path: String
         var role: Role
         var lesson: Lesson
 
-        /// `code/Tests-Katas-Kata05SavingSafely.swift.html`
+        /// `code/Tests-Katas-Kata05SavingSafely.swift.html`; a solution's `code/solution-Sources-Solutions-….html`.
         var page: String {
-            "code/" + path.replacingOccurrences(of: "/", with: "-") + ".html"
+            "code/" + (role == .solution ? "solution-" : "") + path.replacingOccurrences(of: "/", with: "-") + ".html"
         }
     }
 
-    /// Every kata and starter file that exists, once each, in lesson order.
+    /// Every kata and starter file that exists, and the solution files when asked for, once each, in lesson order.
     func codeFiles() -> [CodeFile] {
         var files: [CodeFile] = []
         var seen: Set<String> = []
         for lesson in lessons {
             var candidates = [(lesson.katas.file, CodeFile.Role.katas)]
             candidates += lesson.starter.flatMap { swiftFiles(at: $0) }.map { ($0, CodeFile.Role.starter) }
-            for (path, role) in candidates where catalog.workspace.exists(path) && seen.insert(path).inserted {
+            if withSolutions {
+                candidates += lesson.solution.flatMap { swiftFiles(at: $0) }.map { ($0, CodeFile.Role.solution) }
+            }
+            for (path, role) in candidates where catalog.workspace.exists(path) && seen.insert("\(role) \(path)").inserted {
                 files.append(CodeFile(path: path, role: role, lesson: lesson))
             }
         }
@@ -52,12 +56,21 @@ extension HTMLSiteBuilder {
                 + "← \(file.lesson.number). \(HTMLEscaping.escape(file.lesson.title.text(in: page.language)))</a>"
         }
         body += "</nav>\n"
-        let role = file.role == .katas ? "Katas of lesson \(file.lesson.number)" : "Starter of lesson \(file.lesson.number)"
+        let number = file.lesson.number
+        let role = switch file.role {
+        case .katas: "Katas of lesson \(number)"
+        case .starter: "Starter of lesson \(number)"
+        case .solution: "Reference solution of lesson \(number)"
+        }
         body += "<p class=\"kicker\">\(role)</p>\n<h1><code>\(HTMLEscaping.escape(file.path))</code></h1>\n"
-        if file.role == .katas {
-            body += "<p>Run them with <code>swift run lessons check \(file.lesson.number)</code>.</p>\n"
-        } else {
-            body += "<p>Edit this file until <code>swift run lessons check \(file.lesson.number)</code> passes.</p>\n"
+        switch file.role {
+        case .katas:
+            body += "<p>Run them with <code>swift run lessons check \(number)</code>.</p>\n"
+        case .starter:
+            body += "<p>Edit this file until <code>swift run lessons check \(number)</code> passes.</p>\n"
+        case .solution:
+            body += "<p>For teachers. A learner sees it with <code>swift run lessons solution \(number)</code> once "
+                + "the lesson's katas pass.</p>\n"
         }
         body += HTMLRenderer.codeBlock(source, language: "swift")
         return HTMLPage(title: file.path, language: .en, body: body).rendered

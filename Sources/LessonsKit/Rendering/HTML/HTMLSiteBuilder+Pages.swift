@@ -117,6 +117,14 @@ extension HTMLSiteBuilder {
             html += starters.map { "<a href=\"\(pathPrefix)\(escape($0.page))\"><code>\(escape($0.path))</code></a>" }
                 .joined(separator: ", ")
         }
+        let solutions = codeFiles.filter { file in
+            file.role == .solution && lesson.solution.contains { file.path == $0 || file.path.hasPrefix($0 + "/") }
+        }
+        if !solutions.isEmpty {
+            html += "</dd>\n<dt>\(strings.referenceSolution)</dt><dd>"
+                + solutions.map { "<a href=\"\(pathPrefix)\(escape($0.page))\"><code>\(escape($0.path))</code></a>" }
+                    .joined(separator: ", ")
+        }
         html += "</dd>\n<dt>\(strings.runExample)</dt><dd><code>swift run lessons run \(lesson.number)</code></dd>\n"
         html += "<dt>\(strings.basedOn)</dt><dd><ul>\n"
         for source in catalog.sourceDescriptions(of: lesson) { html += "<li>\(escape(source))</li>\n" }
@@ -158,8 +166,26 @@ extension HTMLSiteBuilder {
                 sections += "</section>\n"
             }
         }
+        let solutions = codeFiles.filter { $0.role == .solution }
+        if !solutions.isEmpty {
+            body += "<li class=\"appendix\"><a href=\"#solutions\">\(strings.solutionsAppendix)</a></li>\n"
+            sections += solutionsAppendix(solutions, strings: strings)
+        }
         body += "</ol></nav>\n" + sections
         return HTMLPage(title: "\(catalog.manifest.title) — all lessons", language: .en, body: body).rendered
+    }
+
+    /// The teacher's appendix at the end of the print page: every solution file, lesson by lesson.
+    private func solutionsAppendix(_ files: [CodeFile], strings: HandoutStrings) -> String {
+        var html = "<section class=\"lesson appendix\" id=\"solutions\">\n<h1>\(strings.solutionsAppendix)</h1>\n"
+        html += "<p>For teachers. A learner sees a lesson's solution with <code>swift run lessons solution N</code> "
+            + "once its katas pass.</p>\n"
+        for file in files {
+            html += "<h2>\(file.lesson.number). <code>\(escape(file.path))</code></h2>\n"
+            let source = catalog.workspace.resolve(file.path).flatMap { try? String(contentsOf: $0, encoding: .utf8) }
+            html += HTMLRenderer.codeBlock(source ?? "", language: "swift")
+        }
+        return html + "</section>\n"
     }
 
     // MARK: Index
@@ -194,6 +220,10 @@ extension HTMLSiteBuilder {
             body += "</div></li>\n"
         }
         body += "</ol>\n"
+        if withSolutions {
+            body += "<p class=\"appendix\"><a href=\"all.html#solutions\">\(strings.solutionsAppendix)</a> "
+                + "(for teachers)</p>\n"
+        }
         return HTMLPage(title: catalog.manifest.title, language: .en, body: body).rendered
     }
 }

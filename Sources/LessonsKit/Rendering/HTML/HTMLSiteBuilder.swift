@@ -2,6 +2,9 @@ import Foundation
 
 /// Writes the handouts: `index.html`, a page per lesson and language, `all.html` for printing, a page per kata
 /// and starter file, and the lessons' images. Every link is relative, so the folder works from `file://`.
+///
+/// The reference solutions stay out unless a teacher asks for them (`withSolutions`): then each solution file gets
+/// a page, each lesson's footer links them, and `all.html` ends with an appendix of them.
 public struct HTMLSiteBuilder: Sendable {
     /// What was written, for the command's summary.
     public struct Report: Equatable, Sendable {
@@ -13,9 +16,12 @@ public struct HTMLSiteBuilder: Sendable {
     }
 
     public var catalog: Catalog
+    /// Whether to add the reference solutions (a teacher's copy); a learner's handouts never show them.
+    public var withSolutions: Bool
 
-    public init(catalog: Catalog) {
+    public init(catalog: Catalog, withSolutions: Bool = false) {
         self.catalog = catalog
+        self.withSolutions = withSolutions
     }
 
     var lessons: [Lesson] { catalog.lessons }

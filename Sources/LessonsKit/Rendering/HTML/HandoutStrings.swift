@@ -13,6 +13,8 @@ struct HandoutStrings {
     var runExample: String { pick("Run the example", "Запустить пример") }
     var coming: String { pick("coming", "скоро") }
     var notWrittenYet: String { pick("not written yet", "ещё не написано") }
+    var referenceSolution: String { pick("Reference solution", "Эталонное решение") }
+    var solutionsAppendix: String { pick("Appendix: the reference solutions", "Приложение: эталонные решения") }
     var languageLabel: String { pick("Language", "Язык") }
     func lesson(_ number: Int, of total: Int) -> String { pick("Lesson \(number) of \(total)", "Урок \(number) из \(total)") }
 }
