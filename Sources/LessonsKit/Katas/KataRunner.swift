@@ -46,11 +46,16 @@ public struct KataRunner: Sendable {
     public func run(filter: String, environment: [String: String] = [:], skipBuild: Bool = false,
                     logName: String = "last-check.log",
                     onProgress: (XCTestOutputParser) -> Void = { _ in }) throws(LessonsError) -> Run {
-        var parser = XCTestOutputParser()
-        var output = ""
         var arguments = command + subject.buildOptions(in: workspace)
         if skipBuild { arguments.append("--skip-build") }
         arguments += ["--filter", filter]
+        return try launch(arguments, environment: environment, logName: logName, onProgress: onProgress)
+    }
+
+    private func launch(_ arguments: [String], environment: [String: String], logName: String,
+                        onProgress: (XCTestOutputParser) -> Void) throws(LessonsError) -> Run {
+        var parser = XCTestOutputParser()
+        var output = ""
         var environment = environment
         if let language, environment["LESSONS_LANG"] == nil { environment["LESSONS_LANG"] = language.rawValue }
         let processEnvironment = environment.isEmpty
@@ -62,6 +67,41 @@ public struct KataRunner: Sendable {
         }
         let report = parser.finish()
         return Run(report: report, exitStatus: status, log: saveLog(output, name: logName))
+    }
+
+    /// Runs one suite of the build that is already there, without asking SwiftPM whether it is up to date: the
+    /// test executable straight from the build folder when there is one (Linux; XCTest takes `Katas.Suite`), which
+    /// saves SwiftPM's two seconds of start-up a run — `lessons verify` runs a suite once per decoy. Elsewhere (a
+    /// macOS test bundle needs `xctest` to load it) it is `swift test --skip-build`.
+    public func runBuilt(suite: String, environment: [String: String] = [:], logName: String,
+                         onProgress: (XCTestOutputParser) -> Void = { _ in }) throws(LessonsError) -> Run {
+        guard command == ["swift", "test"], let executable = testExecutable() else {
+            return try run(filter: Self.filter(suite: suite, kata: nil), environment: environment, skipBuild: true,
+                           logName: logName, onProgress: onProgress)
+        }
+        return try launch([executable.path, "\(Self.testModule).\(suite)"], environment: environment,
+                          logName: logName, onProgress: onProgress)
+    }
+
+    /// The test target of the katas.
+    static let testModule = "Katas"
+
+    /// The package's test executable in this subject's build folder (`<build>/debug/<Package>PackageTests.xctest`),
+    /// when it is a plain executable file, as on Linux.
+    public func testExecutable() -> URL? {
+        let scratch = subject.scratchPath(in: workspace)
+            ?? workspace.packageRoot.appendingPathComponent(".build", isDirectory: true)
+        let folder = scratch.appendingPathComponent("debug", isDirectory: true)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        for name in names.sorted() where name.hasSuffix("PackageTests.xctest") {
+            let url = folder.appendingPathComponent(name)
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue,
+               FileManager.default.isExecutableFile(atPath: url.path) {
+                return url
+            }
+        }
+        return nil
     }
 
     private func saveLog(_ output: String, name: String) -> URL? {

@@ -45,9 +45,13 @@ public struct KataVerifier: Sendable {
             result.starters = entries.map { Self.judgeStarters($0, report: starters.report) }
         }
 
+        // One build for every example, then each runs straight from the build folder (one SwiftPM start-up,
+        // not one per example).
+        progress("building the examples", nil)
+        let examplesBuilt = try buildExamples()
         for entry in entries {
             progress("example of lesson \(entry.lesson.number)", nil)
-            result.examples.append(try runExample(entry.lesson))
+            result.examples.append(try runExample(entry.lesson, built: examplesBuilt))
         }
 
         let solutionsStep = "katas against the solutions (built in "
@@ -66,13 +70,14 @@ public struct KataVerifier: Sendable {
             for decoy in entry.lesson.decoys?.cases ?? [] {
                 let step = "decoy \(decoy.id)"
                 progress(step, nil)
-                // The first run builds the decoys; the others reuse that build.
-                let run = try KataRunner(workspace: workspace, subject: .decoys, language: language)
-                    .run(filter: KataRunner.filter(suite: entry.suite.name, kata: nil),
-                         environment: ["LESSONS_DECOY": decoy.id], skipBuild: built,
-                         logName: built ? "verify-decoy-\(decoy.id).log" : "verify-decoys.log") {
-                        progress(step, $0)
-                    }
+                // The first run builds the decoys; the others run that build as it is.
+                let runner = KataRunner(workspace: workspace, subject: .decoys, language: language)
+                let environment = ["LESSONS_DECOY": decoy.id]
+                let run = built
+                    ? try runner.runBuilt(suite: entry.suite.name, environment: environment,
+                                          logName: "verify-decoy-\(decoy.id).log") { progress(step, $0) }
+                    : try runner.run(filter: KataRunner.filter(suite: entry.suite.name, kata: nil),
+                                     environment: environment, logName: "verify-decoys.log") { progress(step, $0) }
                 if run.report.buildFailed {
                     result.buildErrors[.decoys] = relative(run.report.buildErrors)
                     return result
@@ -92,10 +97,22 @@ public struct KataVerifier: Sendable {
             .filter { seen.insert($0).inserted }
     }
 
-    private func runExample(_ lesson: Lesson) throws(LessonsError) -> KataVerification.ExampleCheck {
+    /// Builds the package in the learner's build folder; false when the build failed (each example then goes
+    /// through `swift run`, which reports its own errors).
+    private func buildExamples() throws(LessonsError) -> Bool {
+        let arguments = ["swift", "build"] + KataSubject.starters.buildOptions(in: workspace)
+        return try ProcessRunner.run(arguments, in: workspace.packageRoot) { _ in } == 0
+    }
+
+    private func runExample(_ lesson: Lesson, built: Bool) throws(LessonsError) -> KataVerification.ExampleCheck {
         let product = lesson.example.product
         var output: [String] = []
-        let arguments = ["swift", "run"] + KataSubject.starters.buildOptions(in: workspace) + [product]
+        let scratch = KataSubject.starters.scratchPath(in: workspace)
+            ?? workspace.packageRoot.appendingPathComponent(".build", isDirectory: true)
+        let executable = scratch.appendingPathComponent("debug/\(product)")
+        let arguments = built && FileManager.default.isExecutableFile(atPath: executable.path)
+            ? [executable.path]
+            : ["swift", "run"] + KataSubject.starters.buildOptions(in: workspace) + [product]
         let status = try ProcessRunner.run(arguments, in: workspace.packageRoot) { output.append($0) }
         guard status == 0 else {
             let tail = output.suffix(3).joined(separator: " / ")

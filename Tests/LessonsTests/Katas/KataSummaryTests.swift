@@ -85,6 +85,29 @@ final class KataSummaryTests: TemporaryFolderTestCase {
         XCTAssertEqual(KataRunner.filter(suite: "Kata05SavingSafely", kata: "test01_passes"), "Kata05SavingSafely/test01_passes$")
     }
 
+    func testABuiltSuiteRunsStraightFromTheBuildFolder() throws {
+        // A stand-in for the package's test executable in the decoys' build folder: it prints what it was given.
+        let folder = temporary.appendingPathComponent(".build/lessons/decoys/debug")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let executable = folder.appendingPathComponent("WorkbookPackageTests.xctest")
+        try "#!/bin/sh\necho \"args=$* decoy=$LESSONS_DECOY\"\n".write(to: executable, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: executable.path)
+        let runner = KataRunner(workspace: Workspace(packageRoot: temporary), subject: .decoys)
+        XCTAssertEqual(runner.testExecutable()?.path, executable.path)
+        let run = try runner.runBuilt(suite: "Kata05SavingSafely", environment: ["LESSONS_DECOY": "forgets-rollback"],
+                                      logName: "built.log")
+        XCTAssertEqual(try String(contentsOf: run.log!, encoding: .utf8),
+                       "args=Katas.Kata05SavingSafely decoy=forgets-rollback\n")
+
+        // Without such an executable (a macOS bundle is a folder), and with another command, SwiftPM runs it.
+        XCTAssertNil(KataRunner(workspace: Workspace(packageRoot: temporary), subject: .solutions).testExecutable())
+        let substitute = KataRunner(workspace: Workspace(packageRoot: temporary), command: ["sh", "-c", "echo \"$*\"", "sh"],
+                                    subject: .decoys)
+        let fallback = try substitute.runBuilt(suite: "Kata05SavingSafely", logName: "fallback.log")
+        XCTAssertTrue(try String(contentsOf: fallback.log!, encoding: .utf8)
+            .hasSuffix("--traits Decoys --skip-build --filter Kata05SavingSafely/\n"))
+    }
+
     func testRunnerPassesTheLearnersLanguageToTheKatas() throws {
         // The script prints the language it was given and fails unless it is Russian.
         let script = "echo \"LESSONS_LANG=$LESSONS_LANG\"; test \"$LESSONS_LANG\" = ru"
