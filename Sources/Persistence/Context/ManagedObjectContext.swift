@@ -15,6 +15,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         case privateQueue
     }
 
+    /// The queue the context works on, chosen when it is made.
     public let concurrencyType: ConcurrencyType
     /// The coordinator this context reads from and saves to.
     public var persistentStoreCoordinator: PersistentStoreCoordinator? {
@@ -72,6 +73,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// The store's ID scopes by entity index, copied on first use.
     var idScopes: [ManagedObjectID.Scope] = []
 
+    /// A context on the main queue or a private queue of its own; give it a ``persistentStoreCoordinator`` or a
+    /// ``parent`` before using it.
     public init(concurrencyType: ConcurrencyType) {
         self.concurrencyType = concurrencyType
         switch concurrencyType {

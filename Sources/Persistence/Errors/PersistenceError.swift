@@ -84,6 +84,7 @@ public struct PersistenceError: Error, Sendable, CustomStringConvertible {
     /// The store or file concerned.
     public var url: URL?
 
+    /// An error with Core Data's `code`, a `message` a person can act on, and whatever of the rest is known.
     public init(
         _ code: Code, _ message: String, object: ManagedObject? = nil, objectID: ManagedObjectID? = nil,
         entityName: String? = nil,
@@ -149,8 +150,10 @@ public struct MergeConflict: Sendable, CustomStringConvertible {
     public var persistedSnapshot: [String: PersistentValue]
     /// For a uniqueness conflict: the constraint's attribute names and the IDs of the clashing objects.
     public var constraint: [String]
+    /// For a uniqueness conflict: the IDs of the stored (or other new) objects that hold the same values.
     public var conflictingObjectIDs: [ManagedObjectID]
 
+    /// A conflict; Persistence makes them while saving, and you rarely need to.
     public init(sourceObject: ManagedObject? = nil, objectID: ManagedObjectID, oldVersion: Int64, newVersion: Int64,
                 objectSnapshot: [String: PersistentValue], cachedSnapshot: [String: PersistentValue],
                 persistedSnapshot: [String: PersistentValue], constraint: [String] = [],

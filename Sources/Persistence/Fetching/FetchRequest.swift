@@ -19,6 +19,7 @@ public enum FetchRequestResultType: Sendable {
 /// let movies = try context.fetch(request)
 /// ```
 public final class FetchRequest<Result>: CustomStringConvertible {
+    /// The entity whose objects (or rows) are fetched.
     public let entityName: String
     /// Only objects matching it are returned; `nil` returns every object of the entity.
     public var predicate: FetchPredicate?
@@ -39,6 +40,7 @@ public final class FetchRequest<Result>: CustomStringConvertible {
     /// `true` (the default): a fetch of an entity with subentities returns their objects too; `false`: only
     /// objects of the entity itself.
     public var includesSubentities = true
+    /// What each result is: an object (the default), an object ID, a dictionary of values, or a count.
     public var resultType: FetchRequestResultType = .managedObjectResultType
     /// For ``FetchRequestResultType/dictionaryResultType``: the attribute and to-one names to return
     /// (to-ones as object IDs); `nil` for every attribute.
@@ -46,6 +48,7 @@ public final class FetchRequest<Result>: CustomStringConvertible {
     /// For dictionary results: leave out rows equal to an earlier one.
     public var returnsDistinctResults = false
 
+    /// A request for every object of `entityName`; narrow and order it with its properties.
     public init(entityName: String) {
         self.entityName = entityName
     }

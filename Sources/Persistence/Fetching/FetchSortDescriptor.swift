@@ -5,9 +5,12 @@
 public struct FetchSortDescriptor: Sendable, Hashable, CustomStringConvertible {
     /// An attribute name, or a key path through to-one relationships (`director.name`).
     public let key: String
+    /// `false` sorts from the largest value down.
     public let ascending: Bool
+    /// `true` compares strings ignoring ASCII case (Core Data's `caseInsensitiveCompare:` selector).
     public let caseInsensitive: Bool
 
+    /// A sort by `key`, ascending unless you say otherwise.
     public init(key: String, ascending: Bool = true, caseInsensitive: Bool = false) {
         self.key = key
         self.ascending = ascending

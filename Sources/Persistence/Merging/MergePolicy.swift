@@ -42,19 +42,35 @@
 public struct MergePolicy: Sendable, Hashable, CustomStringConvertible {
     /// The five policies.
     public enum PolicyType: Sendable, Hashable {
-        case error, mergeByPropertyStoreTrump, mergeByPropertyObjectTrump, overwrite, rollback
+        /// Fail the save on any conflict (Core Data's `NSErrorMergePolicyType`).
+        case error
+        /// The store's changed properties win (`NSMergeByPropertyStoreTrumpMergePolicyType`).
+        case mergeByPropertyStoreTrump
+        /// The object's changed properties win (`NSMergeByPropertyObjectTrumpMergePolicyType`).
+        case mergeByPropertyObjectTrump
+        /// The object's whole state is written (`NSOverwriteMergePolicyType`).
+        case overwrite
+        /// The object's changes give way to the store (`NSRollbackMergePolicyType`).
+        case rollback
     }
 
+    /// Which of the five policies this is.
     public let type: PolicyType
 
+    /// The policy of `type` (Core Data's `NSMergePolicy(merge:)`).
     public init(merge type: PolicyType) {
         self.type = type
     }
 
+    /// Fail the save on any conflict: the default of every context (Core Data's `NSErrorMergePolicy`).
     public static let error = MergePolicy(merge: .error)
+    /// Property by property, the store's changes win (`NSMergeByPropertyStoreTrumpMergePolicy`).
     public static let mergeByPropertyStoreTrump = MergePolicy(merge: .mergeByPropertyStoreTrump)
+    /// Property by property, the object's changes win (`NSMergeByPropertyObjectTrumpMergePolicy`).
     public static let mergeByPropertyObjectTrump = MergePolicy(merge: .mergeByPropertyObjectTrump)
+    /// The object's whole state is written over the row (`NSOverwriteMergePolicy`).
     public static let overwrite = MergePolicy(merge: .overwrite)
+    /// The object's changes are dropped for the store's values (`NSRollbackMergePolicy`).
     public static let rollback = MergePolicy(merge: .rollback)
 
     /// `true` for the policies under which the in-memory object wins.

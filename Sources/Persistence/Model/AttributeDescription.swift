@@ -1,7 +1,9 @@
 /// One attribute of an entity: a name, a type, whether it may be nil, the value new objects start with, and whether
 /// the store keeps it (a transient attribute lives in memory only).
 public final class AttributeDescription: Sendable, CustomStringConvertible {
+    /// The attribute's name: its key for `value(forKey:)` and the name of a `@Managed` property that reads it.
     public let name: String
+    /// What values the attribute holds.
     public let attributeType: AttributeType
     /// An optional attribute may be nil when saved; a non-optional one fails validation with code 1570.
     public let isOptional: Bool
@@ -21,6 +23,8 @@ public final class AttributeDescription: Sendable, CustomStringConvertible {
     /// use it in a predicate or sort descriptor; evaluate those on the objects in memory instead.
     public let isTransient: Bool
 
+    /// An attribute; ``PropertyDescription/attribute(_:_:optional:defaultValue:transient:)`` is the
+    /// short way to declare one in a model.
     public init(name: String, type: AttributeType, isOptional: Bool = true, defaultValue: PersistentValue = .null,
                 valueTransformerName: String? = nil, isTransient: Bool = false) {
         self.name = name

@@ -2,7 +2,30 @@ import Foundation
 
 /// The type of an attribute, as Core Data's `NSAttributeDescription.AttributeType` names them.
 public enum AttributeType: String, Sendable, Hashable, CaseIterable {
-    case string, integer16, integer32, integer64, double, float, boolean, date, uuid, uri, binaryData, decimal
+    /// Text (`String`).
+    case string
+    /// A 16-bit integer (`Int16`).
+    case integer16
+    /// A 32-bit integer (`Int32`, or `Int`).
+    case integer32
+    /// A 64-bit integer (`Int64`, or `Int`).
+    case integer64
+    /// A double-precision number (`Double`).
+    case double
+    /// A single-precision number (`Float`), stored as a double.
+    case float
+    /// `Bool`, stored as 0 or 1.
+    case boolean
+    /// A point in time (`Date`), stored as seconds since 2001-01-01, as Core Data stores it.
+    case date
+    /// `UUID`, stored as its 16 bytes.
+    case uuid
+    /// `URL`, stored as its absolute string (Core Data's "URI" type).
+    case uri
+    /// Bytes (`Data`).
+    case binaryData
+    /// A decimal number (`Decimal`), stored as text so no digit is lost.
+    case decimal
     /// A value of a type of your own, stored as the `Data` a named ``ValueTransformer`` turns it into (see
     /// ``AttributeDescription/valueTransformerName``).
     case transformable

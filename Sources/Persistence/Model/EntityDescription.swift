@@ -20,6 +20,7 @@
 ///
 /// An entity belongs to one ``ManagedObjectModel``; once the model is made it never changes.
 public final class EntityDescription: @unchecked Sendable, CustomStringConvertible {
+    /// The entity's name, unique in its model: what fetch requests and `insertNewObject(forEntityName:into:)` name.
     public let name: String
     /// The class instantiated for this entity's objects (`ManagedObject` itself when there is no subclass). A
     /// subentity's class is its parent's class or a subclass of it.
@@ -45,7 +46,9 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     /// Indexes on the entity's table (Core Data's fetch indexes); they speed fetches up and never change results.
     public let indexes: [FetchIndexDescription]
 
+    /// The entity's attributes by name, its superentities' included.
     public let attributesByName: [String: AttributeDescription]
+    /// The entity's relationships by name, its superentities' included.
     public let relationshipsByName: [String: RelationshipDescription]
     /// Position of each property in ``properties``; objects keep their values in that order.
     let propertyIndexByName: [String: Int]
@@ -70,7 +73,7 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     /// The scope of this entity's temporary IDs.
     let temporaryIDScope: ManagedObjectID.Scope
 
-    // Set once by ManagedObjectModel.
+    /// The model the entity belongs to (set once, when the model is made).
     public internal(set) unowned(unsafe) var managedObjectModel: ManagedObjectModel!
     var index = 0
 

@@ -11,18 +11,24 @@
 public struct FetchIndexDescription: Sendable, Hashable, CustomStringConvertible {
     /// One property of an index and its order.
     public struct Element: Sendable, Hashable {
+        /// The name of the attribute or to-one relationship indexed.
         public let property: String
+        /// `false` orders the index from the largest value down.
         public let isAscending: Bool
 
+        /// One property of an index, ascending unless you say otherwise.
         public init(property: String, ascending: Bool = true) {
             self.property = property
             self.isAscending = ascending
         }
     }
 
+    /// The index's name, unique in the model (it names the SQLite index).
     public let name: String
+    /// The properties indexed, in order of precedence.
     public let elements: [Element]
 
+    /// An index over `elements`, each with its own order.
     public init(name: String, elements: [Element]) {
         self.name = name
         self.elements = elements

@@ -4,7 +4,9 @@
 /// are unique and usable, constraints name attributes, and each `ManagedObject` subclass declares only
 /// properties its entity has. A problem throws a ``PersistenceError`` that names the entity and property.
 public final class ManagedObjectModel: @unchecked Sendable, CustomStringConvertible {
+    /// Every entity, in the order they were given.
     public let entities: [EntityDescription]
+    /// The entities by name.
     public let entitiesByName: [String: EntityDescription]
     private let entitiesByClass: [ObjectIdentifier: EntityDescription]
     /// A hash of everything that shapes the store's tables; a store made with another hash is incompatible (134100).

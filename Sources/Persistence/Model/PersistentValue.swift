@@ -3,15 +3,25 @@ import Foundation
 /// A single stored value: what one attribute of one object holds, what a predicate argument becomes,
 /// and what a dictionary fetch returns. It is `Sendable`, so it may cross contexts and queues.
 public enum PersistentValue: Sendable, Hashable {
+    /// No value (nil).
     case null
+    /// Text.
     case string(String)
+    /// An integer of any of the integer attribute types.
     case integer(Int64)
+    /// A floating-point number (double and float attributes).
     case double(Double)
+    /// A Boolean.
     case bool(Bool)
+    /// A point in time.
     case date(Date)
+    /// A UUID.
     case uuid(UUID)
+    /// A URL (a URI attribute).
     case uri(URL)
+    /// Bytes: binary data, and what a transformable attribute's transformer makes.
     case data(Data)
+    /// A decimal number.
     case decimal(Decimal)
 
     /// `true` for `.null`.

@@ -1,9 +1,12 @@
 /// One property of an entity: an attribute or a relationship. The static functions are the short way to
 /// declare a model in code.
 public enum PropertyDescription: Sendable {
+    /// A value the object holds.
     case attribute(AttributeDescription)
+    /// A link to other objects.
     case relationship(RelationshipDescription)
 
+    /// The property's name, unique in its entity (superentities' properties included).
     public var name: String {
         switch self {
         case .attribute(let a): return a.name

@@ -13,25 +13,35 @@ public enum DeleteRule: String, Sendable, Hashable {
 /// One relationship of an entity: its destination, to-one or to-many (optionally ordered), its inverse,
 /// and its delete rule.
 public final class RelationshipDescription: @unchecked Sendable, CustomStringConvertible {
+    /// The relationship's name: its key, and the name of a `@Managed` property that reads it.
     public let name: String
+    /// The name of the entity the relationship points at.
     public let destinationEntityName: String
     /// The name of the relationship on the destination that points back; `nil` for none (discouraged, as in
     /// Core Data: without an inverse the graph can go stale).
     public let inverseName: String?
+    /// A to-many relationship holds any number of objects; a to-one holds one or none.
     public let isToMany: Bool
     /// A to-many relationship that keeps its objects in order.
     public let isOrdered: Bool
+    /// What deleting an object does to the objects this relationship holds.
     public let deleteRule: DeleteRule
     /// A non-optional to-one must point at an object when saved; a non-optional to-many must hold at least one.
     public let isOptional: Bool
-    /// For a to-many: the fewest and most objects allowed at save (0 means no limit).
+    /// For a to-many: the fewest objects allowed at save (0 means no limit).
     public let minCount: Int
+    /// For a to-many: the most objects allowed at save (0 means no limit).
     public let maxCount: Int
 
     // Set once by ManagedObjectModel while it resolves names; never changed afterwards.
+    /// The entity the relationship points at (set when the model is made).
     public internal(set) unowned(unsafe) var destinationEntity: EntityDescription!
+    /// The relationship on the destination that points back, if any (set when the model is made).
     public internal(set) unowned(unsafe) var inverseRelationship: RelationshipDescription?
 
+    /// A relationship; ``PropertyDescription/toOne(_:_:inverse:deleteRule:optional:)`` and
+    /// ``PropertyDescription/toMany(_:_:inverse:ordered:deleteRule:optional:minCount:maxCount:)`` are the short way
+    /// to declare one in a model.
     public init(name: String, destination: String, inverse: String?, toMany: Bool = false, ordered: Bool = false,
                 deleteRule: DeleteRule = .nullify, isOptional: Bool = true, minCount: Int = 0, maxCount: Int = 0) {
         self.name = name

@@ -6,6 +6,7 @@ public struct NSValueTransformerName: RawRepresentable, Hashable, Sendable {
     public let rawValue: String
 
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// The name `rawValue`, as `NSValueTransformerName("…")` reads on Apple platforms.
     public init(_ rawValue: String) { self.rawValue = rawValue }
 }
 
@@ -27,6 +28,7 @@ public struct NSValueTransformerName: RawRepresentable, Hashable, Sendable {
 /// Subclasses must be safe to call from any queue: every context that reads or writes the attribute uses the one
 /// registered instance.
 open class ValueTransformer: @unchecked Sendable {
+    /// A transformer; register it with `setValueTransformer(_:forName:)` before the attribute is used.
     public init() {}
 
     /// Whether ``reverseTransformedValue(_:)`` undoes ``transformedValue(_:)``; a `Transformable` attribute needs it.

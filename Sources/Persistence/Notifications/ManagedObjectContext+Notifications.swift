@@ -15,13 +15,22 @@ extension ManagedObjectContext {
 
     /// The keys of the notifications' `userInfo`.
     public enum NotificationKey: String, Sendable {
+        /// The inserted objects, a `Set<ManagedObject>` (Core Data's `NSInsertedObjectsKey`, whose value is
+        /// `"inserted"` too).
         case insertedObjects = "inserted"
+        /// The updated objects (`NSUpdatedObjectsKey`).
         case updatedObjects = "updated"
+        /// The deleted objects (`NSDeletedObjectsKey`).
         case deletedObjects = "deleted"
+        /// The objects refreshed by a merge (`NSRefreshedObjectsKey`).
         case refreshedObjects = "refreshed"
+        /// The inserted objects' IDs, a `Set<ManagedObjectID>` (`NSInsertedObjectIDsKey`).
         case insertedObjectIDs = "inserted_objectIDs"
+        /// The updated objects' IDs (`NSUpdatedObjectIDsKey`).
         case updatedObjectIDs = "updated_objectIDs"
+        /// The deleted objects' IDs (`NSDeletedObjectIDsKey`).
         case deletedObjectIDs = "deleted_objectIDs"
+        /// The refreshed objects' IDs (`NSRefreshedObjectIDsKey`).
         case refreshedObjectIDs = "refreshed_objectIDs"
     }
 

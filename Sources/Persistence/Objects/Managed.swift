@@ -19,6 +19,7 @@ public struct Managed<Value: ManagedPropertyValue>: AnyManagedProperty {
     /// This property's place among the object's `@Managed` properties (see ``ManagedPropertyOrdinal``).
     @usableFromInline let ordinal: UInt8
 
+    /// Declares the property; its name is the entity property's key.
     public init() {
         ordinal = ManagedPropertyOrdinal.next()
     }

@@ -19,12 +19,21 @@ public enum ManagedValueKind: Sendable, CustomStringConvertible {
 }
 
 /// A Swift type a `@Managed` property can have: attribute types, `T?`, `Set<T>` and `[T]` for relationships.
+///
+/// Persistence conforms every type it stores to this protocol. To store a type of your own, conform it to
+/// ``ManagedAttributeValue`` instead: its four requirements say which attribute types it stands for and how it
+/// converts to and from ``PersistentValue``, and it supplies everything here.
 public protocol ManagedPropertyValue {
+    /// What kind of entity property a `@Managed` property of this type must match: checked against the model
+    /// when the model is made, so a mismatch is an error at start-up rather than a wrong value later.
     static var managedValueKind: ManagedValueKind { get }
     /// `true` for attribute types: a constant the typed accessors test on every access, so it must be cheaper
     /// than building ``managedValueKind``.
     static var isManagedAttribute: Bool { get }
+    /// The Swift value of a property read from an object (a non-optional attribute that is nil reads as a
+    /// placeholder; a relationship drops objects of other classes).
     static func fromManagedStorage(_ storage: ManagedStorage) -> Self
+    /// This value as the object stores it.
     var managedStorage: ManagedStorage { get }
     /// The value read straight from `object`'s packed row, or nil when the accessor must go the general way.
     static func _packedValue(in object: ManagedObject, ordinal: UInt8) -> Self?
@@ -43,11 +52,15 @@ extension ManagedPropertyValue {
 
 /// A type that can sit inside an optional `@Managed` property (`String?`, `Director?`).
 public protocol ManagedOptionalWrappable {
+    /// What kind of entity property an optional `@Managed` property of this type must match.
     static var managedValueKind: ManagedValueKind { get }
+    /// `true` for attribute types (see ``ManagedPropertyValue/isManagedAttribute``).
     static var isManagedAttribute: Bool { get }
     /// The value, or `nil` when the storage holds nil (or nothing).
     static func wrappedFromManagedStorage(_ storage: ManagedStorage) -> Self?
+    /// What the object stores for nil.
     static var nilManagedStorage: ManagedStorage { get }
+    /// This value as the object stores it.
     var managedStorage: ManagedStorage { get }
     /// The value read straight from `object`'s packed row (`.some(nil)` for nil), or nil for the general way.
     static func _packedWrapped(in object: ManagedObject, ordinal: UInt8) -> Self??
@@ -68,7 +81,10 @@ public protocol ManagedAttributeValue: ManagedPropertyValue, ManagedOptionalWrap
     static var attributeTypes: [AttributeType] { get }
     /// The value read while the attribute is nil (a non-optional property cannot say nil).
     static var placeholder: Self { get }
+    /// The Swift value of a stored value, or nil when `persistentValue` does not fit this type (an integer too large
+    /// for it, a value of another kind); such a value reads as nil, or as ``placeholder`` in a non-optional property.
     init?(persistentValue: PersistentValue)
+    /// This value as the store keeps it.
     var persistentValue: PersistentValue { get }
 }
 

@@ -1,6 +1,6 @@
 extension FetchPredicate {
-    /// Whether `object` satisfies the predicate, evaluated in memory with the same meaning as in a fetch (see
-    /// ``PredicateComparison`` for each operator, including nil and type rules).
+    /// Whether `object` satisfies the predicate, evaluated in memory with the same meaning as in a fetch, nil and
+    /// type rules included.
     ///
     /// - Throws: ``FetchPredicateError`` (`.evaluation`) when a value cannot be used as the predicate asks —
     ///   comparing a string with a number, `BEGINSWITH` on a number, a variable with no value — naming the key

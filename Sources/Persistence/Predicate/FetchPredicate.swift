@@ -11,7 +11,8 @@
 /// `FALSEPREDICATE`; strings, numbers, `TRUE YES FALSE NO NIL NULL`, lists `{…}`, `$VARIABLES`; key paths through
 /// to-one and to-many relationships (also several to-manys deep), `SELF`, `@count @sum @avg @min @max`,
 /// `ANY SOME ALL NONE`, and `SUBQUERY(collection, $x, predicate).@count`. A key that is a reserved word is written
-/// with `#` (`#in`). See ``PredicateComparison`` for the exact meaning of each operator.
+/// with `#` (`#in`). The exact meaning of each operator, nil and type rules included, is written where it is
+/// implemented (`PredicateComparison`, in the source).
 ///
 /// Arguments are converted when the predicate is made (see ``init(format:_:)``), so a predicate holds only values
 /// and object IDs: it is `Sendable`, can be shared between contexts, and compares and hashes by its structure.

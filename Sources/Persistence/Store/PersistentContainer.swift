@@ -11,8 +11,11 @@ import Foundation
 /// }
 /// ```
 public final class PersistentContainer: @unchecked Sendable {
+    /// The container's name: the store file's name by default, and the model's when it is looked up by name.
     public let name: String
+    /// The model of the container's store.
     public let managedObjectModel: ManagedObjectModel
+    /// The coordinator every context of the container reads from and saves to.
     public let persistentStoreCoordinator: PersistentStoreCoordinator
     /// Where and how the store is opened. By default: `<name>.sqlite` in ``defaultDirectoryURL()``.
     public var persistentStoreDescriptions: [PersistentStoreDescription]
@@ -22,6 +25,7 @@ public final class PersistentContainer: @unchecked Sendable {
     /// ``loadPersistentStores(completionHandler:)``. Set only while initialising.
     private var modelLoadingError: PersistenceError?
 
+    /// A container for `managedObjectModel`; its store opens when you call ``loadPersistentStores(completionHandler:)``.
     public init(name: String, managedObjectModel: ManagedObjectModel) {
         self.name = name
         self.managedObjectModel = managedObjectModel

@@ -3,12 +3,14 @@ import Foundation
 /// Connects contexts to the store and serialises access to it. Contexts on any queue call in; one lock keeps
 /// SQLite's connection to one caller at a time.
 public final class PersistentStoreCoordinator: @unchecked Sendable {
+    /// The model of the store the coordinator opens.
     public let managedObjectModel: ManagedObjectModel
     private let lock = NSRecursiveLock()
     private var store: SQLiteStore?
     /// Contexts that merge other contexts' saves automatically (held weakly).
     let mergingContexts = ContextList()
 
+    /// A coordinator with no store yet (a container opens it; contexts set it as ``ManagedObjectContext/persistentStoreCoordinator``).
     public init(managedObjectModel: ManagedObjectModel) {
         self.managedObjectModel = managedObjectModel
     }

@@ -12,6 +12,8 @@ public final class PersistentStoreDescription: @unchecked Sendable, CustomString
     /// Load on a background queue and call the completion handler there (instead of before returning).
     public var shouldAddStoreAsynchronously = false
 
+    /// A store at `url`, read and written, loaded before ``PersistentContainer/loadPersistentStores(completionHandler:)``
+    /// returns.
     public init(url: URL) {
         self.url = url
     }
