@@ -90,6 +90,19 @@ final class ObjectLayoutTests: PersistenceTestCase {
         }
     }
 
+    func testAClassWhoseOrdinalsSkipANumberIsRefusedByName() {
+        // A stray Managed() made while the object initialises takes a number from the same counter.
+        XCTAssertThrowsError(try ManagedObjectModel(entities: [
+            EntityDescription(name: "Tangled", managedObjectClass: Tangled.self, properties: [
+                .attribute("name", .string), .attribute("count", .integer64),
+            ]),
+        ])) { error in
+            let message = (error as? PersistenceError)?.message ?? "\(error)"
+            XCTAssertTrue(message.contains("the @Managed properties of Tangled could not be numbered in declaration "
+                + "order (ordinals [0, 2])"), message)
+        }
+    }
+
     func testObjectsLeaveTheUpdatedAndDeletedListsOneByOne() throws {
         let movies = (0..<100).map { makeMovie("m\($0)", year: $0) }
         try context.save()
@@ -139,6 +152,12 @@ private final class Ten: ManagedObject {
 }
 
 /// 256 @Managed properties: one more than a class may have.
+private final class Tangled: ManagedObject {
+    @Managed var name: String
+    let stray = Managed<Int>()
+    @Managed var count: Int
+}
+
 private final class TooWide: ManagedObject {
     @Managed var p0: Int; @Managed var p1: Int; @Managed var p2: Int; @Managed var p3: Int; @Managed var p4: Int; @Managed var p5: Int; @Managed var p6: Int; @Managed var p7: Int; @Managed var p8: Int; @Managed var p9: Int; @Managed var p10: Int; @Managed var p11: Int; @Managed var p12: Int; @Managed var p13: Int; @Managed var p14: Int; @Managed var p15: Int
     @Managed var p16: Int; @Managed var p17: Int; @Managed var p18: Int; @Managed var p19: Int; @Managed var p20: Int; @Managed var p21: Int; @Managed var p22: Int; @Managed var p23: Int; @Managed var p24: Int; @Managed var p25: Int; @Managed var p26: Int; @Managed var p27: Int; @Managed var p28: Int; @Managed var p29: Int; @Managed var p30: Int; @Managed var p31: Int
