@@ -52,14 +52,15 @@ open class ManagedObject: CustomStringConvertible {
     /// The fault state; the inserted, deleted, unfitting-value and inaccessible flags; the updated and deleted
     /// lists the object is in.
     @exclusivity(unchecked) var stateBits: ObjectStateBits
-    /// This object's row in ``packedBlock`` (a block holds at most 65,535 rows).
+    /// This object's row in its packed row's block (16 bits: a block's format allows 65,535 rows; the blocks
+    /// made today hold at most 256, see ``PackedRowAllocator``).
     @exclusivity(unchecked) var packedRowIndex: UInt16 = 0
 
     // Raw values in case order: ``ObjectStateBits`` relies on it.
     enum FaultState: UInt8 {
-        /// Values are in ``slots``.
+        /// The values are in ``values`` (slots, or a packed row) and have been read or set.
         case fired
-        /// Values are in ``slots`` (read with the fetch: the row cache) but have not been touched yet.
+        /// The values are in ``values`` (read with the fetch: the row cache) but have not been touched yet.
         case faultWithRow
         /// No values yet: the first read loads the row from the store.
         case faultWithoutRow

@@ -4,7 +4,8 @@ import Foundation
 /// bit 63 for "to-many relationships loaded and empty") followed by a cell per attribute or to-one key, laid out by
 /// the entity's ``PackedRowLayout``.
 ///
-/// A fetch packs its rows into blocks of up to 256, so a fetched object costs no allocation of its own for its
+/// A fetch packs its rows into blocks of up to 256 rows (``PackedRowAllocator``'s limit; the format's is 65,535),
+/// so a fetched object costs no allocation of its own for its
 /// values; the objects a context inserts share blocks the same way (one made outside any context gets a block of
 /// one row). A block lives as long as any object still reading from it (an object that unpacks its row into slots
 /// lets go of its block). Each row belongs to one object. A fetched row is written once, as it is read; a new
@@ -13,7 +14,7 @@ final class PackedRowBlock: ManagedBuffer<PackedRowBlock.Header, UInt64> {
     struct Header {
         let layout: PackedRowLayout
         // 16-bit counts keep a new object's block of one row as small as the row itself allows (a row has at most
-        // 1 + 63 × 3 words, a block at most 256 rows).
+        // 1 + 63 × 3 words; a block at most 65,535 rows, and the allocator makes none above 256).
         /// Words per row: the bits word and the cells.
         let stride: UInt16
         let capacity: UInt16
