@@ -32,12 +32,7 @@ final class ConflictResolverTests: PersistenceTestCase {
     private func conflictingUpdate() throws -> Movie {
         let movie = makeMovie("Alien", year: 1979)
         try context.save()
-        let other = container.newBackgroundContext()
-        try other.performAndWait {
-            let copy = try XCTUnwrap(other.existingObject(with: movie.objectID) as? Movie)
-            copy.title = "Alien (director's cut)"
-            try other.save()
-        }
+        try changeElsewhere(movie.objectID) { $0.title = "Alien (director's cut)" }
         movie.rating = 8
         return movie
     }

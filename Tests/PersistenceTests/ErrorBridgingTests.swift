@@ -95,12 +95,7 @@ final class ErrorBridgingTests: PersistenceTestCase {
     func testAStaleSaveUnderTheErrorPolicyIs133020WithEachConflictAndItsSourceObject() throws {
         let movie = makeMovie("Alien", year: 1979)
         try context.save()
-        let other = container.newBackgroundContext()
-        try other.performAndWait {
-            let copy = try XCTUnwrap(other.existingObject(with: movie.objectID) as? Movie)
-            copy.rating = 8.5
-            try other.save()
-        }
+        try changeElsewhere(movie.objectID) { $0.rating = 8.5 }
         movie.rating = 7
         let error = try XCTUnwrap(nsError { try context.save() })
         XCTAssertEqual(error.code, 133_020)
@@ -135,11 +130,7 @@ final class ErrorBridgingTests: PersistenceTestCase {
         let alien = makeMovie("Alien")
         try context.save()
         let id = alien.objectID
-        let other = container.newBackgroundContext()
-        try other.performAndWait {
-            other.delete(try other.existingObject(with: id))
-            try other.save()
-        }
+        try deleteElsewhere(id)
         let strict = container.newBackgroundContext()
         strict.shouldDeleteInaccessibleFaults = false
         strict.performAndWait {

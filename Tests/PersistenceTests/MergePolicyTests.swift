@@ -21,12 +21,9 @@ final class MergePolicyTests: PersistenceTestCase {
 
     /// Another context saves `title` (and `rating` when given) over the stored row.
     private func changeElsewhere(title: String, rating: Double? = nil) throws {
-        let other = container.newBackgroundContext()
-        try other.performAndWait {
-            let copy = try XCTUnwrap(other.existingObject(with: movie.objectID) as? Movie)
+        try changeElsewhere(movie.objectID) { copy in
             copy.title = title
             if let rating { copy.rating = rating }
-            try other.save()
         }
     }
 
@@ -107,14 +104,7 @@ final class MergePolicyTests: PersistenceTestCase {
 
     func testARowDeletedElsewhereIsDroppedOrWrittenAgain() throws {
         let id = movie.objectID
-        func deleteElsewhere() throws {
-            let other = container.newBackgroundContext()
-            try other.performAndWait {
-                other.delete(try other.existingObject(with: id))
-                try other.save()
-            }
-        }
-        try deleteElsewhere()
+        try deleteElsewhere(id)
         movie.rating = 8
         context.mergePolicy = .mergeByPropertyStoreTrump
         try context.save()

@@ -6,12 +6,7 @@ final class OptimisticLockingTests: PersistenceTestCase {
     func testSavingAStaleObjectFailsWith133020AndDescribesTheConflict() throws {
         let movie = makeMovie("Alien", year: 1979)
         try context.save()
-        let other = container.newBackgroundContext()
-        try other.performAndWait {
-            let copy = try XCTUnwrap(other.existingObject(with: movie.objectID) as? Movie)
-            copy.rating = 8.5
-            try other.save()
-        }
+        try changeElsewhere(movie.objectID) { $0.rating = 8.5 }
         movie.rating = 7
         let error = assertPersistenceError(.managedObjectMerge) { try context.save() }
         XCTAssertEqual(error?.message, "Could not merge changes.")
@@ -28,12 +23,7 @@ final class OptimisticLockingTests: PersistenceTestCase {
     func testDeletingARowChangedElsewhereConflictsToo() throws {
         let movie = makeMovie("Alien")
         try context.save()
-        let other = container.newBackgroundContext()
-        try other.performAndWait {
-            let copy = try XCTUnwrap(other.existingObject(with: movie.objectID) as? Movie)
-            copy.title = "Alien³"
-            try other.save()
-        }
+        try changeElsewhere(movie.objectID) { $0.title = "Alien³" }
         context.delete(movie)
         assertPersistenceError(.managedObjectMerge) { try context.save() }
         XCTAssertEqual(try storedCount("Movie"), 1)

@@ -114,11 +114,7 @@ final class QueryGenerationTests: PersistenceTestCase {
         let alien = makeMovie("Alien")
         try context.save()
         let id = alien.objectID
-        let other = container.newBackgroundContext()
-        try other.performAndWait {
-            other.delete(try other.existingObject(with: id))
-            try other.save()
-        }
+        try deleteElsewhere(id)
         let strict = container.newBackgroundContext()
         strict.shouldDeleteInaccessibleFaults = false
         strict.performAndWait {

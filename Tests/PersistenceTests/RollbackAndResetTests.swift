@@ -75,12 +75,7 @@ final class RollbackAndResetTests: PersistenceTestCase {
     func testRefreshWithMergeKeepsLocalChangesOverTheStoresValues() throws {
         let movie = makeMovie("Alien", year: 1979)
         try context.save()
-        let other = container.newBackgroundContext()
-        try other.performAndWait {
-            let copy = try XCTUnwrap(other.existingObject(with: movie.objectID) as? Movie)
-            copy.rating = 8.5
-            try other.save()
-        }
+        try changeElsewhere(movie.objectID) { $0.rating = 8.5 }
         movie.title = "Alien (director's cut)"
         context.refresh(movie, mergeChanges: true)
         XCTAssertEqual(movie.title, "Alien (director's cut)", "the unsaved change stays")

@@ -60,6 +60,25 @@ class PersistenceTestCase: XCTestCase {
         return movie
     }
 
+    /// Saves `change` of the movie with `id` from another context on the store, so this test's copy of it is stale
+    /// (a row version behind): how every optimistic-locking test begins.
+    func changeElsewhere(_ id: ManagedObjectID, _ change: (Movie) -> Void) throws {
+        let other = container.newBackgroundContext()
+        try other.performAndWait {
+            change(try XCTUnwrap(other.existingObject(with: id) as? Movie))
+            try other.save()
+        }
+    }
+
+    /// Deletes the object with `id` from another context on the store and saves there.
+    func deleteElsewhere(_ id: ManagedObjectID) throws {
+        let other = container.newBackgroundContext()
+        try other.performAndWait {
+            other.delete(try other.existingObject(with: id))
+            try other.save()
+        }
+    }
+
     static func inMemoryStoreFiles() -> Set<String> {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/shm")) ?? []
         let mine = "persistence-inmemory-\(getpid())-"
