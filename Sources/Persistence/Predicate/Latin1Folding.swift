@@ -59,25 +59,13 @@ enum Latin1Folding {
         let bound = expansion[Int(folding.rawValue)]
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(bytes.count * bound, 1)) { buffer -> R? in
             var count = 0
-            var index = 0
-            while index < bytes.count {
-                let lead = bytes[index]
-                let code: Int
-                if lead < 0x80 {
-                    code = Int(lead)
-                    index += 1
-                } else if (lead == 0xC2 || lead == 0xC3), index + 1 < bytes.count, bytes[index + 1] & 0xC0 == 0x80 {
-                    code = Int(lead & 0x1F) << 6 | Int(bytes[index + 1] & 0x3F)
-                    index += 2
-                } else {
-                    return nil
-                }
+            let decoded = forEachCode(in: bytes) { code in
                 for byte in table[code] {
                     buffer[count] = byte
                     count += 1
                 }
             }
-            return body(UnsafeBufferPointer(rebasing: buffer[0..<count]))
+            return decoded ? body(UnsafeBufferPointer(rebasing: buffer[0..<count])) : nil
         }
     }
 
@@ -86,21 +74,28 @@ enum Latin1Folding {
         guard let table = table(folding) else { return nil }
         var folded: [UInt8] = []
         folded.reserveCapacity(bytes.count + 4)
+        guard forEachCode(in: bytes, { folded.append(contentsOf: table[$0]) }) else { return nil }
+        return String(decoding: folded, as: UTF8.self)
+    }
+
+    /// Calls `body` with each character of `bytes` (UTF-8) as its Latin-1 code, 0 to 255; stops and returns false
+    /// at a character outside Latin-1 or at bytes that are not valid UTF-8. Inlined into both folds, so the SQL
+    /// functions' loop stays one loop.
+    @inline(__always)
+    private static func forEachCode(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Int) -> Void) -> Bool {
         var index = 0
         while index < bytes.count {
             let lead = bytes[index]
-            let code: Int
             if lead < 0x80 {
-                code = Int(lead)
+                body(Int(lead))
                 index += 1
             } else if (lead == 0xC2 || lead == 0xC3), index + 1 < bytes.count, bytes[index + 1] & 0xC0 == 0x80 {
-                code = Int(lead & 0x1F) << 6 | Int(bytes[index + 1] & 0x3F)
+                body(Int(lead & 0x1F) << 6 | Int(bytes[index + 1] & 0x3F))
                 index += 2
             } else {
-                return nil
+                return false
             }
-            folded.append(contentsOf: table[code])
         }
-        return String(decoding: folded, as: UTF8.self)
+        return true
     }
 }
