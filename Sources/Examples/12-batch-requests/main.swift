@@ -56,7 +56,7 @@ func restartDeck(named name: String, in container: PersistentContainer) throws -
         return try background.execute(request).objectIDs ?? []
     }
     ManagedObjectContext.mergeChanges(
-        fromRemoteContextSave: [ManagedObjectContext.NotificationKey.updatedObjectIDs.rawValue: moved],
+        fromRemoteContextSave: [ManagedObjectContext.NotificationKey.updatedObjects.rawValue: moved],
         into: [container.viewContext])
     return moved
 }
@@ -71,7 +71,7 @@ func importCatalog(_ entries: [DeckEntry], into container: PersistentContainer) 
         return try background.execute(request).objectIDs ?? []
     }
     ManagedObjectContext.mergeChanges(
-        fromRemoteContextSave: [ManagedObjectContext.NotificationKey.updatedObjectIDs.rawValue: written],
+        fromRemoteContextSave: [ManagedObjectContext.NotificationKey.updatedObjects.rawValue: written],
         into: [container.viewContext])
     return written
 }
@@ -126,7 +126,7 @@ do {
     print("2. Merging the IDs the request returned")
     // region: merge
     ManagedObjectContext.mergeChanges(
-        fromRemoteContextSave: [ManagedObjectContext.NotificationKey.updatedObjectIDs.rawValue: moved],
+        fromRemoteContextSave: [ManagedObjectContext.NotificationKey.updatedObjects.rawValue: moved],
         into: [container.viewContext])
     print("   view context after mergeChanges(fromRemoteContextSave:into:): Spanish: \(boxes(spanish))")
     // endregion: merge
@@ -190,7 +190,7 @@ do {
     print("   \(deleted.count) objects deleted in SQL: \(deleted.map(\.entityName).joined(separator: ", "))")
     print("   before merging: the view context still holds \(german.name) and \(hund.front) (box \(hund.box))")
     ManagedObjectContext.mergeChanges(
-        fromRemoteContextSave: [ManagedObjectContext.NotificationKey.deletedObjectIDs.rawValue: deleted],
+        fromRemoteContextSave: [ManagedObjectContext.NotificationKey.deletedObjects.rawValue: deleted],
         into: [context])
     let left = deleted.filter { context.registeredObject(for: $0) != nil }
     print("   after merging:  objects of theirs the view context still holds: \(left.count)")
