@@ -12,8 +12,16 @@ public final class PostScreen {
         context = container.viewContext
         self.fix = fix
         switch fix {
-        case .none, .refreshBeforeSaving:
+        case .none:
             break
+        case .refreshBeforeSaving:
+            if Decoy.isActive("refresh-by-automatic-merging") {
+                // The push is merged as it lands: the end state is right, and save() never refreshes anything.
+                context.automaticallyMergesChangesFromParent = true
+            } else if Decoy.isActive("refresh-by-policy") {
+                // A merge policy settles the conflict: the end state is right, but the context's policy changed.
+                context.mergePolicy = .mergeByPropertyObjectTrump
+            }
         case .automaticMerging:
             if Decoy.isActive("automatic-merging-by-policy") {
                 context.mergePolicy = .mergeByPropertyObjectTrump
@@ -21,7 +29,12 @@ public final class PostScreen {
                 context.automaticallyMergesChangesFromParent = true
             }
         case .objectTrump:
-            if Decoy.isActive("store-trump-instead-of-object-trump") {
+            if Decoy.isActive("object-trump-by-automatic-merging") {
+                // No policy: the push lands before the save, so the save meets no conflict for a policy to settle.
+                context.automaticallyMergesChangesFromParent = true
+            } else if Decoy.isActive("object-trump-by-refresh") {
+                // No policy: save() refreshes the post first, so only the screen's own save() avoids the conflict.
+            } else if Decoy.isActive("store-trump-instead-of-object-trump") {
                 context.mergePolicy = .mergeByPropertyStoreTrump
             } else if Decoy.isActive("overwrite-instead-of-object-trump") {
                 context.mergePolicy = .overwrite
@@ -38,7 +51,9 @@ public final class PostScreen {
 
     public func save() throws {
         guard context.hasChanges else { return }
-        if fix == .refreshBeforeSaving && !Decoy.isActive("refresh-when-opening") {
+        let refreshes = fix == .refreshBeforeSaving && !Decoy.isActive("refresh-when-opening")
+            && !Decoy.isActive("refresh-by-automatic-merging") && !Decoy.isActive("refresh-by-policy")
+        if refreshes || (fix == .objectTrump && Decoy.isActive("object-trump-by-refresh")) {
             context.refresh(post, mergeChanges: !Decoy.isActive("refresh-discarding-changes"))
         }
         if Decoy.isActive("screen-swallows-conflict") {
