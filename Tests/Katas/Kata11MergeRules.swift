@@ -408,8 +408,13 @@ final class Kata11MergeRules: KataCase {
                     + "context's own changes.",
                 ru: "слияние заменило несохранённый заголовок экрана на «\(screen.post.title)»: при слиянии "
                     + "собственные изменения контекста сохраняются."))
-            try saveScreen(screen, fix: "the merged post takes the store's version, so its save no longer conflicts.",
-                           fixRu: "влитый пост получает версию хранилища, и его сохранение больше не конфликтует.")
+            try saveScreen(screen, fix: "a merged post takes the store's version, so its save no longer conflicts. "
+                                + "Values copied into the post by hand change what the screen shows, not the "
+                                + "snapshot and version the save compares; let the context merge the save.",
+                           fixRu: "после слияния пост получает версию хранилища, и его сохранение больше не "
+                                + "конфликтует. Значения, скопированные в пост вручную, меняют то, что видно на "
+                                + "экране, но не снимок и версию, которые сравнивает сохранение; пусть сохранение "
+                                + "вливает сам контекст.")
             let inStore = try stored(postID)
             try expect(inStore.title == "Merge rules, explained" && inStore.likes == 7, localized(
                 "the store reads \"\(inStore.title)\", \(inStore.likes) likes, not the screen's title with the "

@@ -191,9 +191,9 @@ final class Kata12BatchRequests: KataCase {
                 try expect(false, "the view context still shows \(shown) after restartDeck(named: \"Spanish\"), "
                     + "which moved them to box 1 in the store. A batch request posts no notification, so no context "
                     + "hears of it: pass the IDs it returned to ManagedObjectContext.mergeChanges("
-                    + "fromRemoteContextSave:into:) — under the updated key (IDs listed as inserted are taken for "
-                    + "new objects, and objects the context holds already are not refreshed), into the view context "
-                    + "(not the background context that ran the request)." + policy)
+                    + "fromRemoteContextSave:into:) — under the key that says what the request did (updated: the "
+                    + "inserted key is for objects new to the context), into the view context (not the background "
+                    + "context that ran the request)." + policy)
             }
             try expect(hablar.box == 5, "the view context's hablar (Spanish verbs) reads box \(hablar.box), not 5: "
                 + "only the Spanish deck's cards should have moved.")
@@ -342,8 +342,8 @@ final class Kata12BatchRequests: KataCase {
                 + "them: they are also what the view context has to merge.")
             try expect(spanish.name == "Spanish (Castilian)", "the view context still shows the Spanish deck as "
                 + "\"\(spanish.name)\" after the import renamed it. Merge the IDs the request returns (resultType "
-                + ".objectIDs) into the view context under the updated key: listed as inserted, the context takes "
-                + "them for new objects and does not refresh the deck it holds.")
+                + ".objectIDs) into the view context under the updated key, which refreshes the objects the context "
+                + "holds (the inserted key is for objects new to it).")
         }
     }
 }

@@ -7,6 +7,8 @@ public final class PostScreen {
     public let context: ManagedObjectContext
     public let post: Post
     public let fix: ConflictFix
+    /// The observer of `automatic-merging-by-hand`.
+    private var handMerge: (any NSObjectProtocol)?
 
     public init(container: PersistentContainer, postID: ManagedObjectID, fix: ConflictFix) throws {
         context = container.viewContext
@@ -25,6 +27,8 @@ public final class PostScreen {
         case .automaticMerging:
             if Decoy.isActive("automatic-merging-by-policy") {
                 context.mergePolicy = .mergeByPropertyObjectTrump
+            } else if Decoy.isActive("automatic-merging-by-hand") {
+                // Set up below, once the post is found.
             } else {
                 context.automaticallyMergesChangesFromParent = true
             }
@@ -44,9 +48,29 @@ public final class PostScreen {
         }
         guard let post = try context.existingObject(with: postID) as? Post else { throw NotAPost(postID) }
         self.post = post
+        if fix == .automaticMerging && Decoy.isActive("automatic-merging-by-hand") {
+            // The store's likes copied into the screen's post by hand after every other save: the screen shows
+            // them, but the post keeps its old snapshot and version, so its save still conflicts.
+            let coordinator = container.persistentStoreCoordinator
+            let context = self.context
+            nonisolated(unsafe) let shown = post
+            handMerge = NotificationCenter.default.addObserver(
+                forName: ManagedObjectContext.didSaveObjectIDsNotification, object: nil, queue: nil
+            ) { note in
+                guard let saver = note.object as? ManagedObjectContext, saver !== context,
+                      saver.persistentStoreCoordinator === coordinator else { return }
+                let reader = container.newBackgroundContext()
+                let likes = reader.performAndWait { (try? reader.existingObject(with: postID) as? Post)?.likes }
+                context.perform { if let likes { shown.likes = likes } }
+            }
+        }
         if fix == .refreshBeforeSaving && Decoy.isActive("refresh-when-opening") {
             context.refresh(post, mergeChanges: true)
         }
+    }
+
+    deinit {
+        if let handMerge { NotificationCenter.default.removeObserver(handMerge) }
     }
 
     public func save() throws {
