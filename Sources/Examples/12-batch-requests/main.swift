@@ -104,13 +104,15 @@ do {
     // region: stale
     let background = container.newBackgroundContext()
     let moved = try background.performAndWait {
+        // Every card of the deck coded "es" goes up a box, computed from each row's own value.
         let request = BatchUpdateRequest(entityName: "Flashcard")
-        request.predicate = try FetchPredicate(format: "deck.name == %@", "Spanish")
-        request.propertiesToUpdate = ["box": 1]
+        request.propertiesToUpdate = ["box": BatchUpdateExpression.key("box") + 1]
+        request.predicate = try FetchPredicate(format: "deck.code == %@", "es")
         request.resultType = .updatedObjectIDsResultType
-        return try background.execute(request).objectIDs ?? []
+        let result = try background.execute(request)
+        return result.objectIDs ?? []
     }
-    print("   \(moved.count) cards moved to box 1 in SQL; did-save notifications: \(counter.count)")
+    print("   \(moved.count) cards moved up a box in SQL; did-save notifications: \(counter.count)")
     print("   view context after:   Spanish: \(boxes(spanish))")
     // endregion: stale
     let reader = container.newBackgroundContext()
@@ -179,13 +181,13 @@ do {
     let german = try saveDecks(in: context)["de"]!
     let hund = german.cards.first { $0.front == "Hund" }!
     // region: delete
-    let background = container.newBackgroundContext()
-    let deleted = try background.performAndWait {
-        let archived = FlashcardDeck.fetchRequest()
-        archived.predicate = try FetchPredicate(format: "archived == YES")
-        let request = BatchDeleteRequest(fetchRequest: archived)
+    // This time the rows to delete are named by their IDs (one entity), not matched by a fetch request.
+    let cleaner = container.newBackgroundContext()
+    let deleted = try cleaner.performAndWait {
+        let request = BatchDeleteRequest(objectIDs: [german.objectID])
         request.resultType = .resultTypeObjectIDs
-        return try background.execute(request).objectIDs ?? []
+        let result = try cleaner.execute(request)
+        return result.objectIDs ?? []
     }
     print("   \(deleted.count) objects deleted in SQL: \(deleted.map(\.entityName).joined(separator: ", "))")
     print("   before merging: the view context still holds \(german.name) and \(hund.front) (box \(hund.box))")
