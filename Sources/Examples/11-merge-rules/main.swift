@@ -97,7 +97,7 @@ blog.performBackgroundTask { context in
     for name in ["Ann", "Boris"] {
         User(context: context).name = name
     }
-    // save(_:) is this file's copy of BlogStorage.save(in:): it reports rather than throws.
+    // save(_:), defined above, reports what happened rather than throwing.
     lines.append(t("save with two new users: ", "сохраняем двух новых пользователей: ") + "\(save(context))")
     lines.append(t("save again, nothing new: ", "сохраняем ещё раз, ничего нового: ") + "\(save(context))")
     _ = User(context: context)                          // no name: the model requires one
