@@ -58,21 +58,18 @@ enum Status: CustomStringConvertible {
     }
 }
 
-// region: save-status
-/// Saves `context` on its own queue and reports what happened; a failed save is rolled back.
+/// Saves `context` and reports what happened; a failed save is rolled back. Call it on the context's queue (this
+/// example only calls it inside the context's own blocks).
 func save(_ context: ManagedObjectContext) -> Status {
-    context.performAndWait {
-        guard context.hasChanges else { return .hasNoChanges }
-        do {
-            try context.save()
-            return .saved
-        } catch {
-            context.rollback()
-            return .failed((error as NSError).code)
-        }
+    if !context.hasChanges { return .hasNoChanges }
+    do {
+        try context.save()
+    } catch {
+        context.rollback()
+        return .failed((error as NSError).code)
     }
+    return .saved
 }
-// endregion: save-status
 
 /// A post's title and likes as the store has them, read through a context that has seen nothing before.
 func stored(_ postID: ManagedObjectID, in container: PersistentContainer) -> String {

@@ -64,6 +64,7 @@ func restartDeck(named name: String, in container: PersistentContainer) throws -
 /// A catalog import: one batch insert of the decks' codes and names. Returns the IDs written.
 func importCatalog(_ entries: [DeckEntry], into container: PersistentContainer) throws -> [ManagedObjectID] {
     let background = container.newBackgroundContext()
+    background.mergePolicy = .mergeByPropertyObjectTrump          // what an upsert needs on Apple's platforms
     let written = try background.performAndWait {
         let request = BatchInsertRequest(entityName: "FlashcardDeck",
                                          objects: entries.map { ["code": $0.code, "name": $0.name] })
