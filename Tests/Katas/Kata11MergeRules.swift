@@ -327,7 +327,9 @@ final class Kata11MergeRules: KataCase {
             screen.post.title = "Merge rules, explained"         // the user types; not saved yet
 
             let outcome = Box<(status: SaveStatus, onMain: Bool)>()
+            let calls = Box<Int>()
             PushHandler(storage: storage).apply(PostUpdate(likes: 7), toPostWithID: postID) { status in
+                calls.set((calls.value ?? 0) + 1)
                 outcome.set((status, Thread.isMainThread))
             }
             try expect(eventually { outcome.value != nil }, localized(
@@ -337,6 +339,13 @@ final class Kata11MergeRules: KataCase {
                     + "сохранение закончилось, что бы оно ни вернуло."))
             let (status, onMain) = outcome.value!
             if case .failed(let notDone as KataNotDone) = status { throw notDone }
+            _ = eventually(0.2) { false }                    // let a second call arrive, if one is coming
+            let callCount = calls.value ?? 0
+            try expect(callCount == 1, localized(
+                "apply called its completion \(callCount) times for one push: the UI would handle the same result "
+                    + "\(callCount) times. Call it once, when the background save is done.",
+                ru: "apply вызвал completion \(callCount) раз(а) на один push: интерфейс обработает один и тот же "
+                    + "результат несколько раз. Вызывайте его один раз, когда фоновое сохранение закончилось."))
             guard case .saved = status else {
                 try expect(false, localized("the push reported \(status), not .saved.",
                                             ru: "push вернул \(status), а не .saved."))
@@ -399,8 +408,13 @@ final class Kata11MergeRules: KataCase {
                     + "context's own changes.",
                 ru: "слияние заменило несохранённый заголовок экрана на «\(screen.post.title)»: при слиянии "
                     + "собственные изменения контекста сохраняются."))
-            try saveScreen(screen, fix: "the merged post takes the store's version, so its save no longer conflicts.",
-                           fixRu: "влитый пост получает версию хранилища, и его сохранение больше не конфликтует.")
+            try saveScreen(screen, fix: "a merged post takes the store's version, so its save no longer conflicts. "
+                                + "Values copied into the post by hand change what the screen shows, not the "
+                                + "snapshot and version the save compares; let the context merge the save.",
+                           fixRu: "после слияния пост получает версию хранилища, и его сохранение больше не "
+                                + "конфликтует. Значения, скопированные в пост вручную, меняют то, что видно на "
+                                + "экране, но не снимок и версию, которые сравнивает сохранение; пусть сохранение "
+                                + "вливает сам контекст.")
             let inStore = try stored(postID)
             try expect(inStore.title == "Merge rules, explained" && inStore.likes == 7, localized(
                 "the store reads \"\(inStore.title)\", \(inStore.likes) likes, not the screen's title with the "
@@ -417,6 +431,15 @@ final class Kata11MergeRules: KataCase {
             screen.post.title = "Merge rules, explained"
             // The push changes the title too, and the likes, which the screen did not touch.
             try push(PostUpdate(title: "Merge Rules", likes: 7), to: postID)
+            try expect(screen.post.likes == 0, localized(
+                "before saving, the screen already shows the push's \(screen.post.likes) likes: the push was merged "
+                    + "into the viewContext as it landed (that is solution 1), so the save met no conflict and no "
+                    + "merge policy was put to work. Solution 2 merges nothing ahead of time: the screen shows 0 likes "
+                    + "until it saves, and the policy settles the conflict at the save.",
+                ru: "ещё до сохранения экран показывает \(screen.post.likes) лайков из push: push влился во "
+                    + "viewContext сразу (это решение 1), сохранение не встретило конфликта, и политике слияния нечего "
+                    + "было разрешать. Решение 2 ничего не вливает заранее: до сохранения экран показывает 0 лайков, а "
+                    + "конфликт разрешает политика в момент сохранения."))
             try saveScreen(screen, fix: "the viewContext's merge policy is still .error, the default.",
                            fixRu: "политика слияния viewContext всё ещё .error, по умолчанию.")
             let inStore = try stored(postID)
@@ -432,6 +455,31 @@ final class Kata11MergeRules: KataCase {
                     + "object.",
                 ru: "в хранилище \(inStore.likes) лайков: 7 из push затёрты устаревшим значением экрана. Побеждать "
                     + "должны только свойства, которые экран менял; overwrite записывает все свойства объекта."))
+
+            // A second edit and a second push, and this time another part of the app saves the viewContext itself:
+            // a merge policy belongs to the context, so it settles the conflict whoever saves.
+            screen.post.title = "Merge rules, explained again"
+            try push(PostUpdate(title: "Merge Rules!", likes: 9), to: postID)
+            do {
+                try screen.context.save()
+            } catch {
+                let code = (error as NSError).code
+                try expect(false, localized(
+                    "the viewContext's own save (not through save()) failed with \(code) after a second push: the "
+                        + "screen avoided the first conflict inside its save(), not with the context's merge policy. "
+                        + "Solution 2 is the context's policy, set up when the screen opens, and it settles every "
+                        + "save of that context.",
+                    ru: "сохранение самого viewContext (не через save()) после второго push упало с \(code): первый "
+                        + "конфликт экран обошёл внутри своего save(), а не политикой слияния контекста. Решение 2 — "
+                        + "политика контекста, заданная при открытии экрана, и она разрешает конфликт при любом "
+                        + "сохранении этого контекста."))
+            }
+            let again = try stored(postID)
+            try expect(again.title == "Merge rules, explained again" && again.likes == 9, localized(
+                "after the second save the store reads \"\(again.title)\", \(again.likes) likes, not the screen's "
+                    + "new title with the push's 9 likes.",
+                ru: "после второго сохранения в хранилище «\(again.title)», \(again.likes) лайков, а не новый "
+                    + "заголовок экрана с 9 лайками из push."))
         }
     }
 
@@ -441,6 +489,13 @@ final class Kata11MergeRules: KataCase {
             let screen = try PostScreen(container: container, postID: postID, fix: .refreshBeforeSaving)
             screen.post.title = "Merge rules, explained"
             try push(PostUpdate(title: "Merge Rules", likes: 7), to: postID)
+            try expect(screen.post.likes == 0, localized(
+                "before save() the screen already shows the push's \(screen.post.likes) likes: the push was merged "
+                    + "into the viewContext as it landed (that is solution 1), so nothing was left for a refresh to "
+                    + "do. Solution 3 leaves the context as it is and re-reads the post inside save().",
+                ru: "ещё до save() экран показывает \(screen.post.likes) лайков из push: push влился во viewContext "
+                    + "сразу (это решение 1), и обновлению нечего было делать. Решение 3 не трогает настройки "
+                    + "контекста и перечитывает пост внутри save()."))
             try saveScreen(screen, fix: "solution 3 re-reads the post from the store just before saving, which "
                             + "brings its snapshot up to date.",
                            fixRu: "решение 3 перечитывает пост из хранилища прямо перед сохранением, и его снимок "
@@ -462,6 +517,22 @@ final class Kata11MergeRules: KataCase {
                     + "\(screen.post.likes)).",
                 ru: "7 лайков из push не пережили сохранение экрана (хранилище: \(inStore.likes), экран: "
                     + "\(screen.post.likes))."))
+
+            // A second edit and a second push, saved past save(): the fix of solution 3 lives in save(), and the
+            // context itself keeps the default policy — so this save must still meet the conflict.
+            screen.post.title = "Merge rules, explained again"
+            try push(PostUpdate(likes: 9), to: postID)
+            var code: Int?
+            do { try screen.context.save() } catch { code = (error as NSError).code }
+            try expect(code == 133020, localized(
+                "a save of the viewContext that bypassed save() "
+                    + (code.map { "failed with \($0), not with the conflict 133020" } ?? "went through over a newer push")
+                    + ": the screen changed its context (a merge policy, or automatic merging) instead of refreshing "
+                    + "the post in save(). Solution 3 is for when the context's policy should stay as it is.",
+                ru: "сохранение viewContext в обход save() "
+                    + (code.map { "упало с \($0), а не с конфликтом 133020" } ?? "прошло поверх более нового push")
+                    + ": экран изменил настройки контекста (политику слияния или автоматическое слияние), а не "
+                    + "обновил пост в save(). Решение 3 — для случая, когда политику контекста менять не хочется."))
         }
     }
 }

@@ -27,6 +27,10 @@ public struct PushHandler: Sendable {
             }
             if Decoy.isActive("push-completes-off-main") {
                 completion(status)
+            } else if Decoy.isActive("push-completes-twice") {
+                // Once when the save is done, and once more "to be sure": the UI hears of one push twice.
+                DispatchQueue.main.async { completion(status) }
+                DispatchQueue.main.async { completion(status) }
             } else {
                 DispatchQueue.main.async { completion(status) }
             }

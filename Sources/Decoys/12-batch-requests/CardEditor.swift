@@ -7,8 +7,17 @@ public final class CardEditor {
     public let card: Flashcard
 
     public init(card: Flashcard, container: PersistentContainer) throws {
-        context = ManagedObjectContext(concurrencyType: .mainQueue)
-        context.persistentStoreCoordinator = container.persistentStoreCoordinator
+        if Decoy.isActive("editor-in-view-context") {
+            // The edit happens in the view context, where every screen sees the unsaved text.
+            context = container.viewContext
+        } else {
+            context = ManagedObjectContext(concurrencyType: .mainQueue)
+            context.persistentStoreCoordinator = container.persistentStoreCoordinator
+        }
+        if Decoy.isActive("editor-policy-on-view-context") {
+            // A side effect: the whole app's main context changes its merge policy for one editor.
+            container.viewContext.mergePolicy = .mergeByPropertyObjectTrump
+        }
         if Decoy.isActive("editor-overwrite") {
             context.mergePolicy = .overwrite
         } else if Decoy.isActive("editor-store-trump") {

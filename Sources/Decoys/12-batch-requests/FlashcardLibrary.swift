@@ -10,9 +10,9 @@ public final class FlashcardLibrary {
         self.container = container
     }
 
-    private var updatedKey: String { ManagedObjectContext.NotificationKey.updatedObjectIDs.rawValue }
-    private var insertedKey: String { ManagedObjectContext.NotificationKey.insertedObjectIDs.rawValue }
-    private var deletedKey: String { ManagedObjectContext.NotificationKey.deletedObjectIDs.rawValue }
+    private var updatedKey: String { ManagedObjectContext.NotificationKey.updatedObjects.rawValue }
+    private var insertedKey: String { ManagedObjectContext.NotificationKey.insertedObjects.rawValue }
+    private var deletedKey: String { ManagedObjectContext.NotificationKey.deletedObjects.rawValue }
 
     public func restartDeck(named name: String) throws -> Int {
         let background = container.newBackgroundContext()
@@ -41,6 +41,12 @@ public final class FlashcardLibrary {
         // The background context used on the caller's thread, outside performAndWait.
         let moved = Decoy.isActive("restart-off-queue") ? try run() : try background.performAndWait { try run() }
         if Decoy.isActive("restart-without-merge") { return moved.count }
+        if Decoy.isActive("restart-refresh-all-objects") {
+            // Re-reads every object of the view context instead of merging what the request changed.
+            let viewContext = container.viewContext
+            viewContext.performAndWait { viewContext.refreshAllObjects() }
+            return moved.count
+        }
         if Decoy.isActive("restart-policy-instead-of-merge") {
             container.viewContext.mergePolicy = .mergeByPropertyObjectTrump
             return moved.count
@@ -98,12 +104,25 @@ public final class FlashcardLibrary {
             }
             return entries.count
         }
-        let written = try background.performAndWait {
-            let rows: [[String: Any]] = entries.map { entry in
-                var row: [String: Any] = ["code": entry.code, "name": entry.name]
-                if Decoy.isActive("import-writes-archived") { row["archived"] = false }
-                return row
+        if Decoy.isActive("import-upsert-in-swift") {
+            // The upsert written by hand: fetch the stored decks, rename or insert, save — no batch request.
+            try background.performAndWait {
+                var byCode: [String: FlashcardDeck] = [:]
+                for deck in try background.fetch(FlashcardDeck.fetchRequest()) { byCode[deck.code] = deck }
+                for entry in entries {
+                    let deck = byCode[entry.code] ?? FlashcardDeck(context: background)
+                    deck.code = entry.code
+                    deck.name = entry.name
+                }
+                try background.save()
             }
+            let ids = try container.viewContext.fetch(FlashcardDeck.fetchRequest()).map(\.objectID)
+            ManagedObjectContext.mergeChanges(fromRemoteContextSave: [updatedKey: ids], into: [container.viewContext])
+            return entries.count
+        }
+        background.mergePolicy = .mergeByPropertyObjectTrump
+        let written = try background.performAndWait {
+            let rows: [[String: Any]] = entries.map { ["code": $0.code, "name": $0.name] }
             let request = BatchInsertRequest(entityName: "FlashcardDeck", objects: rows)
             request.resultType = .objectIDs
             return try background.execute(request).objectIDs ?? []

@@ -7,6 +7,17 @@ import Persistence
 // conflict "Could not merge changes." (133020) when a push changes the post the main context is editing — then the
 // three ways out of it, and what every merge policy keeps. `swift run lessons run 11`.
 
+/// The example speaks the lesson's language: `LESSONS_LANG=ru swift run lessons run 11` (or a Russian `LANG`) prints
+/// it in Russian.
+let russian: Bool = {
+    let environment = ProcessInfo.processInfo.environment
+    if let language = environment["LESSONS_LANG"] { return language == "ru" }
+    return (environment["LC_ALL"] ?? environment["LANG"] ?? "").hasPrefix("ru")
+}()
+
+/// The English or the Russian text, whichever the example speaks.
+func t(_ english: String, _ russianText: String) -> String { russian ? russianText : english }
+
 /// A loaded container on a private in-memory store.
 func makeContainer() throws -> PersistentContainer {
     let container = PersistentContainer(name: BlogModel.name, managedObjectModel: try BlogModel.shared())
@@ -42,66 +53,67 @@ enum Status: CustomStringConvertible {
         switch self {
         case .saved: return "saved"
         case .hasNoChanges: return "hasNoChanges"
-        case .failed(let code): return "failed (\(code)), rolled back"
+        case .failed(let code): return t("failed (\(code)), rolled back", "failed (\(code)), откат")
         }
     }
 }
 
-// region: save-status
-/// Saves `context` on its own queue and reports what happened; a failed save is rolled back.
+/// Saves `context` and reports what happened; a failed save is rolled back. Call it on the context's queue (this
+/// example only calls it inside the context's own blocks).
 func save(_ context: ManagedObjectContext) -> Status {
-    context.performAndWait {
-        guard context.hasChanges else { return .hasNoChanges }
-        do {
-            try context.save()
-            return .saved
-        } catch {
-            context.rollback()
-            return .failed((error as NSError).code)
-        }
+    if !context.hasChanges { return .hasNoChanges }
+    do {
+        try context.save()
+    } catch {
+        context.rollback()
+        return .failed((error as NSError).code)
     }
+    return .saved
 }
-// endregion: save-status
 
 /// A post's title and likes as the store has them, read through a context that has seen nothing before.
 func stored(_ postID: ManagedObjectID, in container: PersistentContainer) -> String {
     let reader = container.newBackgroundContext()
     return reader.performAndWait {
-        guard let post = try? reader.existingObject(with: postID) as? Post else { return "no post" }
-        return "\"\(post.title)\", \(post.likes) likes"
+        guard let post = try? reader.existingObject(with: postID) as? Post else { return t("no post", "поста нет") }
+        return t("\"\(post.title)\", \(post.likes) likes", "«\(post.title)», лайков: \(post.likes)")
     }
 }
 
 // MARK: - Rule 1
 
-print("1. Each queue its own context: background work in a private context of its own")
+print(t("1. Each queue its own context: background work in a private context of its own",
+        "1. У каждой очереди свой контекст: фоновая работа — в собственном приватном контексте"))
 let blog = try makeContainer()
 let reports = Box<[String]>()
 // region: background-task
 blog.performBackgroundTask { context in
     // A private-queue context made for this task; this block runs on its queue, never on the main thread.
-    var lines = ["task runs on the main thread: \(Thread.isMainThread), in a \(context.concurrencyType) context"]
+    var lines = [t("task runs on the main thread: \(Thread.isMainThread), in a \(context.concurrencyType) context",
+                   "задача на главном потоке: \(Thread.isMainThread), контекст: \(context.concurrencyType)")]
     for name in ["Ann", "Boris"] {
         User(context: context).name = name
     }
-    // save(_:) is this file's copy of BlogStorage.save(in:): it reports rather than throws.
-    lines.append("save with two new users: \(save(context))")
-    lines.append("save again, nothing new: \(save(context))")
+    // save(_:), defined above, reports what happened rather than throwing.
+    lines.append(t("save with two new users: ", "сохраняем двух новых пользователей: ") + "\(save(context))")
+    lines.append(t("save again, nothing new: ", "сохраняем ещё раз, ничего нового: ") + "\(save(context))")
     _ = User(context: context)                          // no name: the model requires one
-    lines.append("save a user without a name: \(save(context)); has changes: \(context.hasChanges)")
+    lines.append(t("save a user without a name: ", "сохраняем пользователя без имени: ") + "\(save(context)); "
+                 + t("has changes: ", "есть изменения: ") + "\(context.hasChanges)")
     // The UI hears about it on the main queue, with plain values.
     DispatchQueue.main.async { reports.set(lines) }
 }
 // endregion: background-task
 runMainQueue { reports.value != nil }
-for line in reports.value ?? ["the background task did not report"] { print("   " + line) }
+for line in reports.value ?? [t("the background task did not report", "фоновая задача ничего не сообщила")] { print("   " + line) }
 let users = try blog.viewContext.fetch(User.fetchRequest()).map(\.name).sorted()
-print("   the main context reads from the store: \(users)")
+print(t("   the main context reads from the store: ", "   главный контекст читает из хранилища: ") + "\(users)")
 
 // MARK: - Rule 2
 
 print("")
-print("2. Objects stay in their context; an objectID crosses")
+print(t("2. Objects stay in their context; an objectID crosses",
+        "2. Объекты остаются в своём контексте, а objectID можно передавать"))
 let writing = blog.viewContext
 let draft = Post(context: writing)
 draft.title = "Merge rules"
@@ -122,9 +134,10 @@ edited.author = picked                             // wrong: the user belongs to
 // endregion: object-across
 do {
     try editorContext.save()
-    print("   assigned the picker's user as it is: saved?!")
+    print(t("   assigned the picker's user as it is: saved?!", "   присвоили пользователя с экрана выбора как есть: сохранилось?!"))
 } catch {
-    print("   assigned the picker's user as it is: the save fails (\((error as NSError).code))")
+    print(t("   assigned the picker's user as it is: the save fails", "   присвоили пользователя с экрана выбора как есть: сохранение падает")
+          + " (\((error as NSError).code))")
     print("     \((error as NSError).localizedDescription)")
     editorContext.rollback()
 }
@@ -134,7 +147,9 @@ try editorContext.save()
 // endregion: object-id
 let check = blog.newBackgroundContext()
 let author = check.performAndWait { (try? check.existingObject(with: draft.objectID) as? Post)?.author?.name }
-print("   assigned the editor's own copy, looked up by objectID: saved; the store's author: \(author ?? "none")")
+print(t("   assigned the editor's own copy, looked up by objectID: saved; the store's author: ",
+        "   присвоили копию из контекста редактора, найденную по objectID: сохранено; автор в хранилище: ")
+      + (author ?? t("none", "нет")))
 
 // MARK: - Rule 3.1
 
@@ -170,25 +185,28 @@ func editWhilePushLands(pushTitle: Bool, configure: (ManagedObjectContext) -> Vo
     let landed = Box<Bool>()
     viewContext.perform { landed.set(true) }           // after whatever the save queued for the main queue
     runMainQueue { landed.value == true }
-    lines.append("screen before saving: \"\(post.title)\", \(post.likes) likes")
+    lines.append(t("screen before saving: \"\(post.title)\", \(post.likes) likes",
+                   "экран до сохранения: «\(post.title)», лайков: \(post.likes)"))
     beforeSave(viewContext, post)
     do {
         try viewContext.save()
-        lines.append("screen saved; store: \(stored(postID, in: container))")
+        lines.append(t("screen saved; store: ", "экран сохранён; в хранилище: ") + stored(postID, in: container))
     } catch {
         let error = error as NSError
-        lines.append("save failed: \(error.domain) \(error.code) \"\(error.localizedDescription)\"")
-        lines.append("store keeps the push: \(stored(postID, in: container))")
+        lines.append(t("save failed: ", "сохранение упало: ") + "\(error.domain) \(error.code) \"\(error.localizedDescription)\"")
+        lines.append(t("store keeps the push: ", "в хранилище остался пуш: ") + stored(postID, in: container))
     }
     return lines
 }
 
 print("")
-print("3. A push saves the post the main context is editing")
+print(t("3. A push saves the post the main context is editing",
+        "3. Пуш сохраняет пост, который в это время правят в главном контексте"))
 for line in try editWhilePushLands(pushTitle: false) { print("   " + line) }
 
 print("")
-print("   Solution 1: the main context merges saves automatically")
+print(t("   Solution 1: the main context merges saves automatically",
+        "   Решение 1: главный контекст сам вливает чужие сохранения"))
 // region: fix-automatic
 let automatic = try editWhilePushLands(pushTitle: false, configure: { viewContext in
     viewContext.automaticallyMergesChangesFromParent = true
@@ -197,7 +215,8 @@ let automatic = try editWhilePushLands(pushTitle: false, configure: { viewContex
 for line in automatic { print("   " + line) }
 
 print("")
-print("   Solution 2: mergeByPropertyObjectTrump (the push changed the title too)")
+print(t("   Solution 2: mergeByPropertyObjectTrump (the push changed the title too)",
+        "   Решение 2: mergeByPropertyObjectTrump (пуш поменял и заголовок)"))
 // region: fix-policy
 let objectTrump = try editWhilePushLands(pushTitle: true, configure: { viewContext in
     viewContext.mergePolicy = .mergeByPropertyObjectTrump
@@ -206,7 +225,8 @@ let objectTrump = try editWhilePushLands(pushTitle: true, configure: { viewConte
 for line in objectTrump { print("   " + line) }
 
 print("")
-print("   Solution 3: refresh before saving (the push changed the title too)")
+print(t("   Solution 3: refresh before saving (the push changed the title too)",
+        "   Решение 3: refresh перед сохранением (пуш поменял и заголовок)"))
 // region: fix-refresh
 let refreshed = try editWhilePushLands(pushTitle: true, beforeSave: { viewContext, post in
     viewContext.refresh(post, mergeChanges: true)      // or viewContext.refreshAllObjects()
@@ -215,7 +235,8 @@ let refreshed = try editWhilePushLands(pushTitle: true, beforeSave: { viewContex
 for line in refreshed { print("   " + line) }
 
 print("")
-print("4. What each merge policy keeps (screen: title; push: title and likes)")
+print(t("4. What each merge policy keeps (screen: title; push: title and likes)",
+        "4. Что оставляет каждая политика слияния (экран: заголовок; пуш: заголовок и лайки)"))
 for (name, policy) in [("error", MergePolicy.error), ("mergeByPropertyObjectTrump", .mergeByPropertyObjectTrump),
                        ("mergeByPropertyStoreTrump", .mergeByPropertyStoreTrump), ("overwrite", .overwrite),
                        ("rollback", .rollback)] {

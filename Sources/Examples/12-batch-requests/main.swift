@@ -56,7 +56,7 @@ func restartDeck(named name: String, in container: PersistentContainer) throws -
         return try background.execute(request).objectIDs ?? []
     }
     ManagedObjectContext.mergeChanges(
-        fromRemoteContextSave: [ManagedObjectContext.NotificationKey.updatedObjectIDs.rawValue: moved],
+        fromRemoteContextSave: [ManagedObjectContext.NotificationKey.updatedObjects.rawValue: moved],
         into: [container.viewContext])
     return moved
 }
@@ -64,6 +64,7 @@ func restartDeck(named name: String, in container: PersistentContainer) throws -
 /// A catalog import: one batch insert of the decks' codes and names. Returns the IDs written.
 func importCatalog(_ entries: [DeckEntry], into container: PersistentContainer) throws -> [ManagedObjectID] {
     let background = container.newBackgroundContext()
+    background.mergePolicy = .mergeByPropertyObjectTrump          // what an upsert needs on Apple's platforms
     let written = try background.performAndWait {
         let request = BatchInsertRequest(entityName: "FlashcardDeck",
                                          objects: entries.map { ["code": $0.code, "name": $0.name] })
@@ -71,7 +72,7 @@ func importCatalog(_ entries: [DeckEntry], into container: PersistentContainer) 
         return try background.execute(request).objectIDs ?? []
     }
     ManagedObjectContext.mergeChanges(
-        fromRemoteContextSave: [ManagedObjectContext.NotificationKey.updatedObjectIDs.rawValue: written],
+        fromRemoteContextSave: [ManagedObjectContext.NotificationKey.updatedObjects.rawValue: written],
         into: [container.viewContext])
     return written
 }
@@ -104,13 +105,15 @@ do {
     // region: stale
     let background = container.newBackgroundContext()
     let moved = try background.performAndWait {
+        // Every card of the deck coded "es" goes up a box, computed from each row's own value.
         let request = BatchUpdateRequest(entityName: "Flashcard")
-        request.predicate = try FetchPredicate(format: "deck.name == %@", "Spanish")
-        request.propertiesToUpdate = ["box": 1]
+        request.propertiesToUpdate = ["box": BatchUpdateExpression.key("box") + 1]
+        request.predicate = try FetchPredicate(format: "deck.code == %@", "es")
         request.resultType = .updatedObjectIDsResultType
-        return try background.execute(request).objectIDs ?? []
+        let result = try background.execute(request)
+        return result.objectIDs ?? []
     }
-    print("   \(moved.count) cards moved to box 1 in SQL; did-save notifications: \(counter.count)")
+    print("   \(moved.count) cards moved up a box in SQL; did-save notifications: \(counter.count)")
     print("   view context after:   Spanish: \(boxes(spanish))")
     // endregion: stale
     let reader = container.newBackgroundContext()
@@ -126,7 +129,7 @@ do {
     print("2. Merging the IDs the request returned")
     // region: merge
     ManagedObjectContext.mergeChanges(
-        fromRemoteContextSave: [ManagedObjectContext.NotificationKey.updatedObjectIDs.rawValue: moved],
+        fromRemoteContextSave: [ManagedObjectContext.NotificationKey.updatedObjects.rawValue: moved],
         into: [container.viewContext])
     print("   view context after mergeChanges(fromRemoteContextSave:into:): Spanish: \(boxes(spanish))")
     // endregion: merge
@@ -179,18 +182,18 @@ do {
     let german = try saveDecks(in: context)["de"]!
     let hund = german.cards.first { $0.front == "Hund" }!
     // region: delete
-    let background = container.newBackgroundContext()
-    let deleted = try background.performAndWait {
-        let archived = FlashcardDeck.fetchRequest()
-        archived.predicate = try FetchPredicate(format: "archived == YES")
-        let request = BatchDeleteRequest(fetchRequest: archived)
+    // This time the rows to delete are named by their IDs (one entity), not matched by a fetch request.
+    let cleaner = container.newBackgroundContext()
+    let deleted = try cleaner.performAndWait {
+        let request = BatchDeleteRequest(objectIDs: [german.objectID])
         request.resultType = .resultTypeObjectIDs
-        return try background.execute(request).objectIDs ?? []
+        let result = try cleaner.execute(request)
+        return result.objectIDs ?? []
     }
     print("   \(deleted.count) objects deleted in SQL: \(deleted.map(\.entityName).joined(separator: ", "))")
     print("   before merging: the view context still holds \(german.name) and \(hund.front) (box \(hund.box))")
     ManagedObjectContext.mergeChanges(
-        fromRemoteContextSave: [ManagedObjectContext.NotificationKey.deletedObjectIDs.rawValue: deleted],
+        fromRemoteContextSave: [ManagedObjectContext.NotificationKey.deletedObjects.rawValue: deleted],
         into: [context])
     let left = deleted.filter { context.registeredObject(for: $0) != nil }
     print("   after merging:  objects of theirs the view context still holds: \(left.count)")

@@ -27,7 +27,7 @@ public final class FlashcardLibrary {
         // Merged once performAndWait has returned: the merge runs on the view context's queue, and the background
         // context's queue need not be held meanwhile.
         ManagedObjectContext.mergeChanges(
-            fromRemoteContextSave: [ManagedObjectContext.NotificationKey.updatedObjectIDs.rawValue: moved],
+            fromRemoteContextSave: [ManagedObjectContext.NotificationKey.updatedObjects.rawValue: moved],
             into: [container.viewContext])
         return moved.count
     }
@@ -46,7 +46,7 @@ public final class FlashcardLibrary {
             return try background.execute(request).objectIDs ?? []
         }
         ManagedObjectContext.mergeChanges(
-            fromRemoteContextSave: [ManagedObjectContext.NotificationKey.deletedObjectIDs.rawValue: deleted],
+            fromRemoteContextSave: [ManagedObjectContext.NotificationKey.deletedObjects.rawValue: deleted],
             into: [container.viewContext])
         return deleted.count
     }
@@ -58,8 +58,10 @@ public final class FlashcardLibrary {
     /// because `code` is unique. Returns how many decks it wrote.
     public func importCatalog(_ entries: [DeckEntry]) throws -> Int {
         let background = container.newBackgroundContext()
+        // On Apple's platforms a batch insert upserts only under this policy (and a uniqueness constraint).
+        background.mergePolicy = .mergeByPropertyObjectTrump
         let written = try background.performAndWait {
-            // Only the keys the catalog knows: a key given here overwrites the stored deck's value.
+            // Only the keys the catalog knows: what a stored row keeps of the keys not given is undocumented.
             let rows: [[String: Any]] = entries.map { ["code": $0.code, "name": $0.name] }
             let request = BatchInsertRequest(entityName: "FlashcardDeck", objects: rows)
             request.resultType = .objectIDs
@@ -68,7 +70,7 @@ public final class FlashcardLibrary {
         // New rows and updated rows alike: listed as updated, the view context refreshes the decks it holds and
         // leaves the others to its next fetch.
         ManagedObjectContext.mergeChanges(
-            fromRemoteContextSave: [ManagedObjectContext.NotificationKey.updatedObjectIDs.rawValue: written],
+            fromRemoteContextSave: [ManagedObjectContext.NotificationKey.updatedObjects.rawValue: written],
             into: [container.viewContext])
         return written.count
     }
