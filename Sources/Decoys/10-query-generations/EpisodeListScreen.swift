@@ -69,8 +69,19 @@ public final class EpisodeListScreen {
             let title = episode.title
             return episode.isDeleted ? nil : title
         }
-        guard let existing = try? context.existingObject(with: episode.objectID) as? Episode else { return nil }
-        return existing.title
+        // Mistake: existingObject(with:) is taken for a store read; for an episode the context holds, loaded, it
+        // returns that object as it is, and its old title.
+        if Decoy.isActive("title-trusts-existing-object") {
+            guard let existing = try? context.existingObject(with: episode.objectID) as? Episode else { return nil }
+            return existing.title
+        }
+        let stillThere = Episode.fetchRequest()
+        stillThere.predicate = try FetchPredicate(format: "SELF == %@", episode.objectID)
+        // Mistake: the check is made in a new context, which reads the newest data, not the screen's generation.
+        let checker = Decoy.isActive("title-checks-fresh-context") ? container.newBackgroundContext() : context
+        let found = try checker.performAndWait { try checker.count(for: stillThere) }
+        guard found == 1 else { return nil }
+        return episode.title
     }
 
     public func markListened(_ episode: Episode) throws {
