@@ -147,6 +147,7 @@ final class Kata10QueryGenerations: KataCase {
             try screen.reload()
             try expect(shown(screen) == feed, "the list moved during the import (\(shown(screen))): solve kata 1 "
                 + "first.")
+            let pilot = screen.episodes[0]              // held by the screen, say by an open detail view
             try screen.importDidFinish()
             let expected = try stored()
             let now = shown(screen)
@@ -165,6 +166,12 @@ final class Kata10QueryGenerations: KataCase {
                     + "their values when the generation moves. refreshAllObjects() makes them read the new one.")
             }
             try expect(now == expected, "after importDidFinish() the list shows \(now); the store holds \(expected).")
+            try expect(pilot.managedObjectContext === context && screen.episodes.first === pilot, "after "
+                + "importDidFinish() the episode the screen held before (episode 1) "
+                + (pilot.managedObjectContext == nil ? "belongs to no context any more" : "is not the one the list shows")
+                + ": the context forgot the objects it held (reset()), so a detail view holding one now holds a dead "
+                + "object. Move the context to the newest generation and refresh the objects in memory instead: "
+                + "they stay the same objects and read the new values.")
         }
     }
 

@@ -36,6 +36,13 @@ public final class EpisodeListScreen {
     }
 
     public func importDidFinish() throws {
+        // Mistake: reset() brings the newest data too, but forgets every episode the screen holds.
+        if Decoy.isActive("finish-by-reset") {
+            context.reset()
+            try reload()
+            context.automaticallyMergesChangesFromParent = mergedAutomatically
+            return
+        }
         // Mistake: the list stays on its snapshot; refreshing only reads the snapshot again.
         if !Decoy.isActive("finish-stays-pinned") { try context.setQueryGenerationFrom(.current) }
         // Mistake: objects already in memory keep the values of the old snapshot.
