@@ -86,19 +86,52 @@ final class Kata06FaultsAndFetching: KataCase {
         context.registeredObjects.filter { $0 is Reading }.count
     }
 
+    /// What ``watchArrivals(_:)`` saw: how many readings received their values from the store, and how many other
+    /// readings of the same context were still faults at the moment the first one did.
+    private final class Arrivals: @unchecked Sendable {
+        let lock = NSLock()
+        var count = 0
+        var faultsAtFirst = 0
+    }
+
+    /// Runs `body` while watching readings receive their values (`awakeFromFetch()`, which runs during the fetch
+    /// for a request that returns filled objects, and when a fault fires otherwise).
+    private func watchArrivals<T>(_ body: () throws -> T) throws -> (T, Arrivals) {
+        let arrivals = Arrivals()
+        Reading.arrivals.observe { reading in
+            let first = arrivals.lock.withLock { arrivals.count == 0 }
+            // On the reading's own queue: the observer runs where its context works.
+            let faults = first ? (reading.managedObjectContext?.registeredObjects ?? [])
+                .filter { $0 !== reading && $0 is Reading && $0.isFault }.count : 0
+            arrivals.lock.withLock {
+                if arrivals.count == 0 { arrivals.faultsAtFirst = faults }
+                arrivals.count += 1
+            }
+        }
+        defer { Reading.arrivals.observe(nil) }
+        return (try body(), arrivals)
+    }
+
     // MARK: Many objects at once
 
     func test01_readingsForAnAggregateArriveFilled() {
         kata(1, in: "ReadingStatistics.swift", "readings(of:from:before:)") {
             try save(twoDays())
             let statistics = ReadingStatistics(context: context)
-            let readings = try statistics.readings(of: "Harbour", from: hour(10), before: hour(20))
+            let (readings, arrivals) = try watchArrivals {
+                try statistics.readings(of: "Harbour", from: hour(10), before: hour(20))
+            }
             // Asked before any value is read: reading one would fire it.
             let faults = readings.filter(\.isFault).count
             try expect(faults == 0, "\(faults) of the \(readings.count) readings came back as faults (isFault is "
                 + "true). A fetch request returns faults unless told otherwise, and every one of them fires when "
                 + "the average reads its celsius. These readings are all about to be read: have the request return "
                 + "them with their values in place.")
+            try expect(arrivals.faultsAtFirst == 0, "the readings came back filled, but not from the fetch: when the "
+                + "first of them received its values, \(arrivals.faultsAtFirst) other readings in the context were "
+                + "still faults. The fetch returned faults and something fired them one by one afterwards — each "
+                + "read of a value fires one. Leave the values alone, and have the fetch request itself return the "
+                + "objects filled.")
             try expect(readings.allSatisfy { $0.managedObjectContext === context }, "the readings belong to another "
                 + "context than the statistics' own: fetch in `context`, the one the caller gave.")
             let stations = Set(readings.map(\.station))
@@ -194,6 +227,16 @@ final class Kata06FaultsAndFetching: KataCase {
                 + "exists. Look it up so that the row is read now.")
             try expect(found.station == "Harbour" && found.celsius == 4.5, "the reading found reads station "
                 + "\"\(found.station)\" and \(found.celsius) °C; the store holds \"Harbour\", 4.5 °C.")
+            // The caller now holds that reading with an unsaved change, and looks it up again.
+            found.celsius = 6
+            let again = try require(try context.reading(with: ids[0]), "reading(with:) returned nil for a reading "
+                + "the context holds, with an unsaved change.")
+            try expect(again === found && again.celsius == 6 && context.hasChanges, "looked up again while the "
+                + "caller held it with an unsaved change (6 °C), reading(with:) returned "
+                + "\(again === found ? "the same object" : "another object"), reading \(again.celsius) °C, and the "
+                + "context \(context.hasChanges ? "still has" : "lost its") unsaved changes. A lookup must not "
+                + "touch what the caller holds: refreshing an object to force a store read throws its changes away. "
+                + "The lookup that reads the store hands back the context's own object when it has one.")
         }
     }
 
@@ -231,7 +274,7 @@ final class Kata06FaultsAndFetching: KataCase {
             let harbour = samples.indices.filter { samples[$0].station == "Harbour" }
                 .sorted { samples[$0].hour < samples[$1].hour }.map { ids[$0] }
             let source = ReadingDataSource(container: container, station: "Harbour")
-            try fetchBlockingMain(source)
+            let ((), arrivals) = try watchArrivals { try fetchBlockingMain(source) }
             let fetched = source.readingIDs
             try expect(Set(fetched).isSubset(of: Set(ids)), "readingIDs holds IDs that are not the store's readings.")
             try expect(Set(fetched).isSubset(of: Set(harbour)), "readingIDs holds readings of other stations: ask for "
@@ -245,6 +288,10 @@ final class Kata06FaultsAndFetching: KataCase {
             let made = readingsInContext
             try expect(made == 0, "after the fetch the view context already holds \(made) readings: an IDs-only data "
                 + "source makes no object on the main context until a row is shown.")
+            try expect(arrivals.count == 0, "to fetch \(fetched.count) IDs, fetch(completion:) read the values of "
+                + "\(arrivals.count) readings (awakeFromFetch ran for each): it fetched the readings themselves and "
+                + "took their objectIDs. A fetch request can return the IDs alone — set its result type — and then "
+                + "no object's values are read at all.")
         }
     }
 
@@ -271,9 +318,16 @@ final class Kata06FaultsAndFetching: KataCase {
                 + "in the view context: make only the one asked for, when it is asked for.")
             try expect(hourOf(first.takenAt) == 0 && first.celsius == 11, "reading(at: 0) is the reading of hour "
                 + "\(hourOf(first.takenAt)), \(first.celsius) °C; the oldest is hour 0, 11 °C.")
-            let again = try source.reading(at: 0)
+            // As under memory pressure: the view context turns its unchanged objects back into faults.
+            context.refreshAllObjects()
+            let (again, arrivals) = try watchArrivals { try source.reading(at: 0) }
             try expect(again === first, "reading(at: 0) made a second object for the same reading: keep the readings "
                 + "already made and hand out the same one.")
+            try expect(arrivals.count == 0, "asked for row 0 a second time, reading(at:) looked its reading up in the "
+                + "view context again, which read the row from the store once more (awakeFromFetch ran). Keep each "
+                + "reading you make and hand out the kept one. On Core Data a context holds an unchanged object only "
+                + "weakly: the data source's own reference is what keeps it, and without one the object may be gone "
+                + "and be made and read again.")
             let goneRow: Reading?
             do {
                 goneRow = try source.reading(at: 2)

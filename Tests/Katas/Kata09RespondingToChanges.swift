@@ -310,7 +310,16 @@ final class Kata09RespondingToChanges: KataCase {
 
     func test06_batchUpdateIsMergedIntoTheViewContextByHand() {
         kata(6, in: "GardenChores.swift", "waterEveryPlant(on:)") {
-            let plants = try viewPlants("Fern", "Rose")
+            let shown = try viewPlants("Fern", "Rose", "Ivy")
+            let plants = Array(shown.prefix(2)), ivy = shown[2]
+            // Another context deletes Ivy; the view context has not heard of it and still holds Ivy, filled. The
+            // batch cannot change a row that is gone, so nothing should touch the view context's Ivy.
+            let ivyID = ivy.objectID
+            let remover = container.newBackgroundContext()
+            try inBackground(remover, "delete Ivy") {
+                remover.delete(try remover.existingObject(with: ivyID))
+                try remover.save()
+            }
             let coordinator = container.persistentStoreCoordinator
             let saves = Box(0)
             let saved = NotificationCenter.default.addObserver(
@@ -344,6 +353,11 @@ final class Kata09RespondingToChanges: KataCase {
                     + "the one that ran the request), listed under the updated key (inserted objects the view "
                     + "context already holds are not refreshed).")
             }
+            try expect(!ivy.isFault, "the view context's Ivy, which the batch update did not change (its row was "
+                + "already gone), was turned into a fault too: the whole view context was refreshed "
+                + "(refreshAllObjects()), not merged. It shows the new values, at the price of every object the "
+                + "context holds. Merge only what the batch reports — its updated IDs — with "
+                + "ManagedObjectContext.mergeChanges(fromRemoteContextSave:into:).")
         }
     }
 }

@@ -147,6 +147,7 @@ final class Kata10QueryGenerations: KataCase {
             try screen.reload()
             try expect(shown(screen) == feed, "the list moved during the import (\(shown(screen))): solve kata 1 "
                 + "first.")
+            let pilot = screen.episodes[0]              // held by the screen, say by an open detail view
             try screen.importDidFinish()
             let expected = try stored()
             let now = shown(screen)
@@ -165,6 +166,12 @@ final class Kata10QueryGenerations: KataCase {
                     + "their values when the generation moves. refreshAllObjects() makes them read the new one.")
             }
             try expect(now == expected, "after importDidFinish() the list shows \(now); the store holds \(expected).")
+            try expect(pilot.managedObjectContext === context && screen.episodes.first === pilot, "after "
+                + "importDidFinish() the episode the screen held before (episode 1) "
+                + (pilot.managedObjectContext == nil ? "belongs to no context any more" : "is not the one the list shows")
+                + ": the context forgot the objects it held (reset()), so a detail view holding one now holds a dead "
+                + "object. Move the context to the newest generation and refresh the objects in memory instead: "
+                + "they stay the same objects and read the new values.")
         }
     }
 
@@ -214,18 +221,24 @@ final class Kata10QueryGenerations: KataCase {
             try expect(screen.episodes.count == 3, "reload() shows \(shown(screen)) instead of \(feed). reload() "
                 + "came written: if you changed it, put it back as it was.")
             let first = screen.episodes[0], second = screen.episodes[1], third = screen.episodes[2]
-            // As after a merge or a memory warning: the objects are faults again, and read their rows when used.
-            for episode in [first, second, third] { context.refresh(episode, mergeChanges: false) }
-
+            // The screen still holds episode 2 loaded, with its old values, as a screen that has shown it does.
             let title = try screen.title(of: second)
             try expect(title == nil, "title(of:) returned \(title.map { "\"\($0)\"" } ?? "nil") for an episode "
-                + "whose row another context deleted. With shouldDeleteInaccessibleFaults on (the default), a "
-                + "fault whose row is gone fires quietly: the object reads as deleted, with every value empty — "
-                + "an empty title is not a title. Return nil when the episode no longer exists.")
+                + "whose row another context deleted, while the screen's context still holds it loaded. An object "
+                + "in memory keeps its old values whatever happens to its row, and existingObject(with:) hands back "
+                + "an object the context holds without reading the store. Ask the store itself whether the row is "
+                + "still there, and return nil when it is not.")
+            // Episode 3 is a fault again, as after a memory warning: reading it would fire it.
+            context.refresh(third, mergeChanges: false)
+            try expect(try screen.title(of: third) == nil, "title(of:) returned a title for an episode whose row is "
+                + "gone and which the context holds as a fault. With shouldDeleteInaccessibleFaults on (the default), "
+                + "a fault whose row is gone fires quietly: the object reads as deleted, with every value empty — an "
+                + "empty title is not a title. Return nil when the episode no longer exists.")
             let kept = try screen.title(of: first)
             try expect(kept == "Pilot", "title(of:) returned \(kept.map { "\"\($0)\"" } ?? "nil") for episode 1, "
                 + "which still exists; expected \"Pilot\".")
 
+            context.refresh(third, mergeChanges: false)
             context.shouldDeleteInaccessibleFaults = false
             let strict = try screen.title(of: third)
             try expect(strict == nil, "with shouldDeleteInaccessibleFaults off, title(of:) returned "
@@ -237,9 +250,21 @@ final class Kata10QueryGenerations: KataCase {
                 try expect(false, "title(of:) fired the fault of an episode whose row is gone while "
                     + "shouldDeleteInaccessibleFaults was off. Core Data throws an exception at that moment (a "
                     + "crash in Swift); Persistence reports it at the next save, which failed: \(error.message) "
-                    + "Ask whether the episode still exists (existingObject(with:) answers with an error, never "
-                    + "that exception) before reading any of its values.")
+                    + "Ask the store whether the episode still exists before reading any of its values.")
             }
+
+            // Pinned now, as during an import: episode 1 is deleted afterwards, but the list's snapshot has it.
+            try context.setQueryGenerationFrom(.current)
+            try screen.reload()
+            try deleter.performAndWait {
+                deleter.delete(try deleter.existingObject(with: ids[1]!))
+                try deleter.save()
+            }
+            let pinned = try screen.title(of: first)
+            try expect(pinned == "Pilot", "with the screen's context pinned to a snapshot that still holds episode 1, "
+                + "title(of:) returned \(pinned.map { "\"\($0)\"" } ?? "nil") instead of \"Pilot\": it asked "
+                + "about the newest data, where another context has deleted it since. Ask in the screen's own "
+                + "context, which reads its generation; a new context reads the newest one.")
         }
     }
 

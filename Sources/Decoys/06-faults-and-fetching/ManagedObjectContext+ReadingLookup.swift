@@ -11,6 +11,11 @@ extension ManagedObjectContext {
         if Decoy.isActive("lookup-registered-only") {
             return registeredObject(for: id) as? Reading
         }
+        if Decoy.isActive("lookup-refreshes-first"), let registered = registeredObject(for: id) {
+            // Mistake: "to be sure the store is read", the registered object is refreshed first, which throws
+            // away the caller's unsaved changes to it.
+            refresh(registered, mergeChanges: false)
+        }
         do {
             return try existingObject(with: id) as? Reading
         } catch let error as PersistenceError where error.code == .managedObjectReferentialIntegrity {

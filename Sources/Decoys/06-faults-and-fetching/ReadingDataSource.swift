@@ -42,6 +42,17 @@ public final class ReadingDataSource: @unchecked Sendable {
                     completion(nil)
                     return
                 }
+                if Decoy.isActive("ids-from-filled-objects") {
+                    // Mistake: fetches the readings themselves, filled, and keeps only their IDs.
+                    let request = Reading.fetchRequest()
+                    request.predicate = try FetchPredicate(format: "station == %@", station)
+                    request.sortDescriptors = [FetchSortDescriptor(key: "takenAt")]
+                    request.returnsObjectsAsFaults = false
+                    let ids = try context.fetch(request).map(\.objectID)
+                    self.lock.withLock { self.fetchedIDs = ids }
+                    completion(nil)
+                    return
+                }
                 let request = FetchRequest<ManagedObjectID>(entityName: Reading.entityName)
                 request.resultType = .managedObjectIDResultType
                 request.predicate = try FetchPredicate(format: "station == %@", station)
@@ -70,6 +81,10 @@ public final class ReadingDataSource: @unchecked Sendable {
             return lock.withLock { backgroundReadings[index] }
         }
         let viewContext = container.viewContext
+        if Decoy.isActive("reading-at-without-cache") {
+            // Mistake: keeps nothing, and looks every row up again in the view context.
+            return try viewContext.reading(with: id)
+        }
         if let kept = objects[id], kept.managedObjectContext === viewContext, !kept.isDeleted {
             return kept
         }

@@ -15,6 +15,8 @@ public final class ReadingStatistics {
         if Decoy.isActive("period-end-included") {
             request.predicate = try FetchPredicate(format: "station == %@ AND takenAt >= %@ AND takenAt <= %@",
                                                    station, start, end)
+        } else if Decoy.isActive("period-filtered-in-swift") {
+            request.predicate = try FetchPredicate(format: "station == %@", station)
         } else if Decoy.isActive("station-ignored") {
             request.predicate = try FetchPredicate(format: "takenAt >= %@ AND takenAt < %@", start, end)
         } else {
@@ -25,7 +27,19 @@ public final class ReadingStatistics {
         if !Decoy.isActive("faults-left-on") {
             request.returnsObjectsAsFaults = false
         }
-        return try context.fetch(request)
+        if Decoy.isActive("faults-fired-by-hand") {
+            // Mistake: the request returns faults, and every one is fired by reading a value.
+            request.returnsObjectsAsFaults = true
+            let readings = try context.fetch(request)
+            for reading in readings { _ = reading.celsius }
+            return readings
+        }
+        let readings = try context.fetch(request)
+        if Decoy.isActive("period-filtered-in-swift") {
+            // Mistake: the period is chosen in Swift, after every reading of the station was fetched.
+            return readings.filter { $0.takenAt >= start && $0.takenAt < end }
+        }
+        return readings
     }
 
     public func averageCelsius(of station: String, from start: Date, before end: Date) throws -> Double? {

@@ -31,6 +31,16 @@ public final class GardenChores {
         }
         // Mistake: nothing is merged; the view context keeps its old values.
         if Decoy.isActive("batch-without-merge") { return watered.count }
+        // Mistake: the whole view context is refreshed instead of merging the IDs the batch changed.
+        if Decoy.isActive("batch-refresh-all") {
+            container.viewContext.refreshAllObjects()
+            return watered.count
+        }
+        // Mistake: the new value is copied into the view context's objects in Swift instead of being merged.
+        if Decoy.isActive("batch-values-set-in-swift") {
+            for id in watered { (container.viewContext.registeredObject(for: id) as? Plant)?.wateredOn = date }
+            return watered.count
+        }
         // Mistake: the IDs are listed as inserted; the view context holds those objects already.
         let key = Decoy.isActive("batch-ids-as-inserted") ? ManagedObjectContext.NotificationKey.insertedObjects
             : .updatedObjects

@@ -36,6 +36,13 @@ public final class EpisodeListScreen {
     }
 
     public func importDidFinish() throws {
+        // Mistake: reset() brings the newest data too, but forgets every episode the screen holds.
+        if Decoy.isActive("finish-by-reset") {
+            context.reset()
+            try reload()
+            context.automaticallyMergesChangesFromParent = mergedAutomatically
+            return
+        }
         // Mistake: the list stays on its snapshot; refreshing only reads the snapshot again.
         if !Decoy.isActive("finish-stays-pinned") { try context.setQueryGenerationFrom(.current) }
         // Mistake: objects already in memory keep the values of the old snapshot.
@@ -69,8 +76,19 @@ public final class EpisodeListScreen {
             let title = episode.title
             return episode.isDeleted ? nil : title
         }
-        guard let existing = try? context.existingObject(with: episode.objectID) as? Episode else { return nil }
-        return existing.title
+        // Mistake: existingObject(with:) is taken for a store read; for an episode the context holds, loaded, it
+        // returns that object as it is, and its old title.
+        if Decoy.isActive("title-trusts-existing-object") {
+            guard let existing = try? context.existingObject(with: episode.objectID) as? Episode else { return nil }
+            return existing.title
+        }
+        let stillThere = Episode.fetchRequest()
+        stillThere.predicate = try FetchPredicate(format: "SELF == %@", episode.objectID)
+        // Mistake: the check is made in a new context, which reads the newest data, not the screen's generation.
+        let checker = Decoy.isActive("title-checks-fresh-context") ? container.newBackgroundContext() : context
+        let found = try checker.performAndWait { try checker.count(for: stillThere) }
+        guard found == 1 else { return nil }
+        return episode.title
     }
 
     public func markListened(_ episode: Episode) throws {

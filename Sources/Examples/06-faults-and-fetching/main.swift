@@ -55,6 +55,27 @@ print("   after reading its celsius:          \(first.isFault)")
 // endregion: faults
 context.reset()
 
+// region: arrivals
+/// Counts the readings whose values arrive from the store (their awakeFromFetch()).
+final class ArrivalCounter { var count = 0 }
+let arrived = ArrivalCounter()
+Reading.arrivals.observe { _ in arrived.count += 1 }
+for asFaults in [true, false] {
+    let lastDay = Reading.fetchRequest()
+    lastDay.predicate = try FetchPredicate(format: "takenAt >= %@", start.addingTimeInterval(Double(readingCount - 288) * 300))
+    lastDay.returnsObjectsAsFaults = asFaults
+    arrived.count = 0
+    let day = try context.fetch(lastDay)
+    let duringFetch = arrived.count
+    let mean = day.reduce(0) { $0 + $1.celsius } / Double(day.count)
+    print("   returnsObjectsAsFaults = \(asFaults):".padding(toLength: 35, withPad: " ", startingAt: 0)
+          + "\(day.count) readings; values arrived during the fetch: \(duringFetch), while averaging: "
+          + "\(arrived.count - duringFetch) (mean \(String(format: "%.2f", mean)) °C)")
+    context.reset()
+}
+Reading.arrivals.observe(nil)
+// endregion: arrivals
+
 /// The mean of every reading's celsius, fetched with or without faults, each time in a fresh context.
 func average(asFaults: Bool) throws -> (Double, Double) {
     let reader = container.newBackgroundContext()

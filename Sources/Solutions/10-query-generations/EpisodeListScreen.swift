@@ -59,11 +59,14 @@ public final class EpisodeListScreen {
     // endregion: episode-with-id
 
     // region: title-of
-    /// The title of an episode the screen holds, or nil when its row is gone — without firing a fault for a row
-    /// that is gone, so it works whatever `shouldDeleteInaccessibleFaults` says.
+    /// The title of an episode the screen holds, or nil when its row is gone from the generation the context reads
+    /// — without firing a fault for a row that is gone, so it works whatever `shouldDeleteInaccessibleFaults` says.
+    /// The store is asked, not the context: a loaded episode reads its old values whatever happened to its row.
     public func title(of episode: Episode) throws -> String? {
-        guard let existing = try? context.existingObject(with: episode.objectID) as? Episode else { return nil }
-        return existing.title
+        let stillThere = Episode.fetchRequest()
+        stillThere.predicate = try FetchPredicate(format: "SELF == %@", episode.objectID)
+        guard try context.count(for: stillThere) == 1 else { return nil }
+        return episode.title
     }
     // endregion: title-of
 
