@@ -183,6 +183,13 @@ final class Kata03Modelling: KataCase {
             let (container, context) = try groupStore()
             let group = try savedErrands(in: context)
             context.delete(group.items[1])                   // Stamps
+            // The delete rules run when the context processes its pending changes (at the latest, at the save).
+            context.processPendingChanges()
+            let dangling = group.items.filter(\.isDeleted).count
+            try expect(group.items.count == 2 && dangling == 0, "after deleting the item \"Stamps\" (and "
+                + "processPendingChanges()), its group still lists \(group.items.count) items, \(dangling) of them "
+                + "deleted: the item's delete rule for its group did nothing to the group. That is \"no action\", "
+                + "which leaves the group pointing at a deleted item; nullify takes the item out of the group.")
             try context.save()
             let stored = try stored(in: container)
             try expect(stored == ["Errands": ["Bread", "Batteries"]], "after deleting the item \"Stamps\", a fresh "
