@@ -69,6 +69,18 @@ final class Kata01Testing: KataCase {
             let missing = try manager.book(titled: "Middlemarch")
             try expect(missing == nil, "book(titled: \"Middlemarch\") returned \"\(missing?.title ?? "")\"; "
                 + "no book has that title, so it must return nil.")
+
+            // The fetch, not Swift, must pick the book: a context that has seen nothing yet registers every object
+            // a fetch returns, so afterwards it holds only what the fetch brought back.
+            let fresh = ManagedObjectContext(concurrencyType: .mainQueue)
+            fresh.persistentStoreCoordinator = container.persistentStoreCoordinator
+            let found = try BookManager(context: fresh).book(titled: "Emma")
+            let registered = fresh.registeredObjects.count
+            try expect(found?.title == "Emma" && registered <= 1, "book(titled: \"Emma\") in a new context "
+                + "returned \(found.map { "\"\($0.title)\"" } ?? "nil") and left \(registered) books registered in "
+                + "that context, where the one it returns is all a fetch needs to bring back. The store should "
+                + "filter: put the condition in the fetch request's predicate (and a fetch limit), instead of "
+                + "fetching every book and searching the array in Swift.")
         }
     }
 

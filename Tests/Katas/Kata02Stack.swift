@@ -169,8 +169,39 @@ final class Kata02Stack: KataCase {
 
     // MARK: One model
 
+    /// What each of several threads got back, collected under a lock.
+    private final class ConcurrentResults: @unchecked Sendable {
+        private let lock = NSLock()
+        private var results: [Result<ManagedObjectModel, any Error>] = []
+        func add(_ result: Result<ManagedObjectModel, any Error>) { lock.lock(); results.append(result); lock.unlock() }
+        var all: [Result<ManagedObjectModel, any Error>] { lock.lock(); defer { lock.unlock() }; return results }
+    }
+
     func test08_everyContainerOfAModelSharesOneModel() {
         kata(8, in: "StorageProvider.swift", "model(named:)") {
+            // Four callers ask for a model nobody has asked for yet, all at once, while reading a model takes a
+            // moment (as reading a .momd does): one instance must come back to all of them.
+            ModelBundle.readingTime = 0.2
+            defer { ModelBundle.readingTime = 0 }
+            let results = ConcurrentResults()
+            let start = DispatchSemaphore(value: 0)
+            let finished = DispatchGroup()
+            for _ in 0..<4 {
+                finished.enter()
+                Thread.detachNewThread {
+                    start.wait()
+                    results.add(Result { try StorageProvider.model(named: "Bookshelf") })
+                    finished.leave()
+                }
+            }
+            for _ in 0..<4 { start.signal() }
+            try expect(finished.wait(timeout: .now() + 10) == .success, "four callers of model(named:) at once did "
+                + "not all return within ten seconds: does a caller wait for a lock that is never released?")
+            let models = try results.all.map { try $0.get() }
+            let distinct = Set(models.map(ObjectIdentifier.init)).count
+            try expect(distinct == 1, "four callers asking for the Bookshelf model at the same moment got \(distinct) "
+                + "different instances: each found the cache empty and read the model itself. Hold the lock from "
+                + "the look-up to the store in the cache, so the second caller waits and finds the first one's model.")
             let once = try StorageProvider.model(named: "Garden")
             let twice = try StorageProvider.model(named: "Garden")
             try expect(once === twice, "model(named: \"Garden\") returned two different instances: read the model "

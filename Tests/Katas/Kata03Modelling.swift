@@ -146,11 +146,19 @@ final class Kata03Modelling: KataCase {
             let extra = Item(context: context)
             extra.title = "Tea"
             extra.group = group                               // [Bread, Stamps, Batteries, Tea]
+            let held = group.items                            // what a screen showing the list holds
             try group.moveItem(at: 0, to: 2)
             let expected = ["Stamps", "Batteries", "Bread", "Tea"]
             let titles = group.items.map(\.title)
             try expect(titles == expected, "moving item 0 to 2 in [Bread, Stamps, Batteries, Tea] gave \(titles); "
                 + "expected \(expected): take the item out, then insert it at the new index.")
+            let same = [held[1], held[2], held[0], held[3]]
+            let replaced = zip(group.items, same).filter { $0 !== $1 }.count
+            try expect(replaced == 0 && !held.contains(where: \.isDeleted), "after moving an item the titles are in "
+                + "the right order, but \(replaced) of the group's 4 items are new objects"
+                + (held.contains(where: \.isDeleted) ? " and the old ones are deleted" : "") + ": the list was "
+                + "rebuilt instead of reordered. A caller holding an item (a screen showing it) must still hold the "
+                + "group's item afterwards; reorder the items the group already has.")
             try context.save()
             let stored = try stored(in: container)["Errands"] ?? []
             try expect(stored == expected, "after saving, a fresh context reads \(stored), not \(expected).")
@@ -183,6 +191,13 @@ final class Kata03Modelling: KataCase {
             let (container, context) = try groupStore()
             let group = try savedErrands(in: context)
             context.delete(group.items[1])                   // Stamps
+            // The delete rules run when the context processes its pending changes (at the latest, at the save).
+            context.processPendingChanges()
+            let dangling = group.items.filter(\.isDeleted).count
+            try expect(group.items.count == 2 && dangling == 0, "after deleting the item \"Stamps\" (and "
+                + "processPendingChanges()), its group still lists \(group.items.count) items, \(dangling) of them "
+                + "deleted: the item's delete rule for its group did nothing to the group. That is \"no action\", "
+                + "which leaves the group pointing at a deleted item; nullify takes the item out of the group.")
             try context.save()
             let stored = try stored(in: container)
             try expect(stored == ["Errands": ["Bread", "Batteries"]], "after deleting the item \"Stamps\", a fresh "

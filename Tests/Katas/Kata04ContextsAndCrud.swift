@@ -48,6 +48,34 @@ final class Kata04ContextsAndCrud: KataCase {
         try context.save()
     }
 
+    /// Plants saved through a context of the kata's own, so the storage's view context has registered none of
+    /// them: whatever it holds afterwards, its own fetch brought in.
+    private func plantElsewhere(_ plants: [(String, Date?)]) throws {
+        let writer = container.newBackgroundContext()
+        try writer.performAndWait {
+            for (name, wateredOn) in plants {
+                let plant = Plant(context: writer)
+                plant.name = name
+                plant.wateredOn = wateredOn
+            }
+            try writer.save()
+        }
+    }
+
+    /// Why a fetch's plants were not left as the fetch returned them, or nil when they were. A fetch returns its
+    /// objects as faults (`returnsObjectsAsFaults` is true by default); Swift that sorts or filters them afterwards
+    /// reads every one, which fires it. `extra` counts plants the view context registered beyond those returned.
+    private func workedInSwift(_ plants: [Plant], of storage: PlantStorage, from function: String,
+                               what: String) -> String? {
+        let fired = plants.filter { !$0.isFault }.count
+        let extra = storage.viewContext.registeredObjects.count - plants.count
+        guard fired > 0 || extra > 0 else { return nil }
+        return "\(function) returned \(plants.count) plants, \(fired) of them with their values already read"
+            + (extra > 0 ? ", and its context registered \(extra) more that it did not return" : "")
+            + ". A fetch hands back its objects untouched, as faults; these were read after the fetch — Swift "
+            + "\(what) them. Let the fetch request do it, so the store does the work."
+    }
+
     /// Why plants handed back by the storage cannot be used by its caller, or nil when they can: each must belong to
     /// the view context. One whose context is gone reads back empty — the likeliest sign of a throw-away context.
     private func foreignPlants(_ plants: [Plant], of storage: PlantStorage, from function: String) -> String? {
@@ -78,9 +106,12 @@ final class Kata04ContextsAndCrud: KataCase {
             let storage = PlantStorage(container: container)
             let none = try storage.allPlants()
             try expect(none.isEmpty, "allPlants() of an empty garden returned \(none.map(\.name)).")
-            try plant([("Rose", nil), ("Fern", nil), ("Tulip", nil), ("Basil", nil)])
+            try plantElsewhere([("Rose", nil), ("Fern", nil), ("Tulip", nil), ("Basil", nil)])
             let plants = try storage.allPlants()
             if let problem = foreignPlants(plants, of: storage, from: "allPlants()") { try expect(false, problem) }
+            if let problem = workedInSwift(plants, of: storage, from: "allPlants()", what: "sorted") {
+                try expect(false, problem + " Sort descriptors order the rows as they are read.")
+            }
             let names = plants.map(\.name)
             try expect(names == ["Basil", "Fern", "Rose", "Tulip"], "allPlants() returned \(names); expected "
                 + "[\"Basil\", \"Fern\", \"Rose\", \"Tulip\"]. A fetch has no order unless the request asks for one.")
@@ -90,11 +121,16 @@ final class Kata04ContextsAndCrud: KataCase {
     func test03_plantsNotWateredSinceAskForTheRightOnes() {
         kata(3, in: "PlantStorage.swift", "plants(notWateredSince:)") {
             let storage = PlantStorage(container: container)
-            try plant([("Rose", today), ("Fern", daysAgo(10)), ("Tulip", nil), ("Basil", daysAgo(1)),
-                       ("Aloe", daysAgo(30)), ("Ivy", daysAgo(3))])
+            try plantElsewhere([("Rose", today), ("Fern", daysAgo(10)), ("Tulip", nil), ("Basil", daysAgo(1)),
+                                ("Aloe", daysAgo(30)), ("Ivy", daysAgo(3))])
             let plants = try storage.plants(notWateredSince: daysAgo(3))
             if let problem = foreignPlants(plants, of: storage, from: "plants(notWateredSince:)") {
                 try expect(false, problem)
+            }
+            if let problem = workedInSwift(plants, of: storage, from: "plants(notWateredSince:)",
+                                           what: "filtered or sorted") {
+                try expect(false, problem + " A predicate picks the rows in the store — and there a plant never "
+                    + "watered has a nil date, which no comparison matches.")
             }
             let names = plants.map(\.name)
             var cause = ""

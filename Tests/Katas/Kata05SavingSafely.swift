@@ -79,6 +79,38 @@ final class Kata05SavingSafely: KataCase {
         return calls[0]
     }
 
+    /// Whether the store's queue was held shut until its time ran out, seen from the block that held it.
+    private final class Gate: @unchecked Sendable {
+        let semaphore = DispatchSemaphore(value: 0)
+        private let lock = NSLock()
+        private var timedOut: Bool?
+        func close(for seconds: Double) {
+            let result = semaphore.wait(timeout: .now() + seconds) == .timedOut
+            lock.lock(); timedOut = result; lock.unlock()
+        }
+        var keptShutUntilTimeout: Bool? { lock.lock(); defer { lock.unlock() }; return timedOut }
+    }
+
+    /// Holds the store's queue busy, starts `operation` from the main thread, and only then lets the queue go. A
+    /// caller that is handed back control at once opens the gate at once; one that waits for the queue cannot, so
+    /// the gate stays shut until its two seconds are up. Returns the operation's reported error.
+    private func expectCallerNeverWaits(_ what: String, store: PlantStore,
+                                        _ operation: (@escaping StoreCompletion) -> Void) throws -> (any Error)? {
+        let gate = Gate()
+        store.context.perform { gate.close(for: 2) }
+        let start = Date()
+        let error = try completion(of: what) { done in
+            operation(done)
+            gate.semaphore.signal()
+        }
+        let held = Date().timeIntervalSince(start)
+        try expect(gate.keptShutUntilTimeout == false, "\(what) returned to its caller only after the store's "
+            + "queue was free (\(String(format: "%.1f", held)) s, while another block held that queue): the caller "
+            + "waited for the work. Hand the work to the store's context with perform, which queues it and returns "
+            + "at once; the completion tells the caller when it is done. performAndWait holds the caller.")
+        return error
+    }
+
     private func hasChanges(_ store: PlantStore) -> Bool {
         store.context.performAndWait { store.context.hasChanges }
     }
@@ -177,7 +209,7 @@ final class Kata05SavingSafely: KataCase {
     func test04_insertSavesAndReportsSuccess() {
         kata(4, in: "PlantStore.swift", "insert(_:completion:)") {
             let store = PlantStore(container: container)
-            let error = try completion(of: "insert(_:completion:)") {
+            let error = try expectCallerNeverWaits("insert(_:completion:)", store: store) {
                 store.insert([PlantDraft(name: "Fern"), PlantDraft(name: "Rose", wateredOn: Date())], completion: $0)
             }
             try expect(error == nil, "insert(_:completion:) of two valid plants reported \(error.map { "\($0)" } ?? "")")
@@ -222,7 +254,9 @@ final class Kata05SavingSafely: KataCase {
             try savedPlant("Fern")
             try savedPlant("Rose")
             let store = PlantStore(container: container)
-            let error = try completion(of: "deleteAll(completion:)") { store.deleteAll(completion: $0) }
+            let error = try expectCallerNeverWaits("deleteAll(completion:)", store: store) {
+                store.deleteAll(completion: $0)
+            }
             try expect(error == nil, "deleteAll(completion:) reported \(error.map { "\($0)" } ?? "").")
             let stored = try storedNames()
             try expect(stored.isEmpty, "after deleteAll(completion:) the store still holds \(stored).")

@@ -195,9 +195,9 @@ final class Kata13SearchingAndAsyncFetching: KataCase {
             let percent = Int(progress.fractionCompleted * 100)
             try expect(!progress.isCancelled && progress.fractionCompleted == 1, "the search is over, but the "
                 + "progress search(_:) returned is at \(percent) % (\(progress.completedUnitCount) of "
-                + "\(progress.totalUnitCount)): it is not the progress of an asynchronous fetch. Execute an "
-                + "AsynchronousFetchRequest and return the progress of the result that execute hands back (or make "
-                + "your own progress current while you execute, so the fetch's becomes its child).")
+                + "\(progress.totalUnitCount)): the fetch's progress is not its child. Make a progress of your own current "
+                + "(becomeCurrent) while execute runs, resign it afterwards, and return that one — on Apple "
+                + "platforms the result's own progress is nil unless a progress is current.")
         }
     }
 
@@ -219,8 +219,9 @@ final class Kata13SearchingAndAsyncFetching: KataCase {
             try expect(!third.isCancelled, "the last search was cancelled: cancel the search that was running "
                 + "before the new one starts, not the new one.")
             try expect(calls.made == 1, "resultsDidChange ran \(calls.made) times for three searches of which two "
-                + "were cancelled. A cancelled fetch still calls its completion block, with no finalResult and an "
-                + "operationError (3072, cancelled): leave results alone then, and do not report a change.")
+                + "were cancelled. A cancelled search's completion may still run — with no finalResult, or with the dishes "
+                + "of a fetch that had finished reading before the cancel reached it: check your own progress for "
+                + "that search (isCancelled) in the completion, and leave results alone then.")
             let names = screen.results.map(\.name)
             try expect(names == ["Crème Brûlée"], "after typing \"crème b\" the screen shows \(names), not "
                 + "[\"Crème Brûlée\"]: only the last search's answer may be shown.")
@@ -269,8 +270,9 @@ final class Kata13SearchingAndAsyncFetching: KataCase {
                 + "use the predicate and sort descriptors of DishSearch.fetchRequest(matching:), and keep the order "
                 + "of the IDs.")
             try expect(progress.fractionCompleted == 1, "the search is over, but the progress "
-                + "searchInBackground(_:) returned is at \(Int(progress.fractionCompleted * 100)) %: return the "
-                + "fetch's progress.")
+                + "searchInBackground(_:) returned is at \(Int(progress.fractionCompleted * 100)) %: the fetch's "
+                + "progress is not its child. Make your progress current on the background context's queue (inside "
+                + "performAndWait), where execute runs.")
         }
     }
 }

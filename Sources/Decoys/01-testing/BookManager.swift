@@ -57,6 +57,10 @@ public struct BookManager {
     }
 
     public func book(titled title: String) throws -> Book? {
+        // Mistake: every book is fetched and Swift picks the one with the title; the store never filters.
+        if Decoy.isActive("find-in-swift") {
+            return try workingContext.fetch(Book.fetchRequest()).first { $0.title == title }
+        }
         let request = Book.fetchRequest()
         // Mistakes: no predicate at all; a prefix match; a match that ignores case.
         if Decoy.isActive("find-by-prefix") {

@@ -50,6 +50,22 @@ public final class StorageProvider {
     public var viewContext: ManagedObjectContext { container.viewContext }
 
     public static func model(named name: String) throws -> ManagedObjectModel {
+        // Mistake: the cache is looked up and filled without holding the lock for the whole call, so two callers
+        // that both miss it each read the model, and each gets an instance of its own. (The write alone is kept
+        // behind the lock here, so that this decoy cannot corrupt the dictionary and crash.)
+        if Decoy.isActive("model-cache-unlocked") {
+            modelsLock.lock()
+            let cached = models[name]
+            modelsLock.unlock()
+            if let cached { return cached }
+            guard let model = try ModelBundle.main.model(named: name) else {
+                throw StorageError.modelNotFound(name: name, available: ModelBundle.main.modelNames)
+            }
+            modelsLock.lock()
+            models[name] = model
+            modelsLock.unlock()
+            return model
+        }
         modelsLock.lock()
         defer { modelsLock.unlock() }
         // Mistake: any name gets the Garden model, so a typo goes unnoticed.

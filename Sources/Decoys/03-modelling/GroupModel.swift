@@ -9,7 +9,9 @@ public enum GroupModel {
         // Mistake: deleting a group leaves its items behind, each pointing at nothing.
         let groupRule: DeleteRule = Decoy.isActive("items-outlive-group") ? .nullify : .cascade
         // Mistake: cascading bottom up, so deleting one item deletes its whole group.
-        let itemRule: DeleteRule = Decoy.isActive("item-delete-cascades") ? .cascade : .nullify
+        // Mistake: no action, so a deleted item stays in its group's list, a dangling reference.
+        let itemRule: DeleteRule = Decoy.isActive("item-delete-cascades") ? .cascade
+            : Decoy.isActive("item-delete-no-action") ? .noAction : .nullify
         // Mistake: the title is optional, so an item without one is saved.
         let titleOptional = Decoy.isActive("optional-title")
         // Mistake: the items are kept as an unordered set, so the order they were put in is lost.

@@ -41,6 +41,10 @@ public final class PlantStorage {
             let scratch = container.newBackgroundContext()
             return try scratch.performAndWait { try scratch.fetch(request) }
         }
+        // Mistake: the fetch has no order, and Swift sorts the plants afterwards, reading every one.
+        if Decoy.isActive("all-sorted-in-swift") {
+            return try viewContext.fetch(request).sorted { $0.name < $1.name }
+        }
         // Mistake: no sort descriptor, so the plants come back in whatever order the store keeps them.
         if !Decoy.isActive("all-unsorted") {
             request.sortDescriptors = [FetchSortDescriptor(\Plant.name)]
@@ -50,6 +54,14 @@ public final class PlantStorage {
 
     public func plants(notWateredSince date: Date) throws -> [Plant] {
         let request = Plant.fetchRequest()
+        // Mistake: every plant is fetched, sorted by the store, and Swift picks the ones to return.
+        if Decoy.isActive("not-watered-filtered-in-swift") {
+            request.sortDescriptors = [FetchSortDescriptor(\Plant.name)]
+            return try viewContext.fetch(request).filter { plant in
+                guard let wateredOn = plant.wateredOn else { return true }
+                return wateredOn < date
+            }
+        }
         // Mistake: a plant never watered has no date, and `wateredOn < date` alone leaves it out.
         var format = Decoy.isActive("never-watered-left-out")
             ? "wateredOn < %@" : "wateredOn == nil OR wateredOn < %@"

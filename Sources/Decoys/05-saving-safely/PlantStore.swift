@@ -40,12 +40,14 @@ public final class PlantStore {
         }
         // Mistake: the work runs on the caller's thread, not on the queue of the context it uses.
         if Decoy.isActive("insert-off-queue") { return work() }
+        // Mistake: the work runs on the context's queue, but the caller is held until it is done.
+        if Decoy.isActive("insert-waits") { return context.performAndWait(work) }
         context.perform(work)
     }
 
     public func deleteAll(completion: @escaping StoreCompletion) {
         let context = self.context
-        context.perform {
+        let work: @Sendable () -> Void = {
             do {
                 for plant in try context.fetch(Plant.fetchRequest()) { context.delete(plant) }
                 // Mistake: the plants are marked deleted in the context, and the store never hears of it.
@@ -59,5 +61,8 @@ public final class PlantStore {
                 completion(Decoy.isActive("delete-error-swallowed") ? nil : error)
             }
         }
+        // Mistake: the caller is held until the deletion is saved.
+        if Decoy.isActive("delete-all-waits") { return context.performAndWait(work) }
+        context.perform(work)
     }
 }

@@ -30,6 +30,7 @@ public final class DishSearchScreen: @unchecked Sendable {
         }
         // Mistake: the search still running goes on, and its late answer replaces the newer one.
         if !Decoy.isActive("search-keeps-previous") { running?.cancel() }
+        let progress = Progress(totalUnitCount: 1)
         let matching = try DishSearch.fetchRequest(matching: text)
         let request = AsynchronousFetchRequest(fetchRequest: matching) { [weak self] result in
             guard let self else { return }
@@ -39,7 +40,7 @@ public final class DishSearchScreen: @unchecked Sendable {
                 self.resultsDidChange?()
                 return
             }
-            guard let dishes = result.finalResult else { return }
+            guard !progress.isCancelled, let dishes = result.finalResult else { return }
             self.results = dishes
             self.resultsDidChange?()
         }
@@ -49,7 +50,9 @@ public final class DishSearchScreen: @unchecked Sendable {
             running = try context.execute(request).progress
             return own
         }
-        let progress = try context.execute(request).progress
+        progress.becomeCurrent(withPendingUnitCount: 1)
+        defer { progress.resignCurrent() }
+        _ = try context.execute(request)
         running = progress
         return progress
     }
@@ -105,7 +108,12 @@ public final class DishSearchScreen: @unchecked Sendable {
             running = progress
             return progress
         }
-        let progress = try background.performAndWait { try background.execute(request).progress }
+        let progress = Progress(totalUnitCount: 1)
+        try background.performAndWait {
+            progress.becomeCurrent(withPendingUnitCount: 1)
+            defer { progress.resignCurrent() }
+            _ = try background.execute(request)
+        }
         running = progress
         return progress
     }

@@ -12,9 +12,9 @@ struct NaiveBookManager {
     init() throws {
         container = PersistentContainer(name: BookshelfModel.name, managedObjectModel: try BookshelfModel.shared())
         container.persistentStoreDescriptions = [PersistentStoreDescription(url: Self.storeURL)]
-        nonisolated(unsafe) var loadError: (any Error)?
-        container.loadPersistentStores { _, error in loadError = error }
-        if let loadError { throw loadError }
+        container.loadPersistentStores { _, error in
+            if let error { fatalError("Unresolved error \(error)") }     // what sample code does
+        }
         context = container.viewContext
     }
 

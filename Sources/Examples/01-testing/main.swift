@@ -71,13 +71,11 @@ try shelf.save()
 let byAusten = Book.fetchRequest()
 byAusten.predicate = try FetchPredicate(format: "author == %@", "Jane Austen")   // only rows that match
 byAusten.sortDescriptors = [FetchSortDescriptor(\Book.title)]                   // in this order
+byAusten.fetchLimit = 10                                                       // at most ten rows
 let austen = try shelf.fetch(byAusten)                                          // [Book], maybe empty
-let first = Book.fetchRequest()
-first.predicate = try FetchPredicate(format: "author == %@", "Frank Herbert")
-first.fetchLimit = 1                                                           // at most one row
-let herbert = try shelf.fetch(first).first                                     // Book? — nil when none matches
+let onShelf = try shelf.count(for: Book.fetchRequest())                         // counts, fetches no book
 // endregion: fetch-with-predicate
-print("  by Jane Austen: \(austen.map(\.title)); one by Frank Herbert: \(herbert?.title ?? "none")")
+print("  by Jane Austen: \(austen.map(\.title)); books on the shelf: \(onShelf)")
 
 for suffix in ["", "-wal", "-shm"] {
     try? FileManager.default.removeItem(atPath: NaiveBookManager.storeURL.path + suffix)

@@ -109,25 +109,24 @@ print("   the object fetched before reset still belongs to the context: \(old.ma
 print("   fetched again: \"\(fresh.name)\", a new object: \(old !== fresh)")
 
 print("")
-print("5. A private-queue context reporting through a completion")
+print("5. Work on a private-queue context, awaited by the caller")
 // region: background
-/// Waters every plant on `context`'s queue; a failed save is rolled back before it is reported.
-func waterAll(in context: ManagedObjectContext, completion: @escaping StoreCompletion) {
-    context.perform {
-        do {
-            for plant in try context.fetch(Plant.fetchRequest()) { plant.wateredOn = Date() }
-            try context.save()
-            completion(nil)
-        } catch {
+/// Waters every plant on `context`'s queue. The caller awaits the result instead of blocking a thread; a failed
+/// save is rolled back before its error leaves the queue.
+func waterAll(in context: ManagedObjectContext) async throws {
+    try await context.perform {
+        let plants = try context.fetch(Plant.fetchRequest())
+        plants.forEach { $0.wateredOn = Date() }
+        do { try context.save() } catch {
             context.rollback()                    // the context is clean for whoever uses it next
-            completion(error)
+            throw error
         }
     }
 }
 // endregion: background
-let finished = DispatchSemaphore(value: 0)
-waterAll(in: container.newBackgroundContext()) { error in
-    print(error.map { "   watering failed: \($0)" } ?? "   watered every plant")
-    finished.signal()
+do {
+    try await waterAll(in: container.newBackgroundContext())
+    print("   watered every plant")
+} catch {
+    print("   watering failed: \(error)")
 }
-if finished.wait(timeout: .now() + 5) == .timedOut { print("   the completion never came") }

@@ -34,15 +34,22 @@ public final class DishSearchScreen: @unchecked Sendable {
     /// replace ``results`` on the main queue when the fetch is done. A search still running is cancelled first.
     @discardableResult
     public func search(_ text: String) throws -> Progress {
-        running?.cancel()                       // its completion gets an error and no dishes
+        running?.cancel()                       // it stops, or its answer is ignored (see below)
         let matching = try DishSearch.fetchRequest(matching: text)
+        // A progress of the screen's own, current while the request executes: the fetch's progress becomes its
+        // child. (On Apple platforms the result's `progress` is nil unless a progress is current at that moment.)
+        let progress = Progress(totalUnitCount: 1)
         let request = AsynchronousFetchRequest(fetchRequest: matching) { [weak self] result in
-            // On the context's queue: the main queue, for the viewContext.
-            guard let self, let dishes = result.finalResult else { return }     // cancelled, or failed
+            // On the context's queue: the main queue, for the viewContext. A fetch that had read all its rows
+            // before its search was cancelled has left the progress tree and still brings its dishes: the
+            // screen's own progress says whether they are still wanted.
+            guard let self, !progress.isCancelled, let dishes = result.finalResult else { return }
             self.results = dishes
             self.resultsDidChange?()
         }
-        let progress = try context.execute(request).progress
+        progress.becomeCurrent(withPendingUnitCount: 1)
+        defer { progress.resignCurrent() }
+        _ = try context.execute(request)
         running = progress
         return progress
     }
@@ -70,16 +77,21 @@ public final class DishSearchScreen: @unchecked Sendable {
         ids.sortDescriptors = dishes.sortDescriptors
 
         let background = searchContext
-        let progress = try background.performAndWait {
+        let progress = Progress(totalUnitCount: 1)
+        try background.performAndWait {
             let request = AsynchronousFetchRequest(fetchRequest: ids) { [weak self] result in
                 // On the background context's queue: no place to touch the screen or its context.
                 guard let self, let found = result.finalResult else { return }
                 self.context.perform {              // only the IDs cross to the main queue
+                    guard !progress.isCancelled else { return }     // a newer search replaced this one
                     self.results = found.compactMap { self.context.object(with: $0) as? Dish }
                     self.resultsDidChange?()
                 }
             }
-            return try background.execute(request).progress
+            // Current on the thread that executes the request: the background context's queue.
+            progress.becomeCurrent(withPendingUnitCount: 1)
+            defer { progress.resignCurrent() }
+            _ = try background.execute(request)
         }
         running = progress
         return progress
