@@ -243,6 +243,9 @@ final class Kata07ThreadsAndQueues: KataCase {
             drainMainQueue()
             try expect(pilot.listened, "the store has Pilot listened, but the main context's Pilot still reads "
                 + "not listened after the view context merged the save.")
+            try expect(!context.hasChanges, "after markListened(_:) the main context holds unsaved changes: its "
+                + "Pilot was changed by hand. The view context merges the background save by itself; leave the "
+                + "caller's object alone.")
         }
     }
 

@@ -71,6 +71,12 @@ public final class EpisodeManager: Sendable {
             }
             return
         }
+        if Decoy.isActive("mark-listened-copies-to-the-view-context") {
+            // Brings the UI's copy up to date by hand instead of letting the view context merge the save.
+            let main = mainContext
+            nonisolated(unsafe) let object = episode
+            main.performAndWait { object.listened = true }
+        }
         let background = backgroundContext
         try background.performAndWait {
             if Decoy.isActive("mark-listened-on-callers-object") {
