@@ -15,7 +15,11 @@ public final class WriterStack: Sendable {
         writerContext = ManagedObjectContext(concurrencyType: .privateQueue)
         writerContext.persistentStoreCoordinator = container.persistentStoreCoordinator
         writerContext.name = "writer"
-        mainContext = ManagedObjectContext(concurrencyType: .mainQueue)
+        if Decoy.isActive("writer-child-is-the-view-context") {
+            mainContext = container.viewContext          // already on the coordinator; re-parented here
+        } else {
+            mainContext = ManagedObjectContext(concurrencyType: .mainQueue)
+        }
         mainContext.parent = writerContext
         mainContext.name = "main"
     }
