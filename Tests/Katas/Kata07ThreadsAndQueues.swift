@@ -11,12 +11,15 @@ import Decoys
 import Workbook
 #endif
 
-/// Lesson 7 — Threads and queues. Kata 1: the complex stack (a background child of the main context); 2–5: the
-/// complex manager, called from other threads and tasks; 6–7: an importer that works in the background and hands
-/// its results to the main queue without waiting for it.
+/// Lesson 7 — Threads and queues. Kata 1: Apple's arrangement (a background context on the store, a view context
+/// that merges its saves); 2–5: a manager that writes on the background context and reads on the main one, called
+/// from other threads and tasks; 6–7: source 000's writer arrangement (a private-queue writer on the store, the UI
+/// context its child); 8–9: an importer that works in the background and hands its results to the main queue
+/// without waiting for it.
 ///
 /// Several katas call the code under test from a background thread and wait for it with a time limit, so that a
-/// deadlock fails the kata instead of hanging the run.
+/// deadlock fails the kata instead of hanging the run. Several record which context saved, and on which thread,
+/// from the contexts' did-save notifications: the end state alone does not show where the work was done.
 final class Kata07ThreadsAndQueues: KataCase {
     override class var lesson: Int { 7 }
     override class var folder: String { "07-threads-and-queues" }
@@ -31,6 +34,41 @@ final class Kata07ThreadsAndQueues: KataCase {
         private var stored: Value?
         var value: Value? { lock.withLock { stored } }
         func set(_ value: Value) { lock.withLock { stored = value } }
+    }
+
+    /// Values collected from several threads, in order.
+    private final class Recorder<Value>: @unchecked Sendable {
+        private let lock = NSLock()
+        private var stored: [Value] = []
+        var values: [Value] { lock.withLock { stored } }
+        func append(_ value: Value) { lock.withLock { stored.append(value) } }
+    }
+
+    /// One save, as its did-save notification reported it: which context, on which thread, how many objects.
+    private struct Save {
+        let context: ManagedObjectContext
+        let onMainThread: Bool
+        let inserted: Int
+        let updated: Int
+    }
+
+    /// Records every save of every context until the kata ends, from `ManagedObjectContext.didSaveObjectsNotification`
+    /// — posted by the saving context on the thread that runs the save.
+    private func recordSaves() -> Recorder<Save> {
+        let saves = Recorder<Save>()
+        let token = NotificationCenter.default.addObserver(forName: ManagedObjectContext.didSaveObjectsNotification,
+                                                           object: nil, queue: nil) { note in
+            guard let saver = note.object as? ManagedObjectContext else { return }
+            let info = note.userInfo ?? [:]
+            func count(_ key: ManagedObjectContext.NotificationKey) -> Int {
+                (info[key.rawValue] as? Set<ManagedObject>)?.count ?? 0
+            }
+            saves.append(Save(context: saver, onMainThread: Thread.isMainThread,
+                              inserted: count(.insertedObjects), updated: count(.updatedObjects)))
+        }
+        nonisolated(unsafe) let observer = token
+        addTeardownBlock { NotificationCenter.default.removeObserver(observer) }
+        return saves
     }
 
     // region: another-thread
@@ -52,12 +90,20 @@ final class Kata07ThreadsAndQueues: KataCase {
     }
     // endregion: another-thread
 
-    /// A background child of the kata's main context, as the complex stack makes it — made here, so the manager's
-    /// katas do not depend on kata 1.
-    private func backgroundChild() -> ManagedObjectContext {
-        let background = ManagedObjectContext(concurrencyType: .privateQueue)
-        background.parent = context
-        background.mergePolicy = .mergeByPropertyObjectTrump
+    /// Lets the main queue run until everything queued on it so far has run — the merges a background save queued
+    /// for the view context among them.
+    private func drainMainQueue() {
+        let drained = XCTestExpectation(description: "main queue drained")
+        DispatchQueue.main.async { drained.fulfill() }
+        _ = XCTWaiter().wait(for: [drained], timeout: Self.patience)
+    }
+
+    /// Apple's arrangement, made here so the manager's katas do not depend on kata 1: the kata's view context merges
+    /// the saves of the store's other contexts, and a new background context on the same store does the writing.
+    private func recommendedBackground() -> ManagedObjectContext {
+        context.automaticallyMergesChangesFromParent = true
+        let background = container.newBackgroundContext()
+        background.name = "background"
         return background
     }
 
@@ -71,13 +117,6 @@ final class Kata07ThreadsAndQueues: KataCase {
         }
     }
 
-    /// Why the store lacks an episode that the main context holds as an unsaved insert, or nil.
-    private func stoppedAtTheParent() throws -> String? {
-        guard try stored().isEmpty, context.insertedObjects.contains(where: { $0 is Episode }) else { return nil }
-        return "the episode reached mainContext but not the store: saving a child context (the background one) "
-            + "pushes its changes into its parent only. Save mainContext as well, on its own queue."
-    }
-
     /// Episodes saved through the kata's main context.
     private func savedEpisodes(_ titles: String...) throws -> [Episode] {
         let episodes = titles.map { title in
@@ -89,52 +128,79 @@ final class Kata07ThreadsAndQueues: KataCase {
         return episodes
     }
 
-    // MARK: The complex stack
+    /// Fails the kata when the write was not saved by `background`, or was saved by the main context.
+    private func expectWrittenBy(_ background: ManagedObjectContext, _ saves: [Save], _ what: String) throws {
+        try expect(!saves.contains { $0.context === context }, "\(what) was saved by mainContext, on the main "
+            + "queue: the store has it, but the UI would have waited for the write. Make the change in "
+            + "backgroundContext and save that one, on its queue.")
+        // When nothing reached the store, the kata's own checks say why.
+        guard try !stored().isEmpty else { return }
+        try expect(saves.contains { $0.context === background }, "\(what) reached the store, but backgroundContext "
+            + "never saved: the write was done by another context. Make the change in backgroundContext and save it.")
+    }
 
-    func test01_stackPutsABackgroundChildUnderTheMainContext() {
+    // MARK: Apple's arrangement: a background context on the store, a view context that merges
+
+    func test01_stackWritesBesideTheViewContextWhichMerges() {
         kata(1, in: "EpisodeStack.swift", "init(container:)") {
             let stack = try EpisodeStack(container: container)
             try expect(stack.mainContext === container.viewContext, "mainContext is not the container's "
                 + "viewContext: the UI reads the main-queue context the container already has.")
             let background = stack.backgroundContext
-            try expect(background.concurrencyType == .privateQueue, "backgroundContext is a main-queue context; "
-                + "writes belong on a private queue of their own (ManagedObjectContext(concurrencyType: "
-                + ".privateQueue)), or they block the UI.")
-            try expect(background.parent === stack.mainContext, background.parent == nil
-                ? "backgroundContext has no parent: it saves straight to the store, a sibling of mainContext. The "
-                    + "complex stack makes it a child of mainContext (set its parent), so the main context sees "
-                    + "each background save at once."
-                : "backgroundContext's parent is not mainContext.")
-            try expect(background.mergePolicy == .mergeByPropertyObjectTrump, "backgroundContext's merge policy is "
-                + "\(background.mergePolicy)" + (background.mergePolicy == .error ? ", the default: a conflict with "
-                    + "the main context fails the save (133020)." : ".")
-                + " The complex stack lets the background's changes win, property by property.")
+            try expect(background.concurrencyType == .privateQueue, "backgroundContext is a main-queue context"
+                + (background === stack.mainContext ? " (it is mainContext itself)" : "") + ": writes belong on a "
+                + "private queue of their own, or they block the UI. The container makes such a context for you.")
+            try expect(background.parent == nil, "backgroundContext has a parent"
+                + (background.parent === stack.mainContext ? ", the main context" : "") + ": its saves stop in "
+                + "that context, in memory, and reach the store only when the parent saves. In Apple's arrangement "
+                + "the background context sits on the store, beside the view context, and its saves go to disk.")
+            // The main context shows an episode; the background context changes its own copy and saves.
+            let pilot = try savedEpisodes("Pilot")[0]
+            let id = pilot.objectID
+            try background.performAndWait {
+                let mine = try require(try background.existingObject(with: id) as? Episode,
+                                       "backgroundContext cannot find an episode the store has.")
+                mine.listened = true
+                try background.save()
+            }
+            drainMainQueue()
+            let inStore = try stored()
+            try expect(inStore == ["Pilot (listened)"], "after backgroundContext saved Pilot as listened, the "
+                + "store holds \(inStore).")
+            try expect(pilot.listened, "the store has Pilot listened, but the main context's Pilot — the one the UI "
+                + "shows — still reads not listened: the view context does not take in the background context's "
+                + "saves. It can be told to merge them by itself.")
         }
     }
 
-    // MARK: The complex manager
+    // MARK: The manager: writes on the background context, reads on the main one
 
-    func test02_addWritesOnTheBackgroundQueue() {
+    func test02_addWritesOnTheBackgroundContext() {
         kata(2, in: "EpisodeManager.swift", "add(title:)") {
-            let manager = EpisodeManager(mainContext: context, backgroundContext: backgroundChild())
-            try onAnotherThread("add(title:) did not return within \(Int(Self.patience)) s: it waits for something "
-                + "that never comes. Use backgroundContext.performAndWait, which runs the work and returns.") {
+            let background = recommendedBackground()
+            let manager = EpisodeManager(mainContext: context, backgroundContext: background)
+            let saves = recordSaves()
+            let savedBeforeReturning = try onAnotherThread("add(title:) did not return within "
+                + "\(Int(Self.patience)) s: it waits for something that never comes. Use "
+                + "backgroundContext.performAndWait, which runs the work and returns.") { () -> Bool in
                 try manager.add(title: "Pilot")
+                return !saves.values.isEmpty                // a save, by any context, before add returned
             }
-            if let stuck = try stoppedAtTheParent() { try expect(false, stuck) }
+            background.performAndWait {}                    // let anything add(title:) queued there finish
+            try expectWrittenBy(background, saves.values, "the episode")
+            try expect(savedBeforeReturning, "add(title:) returned before the episode was saved: the work had not "
+                + "run yet when add returned. perform only queues a block and returns at once; performAndWait runs "
+                + "it and returns when it is done.")
             let inStore = try stored()
-            try expect(inStore == ["Pilot"], inStore.isEmpty
-                ? "add(title:) returned, but the episode is neither in the store nor in the main context: the work "
-                    + "had not run yet when add returned. perform only queues a block and returns at once; "
-                    + "performAndWait runs it and returns when it is done."
-                : "after add(title: \"Pilot\") the store holds \(inStore).")
+            try expect(inStore == ["Pilot"], "after add(title: \"Pilot\") the store holds \(inStore).")
         }
     }
 
     func test03_addWorksWhenCalledOnTheQueueItself() {
         kata(3, in: "EpisodeManager.swift", "add(title:)") {
-            let background = backgroundChild()
+            let background = recommendedBackground()
             let manager = EpisodeManager(mainContext: context, backgroundContext: background)
+            let saves = recordSaves()
             let count = try onAnotherThread("add(title:) called from inside backgroundContext.performAndWait did "
                 + "not return within \(Int(Self.patience)) s: a deadlock. The code waits for work it queued on the "
                 + "very queue it is running on — which cannot start until the code returns. performAndWait is "
@@ -145,10 +211,10 @@ final class Kata07ThreadsAndQueues: KataCase {
                     return try background.count(for: Episode.fetchRequest())
                 }
             }
+            try expectWrittenBy(background, saves.values, "the episode")
             try expect(count == 1, "inside backgroundContext.performAndWait, add(title:) returned before its "
                 + "episode was in the background context (found \(count)): perform only queues the work; "
                 + "performAndWait does it before returning, even when called on its own queue.")
-            if let stuck = try stoppedAtTheParent() { try expect(false, stuck) }
             let inStore = try stored()
             try expect(inStore == ["Pilot"], "add(title:) called on the background queue did not store the "
                 + "episode; the store holds \(inStore).")
@@ -157,31 +223,37 @@ final class Kata07ThreadsAndQueues: KataCase {
 
     func test04_markListenedHandsOverTheObjectID() {
         kata(4, in: "EpisodeManager.swift", "markListened(_:)") {
-            let background = backgroundChild()
+            let background = recommendedBackground()
             let manager = EpisodeManager(mainContext: context, backgroundContext: background)
             let episodes = try savedEpisodes("Pilot", "Finale")
             nonisolated(unsafe) let pilot = episodes[0]     // the caller's object, from the main context
+            let saves = recordSaves()
             try onAnotherThread("markListened(_:) did not return within \(Int(Self.patience)) s.") {
                 try manager.markListened(pilot)
             }
             let inStore = try stored()
             try expect(inStore == ["Finale", "Pilot (listened)"], "after markListened(Pilot) the store holds "
                 + "\(inStore), not [\"Finale\", \"Pilot (listened)\"]. Change the background context's own copy of "
-                + "the episode, then save the background context and its parent.")
+                + "the episode, then save the background context.")
+            try expectWrittenBy(background, saves.values, "the change")
             let changedInBackground = background.performAndWait {
                 background.registeredObjects.contains { ($0 as? Episode)?.listened == true }
             }
             try expect(changedInBackground, "the store has the change, but it was not made in the background "
                 + "context: the caller's episode belongs to the main context, and crossed over as an object. Hand "
                 + "the background context its objectID and change the copy it looks up.")
+            drainMainQueue()
             try expect(pilot.listened, "the store has Pilot listened, but the main context's Pilot still reads "
-                + "not listened.")
+                + "not listened after the view context merged the save.")
+            try expect(!context.hasChanges, "after markListened(_:) the main context holds unsaved changes: its "
+                + "Pilot was changed by hand. The view context merges the background save by itself; leave the "
+                + "caller's object alone.")
         }
     }
 
     func test05_titlesCanBeReadFromAnyTask() {
         kata(5, in: "EpisodeManager.swift", "unlistenedTitles()") {
-            let manager = EpisodeManager(mainContext: context, backgroundContext: backgroundChild())
+            let manager = EpisodeManager(mainContext: context, backgroundContext: recommendedBackground())
             let episodes = try savedEpisodes("Pilot", "Finale", "Bonus")
             episodes[0].listened = true
             try context.save()
@@ -207,10 +279,109 @@ final class Kata07ThreadsAndQueues: KataCase {
         return try value.get()
     }
 
+    // MARK: Source 000's arrangement: a private-queue writer on the store, the UI context its child
+
+    /// What one call of `save(completion:)` reported: each call of its completion, with what the store held then.
+    private func saveThroughWriter(_ stack: WriterStack) throws -> [(result: Result<Void, any Error>, stored: [String])] {
+        let calls = Recorder<(result: Result<Void, any Error>, stored: [String])>()
+        let done = XCTestExpectation(description: "save(completion:)")
+        done.assertForOverFulfill = false
+        let reader = container.newBackgroundContext()
+        stack.save { result in
+            let inStore = reader.performAndWait {
+                ((try? reader.fetch(Episode.fetchRequest())) ?? []).map(\.title).sorted()
+            }
+            calls.append((result, inStore))
+            done.fulfill()
+        }
+        let waited = XCTWaiter().wait(for: [done], timeout: Self.patience)
+        try expect(waited == .completed, "save(completion:) never called its completion (waited "
+            + "\(Int(Self.patience)) s): call it once the writer's save is done, whatever happened.")
+        // Let both queues finish what they were given, so a second call of the completion shows.
+        let writer = stack.writerContext
+        writer.performAndWait {}
+        drainMainQueue()
+        writer.performAndWait {}
+        let reported = calls.values
+        if case .failure(let notDone as KataNotDone)? = reported.first?.result { throw notDone }
+        return reported
+    }
+
+    func test06_writerWritesTheStoreOffTheMainQueue() {
+        kata(6, in: "WriterStack.swift", "init(container:) and save(completion:)") {
+            let stack = try WriterStack(container: container)
+            let writer = stack.writerContext
+            let main = stack.mainContext
+            try expect(writer.concurrencyType == .privateQueue, "writerContext is a main-queue context: it writes "
+                + "the store, and on the main queue that blocks the UI. Give it a private queue of its own.")
+            try expect(writer.parent == nil && writer.persistentStoreCoordinator === container.persistentStoreCoordinator,
+                       "writerContext is not attached to the container's coordinator"
+                        + (writer.parent != nil ? " (it has a parent)" : "") + ": it is the one context that writes "
+                        + "to the store, so it sits directly on the coordinator.")
+            try expect(main !== container.viewContext, "mainContext is the container's viewContext, which belongs to "
+                + "the container and is attached to its coordinator. Make a main-queue context of your own, with "
+                + "the writer as its parent.")
+            try expect(main.concurrencyType == .mainQueue, "mainContext is a private-queue context: the UI uses it "
+                + "on the main thread, so it is a main-queue context.")
+            try expect(main.parent === writer, "mainContext's parent is not writerContext: its save must hand the "
+                + "changes to the writer, in memory, and only the writer writes the store.")
+
+            let saves = recordSaves()
+            Episode(context: main).title = "Pilot"
+            let calls = try saveThroughWriter(stack)
+            try calls[0].result.get()
+            let inStore = try stored()
+            if inStore.isEmpty {
+                let writerHolds = writer.performAndWait { writer.hasChanges }
+                try expect(false, writerHolds
+                    ? "the episode reached writerContext but not the store: the main context's save only hands its "
+                        + "changes to its parent, in memory. The writer has to save too — on its own queue."
+                    : main.hasChanges
+                        ? "mainContext still holds the episode unsaved: nothing reached the writer, so the writer "
+                            + "had nothing to write. Save the main context first."
+                        : "after save(completion:) the store holds no episode.")
+            }
+            try expect(inStore == ["Pilot"], "after save(completion:) the store holds \(inStore).")
+            try expect(calls.count == 1, "the completion ran \(calls.count) times for one save; call it once, "
+                + "after the writer's save.")
+            try expect(calls[0].stored == ["Pilot"], "when the completion ran, the store did not hold the episode "
+                + "yet: it was called before the writer's save had finished.")
+            let writerSaves = saves.values.filter { $0.context === writer }
+            try expect(!writerSaves.isEmpty, "the store has the episode, but writerContext never saved.")
+            try expect(!writerSaves.contains(where: \.onMainThread), "the writer's save ran on the main thread: the "
+                + "main queue waited while the store was written — the very wait this arrangement exists to avoid. "
+                + "Save the writer on its own queue with the call that returns at once, and report from there.")
+        }
+    }
+
+    func test07_writerStackLeavesPermanentIDs() {
+        kata(7, in: "WriterStack.swift", "save(completion:)") {
+            let stack = try WriterStack(container: container)
+            let pilot = Episode(context: stack.mainContext)
+            pilot.title = "Pilot"
+            let finale = Episode(context: stack.mainContext)
+            finale.title = "Finale"
+            let calls = try saveThroughWriter(stack)
+            try calls[0].result.get()
+            let ids = [pilot.objectID, finale.objectID]
+            try expect(!ids.contains(where: \.isTemporaryID), "after save(completion:) the main context's new "
+                + "episodes still have temporary IDs, which no other context can look up. The main context is a "
+                + "child: its save hands the objects to the writer, and the writer's save gives the writer's copies "
+                + "their permanent IDs, not the main context's. Get permanent IDs for the new objects before the "
+                + "main context saves.")
+            let reader = container.newBackgroundContext()
+            let titles = reader.performAndWait {
+                ids.map { (try? reader.existingObject(with: $0) as? Episode)?.title ?? "(not found)" }
+            }
+            try expect(titles == ["Pilot", "Finale"], "looked up by the IDs the main context's episodes carry after "
+                + "the save, another context finds \(titles), not [\"Pilot\", \"Finale\"].")
+        }
+    }
+
     // MARK: The importer
 
-    func test06_importerWorksInABackgroundTask() {
-        kata(6, in: "EpisodeImporter.swift", "importEpisodes(_:completion:)") {
+    func test08_importerWorksInABackgroundTask() {
+        kata(8, in: "EpisodeImporter.swift", "importEpisodes(_:completion:)") {
             let importer = EpisodeImporter(container: container)
             let result = Box<Result<[ManagedObjectID], any Error>>()
             let done = expectation(description: "importEpisodes(_:completion:)")
@@ -238,8 +409,8 @@ final class Kata07ThreadsAndQueues: KataCase {
         }
     }
 
-    func test07_importerHandsResultsToTheMainQueueWithoutWaiting() {
-        kata(7, in: "EpisodeImporter.swift", "importForDisplay(_:completion:)") {
+    func test09_importerHandsResultsToTheMainQueueWithoutWaiting() {
+        kata(9, in: "EpisodeImporter.swift", "importForDisplay(_:completion:)") {
             let importer = EpisodeImporter(container: container)
             let outcome = Box<(result: Result<[Episode], any Error>, onMain: Bool)>()
             let done = expectation(description: "importForDisplay(_:completion:)")

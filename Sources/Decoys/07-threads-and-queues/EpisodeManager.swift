@@ -2,9 +2,10 @@ import Foundation
 import KataSupport
 import Persistence
 
-/// The "complex" manager: writes on a background context, reads on the main one. Both contexts are injected, so
-/// tests hand it the contexts of an in-memory store. Every method may be called from any thread: each context is
-/// used only inside its own `perform`/`performAndWait`, and only object IDs cross between them.
+/// Writes on a background context, reads on the main one. Both contexts are injected, so tests hand it the
+/// contexts of an in-memory store: the container's `viewContext` and a background context on the same store.
+/// Every method may be called from any thread: each context is used only inside its own
+/// `perform`/`performAndWait`, and only object IDs cross between them.
 public final class EpisodeManager: Sendable {
     public let mainContext: ManagedObjectContext
     public let backgroundContext: ManagedObjectContext
@@ -14,9 +15,7 @@ public final class EpisodeManager: Sendable {
         self.backgroundContext = backgroundContext
     }
 
-    // region: add
-    /// Inserts an episode on the background context's queue and saves it — through to the store when the
-    /// background context is a child of another context.
+    /// Inserts an episode on the background context's queue and saves it to the store.
     public func add(title: String) throws {
         let background = backgroundContext
         if Decoy.isActive("add-episode-off-queue") {
@@ -41,6 +40,14 @@ public final class EpisodeManager: Sendable {
                 done.signal()
             }
             done.wait()
+        } else if Decoy.isActive("add-episode-on-the-main-context") {
+            // The right queue for the context it uses — but it is the main one: the write blocks the UI.
+            let main = mainContext
+            try main.performAndWait {
+                let episode = Episode(context: main)
+                episode.title = title
+                try Self.saveOrRollback(main)
+            }
         } else {
             try background.performAndWait {
                 let episode = Episode(context: background)
@@ -48,15 +55,28 @@ public final class EpisodeManager: Sendable {
                 try Self.saveOrRollback(background)
             }
         }
-        try saveParent()
     }
-    // endregion: add
 
-    // region: mark-listened
     /// Marks an episode the caller holds (usually one of the main context) as listened, on the background context:
     /// only its `objectID` crosses over; the background context looks up its own copy.
     public func markListened(_ episode: Episode) throws {
         let id = episode.objectID                    // an ID may be read anywhere and handed to any context
+        if Decoy.isActive("mark-listened-on-the-main-context") {
+            // Changes and saves the caller's object on its own (main) queue: the write blocks the UI.
+            let main = mainContext
+            nonisolated(unsafe) let object = episode
+            try main.performAndWait {
+                object.listened = true
+                try Self.saveOrRollback(main)
+            }
+            return
+        }
+        if Decoy.isActive("mark-listened-copies-to-the-view-context") {
+            // Brings the UI's copy up to date by hand instead of letting the view context merge the save.
+            let main = mainContext
+            nonisolated(unsafe) let object = episode
+            main.performAndWait { object.listened = true }
+        }
         let background = backgroundContext
         try background.performAndWait {
             if Decoy.isActive("mark-listened-on-callers-object") {
@@ -67,11 +87,8 @@ public final class EpisodeManager: Sendable {
             }
             try Self.saveOrRollback(background)
         }
-        try saveParent()
     }
-    // endregion: mark-listened
 
-    // region: unlistened-titles
     /// The titles of the episodes not listened to yet, sorted, read on the main context — from any thread or task.
     public func unlistenedTitles() async throws -> [String] {
         let main = mainContext
@@ -89,15 +106,6 @@ public final class EpisodeManager: Sendable {
             }
             request.sortDescriptors = [FetchSortDescriptor(\Episode.title)]
             return try main.fetch(request).map(\.title)
-        }
-    }
-    // endregion: unlistened-titles
-
-    /// A child's save only reaches its parent: save the parent too, on its own queue, so the store has it.
-    private func saveParent() throws {
-        guard let parent = backgroundContext.parent, !Decoy.isActive("saves-only-the-child") else { return }
-        try parent.performAndWait {
-            if parent.hasChanges { try Self.saveOrRollback(parent) }
         }
     }
 

@@ -1,30 +1,30 @@
 import KataSupport
 import Persistence
 
-/// The contexts of an app that writes in the background and reads on the main queue: the container's main-queue
-/// context for the UI, and a private-queue context for writes that is a *child* of it. A child saves into its
-/// parent, not into the store, so the UI context sees each background save at once; saving the parent then writes
-/// it to the store (lesson 8 has the details).
+/// The contexts of an app that writes in the background and reads on the main queue, arranged as Apple recommends:
+/// the container's main-queue `viewContext` for the UI, and a private-queue context of its own for writes, a
+/// *sibling* of the view context on the same coordinator.
 public final class EpisodeStack {
-    /// The container's `viewContext`: reads, and everything the UI shows.
+    /// The container's `viewContext`: reads, and everything the UI shows. Merges background saves automatically.
     public let mainContext: ManagedObjectContext
-    /// A private-queue child of ``mainContext``: creates, updates, deletes.
+    /// A private-queue context on the store (no parent): creates, updates, deletes.
     public let backgroundContext: ManagedObjectContext
 
-    // region: complex-stack
     /// Takes a loaded container (the app's, or a test's in-memory one) and sets up its two contexts.
     public init(container: PersistentContainer) throws {
         mainContext = container.viewContext
-        if Decoy.isActive("background-on-the-store") {
-            backgroundContext = container.newBackgroundContext()        // a sibling of the main context
-        } else {
+        if !Decoy.isActive("merging-not-switched-on") {
+            mainContext.automaticallyMergesChangesFromParent = true
+        }
+        if Decoy.isActive("background-child-of-the-view-context") {
+            // The "complex" arrangement: its saves stop in the view context, in memory.
             backgroundContext = ManagedObjectContext(concurrencyType: .privateQueue)
             backgroundContext.parent = mainContext
-        }
-        if !Decoy.isActive("background-without-merge-policy") {
-            backgroundContext.mergePolicy = .mergeByPropertyObjectTrump
+        } else if Decoy.isActive("background-is-the-view-context") {
+            backgroundContext = container.viewContext          // writes on the main queue
+        } else {
+            backgroundContext = container.newBackgroundContext()
         }
         backgroundContext.name = "background"
     }
-    // endregion: complex-stack
 }

@@ -4,7 +4,9 @@ import Persistence
 
 // Lesson 7's runnable example: a context used off its queue, caught by the concurrency debugger; perform against
 // performAndWait; an object against its objectID; re-entrant performAndWait against a hand-made wait; and the
-// deadlock of two queues waiting for each other. `swift run lessons run 7`.
+// deadlock of two queues waiting for each other; a throwaway context for one task; and three ways to write in the
+// background — a sibling context with automatic merging, a private writer under the UI context, and a background
+// child of the UI context. `swift run lessons run 7`.
 
 let container = PersistentContainer(name: PodcastModel.name, managedObjectModel: try PodcastModel.shared())
 container.persistentStoreDescriptions = [.inMemory()]
@@ -183,18 +185,82 @@ runMainQueue { imported.isRaised }
 print("   the main context now counts \(try viewContext.count(for: Episode.fetchRequest())) episodes")
 
 print("")
-print("7. The complex stack: a background child of the main context")
+print("7. Three ways to write in the background")
+let reader = container.newBackgroundContext()
+func storeCount() throws -> Int { try reader.performAndWait { try reader.count(for: Episode.fetchRequest()) } }
+func storeTitles() throws -> [String] {
+    try reader.performAndWait {
+        let request = Episode.fetchRequest()
+        request.sortDescriptors = [FetchSortDescriptor(\Episode.title)]
+        return try reader.fetch(request).map(\.title)
+    }
+}
+
+print("   (a) Apple's: a background context beside the view context, which merges its saves")
+let finale = try viewContext.fetch(Episode.fetchRequest()).first { $0.title == "Finale" }!
+let finaleID = finale.objectID
+let renamed = Flag()
+// region: arrangement-a
+viewContext.automaticallyMergesChangesFromParent = true      // once, when the app sets up its contexts
+let importer = container.newBackgroundContext()              // private queue, on the store: a sibling
+importer.perform {                                            // the main thread goes on at once
+    let copy = try? importer.existingObject(with: finaleID) as? Episode
+    copy?.title = "Finale (remastered)"
+    try? importer.save()                                      // to the store, on the importer's queue
+    renamed.raise()
+}
+// endregion: arrangement-a
+print("   the main thread did not wait; the UI's episode still reads \"\(finale.title)\"")
+runMainQueue { renamed.isRaised }
+runMainQueue(for: 0.2) { false }                             // the merge runs on the main queue
+print("   once the main queue has run the merge it reads \"\(finale.title)\"")
+
+print("   (b) Source 000's: a private writer on the store, the UI context its child")
+let wroteToDisk = Flag()
+// region: arrangement-b
+let diskWriter = ManagedObjectContext(concurrencyType: .privateQueue)
+diskWriter.persistentStoreCoordinator = container.persistentStoreCoordinator
+let screen = ManagedObjectContext(concurrencyType: .mainQueue)   // the context the UI uses
+screen.parent = diskWriter
+Episode(context: screen).title = "Live show"
+try screen.save()                              // on the main queue, but only into diskWriter, in memory
+print("   after the UI context's save: store has \(try storeCount()) episodes")
+diskWriter.perform {                           // the disk write, on the writer's queue
+    print("   the writer saves on the main thread: \(Thread.isMainThread)")
+    try? diskWriter.save()
+    wroteToDisk.raise()
+}
+// endregion: arrangement-b
+runMainQueue { wroteToDisk.isRaised }
+print("   after the writer's save: store has \(try storeCount()) episodes")
+
+print("   (c) Source 003's \"complex\" stack: a background child of the view context")
 // region: child-save
 let child = ManagedObjectContext(concurrencyType: .privateQueue)
 child.parent = viewContext
-child.mergePolicy = .mergeByPropertyObjectTrump
-try child.performAndWait {
-    Episode(context: child).title = "Outtakes"
-    try child.save()                           // goes into the main context, not the store
+let outtakes = try child.performAndWait {
+    let episode = Episode(context: child)
+    episode.title = "Outtakes"
+    try child.save()                           // into the view context, not the store
+    return episode
 }
-let reader = container.newBackgroundContext()
-func storeCount() throws -> Int { try reader.performAndWait { try reader.count(for: Episode.fetchRequest()) } }
 print("   after the child's save: main context has changes: \(viewContext.hasChanges), store has \(try storeCount()) episodes")
-try viewContext.save()                         // the parent's save writes it to the store
+try viewContext.save()                         // the disk write, on the main queue
 print("   after the main context's save: store has \(try storeCount()) episodes")
 // endregion: child-save
+// region: child-ids
+let outtakesID = child.performAndWait { outtakes.objectID }
+let foundByChildID = reader.performAndWait { (try? reader.existingObject(with: outtakesID)) != nil }
+print("   the child's Outtakes: temporary ID \(outtakesID.isTemporaryID), found by it in another context: \(foundByChildID)")
+let bloopersID = try child.performAndWait {
+    let episode = Episode(context: child)
+    episode.title = "Bloopers"
+    try child.obtainPermanentIDs(for: [episode])   // before the child's save
+    try child.save()
+    return episode.objectID
+}
+try viewContext.save()
+let foundBloopers = reader.performAndWait { (try? reader.existingObject(with: bloopersID)) != nil }
+print("   with obtainPermanentIDs first, Bloopers: temporary ID \(bloopersID.isTemporaryID), found: \(foundBloopers)")
+// endregion: child-ids
+print("   the store: \(try storeTitles())")

@@ -2,9 +2,10 @@ import Foundation
 import KataSupport
 import Persistence
 
-/// The "complex" manager: writes on a background context, reads on the main one. Both contexts are injected, so
-/// tests hand it the contexts of an in-memory store. Every method may be called from any thread: each context is
-/// used only inside its own `perform`/`performAndWait`, and only object IDs cross between them.
+/// Writes on a background context, reads on the main one. Both contexts are injected, so tests hand it the
+/// contexts of an in-memory store: the container's `viewContext` and a background context on the same store.
+/// Every method may be called from any thread: each context is used only inside its own
+/// `perform`/`performAndWait`, and only object IDs cross between them.
 public final class EpisodeManager: Sendable {
     public let mainContext: ManagedObjectContext
     public let backgroundContext: ManagedObjectContext
@@ -14,9 +15,7 @@ public final class EpisodeManager: Sendable {
         self.backgroundContext = backgroundContext
     }
 
-    // region: add
-    /// Inserts an episode on the background context's queue and saves it — through to the store when the
-    /// background context is a child of another context.
+    /// Inserts an episode on the background context's queue and saves it to the store.
     public func add(title: String) throws {
         let background = backgroundContext
         try background.performAndWait {            // re-entrant: fine even when called on this queue already
@@ -24,11 +23,8 @@ public final class EpisodeManager: Sendable {
             episode.title = title
             try Self.saveOrRollback(background)
         }
-        try saveParent()
     }
-    // endregion: add
 
-    // region: mark-listened
     /// Marks an episode the caller holds (usually one of the main context) as listened, on the background context:
     /// only its `objectID` crosses over; the background context looks up its own copy.
     public func markListened(_ episode: Episode) throws {
@@ -39,11 +35,8 @@ public final class EpisodeManager: Sendable {
             mine.listened = true
             try Self.saveOrRollback(background)
         }
-        try saveParent()
     }
-    // endregion: mark-listened
 
-    // region: unlistened-titles
     /// The titles of the episodes not listened to yet, sorted, read on the main context — from any thread or task.
     public func unlistenedTitles() async throws -> [String] {
         let main = mainContext
@@ -52,15 +45,6 @@ public final class EpisodeManager: Sendable {
             request.predicate = try FetchPredicate(format: "listened == %@", false)
             request.sortDescriptors = [FetchSortDescriptor(\Episode.title)]
             return try main.fetch(request).map(\.title)    // values leave the block, never the objects
-        }
-    }
-    // endregion: unlistened-titles
-
-    /// A child's save only reaches its parent: save the parent too, on its own queue, so the store has it.
-    private func saveParent() throws {
-        guard let parent = backgroundContext.parent else { return }
-        try parent.performAndWait {
-            if parent.hasChanges { try Self.saveOrRollback(parent) }
         }
     }
 

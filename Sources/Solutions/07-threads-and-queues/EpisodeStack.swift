@@ -1,26 +1,22 @@
 import KataSupport
 import Persistence
 
-/// The contexts of an app that writes in the background and reads on the main queue: the container's main-queue
-/// context for the UI, and a private-queue context for writes that is a *child* of it. A child saves into its
-/// parent, not into the store, so the UI context sees each background save at once; saving the parent then writes
-/// it to the store (lesson 8 has the details).
+/// The contexts of an app that writes in the background and reads on the main queue, arranged as Apple recommends:
+/// the container's main-queue `viewContext` for the UI, and a private-queue context of its own for writes, a
+/// *sibling* of the view context on the same coordinator. A background save goes straight to the store; the view
+/// context takes it in because it merges the saves of its coordinator automatically.
 public final class EpisodeStack {
-    /// The container's `viewContext`: reads, and everything the UI shows.
+    /// The container's `viewContext`: reads, and everything the UI shows. Merges background saves automatically.
     public let mainContext: ManagedObjectContext
-    /// A private-queue child of ``mainContext``: creates, updates, deletes.
+    /// A private-queue context on the store (no parent): creates, updates, deletes.
     public let backgroundContext: ManagedObjectContext
 
-    // region: complex-stack
     /// Takes a loaded container (the app's, or a test's in-memory one) and sets up its two contexts.
     public init(container: PersistentContainer) throws {
         mainContext = container.viewContext
-        backgroundContext = ManagedObjectContext(concurrencyType: .privateQueue)
-        backgroundContext.parent = mainContext
-        // Where the background's changes and the main context's changes to the same episode meet, the background's
-        // values win, property by property — instead of the default, a save that fails with 133020.
-        backgroundContext.mergePolicy = .mergeByPropertyObjectTrump
+        // Without this the view context keeps showing what it read before a background save.
+        mainContext.automaticallyMergesChangesFromParent = true
+        backgroundContext = container.newBackgroundContext()
         backgroundContext.name = "background"
     }
-    // endregion: complex-stack
 }

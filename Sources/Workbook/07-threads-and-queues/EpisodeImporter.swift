@@ -5,7 +5,7 @@ import Persistence
 /// Imports episodes in the background — the work an app does when a feed arrives from the network — and hands the
 /// results on without ever waiting for the main queue.
 ///
-/// Lesson 7, katas 6–7. Check with `swift run lessons check 7`.
+/// Lesson 7, katas 8–9. Check with `swift run lessons check 7`.
 public final class EpisodeImporter: Sendable {
     public let container: PersistentContainer
     /// The importer's own private-queue context, used by ``importForDisplay(_:completion:)``.

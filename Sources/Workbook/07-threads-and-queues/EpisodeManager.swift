@@ -2,9 +2,10 @@ import Foundation
 import KataSupport
 import Persistence
 
-/// The "complex" manager: writes on a background context, reads on the main one. Both contexts are injected, so
-/// tests hand it the contexts of an in-memory store. Every method may be called from any thread or task: use each
-/// context only inside its own `perform`/`performAndWait`, and let only object IDs cross between them.
+/// Writes on a background context, reads on the main one. Both contexts are injected, so tests hand it the
+/// contexts of an in-memory store: the container's `viewContext` and a background context on the same store.
+/// Every method may be called from any thread or task: use each context only inside its own
+/// `perform`/`performAndWait`, and let only object IDs cross between them.
 ///
 /// Lesson 7, katas 2–5. Check with `swift run lessons check 7`.
 public final class EpisodeManager: Sendable {
@@ -16,15 +17,14 @@ public final class EpisodeManager: Sendable {
         self.backgroundContext = backgroundContext
     }
 
-    /// Inserts an episode on the background context's queue and saves it — through to the store when the
-    /// background context is a child of another context. Returns when that is done, even when called on the
-    /// background context's own queue.
+    /// Inserts an episode and saves it to the store — the work done by the background context, on its queue.
+    /// Returns when that is done, even when called on the background context's own queue.
     public func add(title: String) throws {
         throw KataNotDone(lesson: 7)
     }
 
-    /// Marks an episode the caller holds (usually one of the main context) as listened, on the background context,
-    /// and saves it through to the store.
+    /// Marks an episode the caller holds (usually one of the main context) as listened — the change made and saved
+    /// by the background context.
     public func markListened(_ episode: Episode) throws {
         throw KataNotDone(lesson: 7)
     }
