@@ -264,6 +264,9 @@ final class SQLiteStore {
         ManagedObjectID(scope: idScopes[entity.index], storage: .permanent(primaryKey))
     }
 
+    /// The maker of this store's permanent IDs, for a context to keep.
+    var permanentIDs: PermanentIDs { PermanentIDs(storeIdentifier: identifier, scopes: idScopes) }
+
     // MARK: - Keys
 
     /// Reserves `count` primary keys for `entity`; returns the first. Entities of one hierarchy share one table and
