@@ -34,34 +34,40 @@ extension ManagedObjectContext {
             let keys = Array(byKey.keys)
             let ancestors = parent == nil ? PendingChanges() : ancestorPendingChanges(for: relationship.destinationEntity)
             for chunk in keys.chunked(into: 500) {
-                let loaded: [Int64: RelatedObjects]? = try? withReadStore { store in
-                    if registry.storeIdentifier.isEmpty { registry.storeIdentifier = store.identifier }
-                    let ownStore = registry.storeIdentifier == store.identifier
-                    var related: [Int64: RelatedObjects] = [:]
-                    let destination = relationship.destinationEntity!
+                // The store reads the rows; the objects are made here, once its lock is released.
+                let destination = relationship.destinationEntity!
+                syncStoreIdentifier()
+                let storeIdentifier = registry.storeIdentifier
+                let read = try? withReadStore { store in
+                    let ownStore = storeIdentifier == store.identifier
                     // An object already here with its values needs no row (a parent absorbing its child's
-                    // deletions has every related object already).
+                    // deletions has every related object already). A plain lookup, reading the registry alone.
                     let rows = try store.relatedRows(relationship, of: entity, ownerKeys: chunk) { key in
                         guard ownStore, let known = registry.object(entityIndex: destination.index, primaryKey: key) else { return true }
                         return known.faultState == .faultWithoutRow
                     }
-                    for (owner, key, row) in rows {
+                    return (rows: rows, ids: store.permanentIDs, ownStore: ownStore)
+                }
+                var loaded: [Int64: RelatedObjects]?
+                if let read {
+                    var related: [Int64: RelatedObjects] = [:]
+                    for (owner, key, row) in read.rows {
                         guard let row else {
                             related[owner, default: RelatedObjects()].append(registry.object(entityIndex: destination.index, primaryKey: key)!)
                             continue
                         }
                         let object: ManagedObject
                         if ancestors.isEmpty {
-                            object = self.object(for: row, entity: row.entity, in: store, asFault: true, ownStore: ownStore)
+                            object = self.object(for: row, entity: row.entity, ids: read.ids, asFault: true, ownStore: read.ownStore)
                         } else {
-                            let id = store.objectID(of: row.entity, primaryKey: row.primaryKey)
+                            let id = read.ids.id(of: row.entity, primaryKey: row.primaryKey)
                             object = ancestors.changed.contains(id) || ancestors.deleted.contains(id)
                                 ? self.object(with: id)
-                                : self.object(for: row, entity: row.entity, in: store, asFault: true, ownStore: ownStore)
+                                : self.object(for: row, entity: row.entity, ids: read.ids, asFault: true, ownStore: read.ownStore)
                         }
                         related[owner, default: RelatedObjects()].append(object)
                     }
-                    return related
+                    loaded = related
                 }
                 // On a read error the relationships stay faults and are read one by one, as without prefetching.
                 guard let loaded else { continue }
