@@ -88,7 +88,7 @@ extension ManagedObjectContext {
             // The store hands back values; the objects are made here, once its lock is released, so no code of
             // this context (nor `awakeFromFetch()`) runs under the coordinator's lock.
             let packs = ancestors.isEmpty && !query.readsFamily && entity.packedLayout != nil
-            let (read, ids) = try withReadStore { store -> (FetchedRead, PermanentIDs) in
+            var (read, ids) = try withReadStore { store -> (FetchedRead, PermanentIDs) in
                 if packs, let layout = entity.packedLayout {
                     return (.packed(try store.packedRows(for: query, layout: layout)), store.permanentIDs)
                 }
@@ -98,6 +98,8 @@ extension ManagedObjectContext {
             let ownStore = registry.storeIdentifier == ids.storeIdentifier
             switch read {
             case .packed(var rows) where ownStore:
+                // `rows` alone holds the blocks' keys now, so they are freed block by block as the objects are made.
+                read = .rows([])
                 objects = makePackedObjects(&rows, entity: entity, ids: ids, asFaults: asFaults)
             case .packed(let rows):
                 objects = Self.storeRows(of: rows, entity: entity).map {
