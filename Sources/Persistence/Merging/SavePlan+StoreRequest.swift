@@ -6,8 +6,14 @@ extension SavePlan {
     func storeRequest(probingConstraints: Bool) -> StoreSaveRequest {
         var request = StoreSaveRequest()
         request.newRowKeys = savingKeys
-        request.inserts.reserveCapacity(inserted.count)
-        for object in inserted { request.inserts.append(Self.insert(of: object)) }
+        for object in inserted {
+            let insert = Self.insert(of: object)
+            if let last = request.inserts.last, last.isFollowed(by: insert) {
+                request.inserts[request.inserts.count - 1].count += 1
+            } else {
+                request.inserts.append(insert)
+            }
+        }
         request.reinserts = reinserted.map(Self.insert(of:))
         request.takeovers = takeovers.map { object in
             let changes = object.entity.properties.indices.map { ($0, Self.columnValue(of: object, at: $0)) }
@@ -35,7 +41,7 @@ extension SavePlan {
                     if values.contains(where: \.isNull) { return nil }
                     return zip(constraint, values).map { entity.attributesByName[$0]!.attributeType.sqliteValue($1) }
                 }
-                request.probes.append(.init(insert: place, values: values))
+                request.probes.append(.init(insert: place, entity: entity, values: values))
             }
         }
         return request

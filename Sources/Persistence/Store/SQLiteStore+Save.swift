@@ -70,7 +70,7 @@ extension SQLiteStore {
     func constraintClashes(in request: StoreSaveRequest) throws -> [StoreSaveOutcome.ConstraintClash] {
         var found: [StoreSaveOutcome.ConstraintClash] = []
         for probe in request.probes {
-            let entity = request.inserts[probe.insert].entity
+            let entity = probe.entity
             let table = schema[entity]
             for (number, constraint) in entity.uniquenessConstraints.enumerated() {
                 guard let values = probe.values[number] else { continue }
@@ -99,7 +99,7 @@ extension SQLiteStore {
     /// Gives each new row without a key its key (in `keys`, by number); returns how many, by entity index.
     private func allocateKeys(for inserts: [StoreSaveRequest.Insert], into keys: inout [Int64]) throws -> [Int] {
         var counts = Array(repeating: 0, count: model.entities.count)
-        for insert in inserts where insert.key == 0 { counts[insert.entity.index] += 1 }
+        for insert in inserts where insert.key == 0 { counts[insert.entity.index] += Int(insert.count) }
         // Keys are counted per root: the entities of a hierarchy draw from one range.
         var rootCounts = Array(repeating: 0, count: counts.count)
         for (index, count) in counts.enumerated() where count > 0 {
@@ -110,43 +110,49 @@ extension SQLiteStore {
             next[index] = try allocatePrimaryKeys(for: model.entities[index], count: count)
         }
         // The rows are in the order of the context's list, so the last one's number sizes the keys at once.
-        if let last = inserts.last, Int(last.number) + 1 > keys.count {
-            keys.append(contentsOf: repeatElement(0, count: Int(last.number) + 1 - keys.count))
+        if let last = inserts.last, Int(last.number + last.count) > keys.count {
+            keys.append(contentsOf: repeatElement(0, count: Int(last.number + last.count) - keys.count))
         }
         for insert in inserts where insert.key == 0 && insert.number >= 0 {
             let entity = insert.entity
             let root = entity.superentity == nil ? entity.index : entity.rootEntity.index
-            keys[Int(insert.number)] = next[root]
-            next[root] += 1
+            for offset in 0..<Int(insert.count) {
+                keys[Int(insert.number) + offset] = next[root]
+                next[root] += 1
+            }
         }
         return counts
     }
 
-    /// Inserts `inserts`; the table is looked up once per run of one entity.
+    /// Inserts the rows of `inserts`; the table is looked up once per run. `item` names a row by its place.
     private func insertRows(_ inserts: [StoreSaveRequest.Insert], item: (Int) -> StoreSaveRequest.Item,
                             keys: [Int64]) throws {
-        var current: EntityTable?
-        for (place, insert) in inserts.enumerated() {
-            if current?.entity !== insert.entity { current = schema[insert.entity] }
-            let table = current!
-            let primaryKey = insert.row.resolved(in: keys)!
+        var place = 0
+        for insert in inserts {
+            let table = schema[insert.entity]
             switch insert.values {
             case .packed(let block):
-                let row = Int(insert.packedRow)
                 let kinds = insert.entity.kinds
-                try writingRow(item(place), primaryKey: primaryKey) {
-                    try block._withUnsafeGuaranteedRef { block in
-                        try insertRow(table, primaryKey: primaryKey, packed: PackedRow(block: block, row: row)) { index in
-                            // The columns whose cells are not bound directly: data, UUIDs, URLs, decimals.
-                            guard case .attribute(let type) = kinds[index] else { return .null }
-                            return type.sqliteValue(block.value(row: row, at: index))
+                try block._withUnsafeGuaranteedRef { block in
+                    for offset in 0..<Int(insert.count) {
+                        let row = Int(insert.packedRow) + offset
+                        let primaryKey = insert.row(offset).resolved(in: keys)!
+                        try writingRow(item(place), primaryKey: primaryKey) {
+                            try insertRow(table, primaryKey: primaryKey, packed: PackedRow(block: block, row: row)) { index in
+                                // The columns whose cells are not bound directly: data, UUIDs, URLs, decimals.
+                                guard case .attribute(let type) = kinds[index] else { return .null }
+                                return type.sqliteValue(block.value(row: row, at: index))
+                            }
                         }
+                        place += 1
                     }
                 }
             case .values(let values):
+                let primaryKey = insert.row(0).resolved(in: keys)!
                 try writingRow(item(place), primaryKey: primaryKey) {
                     try insertRow(table, primaryKey: primaryKey) { Self.sqliteValue(values[$0], keys: keys) }
                 }
+                place += 1
             }
         }
     }

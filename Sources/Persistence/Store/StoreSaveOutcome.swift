@@ -23,7 +23,7 @@ enum StoreSaveOutcome {
 
     /// A new row whose values of a uniqueness constraint a stored row already has.
     struct ConstraintClash {
-        /// The place of the new row in ``StoreSaveRequest/inserts``.
+        /// The place of the new row among the new rows (see ``StoreSaveRequest/ConstraintProbe/insert``).
         let insert: Int
         /// The constraint's number in its entity's list.
         let constraint: Int

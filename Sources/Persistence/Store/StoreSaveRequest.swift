@@ -3,7 +3,7 @@
 /// and answers with a ``StoreSaveOutcome``. Nothing in it is an object of a context, so the store never reads or
 /// changes one.
 struct StoreSaveRequest {
-    /// New rows: the context's inserted objects, in the order of its list.
+    /// New rows: the context's inserted objects, in the order of its list, in runs (see ``Insert``).
     var inserts: [Insert] = []
     /// Rows another context deleted that the merge policy writes again, under their old keys.
     var reinserts: [Insert] = []
@@ -55,16 +55,20 @@ struct StoreSaveRequest {
         case values([ColumnValue])
     }
 
-    /// A new row (32 bytes: a save may hold tens of thousands).
+    /// A run of new rows of one entity: a single row, or consecutive rows of one packed block whose numbers follow
+    /// one another too (new objects take their rows from shared blocks in the order they are inserted, so a save
+    /// of tens of thousands of them is described by a few hundred runs, not an entry each).
     struct Insert {
         /// (The model keeps its entities alive; a counted reference would cost a retain per row.)
         unowned(unsafe) let entity: EntityDescription
-        /// See ``RowReference/number``.
+        /// The first row's number (see ``RowReference/number``).
         let number: Int32
-        /// The row's place in its block, when packed.
+        /// The first row's place in its block, when packed.
         let packedRow: Int32
-        /// See ``RowReference/key``.
+        /// See ``RowReference/key``; 0 for every row of a run of more than one.
         let key: Int64
+        /// The number of rows in the run.
+        var count: Int32 = 1
         let values: RowValues
 
         init(entity: EntityDescription, row: RowReference, packedRow: Int = 0, values: RowValues) {
@@ -75,7 +79,19 @@ struct StoreSaveRequest {
             self.values = values
         }
 
-        var row: RowReference { RowReference(number: number, key: key) }
+        /// The reference of row `offset` of the run.
+        @inline(__always)
+        func row(_ offset: Int) -> RowReference {
+            RowReference(number: number &+ Int32(truncatingIfNeeded: offset), key: key)
+        }
+
+        /// Whether `next` is the row after this run: new (no key), packed in the same block, numbered next.
+        @inline(__always)
+        func isFollowed(by next: Insert) -> Bool {
+            guard case .packed(let block) = values, case .packed(let nextBlock) = next.values,
+                  key == 0, next.key == 0, number >= 0, entity === next.entity else { return false }
+            return block.toOpaque() == nextBlock.toOpaque() && next.packedRow == packedRow &+ count && next.number == number &+ count
+        }
     }
 
     struct Update {
@@ -106,13 +122,15 @@ struct StoreSaveRequest {
     /// The values of a new row's uniqueness constraints, one list per constraint of its entity (nil when a value
     /// is nil: as in SQL, nil never clashes).
     struct ConstraintProbe {
-        /// The place of the row in ``inserts``.
+        /// The place of the row among the new rows (in the context's list of objects it saves).
         let insert: Int
+        unowned(unsafe) let entity: EntityDescription
         let values: [[SQLiteValue]?]
     }
 
     /// One row of the request, by list and place.
     enum Item: Equatable {
+        /// A new row by its place among the new rows (not among the runs); the others by place in their lists.
         case insert(Int), reinsert(Int), takeover(Int), update(Int), delete(Int)
     }
 }
