@@ -5,7 +5,7 @@
 /// save can put them back. It runs in the context, after the store has answered a save with the conflicts it found
 /// (``StoreSaveOutcome``), and outside the coordinator's lock; the context then hands the store the plan as
 /// resolved, which the store checks again in the transaction that writes it. The context applies the outcome
-/// afterwards (``ManagedObjectContext/finishResolution(_:in:)``).
+/// afterwards (``ManagedObjectContext/finishResolution(_:ids:)``).
 struct ConflictResolver {
     let policy: MergePolicy
 
