@@ -132,6 +132,7 @@ extension ManagedObjectContext {
     /// The objects for packed rows of this context's own store, for a context without parents: the common fetch,
     /// kept lean. A new object costs one retain of its block and its places in the registry and the result, and an
     /// object already registered is reused.
+    ///
     /// Each block's keys and versions are let go of once its objects are made, so a fetch never holds the keys of
     /// all its rows and all its objects at once (the objects take the memory the keys leave).
     private func makePackedObjects(_ rows: inout FetchedPackedRows, entity: EntityDescription, ids: PermanentIDs,

@@ -20,13 +20,20 @@ extension SavePlan {
             return StoreSaveRequest.Update(entity: object.entity, primaryKey: savingPrimaryKey(of: object),
                                            expectedVersion: nil, changes: changes)
         }
-        request.updates = writtenUpdates.map { object in
+        // (Filtered as they are read, not through `writtenUpdates` and `writtenDeletes`: a save may delete a
+        // hundred thousand objects, and a filtered copy of the list would be memory for nothing.)
+        for object in updated where !object.changesOnlyTransientAttributes {
             let changes = object.changedIndexes.sorted().map { ($0, Self.columnValue(of: object, at: $0)) }
-            return StoreSaveRequest.Update(entity: object.entity, primaryKey: object.objectID.primaryKey!,
-                                           expectedVersion: object.version, changes: changes)
+            request.updates.append(.init(entity: object.entity, primaryKey: object.objectID.primaryKey!,
+                                         expectedVersion: object.version, changes: changes))
         }
-        request.deletes = writtenDeletes.map {
-            StoreSaveRequest.Delete(entity: $0.entity, primaryKey: $0.objectID.primaryKey!, expectedVersion: $0.version)
+        for object in deleted {
+            guard let primaryKey = object.objectID.primaryKey else { continue }
+            if let last = request.deletes.last, last.entity === object.entity {
+                request.deletes[request.deletes.count - 1].append(primaryKey: primaryKey, version: object.version)
+            } else {
+                request.deletes.append(.init(entity: object.entity, primaryKey: primaryKey, version: object.version))
+            }
         }
         for objects in [inserted, reinserted, takeovers, updated] {
             for object in objects where !object.entity.toManyIndexes.isEmpty {

@@ -21,8 +21,11 @@ extension SQLiteStore {
             var keys = request.newRowKeys
             let counts = try allocateKeys(for: request.inserts, into: &keys)
 
-            for delete in request.deletes {
-                _ = try deleteRow(schema[delete.entity], primaryKey: delete.primaryKey, expectedVersion: delete.expectedVersion)
+            for deletes in request.deletes {
+                let table = schema[deletes.entity]
+                for (offset, primaryKey) in deletes.primaryKeys.enumerated() {
+                    _ = try deleteRow(table, primaryKey: primaryKey, expectedVersion: deletes.expectedVersion(at: offset))
+                }
             }
             try insertRows(request.inserts, item: StoreSaveRequest.Item.insert, keys: keys)
             try insertRows(request.reinserts, item: StoreSaveRequest.Item.reinsert, keys: keys)
@@ -38,29 +41,36 @@ extension SQLiteStore {
     }
 
     /// Rows being updated or deleted whose version is no longer the one the request expects, with the rows as
-    /// stored now. Entities are checked in the order they first appear.
+    /// stored now. Entities are checked in the order they first appear, updates before deletions. (The lists are
+    /// walked once per entity rather than grouped first: a save may delete a hundred thousand rows.)
     func versionConflicts(in request: StoreSaveRequest) throws -> [StoreSaveOutcome.VersionConflict] {
-        var order: [EntityDescription] = []
-        var groups: [ObjectIdentifier: [(item: StoreSaveRequest.Item, key: Int64, version: Int64)]] = [:]
-        func add(_ entity: EntityDescription, _ candidate: (item: StoreSaveRequest.Item, key: Int64, version: Int64)) {
-            let id = ObjectIdentifier(entity)
-            if groups[id] == nil { order.append(entity) }
-            groups[id, default: []].append(candidate)
+        var entities: [EntityDescription] = []
+        func note(_ entity: EntityDescription) {
+            if entities.last !== entity && !entities.contains(where: { $0 === entity }) { entities.append(entity) }
         }
-        for (place, update) in request.updates.enumerated() {
-            add(update.entity, (.update(place), update.primaryKey, update.expectedVersion ?? 0))
-        }
-        for (place, delete) in request.deletes.enumerated() {
-            add(delete.entity, (.delete(place), delete.primaryKey, delete.expectedVersion))
-        }
+        for update in request.updates { note(update.entity) }
+        for deletes in request.deletes { note(deletes.entity) }
         var found: [StoreSaveOutcome.VersionConflict] = []
-        for entity in order {
-            let group = groups[ObjectIdentifier(entity)]!
-            let current = try versions(of: entity, primaryKeys: group.map(\.key))
-            for candidate in group {
-                let version = current[candidate.key] ?? 0
-                guard version != candidate.version else { continue }
-                found.append(.init(item: candidate.item, version: version, row: try row(of: entity, primaryKey: candidate.key)))
+        for entity in entities {
+            var keys: [Int64] = []
+            for update in request.updates where update.entity === entity { keys.append(update.primaryKey) }
+            for deletes in request.deletes where deletes.entity === entity { keys += deletes.primaryKeys }
+            let current = try versions(of: entity, primaryKeys: keys)
+            func check(_ item: StoreSaveRequest.Item, key: Int64, expected: Int64) throws {
+                let version = current[key] ?? 0
+                guard version != expected else { return }
+                found.append(.init(item: item, version: version, row: try row(of: entity, primaryKey: key)))
+            }
+            for (place, update) in request.updates.enumerated() where update.entity === entity {
+                try check(.update(place), key: update.primaryKey, expected: update.expectedVersion ?? 0)
+            }
+            var place = 0
+            for deletes in request.deletes {
+                defer { place += deletes.primaryKeys.count }
+                guard deletes.entity === entity else { continue }
+                for (offset, primaryKey) in deletes.primaryKeys.enumerated() {
+                    try check(.delete(place + offset), key: primaryKey, expected: deletes.expectedVersion(at: offset))
+                }
             }
         }
         return found

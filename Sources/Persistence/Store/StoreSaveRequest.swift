@@ -12,8 +12,8 @@ struct StoreSaveRequest {
     var takeovers: [Update] = []
     /// Changed rows, written only where the row is still at the version the context read.
     var updates: [Update] = []
-    /// Deleted rows, with the version the context read.
-    var deletes: [Delete] = []
+    /// Deleted rows, with the version the context read, in runs of one entity (see ``Deletes``).
+    var deletes: [Deletes] = []
     /// To-many lists to write once every row is in place.
     var toManyWrites: [ToManyWrite] = []
     /// Constraint values of new rows to look up among the stored rows before writing (empty under
@@ -103,10 +103,32 @@ struct StoreSaveRequest {
         let changes: [(index: Int, value: ColumnValue)]
     }
 
-    struct Delete {
+    /// Deleted rows of one entity, one run of the context's list: keys, and the versions the rows must still have
+    /// — one version for them all while they share it (as rows read once usually do), so a save deleting a hundred
+    /// thousand rows hands over little more than their keys.
+    struct Deletes {
         unowned(unsafe) let entity: EntityDescription
-        let primaryKey: Int64
-        let expectedVersion: Int64
+        private(set) var primaryKeys: [Int64] = []
+        /// One per row; empty while every row has ``sharedVersion``.
+        private var versions: [Int64] = []
+        private let sharedVersion: Int64
+
+        init(entity: EntityDescription, primaryKey: Int64, version: Int64) {
+            self.entity = entity
+            self.sharedVersion = version
+            primaryKeys = [primaryKey]
+        }
+
+        mutating func append(primaryKey: Int64, version: Int64) {
+            if versions.isEmpty && version != sharedVersion {
+                versions = Array(repeating: sharedVersion, count: primaryKeys.count)
+            }
+            primaryKeys.append(primaryKey)
+            if !versions.isEmpty { versions.append(version) }
+        }
+
+        /// The version row `offset` of the run must still have.
+        func expectedVersion(at offset: Int) -> Int64 { versions.isEmpty ? sharedVersion : versions[offset] }
     }
 
     /// The current list of to-many relationship `index` of a row.
@@ -130,7 +152,8 @@ struct StoreSaveRequest {
 
     /// One row of the request, by list and place.
     enum Item: Equatable {
-        /// A new row by its place among the new rows (not among the runs); the others by place in their lists.
+        /// A new or deleted row by its place among the new or deleted rows (not among the runs); the others by
+        /// place in their lists.
         case insert(Int), reinsert(Int), takeover(Int), update(Int), delete(Int)
     }
 }
