@@ -388,9 +388,10 @@ extension SQLiteStore {
     /// owner's key: grouped by owner, and within an owner in the relationship's order (as ``relatedKeys(_:of:primaryKey:)``
     /// gives them). One statement for all the owners, where a relationship read owner by owner takes one each.
     /// The destination must have no subentities (their rows need each their own columns). A row is decoded only
-    /// when `needsRow` says so for its key (an object already in memory has no use for it); otherwise it is nil.
+    /// unless its key is in `known` (an object already in memory with its values has no use for it); otherwise it
+    /// is nil.
     func relatedRows(_ relationship: RelationshipDescription, of entity: EntityDescription, ownerKeys: ArraySlice<Int64>,
-                     needsRow: (Int64) -> Bool) throws -> [(owner: Int64, key: Int64, row: StoreRow?)] {
+                     skippingRowsOf known: StoreKeySet) throws -> [(owner: Int64, key: Int64, row: StoreRow?)] {
         let table = schema[entity]
         let index = entity.propertyIndexByName[relationship.name]!
         let destination = schema[relationship.destinationEntity]
@@ -413,7 +414,7 @@ extension SQLiteStore {
         var packed = PackedRowAllocator()
         while try statement.step() {
             let key = statement.int64(at: 0)
-            rows.append((statement.int64(at: ownerColumn), key, needsRow(key) ? decodeRow(statement, table: destination, into: &packed) : nil))
+            rows.append((statement.int64(at: ownerColumn), key, known.contains(key) ? nil : decodeRow(statement, table: destination, into: &packed)))
         }
         return rows
     }
