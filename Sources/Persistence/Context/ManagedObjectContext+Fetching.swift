@@ -90,7 +90,8 @@ extension ManagedObjectContext {
             let packs = ancestors.isEmpty && !query.readsFamily && entity.packedLayout != nil
             var (read, ids) = try withReadStore { store -> (FetchedRead, PermanentIDs) in
                 if packs, let layout = entity.packedLayout {
-                    return (.packed(try store.packedRows(for: query, layout: layout)), store.permanentIDs)
+                    return (.packed(try store.packedRows(for: query, layout: layout, bytesPerObject: Self.fetchedObjectSize)),
+                            store.permanentIDs)
                 }
                 return (.rows(try store.rows(for: query)), store.permanentIDs)
             }
@@ -123,6 +124,11 @@ extension ManagedObjectContext {
         return try applyPendingChanges(to: objects, request: request, entity: entity, ancestors: ancestors)
     }
 
+    /// The memory a fetched object takes, for ``FetchedPackedRows`` to set aside: the malloc block of an object of
+    /// a class with ten `@Managed` properties (see ObjectLayoutTests). Only where objects land in memory depends
+    /// on it.
+    static let fetchedObjectSize = 96
+
     /// What a fetch read: packed rows of one entity, or rows decoded one by one.
     private enum FetchedRead {
         case packed(FetchedPackedRows)
@@ -133,8 +139,8 @@ extension ManagedObjectContext {
     /// kept lean. A new object costs one retain of its block and its places in the registry and the result, and an
     /// object already registered is reused.
     ///
-    /// Each block's keys and versions are let go of once its objects are made, so a fetch never holds the keys of
-    /// all its rows and all its objects at once (the objects take the memory the keys leave).
+    /// Each block's keys and versions are let go of once its objects are made, and the memory set aside for its
+    /// objects just before (see ``FetchedPackedRows``).
     private func makePackedObjects(_ rows: inout FetchedPackedRows, entity: EntityDescription, ids: PermanentIDs,
                                    asFaults: Bool) -> [ManagedObject] {
         var found: [ManagedObject] = []
@@ -148,29 +154,27 @@ extension ManagedObjectContext {
         for place in rows.blocks.indices {
             let fetched = rows.takeBlock(at: place)
             let block = Unmanaged.passUnretained(fetched.block)
-            fetched.stamps.withUnsafeBufferPointer { stamps in
-                for row in 0..<stamps.count / 2 {
-                    while found.count == nextUnpacked {
-                        found.append(object(for: rows.unpacked[unpackedPlace].row, entity: entity, ids: ids, asFault: asFaults, ownStore: true))
-                        unpackedPlace += 1
-                        nextUnpacked = unpackedPlace < rows.unpacked.count ? rows.unpacked[unpackedPlace].position : Int.max
-                    }
-                    let primaryKey = stamps[2 * row]
-                    let version = stamps[2 * row + 1]
-                    if let registered = table.object(for: primaryKey) {
-                        if registered.faultState == .faultWithoutRow && !registered.isInaccessible {
-                            registered.adoptPacked(block, row: row, version: version, asFault: asFaults)
-                        }
-                        found.append(registered)
-                        continue
-                    }
-                    let object = objectClass.init(fetchedEntity: entity, objectID: ManagedObjectID(scope: scope, key: primaryKey),
-                                                  context: self)
-                    object.adoptPacked(block, row: row, version: version, asFault: asFaults)
-                    table.insert(object, for: primaryKey)
-                    // Consumed: the result takes over the reference the object was made with.
-                    found.append(consume object)
+            for row in 0..<fetched.rowCount {
+                while found.count == nextUnpacked {
+                    found.append(object(for: rows.unpacked[unpackedPlace].row, entity: entity, ids: ids, asFault: asFaults, ownStore: true))
+                    unpackedPlace += 1
+                    nextUnpacked = unpackedPlace < rows.unpacked.count ? rows.unpacked[unpackedPlace].position : Int.max
                 }
+                let primaryKey = fetched.key(at: row)
+                let version = fetched.version(at: row)
+                if let registered = table.object(for: primaryKey) {
+                    if registered.faultState == .faultWithoutRow && !registered.isInaccessible {
+                        registered.adoptPacked(block, row: row, version: version, asFault: asFaults)
+                    }
+                    found.append(registered)
+                    continue
+                }
+                let object = objectClass.init(fetchedEntity: entity, objectID: ManagedObjectID(scope: scope, key: primaryKey),
+                                              context: self)
+                object.adoptPacked(block, row: row, version: version, asFault: asFaults)
+                table.insert(object, for: primaryKey)
+                // Consumed: the result takes over the reference the object was made with.
+                found.append(consume object)
             }
         }
         for place in unpackedPlace..<rows.unpacked.count {
@@ -180,17 +184,18 @@ extension ManagedObjectContext {
     }
 
     /// Packed rows as rows, in their order (for a context whose registry belongs to another store).
-    private static func storeRows(of rows: FetchedPackedRows, entity: EntityDescription) -> [StoreRow] {
+    private static func storeRows(of rows: consuming FetchedPackedRows, entity: EntityDescription) -> [StoreRow] {
         var result: [StoreRow] = []
         result.reserveCapacity(rows.count)
         var unpacked = rows.unpacked[...]
-        for fetched in rows.blocks {
+        for place in rows.blocks.indices {
+            let fetched = rows.takeBlock(at: place)
             for row in 0..<fetched.rowCount {
                 while let next = unpacked.first, next.position == result.count {
                     result.append(next.row)
                     unpacked = unpacked.dropFirst()
                 }
-                result.append(StoreRow(entity: entity, primaryKey: fetched.stamps[2 * row], version: fetched.stamps[2 * row + 1],
+                result.append(StoreRow(entity: entity, primaryKey: fetched.key(at: row), version: fetched.version(at: row),
                                        packed: PackedRow(block: fetched.block, row: row)))
             }
         }

@@ -326,15 +326,16 @@ extension SQLiteStore {
 
     /// Reads the rows of `query` — one entity without subentities, with a packed layout — for a fetch that makes
     /// objects. Each row is packed into the next row of a block; a row whose values do not fit the layout is
-    /// decoded as slots instead.
-    func packedRows(for query: StoreQuery, layout: PackedRowLayout) throws -> FetchedPackedRows {
+    /// decoded as slots instead. `bytesPerObject` is the memory the context takes for an object of a row (see
+    /// ``FetchedPackedRows``).
+    func packedRows(for query: StoreQuery, layout: PackedRowLayout, bytesPerObject: Int) throws -> FetchedPackedRows {
         precondition(!query.readsFamily && query.entity.packedLayout === layout, "one entity's packed rows only")
         let table = schema[query.entity]
         let entity = table.entity
         let projection = Self.plainProjection(of: table)
         let statement = try connection.cachedStatement(sql(for: query, projection: projection))
         try statement.bind(arguments(for: query))
-        var fetched = FetchedPackedRows()
+        var fetched = FetchedPackedRows(bytesPerObject: bytesPerObject)
         var rows = PackedRowAllocator()
         while try statement.step() {
             let (block, row) = rows.nextUnretainedRow(for: layout)
