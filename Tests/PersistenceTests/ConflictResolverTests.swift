@@ -37,12 +37,30 @@ final class ConflictResolverTests: PersistenceTestCase {
         return movie
     }
 
+    /// The conflicts the store finds for `plan`, in terms of its objects.
+    private func versionConflicts(of plan: SavePlan) throws -> [ConflictResolver.VersionConflict] {
+        let found = try container.persistentStoreCoordinator.withStore {
+            try $0.versionConflicts(in: plan.storeRequest(probingConstraints: false))
+        }
+        return ConflictResolver.conflicts(found, [], in: plan).versions
+    }
+
+    func testTheStoreReportsAChangedRowWithItsVersionAndValues() throws {
+        let movie = try conflictingUpdate()
+        let found = try versionConflicts(of: SavePlan(inserted: [], updated: [movie], deleted: []))
+        XCTAssertEqual(found.count, 1)
+        XCTAssertTrue(found.first?.object === movie)
+        XCTAssertEqual(found.first?.version, movie.version + 1)
+        let stored = try XCTUnwrap(found.first?.row)
+        XCTAssertEqual(MergeConflict.attributeSnapshot(stored.slots, entity: movie.entity)["title"], .string("Alien (director's cut)"))
+    }
+
     func testAVersionConflictUnderTheErrorPolicyFailsWith133020AndLeavesThePlan() throws {
         let movie = try conflictingUpdate()
         var plan = SavePlan(inserted: [], updated: [movie], deleted: [])
-        let coordinator = container.persistentStoreCoordinator
+        let found = try versionConflicts(of: plan)
         let error = assertPersistenceError(.managedObjectMerge) {
-            try coordinator.withStore { try ConflictResolver(policy: .error).resolveVersionConflicts(in: &plan, store: $0) }
+            try ConflictResolver(policy: .error).resolveVersionConflicts(found, in: &plan)
         }
         XCTAssertEqual(error?.conflicts.first?.objectID, movie.objectID)
         XCTAssertEqual(plan.updated.count, 1)
@@ -52,9 +70,7 @@ final class ConflictResolverTests: PersistenceTestCase {
     func testRollbackTakesTheStoresRowAndBacksUpWhatItChanged() throws {
         let movie = try conflictingUpdate()
         var plan = SavePlan(inserted: [], updated: [movie], deleted: [])
-        try container.persistentStoreCoordinator.withStore {
-            try ConflictResolver(policy: .rollback).resolveVersionConflicts(in: &plan, store: $0)
-        }
+        try ConflictResolver(policy: .rollback).resolveVersionConflicts(try versionConflicts(of: plan), in: &plan)
         XCTAssertEqual(movie.title, "Alien (director's cut)")
         XCTAssertNil(movie.rating, "the store's value replaces the unsaved one")
         XCTAssertTrue(plan.updated.isEmpty, "nothing of this object is left to write")

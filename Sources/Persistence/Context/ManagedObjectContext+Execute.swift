@@ -214,11 +214,10 @@ extension ManagedObjectContext {
             throw PersistenceError(.persistentStoreInvalidType, "This context lost its persistent store coordinator during the fetch.", entityName: job.entity.name)
         }
         let asFaults = request.returnsObjectsAsFaults
-        let objects = try coordinator.withStore { store in
-            syncStoreIdentifier()
-            let ownStore = registry.storeIdentifier == store.identifier
-            return rows.map { object(for: $0, entity: $0.entity, in: store, asFault: asFaults, ownStore: ownStore) }
-        }
+        let ids = try coordinator.permanentIDs()
+        syncStoreIdentifier()
+        let ownStore = registry.storeIdentifier == ids.storeIdentifier
+        let objects = rows.map { object(for: $0, entity: $0.entity, ids: ids, asFault: asFaults, ownStore: ownStore) }
         let results: [Any] = job.idsOnly ? objects.map(\.objectID) : objects
         guard let typed = results as? [Result] else {
             throw PersistenceError(.coreData, "AsynchronousFetchRequest<\(Result.self)> for \(job.entity.name) cannot hold its results.", entityName: job.entity.name)

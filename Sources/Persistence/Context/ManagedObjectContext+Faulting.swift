@@ -81,26 +81,27 @@ extension ManagedObjectContext {
         return object(with: permanentID(of: entity, primaryKey: primaryKey))
     }
 
-    /// The permanent ID of row `primaryKey` of `entity` in this context's store, made from the store's ID scopes
-    /// (copied on first use) rather than looked up by name.
+    /// The permanent ID of row `primaryKey` of `entity` in this context's store, made by the store's maker of IDs
+    /// (taken on first use) rather than looked up by name.
     func permanentID(of entity: EntityDescription, primaryKey: Int64) -> ManagedObjectID {
-        if idScopes.isEmpty, let scopes = try? persistentStoreCoordinator?.withStore({ $0.idScopes }) { idScopes = scopes }
-        guard entity.index < idScopes.count else {
+        if permanentIDs == nil, let ids = try? persistentStoreCoordinator?.permanentIDs() { permanentIDs = ids }
+        guard let permanentIDs, permanentIDs.covers(entity) else {
             return .permanent(entityName: entity.name, storeIdentifier: "", primaryKey: primaryKey)
         }
-        return ManagedObjectID(scope: idScopes[entity.index], storage: .permanent(primaryKey))
+        return permanentIDs.id(of: entity, primaryKey: primaryKey)
     }
 
     /// The object for a fetched row: a registered one is reused (one object per ID per context) and, if it is a
     /// fault without values, takes the row; a new one is made as a fault holding the row, or fired when `asFault`
-    /// is false. `ownStore` says the registry's store identifier is `store`'s (checked once per fetch, not per row).
-    func object(for row: StoreRow, entity: EntityDescription, in store: SQLiteStore, asFault: Bool,
+    /// is false. `ownStore` says the registry's store identifier is the one of `ids`' store (checked once per
+    /// fetch, not per row).
+    func object(for row: StoreRow, entity: EntityDescription, ids: PermanentIDs, asFault: Bool,
                 ownStore: Bool) -> ManagedObject {
         if let object = registry.object(entityIndex: entity.index, primaryKey: row.primaryKey) {
             if object.faultState == .faultWithoutRow && !object.isInaccessible { object.adopt(row, asFault: asFault) }
             return object
         }
-        let id = store.objectID(of: entity, primaryKey: row.primaryKey)
+        let id = ids.id(of: entity, primaryKey: row.primaryKey)
         let object = entity.managedObjectClass.init(fetchedEntity: entity, objectID: id, context: self)
         object.adopt(row, asFault: asFault)
         if ownStore {

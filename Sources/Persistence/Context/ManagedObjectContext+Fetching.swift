@@ -85,57 +85,122 @@ extension ManagedObjectContext {
             if request.fetchBatchSize > 0 && !idsOnly { FaultBatch.assign(objects, size: request.fetchBatchSize) }
         } else {
             let asFaults = request.returnsObjectsAsFaults
-            objects = try withReadStore { store in
-                var found: [ManagedObject] = []
-                if registry.storeIdentifier.isEmpty { registry.storeIdentifier = store.identifier }
-                let ownStore = registry.storeIdentifier == store.identifier
-                if ownStore, ancestors.isEmpty, !query.readsFamily, let layout = entity.packedLayout {
-                    return try fetchPackedObjects(query, entity: entity, layout: layout, in: store, asFaults: asFaults)
+            // The store hands back values; the objects are made here, once its lock is released, so no code of
+            // this context (nor `awakeFromFetch()`) runs under the coordinator's lock.
+            let packs = ancestors.isEmpty && !query.readsFamily && entity.packedLayout != nil
+            var (read, ids) = try withReadStore { store -> (FetchedRead, PermanentIDs) in
+                if packs, let layout = entity.packedLayout {
+                    return (.packed(try store.packedRows(for: query, layout: layout, bytesPerObject: Self.fetchedObjectSize)),
+                            store.permanentIDs)
                 }
-                try store.forEachRow(for: query) { (row: StoreRow) -> Void in
-                    let id = store.objectID(of: row.entity, primaryKey: row.primaryKey)
+                return (.rows(try store.rows(for: query)), store.permanentIDs)
+            }
+            if registry.storeIdentifier.isEmpty { registry.storeIdentifier = ids.storeIdentifier }
+            let ownStore = registry.storeIdentifier == ids.storeIdentifier
+            switch read {
+            case .packed(var rows) where ownStore:
+                // `rows` alone holds the blocks' keys now, so they are freed block by block as the objects are made.
+                read = .rows([])
+                objects = makePackedObjects(&rows, entity: entity, ids: ids, asFaults: asFaults)
+            case .packed(let rows):
+                objects = Self.storeRows(of: rows, entity: entity).map {
+                    object(for: $0, entity: $0.entity, ids: ids, asFault: asFaults, ownStore: false)
+                }
+            case .rows(let rows):
+                objects = []
+                objects.reserveCapacity(rows.count)
+                for row in rows {
+                    let id = ids.id(of: row.entity, primaryKey: row.primaryKey)
                     if ancestors.changed.contains(id) || ancestors.deleted.contains(id) {
                         // The store's row is stale for this context: the object reads through its parent.
-                        found.append(self.object(with: id))
+                        objects.append(self.object(with: id))
                     } else {
-                        found.append(self.object(for: row, entity: row.entity, in: store, asFault: asFaults, ownStore: ownStore))
+                        objects.append(self.object(for: row, entity: row.entity, ids: ids, asFault: asFaults, ownStore: ownStore))
                     }
                 }
-                return found
             }
         }
         guard pending else { return objects }
         return try applyPendingChanges(to: objects, request: request, entity: entity, ancestors: ancestors)
     }
 
-    /// The objects for the rows of `query`, read from this context's own store for a context without parents:
-    /// the common fetch, kept lean. Each row is packed straight into a block; a new object costs one retain of its
-    /// block and its places in the registry and the result, and an object already registered is reused.
-    private func fetchPackedObjects(_ query: StoreQuery, entity: EntityDescription, layout: PackedRowLayout,
-                                    in store: SQLiteStore, asFaults: Bool) throws -> [ManagedObject] {
+    /// The memory a fetched object takes, for ``FetchedPackedRows`` to set aside: the malloc block of an object of
+    /// a class with ten `@Managed` properties (see ObjectLayoutTests). Only where objects land in memory depends
+    /// on it.
+    static let fetchedObjectSize = 96
+
+    /// What a fetch read: packed rows of one entity, or rows decoded one by one.
+    private enum FetchedRead {
+        case packed(FetchedPackedRows)
+        case rows([StoreRow])
+    }
+
+    /// The objects for packed rows of this context's own store, for a context without parents: the common fetch,
+    /// kept lean. A new object costs one retain of its block and its places in the registry and the result, and an
+    /// object already registered is reused.
+    ///
+    /// Each block's keys and versions are let go of once its objects are made, and the memory set aside for its
+    /// objects just before (see ``FetchedPackedRows``).
+    private func makePackedObjects(_ rows: inout FetchedPackedRows, entity: EntityDescription, ids: PermanentIDs,
+                                   asFaults: Bool) -> [ManagedObject] {
         var found: [ManagedObject] = []
+        found.reserveCapacity(rows.count)
         let table = registry.permanentTable(entityIndex: entity.index)
         let objectClass = entity.managedObjectClass
-        let scope = store.idScopes[entity.index]
+        let scope = ids.scope(of: entity)
         precondition(!scope.isTemporary, "a store's scopes are of permanent IDs")
-        try store.forEachPackedRow(for: query, layout: layout, packed: { primaryKey, version, block, row in
-            if let registered = table.object(for: primaryKey) {
-                if registered.faultState == .faultWithoutRow && !registered.isInaccessible {
-                    registered.adoptPacked(block, row: row, version: version, asFault: asFaults)
+        var nextUnpacked = rows.unpacked.isEmpty ? Int.max : rows.unpacked[0].position
+        var unpackedPlace = 0
+        for place in rows.blocks.indices {
+            let fetched = rows.takeBlock(at: place)
+            let block = Unmanaged.passUnretained(fetched.block)
+            for row in 0..<fetched.rowCount {
+                while found.count == nextUnpacked {
+                    found.append(object(for: rows.unpacked[unpackedPlace].row, entity: entity, ids: ids, asFault: asFaults, ownStore: true))
+                    unpackedPlace += 1
+                    nextUnpacked = unpackedPlace < rows.unpacked.count ? rows.unpacked[unpackedPlace].position : Int.max
                 }
-                found.append(registered)
-                return
+                let primaryKey = fetched.key(at: row)
+                let version = fetched.version(at: row)
+                if let registered = table.object(for: primaryKey) {
+                    if registered.faultState == .faultWithoutRow && !registered.isInaccessible {
+                        registered.adoptPacked(block, row: row, version: version, asFault: asFaults)
+                    }
+                    found.append(registered)
+                    continue
+                }
+                let object = objectClass.init(fetchedEntity: entity, objectID: ManagedObjectID(scope: scope, key: primaryKey),
+                                              context: self)
+                object.adoptPacked(block, row: row, version: version, asFault: asFaults)
+                table.insert(object, for: primaryKey)
+                // Consumed: the result takes over the reference the object was made with.
+                found.append(consume object)
             }
-            let object = objectClass.init(fetchedEntity: entity, objectID: ManagedObjectID(scope: scope, key: primaryKey),
-                                          context: self)
-            object.adoptPacked(block, row: row, version: version, asFault: asFaults)
-            table.insert(object, for: primaryKey)
-            // Consumed: the result takes over the reference the object was made with.
-            found.append(consume object)
-        }, unpacked: { row in
-            found.append(self.object(for: row, entity: entity, in: store, asFault: asFaults, ownStore: true))
-        })
+        }
+        for place in unpackedPlace..<rows.unpacked.count {
+            found.append(object(for: rows.unpacked[place].row, entity: entity, ids: ids, asFault: asFaults, ownStore: true))
+        }
         return found
+    }
+
+    /// Packed rows as rows, in their order (for a context whose registry belongs to another store).
+    private static func storeRows(of rows: consuming FetchedPackedRows, entity: EntityDescription) -> [StoreRow] {
+        var result: [StoreRow] = []
+        result.reserveCapacity(rows.count)
+        var unpacked = rows.unpacked[...]
+        for place in rows.blocks.indices {
+            let fetched = rows.takeBlock(at: place)
+            for row in 0..<fetched.rowCount {
+                while let next = unpacked.first, next.position == result.count {
+                    result.append(next.row)
+                    unpacked = unpacked.dropFirst()
+                }
+                result.append(StoreRow(entity: entity, primaryKey: fetched.key(at: row), version: fetched.version(at: row),
+                                       packed: PackedRow(block: fetched.block, row: row)))
+            }
+        }
+        result += unpacked.map(\.row)
+        return result
     }
 
     /// Reconciles store results with unsaved work (this context's and its parents'), then sorts and pages in memory.

@@ -33,35 +33,41 @@ extension ManagedObjectContext {
             for owner in owners { byKey[owner.objectID.primaryKey!] = owner }
             let keys = Array(byKey.keys)
             let ancestors = parent == nil ? PendingChanges() : ancestorPendingChanges(for: relationship.destinationEntity)
+            let destination = relationship.destinationEntity!
+            syncStoreIdentifier()
+            let ownStore = registry.storeIdentifier == persistentStoreCoordinator?.storeIdentifier
+            // An object already here with its values needs no row (a parent absorbing its child's deletions has
+            // every related object already): the store is told their keys, a plain value, rather than asking.
+            var known = ownStore ? registry.permanentKeys(entityIndex: destination.index) { $0.faultState != .faultWithoutRow }
+                                 : StoreKeySet()
             for chunk in keys.chunked(into: 500) {
-                let loaded: [Int64: RelatedObjects]? = try? withReadStore { store in
-                    if registry.storeIdentifier.isEmpty { registry.storeIdentifier = store.identifier }
-                    let ownStore = registry.storeIdentifier == store.identifier
+                // The store reads the rows; the objects are made here, once its lock is released.
+                let read = try? withReadStore { store in
+                    (rows: try store.relatedRows(relationship, of: entity, ownerKeys: chunk, skippingRowsOf: known),
+                     ids: store.permanentIDs)
+                }
+                var loaded: [Int64: RelatedObjects]?
+                if let read {
                     var related: [Int64: RelatedObjects] = [:]
-                    let destination = relationship.destinationEntity!
-                    // An object already here with its values needs no row (a parent absorbing its child's
-                    // deletions has every related object already).
-                    let rows = try store.relatedRows(relationship, of: entity, ownerKeys: chunk) { key in
-                        guard ownStore, let known = registry.object(entityIndex: destination.index, primaryKey: key) else { return true }
-                        return known.faultState == .faultWithoutRow
-                    }
-                    for (owner, key, row) in rows {
+                    for (owner, key, row) in read.rows {
                         guard let row else {
                             related[owner, default: RelatedObjects()].append(registry.object(entityIndex: destination.index, primaryKey: key)!)
                             continue
                         }
                         let object: ManagedObject
                         if ancestors.isEmpty {
-                            object = self.object(for: row, entity: row.entity, in: store, asFault: true, ownStore: ownStore)
+                            object = self.object(for: row, entity: row.entity, ids: read.ids, asFault: true, ownStore: ownStore)
                         } else {
-                            let id = store.objectID(of: row.entity, primaryKey: row.primaryKey)
+                            let id = read.ids.id(of: row.entity, primaryKey: row.primaryKey)
                             object = ancestors.changed.contains(id) || ancestors.deleted.contains(id)
                                 ? self.object(with: id)
-                                : self.object(for: row, entity: row.entity, in: store, asFault: true, ownStore: ownStore)
+                                : self.object(for: row, entity: row.entity, ids: read.ids, asFault: true, ownStore: ownStore)
                         }
                         related[owner, default: RelatedObjects()].append(object)
+                        // It now has its values: a later chunk sharing it needs no row of it either.
+                        if ownStore && object.faultState != .faultWithoutRow { known.insert(key) }
                     }
-                    return related
+                    loaded = related
                 }
                 // On a read error the relationships stay faults and are read one by one, as without prefetching.
                 guard let loaded else { continue }

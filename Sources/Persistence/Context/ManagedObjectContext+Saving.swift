@@ -31,10 +31,7 @@ extension ManagedObjectContext {
         for object in plan.updated { object.willSave() }
         for object in plan.deleted { object.willSave() }
 
-        let store = try coordinator.withStore { store in
-            try store.execute(&plan, resolver: resolver)
-            return store
-        }
+        let ids = try write(&plan, resolver: resolver, to: coordinator)
         let insertedObjects = plan.inserted
         let updatedObjects = plan.updated
         var deletedIDs: [ManagedObjectID] = []
@@ -44,8 +41,8 @@ extension ManagedObjectContext {
             unregister(object)
             object.invalidate()
         }
-        finishResolution(plan, in: store)
-        finishSavedInserts(insertedObjects, of: plan, store: store)
+        finishResolution(plan, ids: ids)
+        finishSavedInserts(insertedObjects, of: plan, ids: ids)
         // The store bumped the version of every row it wrote; an object with transient changes only kept its row.
         for object in updatedObjects where !object.changesOnlyTransientAttributes { object.version += 1 }
         markSaved(updatedObjects)
@@ -64,20 +61,20 @@ extension ManagedObjectContext {
 
     /// After the write, in one pass over the inserted objects: each takes the permanent ID its row was written under
     /// (its key in `plan`), version 1 and a clean state.
-    private func finishSavedInserts(_ objects: [ManagedObject], of plan: SavePlan, store: SQLiteStore) {
+    private func finishSavedInserts(_ objects: [ManagedObject], of plan: SavePlan, ids: PermanentIDs) {
         let renamedCount = plan.allocatedKeyCounts.reduce(0, +)
         // When they are all the temporary IDs there are (the usual case), the temporary table is dropped in one
         // step instead of one removal per object.
         let dropAllTemporary = renamedCount > 0 && renamedCount == registry.temporaryCount
         syncStoreIdentifier()
-        let sameStore = registry.storeIdentifier == store.identifier
+        let sameStore = registry.storeIdentifier == ids.storeIdentifier
         if dropAllTemporary { registry.removeAllTemporary() }
         let savingKeys = plan.savingKeys
         for object in objects {
             let primaryKey = SavePlan.savingPrimaryKey(of: object, in: savingKeys)
             if primaryKey != 0 {
                 if !dropAllTemporary { unregister(object) }
-                object.objectID = store.objectID(of: object.entity, primaryKey: primaryKey)
+                object.objectID = ids.id(of: object.entity, primaryKey: primaryKey)
                 if sameStore {
                     registry.insertPermanent(object, primaryKey: primaryKey, entityIndex: object.entity.index)
                 } else {

@@ -70,8 +70,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     let saveObservers = SaveObservers()
     /// Which snapshot of the store this context reads (see ``setQueryGenerationFrom(_:)``).
     var readGeneration = ReadGeneration.unpinned
-    /// The store's ID scopes by entity index, copied on first use.
-    var idScopes: [ManagedObjectID.Scope] = []
+    /// The store's maker of permanent IDs, taken on first use.
+    var permanentIDs: PermanentIDs?
 
     /// A context on the main queue or a private queue of its own; give it a ``persistentStoreCoordinator`` or a
     /// ``parent`` before using it.
@@ -309,18 +309,12 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         checkQueue("obtainPermanentIDs(for:)")
         let pending = objects.filter { $0.objectID.isTemporaryID && $0.managedObjectContext === self }
         guard !pending.isEmpty, let coordinator = persistentStoreCoordinator else { return }
-        let grouped = Dictionary(grouping: pending, by: { ObjectIdentifier($0.entity) })
-        // Keys are handed out only once the transaction that reserved them has committed.
-        let allocations = try coordinator.withStore { store in
-            try store.connection.inTransaction {
-                try grouped.values.flatMap { group in
-                    let first = try store.allocatePrimaryKeys(for: group[0].entity, count: group.count)
-                    return group.enumerated().map { (object: $1, id: store.objectID(of: $1.entity, primaryKey: first + Int64($0))) }
-                }
-            }
+        let groups = Array(Dictionary(grouping: pending, by: { ObjectIdentifier($0.entity) }).values)
+        let ids = try coordinator.withStore {
+            try $0.reservePermanentIDs(for: groups.map { $0[0].entity }, counts: groups.map(\.count))
         }
-        for allocation in allocations {
-            assignPermanentID(to: allocation.object, allocation.id)
+        for (group, ids) in zip(groups, ids) {
+            for (object, id) in zip(group, ids) { assignPermanentID(to: object, id) }
         }
     }
 

@@ -13,6 +13,11 @@ struct ObjectRegistry {
         entityIndex < permanent.count ? permanent[entityIndex].object(for: primaryKey) : nil
     }
 
+    /// The keys of the objects of entity `entityIndex`, registered under permanent IDs, that pass `isIncluded`.
+    func permanentKeys(entityIndex: Int, where isIncluded: (ManagedObject) -> Bool) -> StoreKeySet {
+        entityIndex < permanent.count ? permanent[entityIndex].keys(where: isIncluded) : StoreKeySet()
+    }
+
     mutating func object(for id: ManagedObjectID, entityIndex: Int?) -> ManagedObject? {
         switch id.storage {
         case .temporary(let number):

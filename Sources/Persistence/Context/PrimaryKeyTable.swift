@@ -106,6 +106,21 @@ final class PrimaryKeyTable {
         return found + overflow.objects
     }
 
+    /// The keys of the registered objects that pass `isIncluded`.
+    func keys(where isIncluded: (ManagedObject) -> Bool) -> StoreKeySet {
+        var keys = StoreKeySet()
+        for number in 0..<directorySize {
+            guard let page = directory![number] else { continue }
+            for offset in 0..<Self.pageSize {
+                if let object = page[offset], isIncluded(object) { keys.insert(Int64(number << Self.pageShift | offset)) }
+            }
+        }
+        for object in overflow.objects where isIncluded(object) {
+            if let key = object.objectID.primaryKey { keys.insert(key) }
+        }
+        return keys
+    }
+
     /// Calls `body` with every object that something besides this table still holds (see
     /// ``KeyTable/forEachSharedObject(_:)``).
     func forEachSharedObject(_ body: (ManagedObject) -> Void) {

@@ -2,28 +2,30 @@
 /// apart from the context that saves and the store that writes.
 ///
 /// It changes the objects of a ``SavePlan`` and the plan's lists, backing up every object it touches so a failed
-/// save can put them back. The store calls its version and constraint steps inside the save's transaction, which
-/// holds SQLite's write lock, so the store cannot change between resolving and writing; the context applies the
-/// outcome afterwards (``ManagedObjectContext/finishResolution(_:in:)``).
+/// save can put them back. It runs in the context, after the store has answered a save with the conflicts it found
+/// (``StoreSaveOutcome``), and outside the coordinator's lock; the context then hands the store the plan as
+/// resolved, which the store checks again in the transaction that writes it. The context applies the outcome
+/// afterwards (``ManagedObjectContext/finishResolution(_:ids:)``).
 struct ConflictResolver {
     let policy: MergePolicy
 
-    /// Optimistic locking: finds objects being updated or deleted whose row changed since this context read it,
-    /// then fails (``MergePolicy/error``) or resolves them in `plan`.
-    func resolveVersionConflicts(in plan: inout SavePlan, store: SQLiteStore) throws {
-        var found: [(object: ManagedObject, version: Int64, row: StoreRow?)] = []
-        // An object with transient changes only writes nothing, so it has nothing to check.
-        let candidates = plan.updated.filter { !$0.changesOnlyTransientAttributes }
-            + plan.deleted.filter { !$0.objectID.isTemporaryID }
-        for group in Dictionary(grouping: candidates, by: { ObjectIdentifier($0.entity) }).values {
-            let entity = group[0].entity
-            let versions = try store.versions(of: entity, primaryKeys: group.compactMap(\.objectID.primaryKey))
-            for object in group {
-                let current = versions[object.objectID.primaryKey!] ?? 0
-                guard current != object.version else { continue }
-                found.append((object, current, try store.row(of: entity, primaryKey: object.objectID.primaryKey!)))
-            }
-        }
+    /// An object being updated or deleted whose row changed since this context read it: the row's version now
+    /// (0: gone) and the row as stored, if it still is.
+    typealias VersionConflict = (object: ManagedObject, version: Int64, row: StoreRow?)
+
+    /// A new object clashing with a stored row on uniqueness constraint `constraint` (its number).
+    typealias ConstraintClash = (object: ManagedObject, constraint: Int, stored: StoreKey, version: Int64)
+
+    /// The store's conflicts in terms of the objects of `plan` (the plan the store's request was made from).
+    static func conflicts(_ versions: [StoreSaveOutcome.VersionConflict], _ clashes: [StoreSaveOutcome.ConstraintClash],
+                          in plan: SavePlan) -> (versions: [VersionConflict], clashes: [ConstraintClash]) {
+        (versions.map { (plan.object(for: $0.item), $0.version, $0.row) },
+         clashes.map { (plan.inserted[$0.insert], $0.constraint, $0.stored, $0.version) })
+    }
+
+    /// Optimistic locking: fails (``MergePolicy/error``) or resolves in `plan` the objects `found` whose row
+    /// changed since this context read it.
+    func resolveVersionConflicts(_ found: [VersionConflict], in plan: inout SavePlan) throws {
         guard !found.isEmpty else { return }
         if policy.type == .error {
             let conflicts = found.map { conflict in
@@ -154,37 +156,27 @@ struct ConflictResolver {
     }
 
     /// Uniqueness constraints: under a policy other than ``MergePolicy/error``, new objects that clash with a
-    /// stored row either take it over or are dropped (see ``MergePolicy``). Under `.error` the store's unique index
-    /// reports the clash while writing (code 133021).
-    func resolveConstraintConflicts(in plan: inout SavePlan, store: SQLiteStore) throws {
+    /// stored row (`clashes`, as the store found them) either take it over or are dropped (see ``MergePolicy``).
+    /// Under `.error` the store's unique index reports the clash while writing (code 133021).
+    func resolveConstraintConflicts(_ clashes: [ConstraintClash], in plan: inout SavePlan) throws {
         guard policy.type != .error else { return }
-        for object in plan.inserted where !object.entity.uniquenessConstraints.isEmpty {
+        for (object, number, found, version) in clashes {
             let entity = object.entity
-            let table = store.schema[entity]
-            for (number, constraint) in entity.uniquenessConstraints.enumerated() {
-                let values = constraint.map { object.attributeValue(at: entity.propertyIndexByName[$0]!) }
-                if values.contains(where: \.isNull) { continue }
-                let stored = zip(constraint, values).map { entity.attributesByName[$0]!.attributeType.sqliteValue($1) }
-                guard let found = try store.rowsMatching(store.schema[entity.constraintOwner(number)],
-                                                         columns: constraint.map { table.column(forKey: $0)! },
-                                                         values: stored, excluding: nil).first else { continue }
-                let existing = found.primaryKey
-                if policy.objectWins && found.entity !== entity {
-                    // Taking the row over would turn a stored object into another entity's.
-                    throw PersistenceError(.managedObjectConstraintMerge,
-                                           "\(entity.name) \(object.objectID) clashes on (\(constraint.joined(separator: ", "))) with a stored \(found.entity.name), an object of another entity of its hierarchy; a new object can take over only a stored object of its own entity. Change the values, or delete the stored object first.",
-                                           object: object)
-                }
-                plan.backUp(object)
-                plan.removeInserted(object)
-                if policy.objectWins {
-                    plan.setSavingPrimaryKey(existing, of: object)
-                    object.version = try store.versions(of: entity, primaryKeys: [existing])[existing] ?? 1
-                    plan.takeovers.append(object)
-                } else {
-                    plan.dropped.append(object)
-                }
-                break
+            let constraint = entity.uniquenessConstraints[number]
+            if policy.objectWins && found.entity !== entity {
+                // Taking the row over would turn a stored object into another entity's.
+                throw PersistenceError(.managedObjectConstraintMerge,
+                                       "\(entity.name) \(object.objectID) clashes on (\(constraint.joined(separator: ", "))) with a stored \(found.entity.name), an object of another entity of its hierarchy; a new object can take over only a stored object of its own entity. Change the values, or delete the stored object first.",
+                                       object: object)
+            }
+            plan.backUp(object)
+            plan.removeInserted(object)
+            if policy.objectWins {
+                plan.setSavingPrimaryKey(found.primaryKey, of: object)
+                object.version = version
+                plan.takeovers.append(object)
+            } else {
+                plan.dropped.append(object)
             }
         }
     }

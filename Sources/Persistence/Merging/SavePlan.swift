@@ -1,4 +1,6 @@
-/// What one save writes, once the merge policy has resolved conflicts.
+/// What one save writes, in the context's objects, once the merge policy has resolved conflicts. The store gets it
+/// as plain values (``storeRequest()``); the policy's decisions are applied to it, and to the objects, in the
+/// context, between the store's answers.
 struct SavePlan {
     var inserted: [ManagedObject]
     var updated: [ManagedObject]
@@ -10,13 +12,14 @@ struct SavePlan {
     var takeovers: [ManagedObject] = []
     /// Objects the policy drops from the context: their row is gone, or a stored row won their clash.
     var dropped: [ManagedObject] = []
-    /// How many primary keys the write gave inserted objects, by entity index (empty until keys are allocated).
+    /// How many primary keys the write gave inserted objects, by entity index (empty until the write).
     var allocatedKeyCounts: [Int] = []
     /// The state of every object resolution changed, put back if the save fails after all.
     private(set) var backups: [(object: ManagedObject, state: ObjectState)] = []
     /// The primary keys this save gives new objects (0: none), by each object's place in its context's list of
     /// inserted objects. Kept here rather than in every object: it is needed only while a save is written.
-    private(set) var savingKeys: [Int64] = []
+    /// Before the write it holds the takeovers' keys alone; the store's receipt completes it.
+    var savingKeys: [Int64] = []
 
     /// The primary key `object` (a new object) is written under in this save, or 0 when it has none.
     func savingPrimaryKey(of object: ManagedObject) -> Int64 {
@@ -43,17 +46,6 @@ struct SavePlan {
             savingKeys.append(contentsOf: repeatElement(0, count: count - savingKeys.count))
         }
         savingKeys[position] = key
-    }
-
-    /// Makes room for the keys of the inserted objects up to `object` in the context's list at once.
-    mutating func reserveSavingPrimaryKeys(through object: ManagedObject) {
-        let needed = Int(object.insertedPosition) + 1
-        if needed > savingKeys.count { savingKeys.append(contentsOf: repeatElement(0, count: needed - savingKeys.count)) }
-    }
-
-    /// Takes back every key (the save failed).
-    mutating func removeSavingPrimaryKeys() {
-        savingKeys = []
     }
 
     /// The parts of an object's state that conflict resolution may change.

@@ -8,6 +8,8 @@ struct PackedRowAllocator {
     /// The blocks of the other layouts of a hierarchy's fetch, by layout.
     private var others: [ObjectIdentifier: PackedRowBlock] = [:]
     private var nextBlockSize: Int
+    /// The size blocks grow to.
+    static let largestBlockSize = 256
 
     init(firstBlockSize: Int = 8) {
         nextBlockSize = max(1, firstBlockSize)
@@ -31,7 +33,7 @@ struct PackedRowAllocator {
         var block = current?.isLaidOut(by: layout) == true ? current : others[ObjectIdentifier(layout)]
         if block?.hasRoom != true {
             block = PackedRowBlock.make(layout, capacity: nextBlockSize)
-            nextBlockSize = min(nextBlockSize * 2, 256)
+            nextBlockSize = min(nextBlockSize * 2, Self.largestBlockSize)
         }
         if let previous = current, !previous.isLaidOut(by: layout) {
             others[ObjectIdentifier(previous.layout)] = previous

@@ -1,23 +1,9 @@
 import Foundation
 
 extension SQLiteStore {
-    /// Hands each row of `query.entity` matching the query to `body`, decoded into slots, as SQLite steps. Rows
-    /// of subentities are decoded as their own entities.
-    func forEachRow(for query: StoreQuery, _ body: (StoreRow) -> Void) throws {
-        guard !query.readsFamily else {
-            _ = try forEachRow(for: query, while: { body($0); return true })
-            return
-        }
-        let table = schema[query.entity]
-        let projection = Self.plainProjection(of: table)
-        let statement = try connection.cachedStatement(sql(for: query, projection: projection))
-        try statement.bind(arguments(for: query))
-        var rows = PackedRowAllocator()
-        while try statement.step() { body(decodeRow(statement, table: table, into: &rows)) }
-    }
-
-    /// Like ``forEachRow(for:_:)``, but `body` returns `false` to stop early (an asynchronous fetch that was
-    /// cancelled). Returns `false` when stopped.
+    /// Hands each row matching `query` to `body`, decoded as SQLite steps (rows of subentities as their own
+    /// entities); `body` returns `false` to stop early (an asynchronous fetch that was cancelled). Returns `false`
+    /// when stopped.
     func forEachRow(for query: StoreQuery, while body: (StoreRow) -> Bool) throws -> Bool {
         let table = schema[query.entity]
         if query.readsFamily, let family = table.family {
@@ -339,29 +325,35 @@ extension SQLiteStore {
     }
 
     /// Reads the rows of `query` — one entity without subentities, with a packed layout — for a fetch that makes
-    /// objects. Each row is packed into the next row of a block and handed to `packed` with its key, its version
-    /// and the block unretained: the block lives until the next call, so `packed` retains it only if it keeps the
-    /// row (a fetch of many new objects pays one retain per object, not one per hand-over). A row whose values do
-    /// not fit the layout goes to `unpacked` as slots.
-    func forEachPackedRow(for query: StoreQuery, layout: PackedRowLayout,
-                          packed: (_ primaryKey: Int64, _ version: Int64, _ block: Unmanaged<PackedRowBlock>, _ row: Int) -> Void,
-                          unpacked: (StoreRow) -> Void) throws {
+    /// objects. Each row is packed into the next row of a block; a row whose values do not fit the layout is
+    /// decoded as slots instead. `bytesPerObject` is the memory the context takes for an object of a row (see
+    /// ``FetchedPackedRows``).
+    func packedRows(for query: StoreQuery, layout: PackedRowLayout, bytesPerObject: Int) throws -> FetchedPackedRows {
         precondition(!query.readsFamily && query.entity.packedLayout === layout, "one entity's packed rows only")
         let table = schema[query.entity]
         let entity = table.entity
         let projection = Self.plainProjection(of: table)
         let statement = try connection.cachedStatement(sql(for: query, projection: projection))
         try statement.bind(arguments(for: query))
+        var fetched = FetchedPackedRows(bytesPerObject: bytesPerObject)
         var rows = PackedRowAllocator()
         while try statement.step() {
             let (block, row) = rows.nextUnretainedRow(for: layout)
             if pack(statement, entity: entity, layout: layout, block: block, row: row, column: { Self.plainColumn($0) }) {
-                packed(statement.int64(at: 0), statement.int64(at: 1), block, row)
+                fetched.appendPacked(block: block, row: row, primaryKey: statement.int64(at: 0), version: statement.int64(at: 1))
             } else {
                 // The row did not fit (and was taken back): slots, without trying to pack it a second time.
-                unpacked(decodeSlots(statement, entity: entity, column: { Self.plainColumn($0) }))
+                fetched.appendUnpacked(decodeSlots(statement, entity: entity, column: { Self.plainColumn($0) }))
             }
         }
+        return fetched
+    }
+
+    /// The rows of `query`, each decoded as its own entity (see ``forEachRow(for:while:)``).
+    func rows(for query: StoreQuery) throws -> [StoreRow] {
+        var rows: [StoreRow] = []
+        _ = try forEachRow(for: query) { rows.append($0); return true }
+        return rows
     }
 
     private func decodeValue(_ statement: SQLiteStatement, column: Int32, type: AttributeType) -> PersistentValue {
@@ -397,9 +389,10 @@ extension SQLiteStore {
     /// owner's key: grouped by owner, and within an owner in the relationship's order (as ``relatedKeys(_:of:primaryKey:)``
     /// gives them). One statement for all the owners, where a relationship read owner by owner takes one each.
     /// The destination must have no subentities (their rows need each their own columns). A row is decoded only
-    /// when `needsRow` says so for its key (an object already in memory has no use for it); otherwise it is nil.
+    /// unless its key is in `known` (an object already in memory with its values has no use for it); otherwise it
+    /// is nil.
     func relatedRows(_ relationship: RelationshipDescription, of entity: EntityDescription, ownerKeys: ArraySlice<Int64>,
-                     needsRow: (Int64) -> Bool) throws -> [(owner: Int64, key: Int64, row: StoreRow?)] {
+                     skippingRowsOf known: StoreKeySet) throws -> [(owner: Int64, key: Int64, row: StoreRow?)] {
         let table = schema[entity]
         let index = entity.propertyIndexByName[relationship.name]!
         let destination = schema[relationship.destinationEntity]
@@ -422,7 +415,7 @@ extension SQLiteStore {
         var packed = PackedRowAllocator()
         while try statement.step() {
             let key = statement.int64(at: 0)
-            rows.append((statement.int64(at: ownerColumn), key, needsRow(key) ? decodeRow(statement, table: destination, into: &packed) : nil))
+            rows.append((statement.int64(at: ownerColumn), key, known.contains(key) ? nil : decodeRow(statement, table: destination, into: &packed)))
         }
         return rows
     }

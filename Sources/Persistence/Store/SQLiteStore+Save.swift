@@ -1,71 +1,115 @@
 import Foundation
 
-/// A context's save, executed by the store: the context hands over a validated ``SavePlan`` and a
-/// ``ConflictResolver`` and gets the plan back resolved and written — or an error, with nothing written. The data
-/// flows one way: nothing here calls back into the context.
+/// A context's save, executed by the store: the context hands over a ``StoreSaveRequest`` of plain values and gets
+/// a ``StoreSaveOutcome`` back — or an error, with nothing written. The data flows one way: the store reads no
+/// object of a context and calls nothing back.
 extension SQLiteStore {
-    /// Writes one save in one transaction. Inside it the resolver settles version and constraint conflicts in
-    /// `plan` (the write lock is held, so the store cannot change between resolving and writing); then inserted
-    /// objects get their new keys (kept in the plan) and every row is written. Any failure rolls the transaction
-    /// back and puts back what resolution changed, so the store and the objects are exactly as before.
-    func execute(_ plan: inout SavePlan, resolver: ConflictResolver) throws {
+    /// Writes one save in one transaction. First it looks for conflicts (rows changed or deleted since the context
+    /// read them, stored rows that new rows clash with): if there are any, nothing is written and they come back for
+    /// the merge policy to settle; the context then hands over a new request, checked again the same way. Otherwise
+    /// new rows get their keys and every row is written. Detection and writing share the transaction, which holds
+    /// SQLite's write lock, so the store cannot change between them. Any failure rolls the transaction back.
+    func execute(_ request: StoreSaveRequest) throws -> StoreSaveOutcome {
         try beginWrite()
         do {
-            try resolver.resolveVersionConflicts(in: &plan, store: self)
-            try resolver.resolveConstraintConflicts(in: &plan, store: self)
-            try allocateKeys(for: &plan)
-            // Dropped objects are never written: whatever points at them is written as pointing at nothing.
-            for object in plan.dropped { plan.setSavingPrimaryKey(0, of: object) }
-            let savingKeys = plan.savingKeys
-            func key(of object: ManagedObject) -> Int64? {
-                let saving = SavePlan.savingPrimaryKey(of: object, in: savingKeys)
-                return saving != 0 ? saving : object.objectID.primaryKey
+            let versions = try versionConflicts(in: request)
+            let clashes = try constraintClashes(in: request)
+            if !versions.isEmpty || !clashes.isEmpty {
+                rollbackWrite()
+                return .conflicts(versions: versions, clashes: clashes)
             }
+            var keys = request.newRowKeys
+            let counts = try allocateKeys(for: request.inserts, into: &keys)
 
-            for object in plan.deleted {
-                guard let pk = object.objectID.primaryKey else { continue }
-                _ = try deleteRow(schema[object.entity], primaryKey: pk, expectedVersion: object.version)
-            }
-            try insertRows(of: plan.inserted, key: key)
-            try insertRows(of: plan.reinserted, key: key)
-            for object in plan.takeovers {
-                let table = schema[object.entity]
-                let changes = table.columnProperties.map { (column: table.columns[$0]!, value: columnValue(of: object, at: $0, key: key)) }
-                try writingRow(of: object, table: table, key: key) {
-                    _ = try updateRow(table, primaryKey: SavePlan.savingPrimaryKey(of: object, in: savingKeys), expectedVersion: nil, changes: changes)
+            for deletes in request.deletes {
+                let table = schema[deletes.entity]
+                for (offset, primaryKey) in deletes.primaryKeys.enumerated() {
+                    _ = try deleteRow(table, primaryKey: primaryKey, expectedVersion: deletes.expectedVersion(at: offset))
                 }
             }
-            // Transient changes alone leave the row as it is (see `changesOnlyTransientAttributes`).
-            for object in plan.updated where !object.changesOnlyTransientAttributes {
-                let table = schema[object.entity]
-                let changes = object.changedIndexes.sorted().compactMap { index -> (column: String, value: SQLiteValue)? in
-                    guard let column = table.columns[index] else { return nil }
-                    return (column, columnValue(of: object, at: index, key: key))
-                }
-                try writingRow(of: object, table: table, key: key) {
-                    _ = try updateRow(table, primaryKey: object.objectID.primaryKey!, expectedVersion: object.version, changes: changes)
-                }
-            }
-            for objects in [plan.inserted, plan.reinserted, plan.takeovers, plan.updated] {
-                for object in objects where !object.entity.toManyIndexes.isEmpty {
-                    try writeToManyRelationships(of: object, key: key)
-                }
-            }
+            try insertRows(request.inserts, item: StoreSaveRequest.Item.insert, keys: keys)
+            try insertRows(request.reinserts, item: StoreSaveRequest.Item.reinsert, keys: keys)
+            try updateRows(request.takeovers, item: StoreSaveRequest.Item.takeover, keys: keys)
+            try updateRows(request.updates, item: StoreSaveRequest.Item.update, keys: keys)
+            for write in request.toManyWrites { try writeToMany(write, keys: keys) }
             try commitWrite()
+            return .written(.init(newRowKeys: keys, allocatedKeyCounts: counts))
         } catch {
             rollbackWrite()
-            plan.removeSavingPrimaryKeys()
-            plan.allocatedKeyCounts = []
-            plan.restoreBackups()
             throw error
         }
     }
 
-    /// Gives each inserted object with a temporary ID its primary key (see ``SavePlan/savingPrimaryKey(of:)``),
-    /// and counts them per entity in `plan.allocatedKeyCounts`.
-    private func allocateKeys(for plan: inout SavePlan) throws {
+    /// Rows being updated or deleted whose version is no longer the one the request expects, with the rows as
+    /// stored now. Entities are checked in the order they first appear, updates before deletions. (The lists are
+    /// walked once per entity rather than grouped first: a save may delete a hundred thousand rows.)
+    func versionConflicts(in request: StoreSaveRequest) throws -> [StoreSaveOutcome.VersionConflict] {
+        var entities: [EntityDescription] = []
+        func note(_ entity: EntityDescription) {
+            if entities.last !== entity && !entities.contains(where: { $0 === entity }) { entities.append(entity) }
+        }
+        for update in request.updates { note(update.entity) }
+        for deletes in request.deletes { note(deletes.entity) }
+        var found: [StoreSaveOutcome.VersionConflict] = []
+        for entity in entities {
+            var keys: [Int64] = []
+            for update in request.updates where update.entity === entity { keys.append(update.primaryKey) }
+            for deletes in request.deletes where deletes.entity === entity { keys += deletes.primaryKeys }
+            let current = try versions(of: entity, primaryKeys: keys)
+            func check(_ item: StoreSaveRequest.Item, key: Int64, expected: Int64) throws {
+                let version = current[key] ?? 0
+                guard version != expected else { return }
+                found.append(.init(item: item, version: version, row: try row(of: entity, primaryKey: key)))
+            }
+            for (place, update) in request.updates.enumerated() where update.entity === entity {
+                try check(.update(place), key: update.primaryKey, expected: update.expectedVersion ?? 0)
+            }
+            var place = 0
+            for deletes in request.deletes {
+                defer { place += deletes.primaryKeys.count }
+                guard deletes.entity === entity else { continue }
+                for (offset, primaryKey) in deletes.primaryKeys.enumerated() {
+                    try check(.delete(place + offset), key: primaryKey, expected: deletes.expectedVersion(at: offset))
+                }
+            }
+        }
+        return found
+    }
+
+    /// New rows that clash with a stored row on a uniqueness constraint (the first such constraint of each).
+    func constraintClashes(in request: StoreSaveRequest) throws -> [StoreSaveOutcome.ConstraintClash] {
+        var found: [StoreSaveOutcome.ConstraintClash] = []
+        for probe in request.probes {
+            let entity = probe.entity
+            let table = schema[entity]
+            for (number, constraint) in entity.uniquenessConstraints.enumerated() {
+                guard let values = probe.values[number] else { continue }
+                guard let stored = try rowsMatching(schema[entity.constraintOwner(number)],
+                                                    columns: constraint.map { table.column(forKey: $0)! },
+                                                    values: values, excluding: nil).first else { continue }
+                let version = try versions(of: stored.entity, primaryKeys: [stored.primaryKey])[stored.primaryKey] ?? 1
+                found.append(.init(insert: probe.insert, constraint: number, stored: stored, version: version))
+                break
+            }
+        }
+        return found
+    }
+
+    /// The IDs of stored rows other than `excluding` that hold `values` for uniqueness constraint `number` of
+    /// `entity` (for the report of a clash SQLite refused).
+    func objectIDsClashing(with entity: EntityDescription, constraint number: Int, values: [SQLiteValue],
+                           excluding: Int64?) throws -> [ManagedObjectID] {
+        let table = schema[entity]
+        let constraint = entity.uniquenessConstraints[number]
+        return try rowsMatching(schema[entity.constraintOwner(number)], columns: constraint.map { table.column(forKey: $0)! },
+                                values: values, excluding: excluding)
+            .map { objectID(of: $0.entity, primaryKey: $0.primaryKey) }
+    }
+
+    /// Gives each new row without a key its key (in `keys`, by number); returns how many, by entity index.
+    private func allocateKeys(for inserts: [StoreSaveRequest.Insert], into keys: inout [Int64]) throws -> [Int] {
         var counts = Array(repeating: 0, count: model.entities.count)
-        for object in plan.inserted where object.objectID.isTemporaryID { counts[object.entity.index] += 1 }
+        for insert in inserts where insert.key == 0 { counts[insert.entity.index] += Int(insert.count) }
         // Keys are counted per root: the entities of a hierarchy draw from one range.
         var rootCounts = Array(repeating: 0, count: counts.count)
         for (index, count) in counts.enumerated() where count > 0 {
@@ -75,125 +119,106 @@ extension SQLiteStore {
         for (index, count) in rootCounts.enumerated() where count > 0 {
             next[index] = try allocatePrimaryKeys(for: model.entities[index], count: count)
         }
-        // The objects are in the order of the context's list, so the last one's place sizes the keys at once.
-        if let last = plan.inserted.last { plan.reserveSavingPrimaryKeys(through: last) }
-        for object in plan.inserted where object.objectID.isTemporaryID {
-            let root = object.entity.superentity == nil ? object.entity.index : object.entity.rootEntity.index
-            plan.setSavingPrimaryKey(next[root], of: object)
-            next[root] += 1
+        // The rows are in the order of the context's list, so the last one's number sizes the keys at once.
+        if let last = inserts.last, Int(last.number + last.count) > keys.count {
+            keys.append(contentsOf: repeatElement(0, count: Int(last.number + last.count) - keys.count))
         }
-        plan.allocatedKeyCounts = counts
+        for insert in inserts where insert.key == 0 && insert.number >= 0 {
+            let entity = insert.entity
+            let root = entity.superentity == nil ? entity.index : entity.rootEntity.index
+            for offset in 0..<Int(insert.count) {
+                keys[Int(insert.number) + offset] = next[root]
+                next[root] += 1
+            }
+        }
+        return counts
     }
 
-    /// Inserts the rows of `objects`; the table is looked up once per run of one entity.
-    private func insertRows(of objects: [ManagedObject], key: (ManagedObject) -> Int64?) throws {
-        var current: EntityTable?
-        for object in objects {
-            if current?.entity !== object.entity { current = schema[object.entity] }
-            let table = current!
-            if let packed = object.packedRow {
-                try writingRow(of: object, table: table, key: key) {
-                    let kinds = object.entity.kinds
-                    try insertRow(table, primaryKey: key(object)!, packed: packed) { index in
-                        // The columns whose cells are not bound directly: data, UUIDs, URLs, decimals.
-                        guard case .attribute(let type) = kinds[index] else {
-                            return columnValue(packed.slot(at: index), of: object, at: index, key: key)
+    /// Inserts the rows of `inserts`; the table is looked up once per run. `item` names a row by its place.
+    private func insertRows(_ inserts: [StoreSaveRequest.Insert], item: (Int) -> StoreSaveRequest.Item,
+                            keys: [Int64]) throws {
+        var place = 0
+        for insert in inserts {
+            let table = schema[insert.entity]
+            switch insert.values {
+            case .packed(let block):
+                let kinds = insert.entity.kinds
+                try block._withUnsafeGuaranteedRef { block in
+                    for offset in 0..<Int(insert.count) {
+                        let row = Int(insert.packedRow) + offset
+                        let primaryKey = insert.row(offset).resolved(in: keys)!
+                        try writingRow(item(place), primaryKey: primaryKey) {
+                            try insertRow(table, primaryKey: primaryKey, packed: PackedRow(block: block, row: row)) { index in
+                                // The columns whose cells are not bound directly: data, UUIDs, URLs, decimals.
+                                guard case .attribute(let type) = kinds[index] else { return .null }
+                                return type.sqliteValue(block.value(row: row, at: index))
+                            }
                         }
-                        return type.sqliteValue(packed.block.value(row: packed.row, at: index))
+                        place += 1
                     }
                 }
-                continue
+            case .values(let values):
+                let primaryKey = insert.row(0).resolved(in: keys)!
+                try writingRow(item(place), primaryKey: primaryKey) {
+                    try insertRow(table, primaryKey: primaryKey) { Self.sqliteValue(values[$0], keys: keys) }
+                }
+                place += 1
             }
-            // One read of the slots per row, not one per column.
-            let slots = object.slots
-            try writingRow(of: object, table: table, key: key) {
-                try insertRow(table, primaryKey: key(object)!) { columnValue(slots[$0], of: object, at: $0, key: key) }
+        }
+    }
+
+    private func updateRows(_ updates: [StoreSaveRequest.Update], item: (Int) -> StoreSaveRequest.Item,
+                            keys: [Int64]) throws {
+        for (place, update) in updates.enumerated() {
+            let table = schema[update.entity]
+            let changes = update.changes.compactMap { change -> (column: String, value: SQLiteValue)? in
+                guard let column = table.columns[change.index] else { return nil }
+                return (column, Self.sqliteValue(change.value, keys: keys))
+            }
+            try writingRow(item(place), primaryKey: update.primaryKey) {
+                _ = try updateRow(table, primaryKey: update.primaryKey, expectedVersion: update.expectedVersion, changes: changes)
             }
         }
     }
 
     @inline(__always)
-    private func columnValue(of object: ManagedObject, at index: Int, key: (ManagedObject) -> Int64?) -> SQLiteValue {
-        columnValue(object.slots[index], of: object, at: index, key: key)
-    }
-
-    /// The column value of `slot`, the slot of property `index` of `object`.
-    @inline(__always)
-    private func columnValue(_ slot: PropertySlot, of object: ManagedObject, at index: Int,
-                             key: (ManagedObject) -> Int64?) -> SQLiteValue {
-        switch slot {
-        case .value(.integer(let value)):
-            return .integer(value)
-        case .value(let value):
-            guard case .attribute(let type) = object.entity.kinds[index] else { return .null }
-            return type.sqliteValue(value)
-        case .toOne(let related?):
-            return key(related).map(SQLiteValue.integer) ?? .null
-        case .toOneKey(let pk):
-            return .integer(pk)
-        case .toOne(nil), .toMany:
-            return .null
+    private static func sqliteValue(_ value: StoreSaveRequest.ColumnValue, keys: [Int64]) -> SQLiteValue {
+        switch value {
+        case .value(let value): return value
+        case .reference(let row): return row.resolved(in: keys).map(SQLiteValue.integer) ?? .null
         }
     }
 
-    /// Runs one row write; a uniqueness violation becomes Core Data's constraint conflict (133021).
-    private func writingRow(of object: ManagedObject, table: EntityTable,
-                            key: (ManagedObject) -> Int64?, _ body: () throws -> Void) throws {
+    /// Runs one row write; a uniqueness violation becomes a ``StoreRowWriteFailure`` naming the row.
+    @inline(__always)
+    private func writingRow(_ item: StoreSaveRequest.Item, primaryKey: Int64?, _ body: () throws -> Void) throws {
         do {
             try body()
         } catch let error as SQLiteError where error.isConstraintViolation {
-            let entity = object.entity
-            var conflicts: [MergeConflict] = []
-            for (number, constraint) in entity.uniquenessConstraints.enumerated() {
-                let values = constraint.map { object.attributeValue(at: entity.propertyIndexByName[$0]!) }
-                let stored = zip(constraint, values).map { entity.attributesByName[$0]!.attributeType.sqliteValue($1) }
-                let clashing = try rowsMatching(schema[entity.constraintOwner(number)], columns: constraint.map { table.column(forKey: $0)! },
-                                                values: stored, excluding: key(object))
-                guard !clashing.isEmpty else { continue }
-                conflicts.append(MergeConflict(
-                    sourceObject: object, objectID: object.objectID, oldVersion: object.version, newVersion: 0,
-                    objectSnapshot: MergeConflict.attributeSnapshot(object.slots, entity: entity), cachedSnapshot: [:],
-                    persistedSnapshot: [:], constraint: constraint,
-                    conflictingObjectIDs: clashing.map { objectID(of: $0.entity, primaryKey: $0.primaryKey) }))
-            }
-            let described = conflicts.first.map { "(\($0.constraint.joined(separator: ", ")))" } ?? "a uniqueness constraint"
-            throw PersistenceError(.managedObjectConstraintMerge,
-                                   "\(entity.name) \(object.objectID) clashes with a stored object on \(described), which must be unique.",
-                                   object: object, conflicts: conflicts, sql: error.sql, sqliteCode: error.code)
+            throw StoreRowWriteFailure(item: item, primaryKey: primaryKey, error: error)
         }
     }
 
-    /// Ordered children get their positions; join tables get this object's current list.
-    private func writeToManyRelationships(of object: ManagedObject, key: (ManagedObject) -> Int64?) throws {
-        let entity = object.entity
-        guard !entity.toManyIndexes.isEmpty else { return }
+    /// Ordered children get their positions; join tables get the owner's current list.
+    private func writeToMany(_ write: StoreSaveRequest.ToManyWrite, keys: [Int64]) throws {
+        let entity = write.entity
+        guard let relationship = entity.relationshipAt[write.index], let pk = write.owner.resolved(in: keys) else { return }
         let table = schema[entity]
-        for index in entity.toManyIndexes {
-            guard let relationship = entity.relationshipAt[index] else { continue }
-            guard object.insertedFlag || object.changedIndexes.contains(index) else { continue }
-            // A takeover's lists are read again from the row after the save; its own are written only if it set them.
-            guard case .toMany(let related?) = object.slot(at: index), let pk = key(object) else { continue }
-            let members = related.objects.filter { !$0.deletedFlag }
-            if let join = table.joinTables[index] {
-                var otherPositions: [Int64: Int] = [:]
-                if let inverse = relationship.inverseRelationship, inverse.isOrdered,
-                   let inverseIndex = relationship.destinationEntity.propertyIndexByName[inverse.name] {
-                    for member in members {
-                        guard case .toMany(let theirs?) = member.slots[inverseIndex], let memberKey = key(member),
-                              let position = theirs.objects.firstIndex(where: { $0 === object }) else { continue }
-                        otherPositions[memberKey] = position
-                    }
-                }
-                try replaceJoinRows(join, primaryKey: pk, targets: members.compactMap(key),
-                                          ordered: relationship.isOrdered, otherPositions: otherPositions)
-            } else if relationship.isOrdered, let inverse = relationship.inverseRelationship {
-                let childTable = schema[relationship.destinationEntity]
-                let inverseIndex = relationship.destinationEntity.propertyIndexByName[inverse.name]!
-                guard let orderColumn = childTable.orderColumns[inverseIndex] else { continue }
-                for (position, member) in members.enumerated() {
-                    guard let memberKey = key(member) else { continue }
-                    try setOrder(orderColumn, of: childTable, primaryKey: memberKey, position: position)
-                }
+        if let join = table.joinTables[write.index] {
+            var otherPositions: [Int64: Int] = [:]
+            for other in write.otherPositions {
+                guard let memberKey = other.member.resolved(in: keys) else { continue }
+                otherPositions[memberKey] = other.position
+            }
+            try replaceJoinRows(join, primaryKey: pk, targets: write.members.compactMap { $0.resolved(in: keys) },
+                                ordered: relationship.isOrdered, otherPositions: otherPositions)
+        } else if relationship.isOrdered, let inverse = relationship.inverseRelationship {
+            let childTable = schema[relationship.destinationEntity]
+            let inverseIndex = relationship.destinationEntity.propertyIndexByName[inverse.name]!
+            guard let orderColumn = childTable.orderColumns[inverseIndex] else { return }
+            for (position, member) in write.members.enumerated() {
+                guard let memberKey = member.resolved(in: keys) else { continue }
+                try setOrder(orderColumn, of: childTable, primaryKey: memberKey, position: position)
             }
         }
     }

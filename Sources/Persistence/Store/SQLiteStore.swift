@@ -264,7 +264,22 @@ final class SQLiteStore {
         ManagedObjectID(scope: idScopes[entity.index], storage: .permanent(primaryKey))
     }
 
+    /// The maker of this store's permanent IDs, for a context to keep.
+    var permanentIDs: PermanentIDs { PermanentIDs(storeIdentifier: identifier, scopes: idScopes) }
+
     // MARK: - Keys
+
+    /// Reserves keys for new objects before they are saved (``ManagedObjectContext/obtainPermanentIDs(for:)``):
+    /// `counts[i]` keys of `entities[i]`, in one transaction; returns their IDs, a list per entity. The keys are
+    /// handed out only once the transaction that reserved them has committed.
+    func reservePermanentIDs(for entities: [EntityDescription], counts: [Int]) throws -> [[ManagedObjectID]] {
+        try connection.inTransaction {
+            try zip(entities, counts).map { entity, count in
+                let first = try allocatePrimaryKeys(for: entity, count: count)
+                return (0..<count).map { objectID(of: entity, primaryKey: first + Int64($0)) }
+            }
+        }
+    }
 
     /// Reserves `count` primary keys for `entity`; returns the first. Entities of one hierarchy share one table and
     /// so count their keys together, on their root's counter.

@@ -53,6 +53,11 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         try withStore { QueryGenerationToken(snapshot: try SQLiteStore(snapshotOf: $0)) }
     }
 
+    /// The loaded store's maker of permanent IDs.
+    func permanentIDs() throws -> PermanentIDs {
+        try withStore { $0.permanentIDs }
+    }
+
     /// The loaded store's table layout.
     func schema() throws -> StoreSchema {
         try withStore { $0.schema }
