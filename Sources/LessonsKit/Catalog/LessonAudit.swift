@@ -88,8 +88,12 @@ public struct LessonAudit: Sendable, Equatable {
             notes.append("the \(language.nativeName) text is still to come")
         }
         let loader = LessonLoader(catalog: catalog)
+        let leaks = SolutionLeakFinder(catalog: catalog)
         for language in writtenLanguages {
-            do throws(LessonsError) { _ = try loader.load(lesson, language: language) } catch {
+            do throws(LessonsError) {
+                let loaded = try loader.load(lesson, language: language)
+                problems += leaks.leaks(in: loaded.document, file: loaded.file)
+            } catch {
                 problems.append("\(error)")
             }
         }

@@ -118,6 +118,85 @@ final class LessonAuditTests: TemporaryFolderTestCase {
         ])
     }
 
+    func testALessonNeverShowsTheReferenceSolution() throws {
+        let solution = """
+            import Persistence
+
+            public func shelve(_ book: Book, in context: ManagedObjectContext) throws {
+                // region: body
+                book.shelf = "A"
+                book.position = 1
+                context.insert(book)
+                try context.save()
+                // endregion: body
+            }
+            """
+        let catalog = try workbook(files: [
+            "Sources/Solutions/01-one/A.swift": .some(solution),
+            "Sources/Examples/01-one/main.swift": .some("""
+                // region: copied
+                func store(_ book: Book) throws {
+                    book.shelf = "A"
+                    book.position = 1
+
+                    context.insert(book)   // the same four lines, other indentation and a comment
+                    try context.save()
+                }
+                // endregion: copied
+                // region: three
+                book.shelf = "A"
+                book.position = 1
+                context.insert(book)
+                // endregion: three
+                """),
+            "lessons/01-one/lesson.en.md": .some("""
+                # One
+
+                ```swift include=Sources/Solutions/01-one/A.swift#body
+                ```
+
+                ```swift include=Sources/Examples/01-one/main.swift#copied
+                ```
+
+                ```swift include=Sources/Examples/01-one/main.swift#three
+                ```
+
+                > Inline, in a quote:
+                >
+                > ```swift
+                > book.shelf = "A"
+                > book.position = 1
+                > context.insert(book)
+                > try context.save()
+                > ```
+                """),
+        ])
+        let problems = audit(catalog).problems
+        guard problems.count == 3 else { return XCTFail("expected 3 problems:\n" + problems.joined(separator: "\n")) }
+        XCTAssertTrue(problems[0].hasPrefix("lessons/01-one/lesson.en.md:3: includes Sources/Solutions/01-one/A.swift#body "
+            + "from the reference solutions (Sources/Solutions/01-one): a lesson never shows a kata's answer"), problems[0])
+        XCTAssertTrue(problems[1].hasPrefix("lessons/01-one/lesson.en.md:6: the code included from "
+            + "Sources/Examples/01-one/main.swift#copied repeats 4 lines of Sources/Solutions/01-one/A.swift "
+            + "(from \"book.shelf = \"A\"\")"), problems[1])
+        XCTAssertTrue(problems[2].hasPrefix("lessons/01-one/lesson.en.md:14: this code block repeats 4 lines of "
+            + "Sources/Solutions/01-one/A.swift"), problems[2])
+    }
+
+    func testOnlyCodeLinesCountTowardsARepeatedRun() {
+        XCTAssertEqual(SolutionLeakFinder.significantLines(of: """
+            do {
+                // a comment
+                try context.save()
+
+            } catch {
+                context.rollback()
+            }
+            #if DEBUG
+            })
+            let url = "https://example.com" // a comment after code
+            """), ["try context.save()", "context.rollback()", "let url = \"https://example.com\""])
+    }
+
     func testHintsAndExemptionsMustNameKatasOfTheSuite() throws {
         let catalog = try workbook(extraKatas: #", "test09_gone": ["x", "y"]}, "exempt": {"test08_old": "set-up only""#)
         XCTAssertEqual(audit(catalog).problems, [
