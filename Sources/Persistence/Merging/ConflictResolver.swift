@@ -19,7 +19,7 @@ struct ConflictResolver {
     /// The store's conflicts in terms of the objects of `plan` (the plan the store's request was made from).
     static func conflicts(_ versions: [StoreSaveOutcome.VersionConflict], _ clashes: [StoreSaveOutcome.ConstraintClash],
                           in plan: SavePlan) -> (versions: [VersionConflict], clashes: [ConstraintClash]) {
-        (versions.map { (plan.object(for: $0.item), $0.version, $0.row) },
+        (zip(plan.objects(for: versions.map(\.item)), versions).map { ($0, $1.version, $1.row) },
          clashes.map { (plan.inserted[$0.insert], $0.constraint, $0.stored, $0.version) })
     }
 

@@ -46,8 +46,7 @@ extension ManagedObjectContext {
         let entity = object.entity
         var conflicts: [MergeConflict] = []
         for (number, constraint) in entity.uniquenessConstraints.enumerated() {
-            let values = constraint.map { object.attributeValue(at: entity.propertyIndexByName[$0]!) }
-            let stored = zip(constraint, values).map { entity.attributesByName[$0]!.attributeType.sqliteValue($1) }
+            let stored = object.constraintValues(number).stored
             let clashing = try coordinator.withStore {
                 try $0.objectIDsClashing(with: entity, constraint: number, values: stored, excluding: failure.primaryKey)
             }

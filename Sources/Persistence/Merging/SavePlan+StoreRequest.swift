@@ -42,13 +42,11 @@ extension SavePlan {
         }
         if probingConstraints {
             for (place, object) in inserted.enumerated() where !object.entity.uniquenessConstraints.isEmpty {
-                let entity = object.entity
-                let values = entity.uniquenessConstraints.map { constraint -> [SQLiteValue]? in
-                    let values = constraint.map { object.attributeValue(at: entity.propertyIndexByName[$0]!) }
-                    if values.contains(where: \.isNull) { return nil }
-                    return zip(constraint, values).map { entity.attributesByName[$0]!.attributeType.sqliteValue($1) }
+                let values = object.entity.uniquenessConstraints.indices.map { number -> [SQLiteValue]? in
+                    let values = object.constraintValues(number)
+                    return values.hasNil ? nil : values.stored
                 }
-                request.probes.append(.init(insert: place, entity: entity, values: values))
+                request.probes.append(.init(insert: place, entity: object.entity, values: values))
             }
         }
         return request
@@ -63,12 +61,22 @@ extension SavePlan {
 
     /// The object a row of ``storeRequest(probingConstraints:)`` was made from.
     func object(for item: StoreSaveRequest.Item) -> ManagedObject {
-        switch item {
-        case .insert(let place): inserted[place]
-        case .reinsert(let place): reinserted[place]
-        case .takeover(let place): takeovers[place]
-        case .update(let place): writtenUpdates[place]
-        case .delete(let place): writtenDeletes[place]
+        objects(for: [item])[0]
+    }
+
+    /// The objects the rows `items` of ``storeRequest(probingConstraints:)`` were made from, in order. The written
+    /// updates and deletes are filtered once for all the items, not once each.
+    func objects(for items: [StoreSaveRequest.Item]) -> [ManagedObject] {
+        lazy var updates = writtenUpdates
+        lazy var deletes = writtenDeletes
+        return items.map { item in
+            switch item {
+            case .insert(let place): inserted[place]
+            case .reinsert(let place): reinserted[place]
+            case .takeover(let place): takeovers[place]
+            case .update(let place): updates[place]
+            case .delete(let place): deletes[place]
+            }
         }
     }
 
@@ -137,5 +145,16 @@ extension SavePlan {
             writes.append(.init(entity: entity, index: index, owner: reference(to: object),
                                 members: members.map(reference(to:)), otherPositions: otherPositions))
         }
+    }
+}
+
+extension ManagedObject {
+    /// The values of uniqueness constraint `number` of the object's entity as the store keeps them, and whether any
+    /// is nil (as in SQL, a nil never clashes).
+    func constraintValues(_ number: Int) -> (stored: [SQLiteValue], hasNil: Bool) {
+        let constraint = entity.uniquenessConstraints[number]
+        let values = constraint.map { attributeValue(at: entity.propertyIndexByName[$0]!) }
+        let stored = zip(constraint, values).map { entity.attributesByName[$0]!.attributeType.sqliteValue($1) }
+        return (stored, values.contains(where: \.isNull))
     }
 }

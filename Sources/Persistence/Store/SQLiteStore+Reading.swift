@@ -388,9 +388,8 @@ extension SQLiteStore {
     /// The rows related to each of `ownerKeys` (rows of `entity`) through to-many `relationship`, each with its
     /// owner's key: grouped by owner, and within an owner in the relationship's order (as ``relatedKeys(_:of:primaryKey:)``
     /// gives them). One statement for all the owners, where a relationship read owner by owner takes one each.
-    /// The destination must have no subentities (their rows need each their own columns). A row is decoded only
-    /// unless its key is in `known` (an object already in memory with its values has no use for it); otherwise it
-    /// is nil.
+    /// The destination must have no subentities (their rows need each their own columns). A row whose key is in
+    /// `known` is not decoded (an object already in memory with its values has no use for it): its row is nil.
     func relatedRows(_ relationship: RelationshipDescription, of entity: EntityDescription, ownerKeys: ArraySlice<Int64>,
                      skippingRowsOf known: StoreKeySet) throws -> [(owner: Int64, key: Int64, row: StoreRow?)] {
         let table = schema[entity]
