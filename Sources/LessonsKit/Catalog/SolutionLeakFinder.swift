@@ -94,14 +94,14 @@ public struct SolutionLeakFinder: Sendable {
         return (0...(lines.count - minimumRun)).map { lines[$0..<($0 + minimumRun)].joined(separator: "\n") }
     }
 
-    /// The lines that carry code, trimmed: no blank lines, comments, region markers, or lines of punctuation and
-    /// the keywords that only open or close a block.
+    /// The lines that carry code, trimmed: no blank lines, comments (a line that is all comment trims to empty),
+    /// region markers and `#if`s, or lines of punctuation and the keywords that only open or close a block.
     static func significantLines(of text: String) -> [String] {
         let trivial: Set<String> = ["do {", "} catch {", "} else {", "return", "break", "default:", "@MainActor"]
         let punctuation = CharacterSet(charactersIn: "{}()[],;:")
         return text.split(separator: "\n", omittingEmptySubsequences: false).compactMap { raw in
             let line = withoutTrailingComment(raw).trimmingCharacters(in: .whitespaces)
-            if line.isEmpty || line.hasPrefix("//") || line.hasPrefix("///") || line.hasPrefix("#") { return nil }
+            if line.isEmpty || line.hasPrefix("#") { return nil }
             if trivial.contains(line) { return nil }
             if line.unicodeScalars.allSatisfy({ punctuation.contains($0) || $0 == " " }) { return nil }
             return line

@@ -89,9 +89,7 @@ public struct KataRunner: Sendable {
     /// The package's test executable in this subject's build folder (`<build>/debug/<Package>PackageTests.xctest`),
     /// when it is a plain executable file, as on Linux.
     public func testExecutable() -> URL? {
-        let scratch = subject.scratchPath(in: workspace)
-            ?? workspace.packageRoot.appendingPathComponent(".build", isDirectory: true)
-        let folder = scratch.appendingPathComponent("debug", isDirectory: true)
+        let folder = subject.buildFolder(in: workspace).appendingPathComponent("debug", isDirectory: true)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         for name in names.sorted() where name.hasSuffix("PackageTests.xctest") {
             let url = folder.appendingPathComponent(name)

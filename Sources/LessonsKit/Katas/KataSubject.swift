@@ -33,8 +33,12 @@ public enum KataSubject: String, Sendable, CaseIterable {
     /// for the others (`.build/lessons/solutions`).
     public func scratchPath(in workspace: Workspace) -> URL? {
         guard self != .starters else { return workspace.scratchPath }
-        let base = workspace.scratchPath ?? workspace.packageRoot.appendingPathComponent(".build", isDirectory: true)
-        return base.appendingPathComponent("lessons/\(rawValue)", isDirectory: true)
+        return KataSubject.starters.buildFolder(in: workspace).appendingPathComponent("lessons/\(rawValue)", isDirectory: true)
+    }
+
+    /// The build folder itself: ``scratchPath(in:)``, or SwiftPM's default `.build` where that is nil.
+    public func buildFolder(in workspace: Workspace) -> URL {
+        scratchPath(in: workspace) ?? workspace.packageRoot.appendingPathComponent(".build", isDirectory: true)
     }
 
     /// The options that select this build: `--scratch-path DIR --traits NAME`, as far as they apply.

@@ -107,9 +107,7 @@ public struct KataVerifier: Sendable {
     private func runExample(_ lesson: Lesson, built: Bool) throws(LessonsError) -> KataVerification.ExampleCheck {
         let product = lesson.example.product
         var output: [String] = []
-        let scratch = KataSubject.starters.scratchPath(in: workspace)
-            ?? workspace.packageRoot.appendingPathComponent(".build", isDirectory: true)
-        let executable = scratch.appendingPathComponent("debug/\(product)")
+        let executable = KataSubject.starters.buildFolder(in: workspace).appendingPathComponent("debug/\(product)")
         let arguments = built && FileManager.default.isExecutableFile(atPath: executable.path)
             ? [executable.path]
             : ["swift", "run"] + KataSubject.starters.buildOptions(in: workspace) + [product]
