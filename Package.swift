@@ -58,7 +58,9 @@ let package = Package(
 
         // The Core Data–style object graph over SQLite (and one C thread-local it needs for speed).
         .target(name: "CPersistenceSupport", dependencies: ["CSQLite"]),
-        .target(name: "Persistence", dependencies: ["CSQLite", "CPersistenceSupport"]),
+        // The folder READMEs (glossary and rules of the memory machinery and the registry) are for readers only.
+        .target(name: "Persistence", dependencies: ["CSQLite", "CPersistenceSupport"],
+                exclude: ["Storage/README.md", "Registry/README.md"]),
         // A process the crash-consistency test kills mid-save (Tests/PersistenceTests/CrashConsistencyTests.swift).
         .executableTarget(name: "PersistenceCrashWriter", dependencies: ["Persistence"]),
 

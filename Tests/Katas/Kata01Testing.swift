@@ -20,15 +20,6 @@ final class Kata01Testing: KataCase {
 
     /// The titles the store really holds, read through a new context so nothing cached in the manager's
     /// context can answer instead.
-    private func storedTitles(in container: PersistentContainer? = nil) throws -> [String] {
-        let reader = (container ?? self.container).newBackgroundContext()
-        return try reader.performAndWait {
-            let request = Book.fetchRequest()
-            request.sortDescriptors = [FetchSortDescriptor(\Book.title)]
-            return try reader.fetch(request).map(\.title)
-        }
-    }
-
     // MARK: The injected manager
 
     func test01_createBookSavesItInTheInjectedContext() {
@@ -44,7 +35,7 @@ final class Kata01Testing: KataCase {
                         + "expected \"Dune\" by Frank Herbert.")
             try expect(!context.hasChanges, "after createBook(title:author:) the book is still an unsaved change "
                 + "of the context: insert, then save the same context.")
-            let stored = try storedTitles()
+            let stored = try storedValues(\Book.title)
             try expect(stored == ["Dune"], "after createBook(title:author:) the injected store holds \(stored), not "
                 + "[\"Dune\"]: the book went to another store.")
         }
@@ -99,7 +90,7 @@ final class Kata01Testing: KataCase {
             let book = Book(context: stack.mainContext)
             book.title = "Dune"
             try stack.mainContext.save()
-            try expect(try storedTitles(in: stack.container) == ["Dune"],
+            try expect(try storedValues(\Book.title, in: stack.container) == ["Dune"],
                        "a book saved through the test stack's mainContext did not reach its store.")
         }
     }
@@ -111,7 +102,7 @@ final class Kata01Testing: KataCase {
             let book = Book(context: first.mainContext)
             book.title = "Dune"
             try first.mainContext.save()
-            let seen = try storedTitles(in: second.container)
+            let seen = try storedValues(\Book.title, in: second.container)
             try expect(seen.isEmpty, "a second test stack sees \(seen) saved by the first: each stack needs a store "
                 + "of its own, which /dev/null gives every container.")
         }

@@ -36,15 +36,6 @@ final class Kata03Modelling: KataCase {
         }
     }
 
-    private func storedItemTitles(in container: PersistentContainer) throws -> [String] {
-        let reader = container.newBackgroundContext()
-        return try reader.performAndWait {
-            let request = Item.fetchRequest()
-            request.sortDescriptors = [FetchSortDescriptor(\Item.title)]
-            return try reader.fetch(request).map(\.title)
-        }
-    }
-
     /// A saved group "Errands" with three items, made without the learner's helpers.
     private func savedErrands(in context: ManagedObjectContext) throws -> Group {
         let group = Group(context: context)
@@ -180,7 +171,7 @@ final class Kata03Modelling: KataCase {
             try context.save()
             context.delete(errands)
             try context.save()
-            let left = try storedItemTitles(in: container)
+            let left = try storedValues(\Item.title, in: container)
             try expect(left == ["Dune"], "after deleting the group \"Errands\", the store still holds the items "
                 + "\(left); expected only [\"Dune\"]. A group's delete rule for its items should cascade.")
         }

@@ -36,8 +36,6 @@ final class Kata04ContextsAndCrud: KataCase {
         }
     }
 
-    private func storedNames() throws -> [String] { try storedPlants().map(\.name) }
-
     /// Plants saved straight into the store, without the storage's methods: name and last watering.
     private func plant(_ plants: [(String, Date?)]) throws {
         for (name, wateredOn) in plants {
@@ -94,7 +92,7 @@ final class Kata04ContextsAndCrud: KataCase {
             try expect(fern.name == "Fern" && fern.wateredOn == nil, "addPlant(named: \"Fern\") returned a plant "
                 + "called \"\(fern.name)\", watered \(fern.wateredOn.map { "\($0)" } ?? "never"); expected \"Fern\", "
                 + "never watered.")
-            let stored = try storedNames()
+            let stored = try storedValues(\Plant.name)
             try expect(stored == ["Fern"], "after addPlant(named:) the store holds \(stored), not [\"Fern\"]: the "
                 + "new plant exists only in the context until the context is saved.")
             try expect(!storage.viewContext.hasChanges, "the view context still has unsaved changes after addPlant(named:).")
@@ -178,7 +176,7 @@ final class Kata04ContextsAndCrud: KataCase {
             let rose = try require(try context.fetch(Plant.fetchRequest()).first { $0.name == "Rose" },
                                    "the kata could not find its own plant \"Rose\".")
             try storage.delete(rose)
-            let stored = try storedNames()
+            let stored = try storedValues(\Plant.name)
             try expect(stored == ["Fern", "Tulip"], "after delete(rose) the store holds \(stored), not [\"Fern\", "
                 + "\"Tulip\"]: delete marks the object in the context; the row goes when the context saves.")
             try expect(!storage.viewContext.hasChanges, "the view context still has unsaved changes after delete(_:).")

@@ -23,15 +23,6 @@ final class Kata05SavingSafely: KataCase {
     private static let model = Result { try GardenModel.make() }
 
     /// The names the store holds, sorted, read through a new context.
-    private func storedNames() throws -> [String] {
-        let reader = container.newBackgroundContext()
-        return try reader.performAndWait {
-            let request = Plant.fetchRequest()
-            request.sortDescriptors = [FetchSortDescriptor(\Plant.name)]
-            return try reader.fetch(request).map(\.name)
-        }
-    }
-
     /// A plant saved through the kata's own context.
     @discardableResult
     private func savedPlant(_ name: String) throws -> Plant {
@@ -137,7 +128,7 @@ final class Kata05SavingSafely: KataCase {
             let rose = Plant(context: context)
             rose.name = "Rose"
             try context.saveOrRollback()
-            let stored = try storedNames()
+            let stored = try storedValues(\Plant.name)
             try expect(stored == ["Basil", "Rose"], "after the rollback, saving a valid plant should store "
                 + "[\"Basil\", \"Rose\"]; the store holds \(stored).")
         }
@@ -176,7 +167,7 @@ final class Kata05SavingSafely: KataCase {
             try expect(!editor.context.hasChanges, "after cancel() the editor's context still has unsaved changes.")
             editor.rename(to: "Maidenhair fern")
             try editor.save()
-            let stored = try storedNames()
+            let stored = try storedValues(\Plant.name)
             try expect(stored == ["Maidenhair fern"], "after rename and save() the store holds \(stored), not "
                 + "[\"Maidenhair fern\"]: save the editor's context.")
         }
@@ -213,7 +204,7 @@ final class Kata05SavingSafely: KataCase {
                 store.insert([PlantDraft(name: "Fern"), PlantDraft(name: "Rose", wateredOn: Date())], completion: $0)
             }
             try expect(error == nil, "insert(_:completion:) of two valid plants reported \(error.map { "\($0)" } ?? "")")
-            let stored = try storedNames()
+            let stored = try storedValues(\Plant.name)
             try expect(stored == ["Fern", "Rose"], "after insert(_:completion:) the store holds \(stored), not "
                 + "[\"Fern\", \"Rose\"]: insert on the store's context and save it there.")
         }
@@ -225,7 +216,7 @@ final class Kata05SavingSafely: KataCase {
             let failed = try completion(of: "insert(_:completion:)", store: store) {
                 store.insert([PlantDraft(name: "Fern"), PlantDraft(name: nil)], completion: $0)
             }
-            if failed == nil, try storedNames().contains("") {
+            if failed == nil, try storedValues(\Plant.name).contains("") {
                 try expect(false, "insert(_:completion:) saved the plant without a name under the name \"\": an "
                     + "empty string is a value, and the model accepts it. Leave the name unset when the draft has "
                     + "none, so that the save reports it missing.")
@@ -244,7 +235,7 @@ final class Kata05SavingSafely: KataCase {
             }
             try expect(retry == nil, "a valid insert after a failed one reported \(retry.map { "\($0)" } ?? ""): the "
                 + "nameless plant is still in the context, so every later save fails.")
-            let stored = try storedNames()
+            let stored = try storedValues(\Plant.name)
             try expect(stored == ["Rose"], "after a failed and a good insert the store holds \(stored), not [\"Rose\"].")
         }
     }
@@ -258,7 +249,7 @@ final class Kata05SavingSafely: KataCase {
                 store.deleteAll(completion: $0)
             }
             try expect(error == nil, "deleteAll(completion:) reported \(error.map { "\($0)" } ?? "").")
-            let stored = try storedNames()
+            let stored = try storedValues(\Plant.name)
             try expect(stored.isEmpty, "after deleteAll(completion:) the store still holds \(stored).")
         }
     }
@@ -284,7 +275,7 @@ final class Kata05SavingSafely: KataCase {
                 + "roll it back before calling the completion.")
             try expect(!dirtyAtCompletion, "the completion of the failed delete ran while the store's context still "
                 + "held the deletions: roll back first, then call the completion.")
-            try expect(try storedNames() == ["Fern"], "the failed delete removed the plant from the store anyway.")
+            try expect(try storedValues(\Plant.name) == ["Fern"], "the failed delete removed the plant from the store anyway.")
         }
     }
 }

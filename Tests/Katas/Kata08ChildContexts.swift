@@ -24,15 +24,6 @@ final class Kata08ChildContexts: KataCase {
 
     /// The names the store holds, sorted, read through a new context: what the store has, not what any context
     /// holds unsaved.
-    private func storedNames() throws -> [String] {
-        let reader = container.newBackgroundContext()
-        return try reader.performAndWait {
-            let request = Plant.fetchRequest()
-            request.sortDescriptors = [FetchSortDescriptor(\Plant.name)]
-            return try reader.fetch(request).map(\.name)
-        }
-    }
-
     /// A plant saved through the kata's own context, the app's view context: the parent of every session here.
     private func savedPlant(_ name: String) throws -> Plant {
         let plant = Plant(context: context)
@@ -82,7 +73,7 @@ final class Kata08ChildContexts: KataCase {
                 + "\"\(fern.name)\"; it should be untouched, \"Fern\".")
             try expect(!session.context.hasChanges, "after discard() the session's child still has unsaved "
                 + "changes: roll the child back.")
-            let stored = try storedNames()
+            let stored = try storedValues(\Plant.name)
             try expect(stored == ["Fern"], "after discard() the store holds \(stored), not [\"Fern\"].")
         }
     }
@@ -101,7 +92,7 @@ final class Kata08ChildContexts: KataCase {
             try expect(!context.hasChanges, "after commit() the edit is in the parent but not in the store — the "
                 + "parent still has unsaved changes. A child's save goes one level up only: save the parent after "
                 + "the child (saved before it, the parent has nothing of the edit yet).")
-            let stored = try storedNames()
+            let stored = try storedValues(\Plant.name)
             try expect(stored == ["Maidenhair"], "after commit() the store holds \(stored), not [\"Maidenhair\"].")
             try expect(saved, "commit() saved the edit but returned false; return true when something was saved.")
         }
@@ -115,7 +106,7 @@ final class Kata08ChildContexts: KataCase {
             let session = try PlantEditSession(editing: fern, in: context)
             try expectChildSession(session)
             let saved = try session.commit()                     // the user taps Save without changing anything
-            let stored = try storedNames()
+            let stored = try storedValues(\Plant.name)
             try expect(stored == ["Fern"], "commit() with nothing edited saved the parent, and with it the parent's "
                 + "other unsaved work (the store now holds \(stored)): saving a context saves everything in it. "
                 + "When the child has no changes there is nothing to push — save neither context.")
@@ -163,7 +154,7 @@ final class Kata08ChildContexts: KataCase {
                 + "every later save of the parent fails with it. Roll the parent back before throwing.")
             try expect(fern.name == "Fern", "after the failed commit the caller's plant is called \"\(fern.name)\"; "
                 + "rolled back, it has its last saved name, \"Fern\".")
-            let stored = try storedNames()
+            let stored = try storedValues(\Plant.name)
             try expect(stored == ["Fern"], "after the failed commit the store holds \(stored), not [\"Fern\"].")
         }
     }
@@ -196,7 +187,7 @@ final class Kata08ChildContexts: KataCase {
             }
             try expect(rose.name == "Dog rose", "after commit() the parent's new plant is called \"\(rose.name)\", "
                 + "not \"Dog rose\": the child's save pushes into the parent's object.")
-            let stored = try storedNames()
+            let stored = try storedValues(\Plant.name)
             try expect(stored == ["Dog rose"], "after commit() the store holds \(stored), not [\"Dog rose\"].")
         }
     }
@@ -232,7 +223,7 @@ final class Kata08ChildContexts: KataCase {
                 + "still an insert in the child — before the child's save.")
             session.rename(to: "Sweet basil")
             try session.commit()
-            let stored = try storedNames()
+            let stored = try storedValues(\Plant.name)
             try expect(stored == ["Sweet basil"], "after a second commit() of the new plant the store holds "
                 + "\(stored), not [\"Sweet basil\"].")
         }
@@ -248,7 +239,7 @@ final class Kata08ChildContexts: KataCase {
                 + "context (its parent is " + (stager.context.parent.map { "\($0)" } ?? "nil") + "): set its "
                 + "`parent` in init(parent:). A background context on the store saves straight to the store, and "
                 + "the view context does not even see the new plants until it merges the save (lesson 9).")
-            let stored = try storedNames()
+            let stored = try storedValues(\Plant.name)
             try expect(stored.isEmpty, "stage(_:) put \(stored) into the store before the user confirmed them: save "
                 + "the child only. Its save goes into the view context; the view context's save, later, writes the "
                 + "store.")
@@ -260,7 +251,7 @@ final class Kata08ChildContexts: KataCase {
             try expect(named == ["Chive", "Mint"], "the IDs stage(_:) returned name \(named) in the view context, "
                 + "not [\"Chive\", \"Mint\"]: return the objectIDs of the plants it inserted.")
             try context.save()                                   // the user's OK
-            let confirmed = try storedNames()
+            let confirmed = try storedValues(\Plant.name)
             try expect(confirmed == ["Chive", "Mint"], "after the view context's save the store holds "
                 + "\(confirmed), not [\"Chive\", \"Mint\"].")
         }

@@ -78,11 +78,6 @@ final class Kata11MergeRules: KataCase {
     }
 
     /// The names of the users in the store, sorted.
-    private func storedUsers() throws -> [String] {
-        let reader = container.newBackgroundContext()
-        return try reader.performAndWait { try reader.fetch(User.fetchRequest()).map(\.name).sorted() }
-    }
-
     /// The push, made by the kata itself: a background context attached to the store changes the post and saves,
     /// on its own queue. Then whatever that save queued for the view context (an automatic merge) has run.
     private func push(_ update: PostUpdate, to postID: ManagedObjectID) throws {
@@ -165,7 +160,7 @@ final class Kata11MergeRules: KataCase {
                     : "контекст задачи не подключён к хранилищу контейнера."))
             try expect(task.saveError == nil, localized("the task's save failed: \(task.saveError ?? "")",
                                                         ru: "сохранение в задаче упало: \(task.saveError ?? "")"))
-            let users = try storedUsers()
+            let users = try storedValues(\User.name)
             try expect(users == ["Ann"], localized("after the task saved Ann, the store holds \(users).",
                                                    ru: "задача сохранила Ann, а в хранилище \(users)."))
         }
@@ -198,7 +193,7 @@ final class Kata11MergeRules: KataCase {
                                             ru: "save(in:) с новым пользователем вернул \(second), а не .saved."))
                 return
             }
-            let users = try storedUsers()
+            let users = try storedValues(\User.name)
             try expect(users == ["Ann"], localized(
                 "save(in:) reported .saved, but the store holds \(users), not [\"Ann\"]: report .saved after the "
                     + "context's save succeeded, never instead of it.",

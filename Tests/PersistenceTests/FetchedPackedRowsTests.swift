@@ -30,4 +30,28 @@ final class FetchedPackedRowsTests: PersistenceTestCase {
             }
         }
     }
+
+    func testRowsThatDidNotFitTheLayoutComeBackInTheirPlaces() throws {
+        // Rows 0…39 of the fetch, packed into growing blocks, except rows 0, 5, 6, 17 and 39, which did not fit.
+        let entity = try XCTUnwrap(container.managedObjectModel.entitiesByName["Movie"])
+        let layout = try XCTUnwrap(entity.packedLayout)
+        let unpackedKeys: Set<Int64> = [100, 105, 106, 117, 139]
+        var fetched = FetchedPackedRows(bytesPerObject: 16)
+        var allocator = PackedRowAllocator(firstBlockSize: 4)
+        for key in Int64(100)..<140 {
+            if unpackedKeys.contains(key) {
+                fetched.appendUnpacked(StoreRow(entity: entity, primaryKey: key, version: 1, slots: []))
+            } else {
+                let (block, row) = allocator.nextUnretainedRow(for: layout)
+                fetched.appendPacked(block: block, row: row, primaryKey: key, version: 1)
+            }
+        }
+        XCTAssertGreaterThan(fetched.blocks.count, 2)
+        var handed: [(key: Int64, packed: Bool)] = []
+        fetched.consumeInOrder(packed: { block, row in handed.append((block.key(at: row), true)) },
+                               unpacked: { handed.append(($0.primaryKey, false)) })
+        XCTAssertEqual(handed.map(\.key), Array(100..<140))
+        XCTAssertEqual(handed.filter { !$0.packed }.map(\.key), unpackedKeys.sorted())
+        XCTAssertTrue(fetched.blocks.allSatisfy { $0.keyOffsets.isEmpty && $0.room.isEmpty }, "each block let go of its buffers")
+    }
 }

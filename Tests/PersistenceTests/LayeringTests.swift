@@ -73,9 +73,34 @@ final class LayeringTests: XCTestCase {
         XCTAssertEqual(found, [], "only Sources/Persistence/SQLite/ talks to SQLite's C API")
     }
 
-    /// A context reaches the store through the store's own calls (a save request, rows, keys), never its connection.
+    /// A context reaches the store through the store's own calls (a save request, rows, keys), never its connection;
+    /// the registry and the objects' storage, which serve the context, neither.
     func testNothingInContextNamesTheConnection() throws {
-        let found = Self.offending(Self.connection, in: try sources(in: "Context"))
-        XCTAssertEqual(found, [], "Context/ goes through the store's calls, not its SQLite connection")
+        for folder in ["Context", "Registry", "Storage"] {
+            let found = Self.offending(Self.connection, in: try sources(in: folder))
+            XCTAssertEqual(found, [], "\(folder)/ goes through the store's calls, not its SQLite connection")
+        }
+    }
+
+    /// A folder's README lists its rules, each with the tests that guard it (`RegistryTests.testSomething`): every
+    /// test named must exist, or a renamed test would leave a rule guarded on paper only.
+    func testEveryTestAFoldersREADMENamesExists() throws {
+        let folders = try FileManager.default.contentsOfDirectory(atPath: Self.persistence.path)
+        let tests = Self.persistence.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Tests/PersistenceTests")
+        var named = 0
+        for folder in folders.sorted() {
+            let readme = Self.persistence.appendingPathComponent(folder).appendingPathComponent("README.md")
+            guard let text = try? String(contentsOf: readme, encoding: .utf8) else { continue }
+            let pattern = try NSRegularExpression(pattern: #"`(\w+Tests)\.(test\w+)`"#)
+            for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                let suite = String(text[Range(match.range(at: 1), in: text)!])
+                let test = String(text[Range(match.range(at: 2), in: text)!])
+                let source = try? String(contentsOf: tests.appendingPathComponent(suite + ".swift"), encoding: .utf8)
+                XCTAssertTrue(source?.contains("func \(test)(") == true, "\(folder)/README.md names \(suite).\(test), which does not exist")
+                named += 1
+            }
+        }
+        XCTAssertGreaterThan(named, 20, "the READMEs of Storage/ and Registry/ name their rules' tests")
     }
 }

@@ -233,8 +233,8 @@ private enum AsynchronousFetchRead: Sendable {
     case failed(any Error)
 }
 
-/// Rows on their way from the reading queue to the context's queue. Rows read from the store hold values and
-/// primary keys only, never objects, so handing them across queues is safe.
+/// Rows on their way from the reading queue to the context's queue. A row holds values, keys and a packed row in a
+/// block this read made and nothing else holds yet — never an object — so handing them across queues is safe.
 private struct FetchedRows: @unchecked Sendable {
     let rows: [StoreRow]
 }

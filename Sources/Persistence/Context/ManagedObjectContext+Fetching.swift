@@ -17,7 +17,7 @@ extension ManagedObjectContext {
             // Every object is an instance of the entity's class: when that class is the class `Result` or a subclass
             // of it, the array already has the right representation and needs no per-element cast. (Not for a
             // protocol `Result`: an array of existentials is laid out differently.)
-            if let resultClass = Result.self as? AnyClass, Self.isClass(entity.managedObjectClass, subclassOf: resultClass) {
+            if let resultClass = Result.self as? AnyClass, ClassAncestry.isClass(entity.managedObjectClass, subclassOf: resultClass) {
                 return unsafeBitCast(objects, to: [Result].self)
             }
             results = objects
@@ -32,15 +32,6 @@ extension ManagedObjectContext {
         throw PersistenceError(.coreData,
                                "FetchRequest<\(Result.self)> for \(entity.name) returns \(request.resultType) results, which are not \(Result.self). Use FetchRequest<\(Self.expectedResultTypeName(request.resultType, entity: entity))>.",
                                entityName: entity.name)
-    }
-
-    private static func isClass(_ type: AnyClass, subclassOf ancestor: AnyClass) -> Bool {
-        var current: AnyClass? = type
-        while let candidate = current {
-            if candidate == ancestor { return true }
-            current = _getSuperclass(candidate)
-        }
-        return false
     }
 
     /// The number of objects `request` would return (its limit and offset applied).
@@ -149,37 +140,26 @@ extension ManagedObjectContext {
         let objectClass = entity.managedObjectClass
         let scope = ids.scope(of: entity)
         precondition(!scope.isTemporary, "a store's scopes are of permanent IDs")
-        var nextUnpacked = rows.unpacked.isEmpty ? Int.max : rows.unpacked[0].position
-        var unpackedPlace = 0
-        for place in rows.blocks.indices {
-            let fetched = rows.takeBlock(at: place)
+        rows.consumeInOrder(packed: { fetched, row in
+            let primaryKey = fetched.key(at: row)
+            let version = fetched.version(at: row)
             let block = Unmanaged.passUnretained(fetched.block)
-            for row in 0..<fetched.rowCount {
-                while found.count == nextUnpacked {
-                    found.append(object(for: rows.unpacked[unpackedPlace].row, entity: entity, ids: ids, asFault: asFaults, ownStore: true))
-                    unpackedPlace += 1
-                    nextUnpacked = unpackedPlace < rows.unpacked.count ? rows.unpacked[unpackedPlace].position : Int.max
+            if let registered = table.object(for: primaryKey) {
+                if registered.faultState == .faultWithoutRow && !registered.isInaccessible {
+                    registered.adoptPacked(block, row: row, version: version, asFault: asFaults)
                 }
-                let primaryKey = fetched.key(at: row)
-                let version = fetched.version(at: row)
-                if let registered = table.object(for: primaryKey) {
-                    if registered.faultState == .faultWithoutRow && !registered.isInaccessible {
-                        registered.adoptPacked(block, row: row, version: version, asFault: asFaults)
-                    }
-                    found.append(registered)
-                    continue
-                }
-                let object = objectClass.init(fetchedEntity: entity, objectID: ManagedObjectID(scope: scope, key: primaryKey),
-                                              context: self)
-                object.adoptPacked(block, row: row, version: version, asFault: asFaults)
-                table.insert(object, for: primaryKey)
-                // Consumed: the result takes over the reference the object was made with.
-                found.append(consume object)
+                found.append(registered)
+                return
             }
-        }
-        for place in unpackedPlace..<rows.unpacked.count {
-            found.append(object(for: rows.unpacked[place].row, entity: entity, ids: ids, asFault: asFaults, ownStore: true))
-        }
+            let object = objectClass.init(fetchedEntity: entity, objectID: ManagedObjectID(scope: scope, key: primaryKey),
+                                          context: self)
+            object.adoptPacked(block, row: row, version: version, asFault: asFaults)
+            table.insert(object, for: primaryKey)
+            // Consumed: the result takes over the reference the object was made with.
+            found.append(consume object)
+        }, unpacked: { row in
+            found.append(object(for: row, entity: entity, ids: ids, asFault: asFaults, ownStore: true))
+        })
         return found
     }
 
@@ -187,19 +167,10 @@ extension ManagedObjectContext {
     private static func storeRows(of rows: consuming FetchedPackedRows, entity: EntityDescription) -> [StoreRow] {
         var result: [StoreRow] = []
         result.reserveCapacity(rows.count)
-        var unpacked = rows.unpacked[...]
-        for place in rows.blocks.indices {
-            let fetched = rows.takeBlock(at: place)
-            for row in 0..<fetched.rowCount {
-                while let next = unpacked.first, next.position == result.count {
-                    result.append(next.row)
-                    unpacked = unpacked.dropFirst()
-                }
-                result.append(StoreRow(entity: entity, primaryKey: fetched.key(at: row), version: fetched.version(at: row),
-                                       packed: PackedRow(block: fetched.block, row: row)))
-            }
-        }
-        result += unpacked.map(\.row)
+        rows.consumeInOrder(packed: { fetched, row in
+            result.append(StoreRow(entity: entity, primaryKey: fetched.key(at: row), version: fetched.version(at: row),
+                                   packed: PackedRow(block: fetched.block, row: row)))
+        }, unpacked: { result.append($0) })
         return result
     }
 

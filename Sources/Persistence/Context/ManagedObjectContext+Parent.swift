@@ -29,8 +29,7 @@ extension ManagedObjectContext {
         }
 
         for object in deletedObjects {
-            unregister(object)
-            object.invalidate()
+            evict(object)
         }
         markSaved(insertedObjects, updatedObjects)
         for object in insertedObjects + updatedObjects { object.didSave() }

@@ -40,7 +40,8 @@ extension ManagedObjectContext {
             // every related object already): the store is told their keys, a plain value, rather than asking.
             var known = ownStore ? registry.permanentKeys(entityIndex: destination.index) { $0.faultState != .faultWithoutRow }
                                  : StoreKeySet()
-            for chunk in keys.chunked(into: 500) {
+            // A chunk of owners per read: the store binds their keys as one list.
+            for chunk in SQLKeyList.chunks(of: keys) {
                 // The store reads the rows; the objects are made here, once its lock is released.
                 let read = try? withReadStore { store in
                     (rows: try store.relatedRows(relationship, of: entity, ownerKeys: chunk, skippingRowsOf: known),

@@ -7,14 +7,12 @@ extension ManagedObjectContext {
     public func rollback() {
         checkQueue("rollback()")
         for object in inserted.objects {
-            unregister(object)
-            object.invalidate()
+            evict(object)
         }
         for object in deleted.objects {
             object.deletedFlag = false
             if object.objectID.isTemporaryID {
-                unregister(object)
-                object.invalidate()
+                evict(object)
             }
         }
         for object in updated.objects where object.managedObjectContext === self {

@@ -38,8 +38,7 @@ extension ManagedObjectContext {
         for object in plan.deleted + plan.dropped where !object.objectID.isTemporaryID { deletedIDs.append(object.objectID) }
 
         for object in plan.deleted {
-            unregister(object)
-            object.invalidate()
+            evict(object)
         }
         finishResolution(plan, ids: ids)
         finishSavedInserts(insertedObjects, of: plan, ids: ids)
@@ -218,15 +217,7 @@ extension ManagedObjectContext {
         for group in ConstraintGroup.groups(of: objects) {
             let entity = group.owner
             let constraint = group.constraint
-            let indexes = group.propertyIndexes
-            var seen: [[PersistentValue]: [ManagedObject]] = [:]
-            for object in group.objects {
-                let values = indexes.map { object.attributeValue(at: $0) }
-                // As in SQL, nil never equals nil, so objects with a nil in the constraint never clash.
-                if values.contains(where: \.isNull) { continue }
-                seen[values, default: []].append(object)
-            }
-            for (values, clashing) in seen where clashing.count > 1 {
+            for (values, clashing) in group.clashes() {
                 let described = zip(constraint, values).map { "\($0) = \($1)" }.joined(separator: ", ")
                 errors.append(PersistenceError(
                     .managedObjectConstraintValidation,

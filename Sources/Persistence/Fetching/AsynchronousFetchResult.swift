@@ -10,6 +10,10 @@ public final class AsynchronousFetchResult<Result>: PersistentStoreResult, @unch
     public let fetchRequest: FetchRequest<Result>
     /// Rows read so far (`completedUnitCount`) of the rows that match (`totalUnitCount`, -1 until counted);
     /// cancel it to stop the fetch.
+    ///
+    /// The reading queue updates it while it holds the store, since the rows come from one read of one snapshot:
+    /// whatever runs on its updates (a parent progress's handlers, key-value observers on Apple platforms) must not
+    /// wait on the same coordinator. Read it from elsewhere, or hand the work to another queue.
     public let progress: Progress
     /// The fetched objects (or IDs), or `nil` while running and when the fetch failed or was cancelled.
     public internal(set) var finalResult: [Result]?

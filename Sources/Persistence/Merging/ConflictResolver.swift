@@ -132,20 +132,8 @@ struct ConflictResolver {
         guard constrained.count > 1 else { return }
         var losers = Set<ObjectIdentifier>()
         for group in ConstraintGroup.groups(of: constrained) where group.objects.count > 1 {
-            let indexes = group.propertyIndexes
-            // Insertion order is kept: each group's first and last are the earliest and latest inserted.
-            var order: [[PersistentValue]] = []
-            var clashing: [[PersistentValue]: [ManagedObject]] = [:]
-            for object in group.objects where !losers.contains(ObjectIdentifier(object)) {
-                let values = indexes.map { object.attributeValue(at: $0) }
-                // As in SQL, nil never equals nil: a nil in the constraint never clashes.
-                if values.contains(where: \.isNull) { continue }
-                if clashing[values] == nil { order.append(values) }
-                clashing[values, default: []].append(object)
-            }
-            for values in order {
-                let objects = clashing[values]!
-                guard objects.count > 1 else { continue }
+            // Insertion order is kept: each clash's first and last are the earliest and latest inserted.
+            for (_, objects) in group.clashes(excluding: { losers.contains(ObjectIdentifier($0)) }) {
                 let survivor = policy.objectWins ? objects.last! : objects.first!
                 for object in objects where object !== survivor { losers.insert(ObjectIdentifier(object)) }
             }

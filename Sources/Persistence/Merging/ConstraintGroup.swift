@@ -30,6 +30,24 @@ struct ConstraintGroup {
         return groups
     }
 
+    /// The objects that share the constraint's values, a list per set of values with more than one object, in the
+    /// order the values first appear, each list in insertion order. Objects `isExcluded` leaves out take no part.
+    /// As in SQL, nil never equals nil: an object with a nil among the constraint's values clashes with none.
+    func clashes(excluding isExcluded: (ManagedObject) -> Bool = { _ in false }) -> [(values: [PersistentValue], objects: [ManagedObject])] {
+        var order: [[PersistentValue]] = []
+        var sharing: [[PersistentValue]: [ManagedObject]] = [:]
+        for object in objects where !isExcluded(object) {
+            let values = propertyIndexes.map { object.attributeValue(at: $0) }
+            if values.contains(where: \.isNull) { continue }
+            if sharing[values] == nil { order.append(values) }
+            sharing[values, default: []].append(object)
+        }
+        return order.compactMap { values in
+            let objects = sharing[values]!
+            return objects.count > 1 ? (values, objects) : nil
+        }
+    }
+
     private struct GroupKey: Hashable {
         let owner: ObjectIdentifier
         let number: Int

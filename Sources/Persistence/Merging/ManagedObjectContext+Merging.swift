@@ -66,8 +66,7 @@ extension ManagedObjectContext {
     func finishResolution(_ plan: SavePlan, ids: PermanentIDs) {
         for object in plan.dropped { releaseRelatedObjects(of: object) }
         for object in plan.dropped {
-            unregister(object)
-            object.invalidate()
+            evict(object)
         }
         for object in plan.reinserted {
             object.version = 1
@@ -79,8 +78,7 @@ extension ManagedObjectContext {
             unregister(object)
             // The object this context had for the row gives way to the one that took it over.
             if let previous = registeredObject(forID: id), previous !== object {
-                unregister(previous)
-                previous.invalidate()
+                evict(previous)
             }
             object.objectID = id
             object.insertedFlag = false

@@ -52,7 +52,7 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
             guard byName[parent.name] === parent else {
                 throw Self.invalid("Entity '\(entity.name)' inherits from '\(parent.name)', which is not one of the model's entities; put the parent in the same model.", entity: entity.name)
             }
-            guard Self.isClass(entity.managedObjectClass, subclassOf: parent.managedObjectClass) else {
+            guard ClassAncestry.isClass(entity.managedObjectClass, subclassOf: parent.managedObjectClass) else {
                 throw Self.invalid("Entity '\(entity.name)' inherits from '\(parent.name)', so its class \(entity.managedObjectClass) must be \(parent.managedObjectClass) or a subclass of it: a fetch of \(parent.name) returns \(entity.name) objects as \(parent.managedObjectClass).", entity: entity.name)
             }
         }
@@ -115,15 +115,6 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
 
     private static func invalid(_ message: String, entity: String, key: String? = nil) -> PersistenceError {
         PersistenceError(.coreData, "Invalid model: " + message, entityName: entity, key: key)
-    }
-
-    private static func isClass(_ type: AnyClass, subclassOf ancestor: AnyClass) -> Bool {
-        var current: AnyClass? = type
-        while let candidate = current {
-            if candidate == ancestor { return true }
-            current = _getSuperclass(candidate)
-        }
-        return false
     }
 
     private static func checkName(_ name: String, what: String, entity: String? = nil) throws {

@@ -99,6 +99,30 @@ struct FetchedPackedRows {
         return block
     }
 
+    /// Hands over every row in the fetch's order: `packed(block, row)` for a packed row — each block taken (see
+    /// ``takeBlock(at:)``) just before its first row, so its buffers go as its objects come — and `unpacked(row)` for
+    /// a row that did not fit the layout, at its place among them.
+    @inline(__always)
+    mutating func consumeInOrder(packed: (Block, Int) -> Void, unpacked: (StoreRow) -> Void) {
+        var handed = 0
+        var nextUnpacked = 0
+        var nextUnpackedPosition = self.unpacked.isEmpty ? Int.max : self.unpacked[0].position
+        for place in blocks.indices {
+            let block = takeBlock(at: place)
+            for row in 0..<block.rowCount {
+                while handed == nextUnpackedPosition {
+                    unpacked(self.unpacked[nextUnpacked].row)
+                    handed += 1
+                    nextUnpacked += 1
+                    nextUnpackedPosition = nextUnpacked < self.unpacked.count ? self.unpacked[nextUnpacked].position : Int.max
+                }
+                packed(block, row)
+                handed += 1
+            }
+        }
+        for place in nextUnpacked..<self.unpacked.count { unpacked(self.unpacked[place].row) }
+    }
+
     /// Adds a row that did not fit the layout.
     mutating func appendUnpacked(_ row: StoreRow) {
         unpacked.append((count, row))

@@ -69,8 +69,8 @@ extension SQLiteStore {
                 found = try connection.run(BatchDeleteGraph.rootsSQL(plan.entity, select: select), arguments(for: query))
             case .primaryKeys(let keys):
                 let table = schema[plan.entity]
-                for chunk in keys.chunked(into: 500) {
-                    let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+                for chunk in SQLKeyList.chunks(of: keys) {
+                    let marks = SQLKeyList.placeholders(chunk.count)
                     let select = "SELECT Z_PK, 0 FROM \(table.name) WHERE Z_PK IN (\(marks))"
                     found += try connection.run(BatchDeleteGraph.rootsSQL(plan.entity, select: select), chunk.map(SQLiteValue.integer))
                 }

@@ -126,11 +126,12 @@ extension SQLiteStore {
             sql += " AND Z_PK != ?"
             arguments.append(.integer(excluding))
         }
-        return try connection.query(sql, arguments).compactMap { row in
-            guard case .integer(let pk) = row[0] else { return nil }
-            guard readsFamily else { return StoreKey(primaryKey: pk, entity: table.entity) }
-            guard case .integer(let number) = row[1], let found = schema.table(number: number) else { return nil }
-            return StoreKey(primaryKey: pk, entity: found.entity)
+        let statement = try connection.cachedStatement(sql)
+        try statement.bind(arguments)
+        var keys: [StoreKey] = []
+        while try statement.step() {
+            if let key = storeKey(statement, of: table.entity, readsFamily: readsFamily) { keys.append(key) }
         }
+        return keys
     }
 }

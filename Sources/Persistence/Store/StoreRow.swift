@@ -1,5 +1,6 @@
-/// One row as read from the store: its primary key, its version, and a slot per property (attributes as values,
-/// to-ones as keys, to-manys as faults).
+/// One row as read from the store: its primary key, its version and its values — packed into a row of a block when
+/// they fit its entity's layout (see ``PackedRow``), otherwise a slot per property (attributes as values, to-ones
+/// as keys, to-manys as faults).
 struct StoreRow {
     /// The row's own entity: for a fetch of an entity with subentities, the subentity the row belongs to. (The
     /// model keeps its entities alive; a counted reference would cost a retain per row read.)
@@ -29,27 +30,4 @@ struct StoreRow {
 
     /// A slot per property (unpacked anew on each call for a packed row).
     var slots: [PropertySlot] { packed?.slots() ?? unpackedSlots }
-}
-
-/// What a fetch asks the store for, already compiled to SQL (arguments bound, never spliced).
-struct StoreQuery {
-    let entity: EntityDescription
-    /// `LEFT JOIN …` clauses for key paths through to-one relationships; the entity's own table is `t0`.
-    var joins: String = ""
-    var whereClause: String?
-    var orderBy: String?
-    var arguments: [SQLiteValue] = []
-    var limit: Int = 0
-    var offset: Int = 0
-    /// For an entity with subentities: whether their rows are included (``FetchRequest/includesSubentities``).
-    var includesSubentities = true
-
-    /// `true` when rows of more than one entity can come back, each to be read as its own entity.
-    var readsFamily: Bool { includesSubentities && entity.hasSubentities }
-}
-
-/// A row's primary key and its entity (which, in a hierarchy, the key alone does not tell).
-struct StoreKey {
-    let primaryKey: Int64
-    unowned(unsafe) let entity: EntityDescription
 }

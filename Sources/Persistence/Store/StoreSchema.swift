@@ -117,7 +117,7 @@ final class EntityTable {
     let deleteCheckingVersionSQL: String
     /// `SELECT Z_PK, Z_OPT FROM ZMOVIE WHERE Z_PK IN (?, …)` for a full chunk of ``versionChunkSize`` keys.
     let versionsSQL: String
-    static let versionChunkSize = 500
+    static let versionChunkSize = SQLKeyList.maximumCount
     /// For an entity with subentities: how to read rows of any entity of its family in one query.
     fileprivate(set) var family: FamilyProjection?
 
@@ -164,7 +164,7 @@ final class EntityTable {
         let named = columns.compactMap { $0 }
         deleteSQL = "DELETE FROM \(name) WHERE Z_PK = ?"
         deleteCheckingVersionSQL = "DELETE FROM \(name) WHERE Z_PK = ? AND Z_OPT = ?"
-        versionsSQL = "SELECT Z_PK, Z_OPT FROM \(name) WHERE Z_PK IN (\(Array(repeating: "?", count: Self.versionChunkSize).joined(separator: ", ")))"
+        versionsSQL = "SELECT Z_PK, Z_OPT FROM \(name) WHERE Z_PK IN (\(SQLKeyList.placeholders(Self.versionChunkSize)))"
         if entity.isInHierarchy {
             insertSQL = "INSERT INTO \(name) (Z_PK, Z_OPT, Z_ENT\(named.map { ", " + $0 }.joined())) VALUES (?, 1, \(number)\(String(repeating: ", ?", count: named.count)))"
         } else {
@@ -176,7 +176,7 @@ final class EntityTable {
 
     /// `SELECT Z_PK, Z_OPT FROM <table> WHERE Z_PK IN (?, …)` with `count` placeholders.
     func versionsSQL(count: Int) -> String {
-        "SELECT Z_PK, Z_OPT FROM \(name) WHERE Z_PK IN (\(Array(repeating: "?", count: count).joined(separator: ", ")))"
+        "SELECT Z_PK, Z_OPT FROM \(name) WHERE Z_PK IN (\(SQLKeyList.placeholders(count)))"
     }
 
     func column(forKey key: String) -> String? {

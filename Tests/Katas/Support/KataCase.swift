@@ -26,6 +26,18 @@ class KataCase: XCTestCase {
         throw KataSetupError(message: "\(self) does not say which model its katas use (override makeModel())")
     }
 
+    /// `keyPath` of every stored `Object`, in its order: read by a new background context, so it is what the store
+    /// holds, not what some context has in memory.
+    func storedValues<Object: ManagedObject, Value>(_ keyPath: KeyPath<Object, Value>,
+                                                    in container: PersistentContainer? = nil) throws -> [Value] {
+        let reader = (container ?? self.container).newBackgroundContext()
+        return try reader.performAndWait {
+            let request = Object.fetchRequest()
+            request.sortDescriptors = [FetchSortDescriptor(keyPath)]
+            return try reader.fetch(request).map { $0[keyPath: keyPath] }
+        }
+    }
+
     /// How long one kata may run before the watchdog stops the run.
     static let timeLimit: TimeInterval = 30
 

@@ -28,8 +28,17 @@ extension ManagedObjectContext {
         registry.insert(object, for: object.objectID, entityIndex: entityIndex(of: object))
     }
 
+    /// Takes `object` out of the registry, to register it again under another ID (or to detach it by hand).
     func unregister(_ object: ManagedObject) {
         registry.remove(object.objectID, entityIndex: entityIndex(of: object))
+    }
+
+    /// Takes `object` out of this context for good: out of the registry, its values and change lists emptied and
+    /// its context cleared, so nothing keeps reading or saving it (an object the context no longer knows must not
+    /// point at it, since the context cannot reach it on reset or deinit to cut it loose).
+    func evict(_ object: ManagedObject) {
+        unregister(object)
+        object.invalidate()
     }
 
     /// Detaches every object still held elsewhere (on reset, and when the context goes away): emptying them
