@@ -15,6 +15,7 @@ extension ManagedObjectContext {
         checkQueue("save()")
         if let misuse = misuseErrors.first { throw misuse }
         guard hasChanges else { return }
+        NotificationCenter.default.post(name: Self.willSaveObjectsNotification, object: self)
         if let parent { return try saveToParent(parent) }
         guard let coordinator = persistentStoreCoordinator else {
             throw PersistenceError(.persistentStoreInvalidType, "This context has no persistent store coordinator to save to.")

@@ -4,14 +4,24 @@ import Foundation
 extension ManagedObjectContext {
     /// Posted after a save, with the saved objects under ``NotificationKey/insertedObjects``,
     /// ``NotificationKey/updatedObjects`` and ``NotificationKey/deletedObjects`` (`Set<ManagedObject>`). Hand it to
-    /// ``mergeChanges(fromContextDidSave:)`` of another context.
-    public static let didSaveObjectsNotification = Notification.Name("NSManagedObjectContextDidSaveObjectsNotification")
+    /// ``mergeChanges(fromContextDidSave:)`` of another context. Core Data's older spelling of the same name is
+    /// `Notification.Name.NSManagedObjectContextDidSave`.
+    public static let didSaveObjectsNotification = Notification.Name("NSManagedObjectContextDidSaveNotification")
+    /// Posted when ``save()`` starts on a context with changes, before any object's `willSave()`; the object is the
+    /// context and there is no user info (ask the context for its ``insertedObjects`` and the rest). Also spelled
+    /// `Notification.Name.NSManagedObjectContextWillSave`.
+    public static let willSaveObjectsNotification = Notification.Name("NSManagedObjectContextWillSaveNotification")
     /// Posted after a save with the saved objects' IDs under the `…ObjectIDs` keys (`Set<ManagedObjectID>`): safe to
     /// read on any queue.
     public static let didSaveObjectIDsNotification = Notification.Name("NSManagedObjectContextDidSaveObjectIDsNotification")
     /// Posted when objects of the context change: by ``processPendingChanges()``, before each save, and after a
-    /// merge (objects under the inserted, updated, deleted and refreshed keys).
+    /// merge (objects under the inserted, updated, deleted and refreshed keys). Also spelled
+    /// `Notification.Name.NSManagedObjectContextObjectsDidChange`.
     public static let didChangeObjectsNotification = Notification.Name("NSManagedObjectContextObjectsDidChangeNotification")
+    /// Posted by a context after it merged changes (``mergeChanges(fromContextDidSave:)``, automatic merging,
+    /// ``mergeChanges(fromRemoteContextSave:into:)``), with the merged objects' IDs under the `…ObjectIDs` keys
+    /// (`Set<ManagedObjectID>`) — what it inserted as faults, refreshed, and removed.
+    public static let didMergeChangesObjectIDsNotification = Notification.Name("NSManagedObjectContextDidMergeChangesObjectIDsNotification")
 
     /// The keys of the notifications' `userInfo`.
     public enum NotificationKey: String, Sendable {
@@ -32,6 +42,14 @@ extension ManagedObjectContext {
         case deletedObjectIDs = "deleted_objectIDs"
         /// The refreshed objects' IDs (`NSRefreshedObjectIDsKey`).
         case refreshedObjectIDs = "refreshed_objectIDs"
+        /// Objects the context can no longer reach in their store (`NSInvalidatedObjectsKey`). Core Data reports
+        /// them when a store is removed from under a context; Persistence never removes a store, so never posts it.
+        case invalidatedObjects = "invalidated"
+        /// The IDs of invalidated objects (`NSInvalidatedObjectIDsKey`); never posted here, as above.
+        case invalidatedObjectIDs = "invalidated_objectIDs"
+        /// Present when every object of the context was invalidated (`NSInvalidatedAllObjectsKey`); never posted
+        /// here, as above.
+        case invalidatedAllObjects = "invalidatedAll"
     }
 
     /// Runs the delete rules of pending deletions and posts ``didChangeObjectsNotification`` for the changes made
@@ -168,6 +186,12 @@ extension ManagedObjectContext {
             removed.insert(object)
         }
         postChangeNotification(merged: faultedIn, refreshed: refreshed, removed: removed)
+        guard !faultedIn.isEmpty || !refreshed.isEmpty || !removed.isEmpty else { return }
+        NotificationCenter.default.post(name: Self.didMergeChangesObjectIDsNotification, object: self, userInfo: [
+            NotificationKey.insertedObjectIDs.rawValue: Set(faultedIn.map(\.objectID)),
+            NotificationKey.updatedObjectIDs.rawValue: Set(refreshed.map(\.objectID)),
+            NotificationKey.deletedObjectIDs.rawValue: Set(removed.map(\.objectID)),
+        ])
     }
 
     /// The object another context saved as new, registered here as a fault; `nil` when the ID names nothing this
