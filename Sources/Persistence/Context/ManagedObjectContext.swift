@@ -23,6 +23,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     }
     /// A name for debugging output.
     public var name: String?
+    /// Whatever the app wants to keep with the context (Core Data's `userInfo`, a mutable dictionary shared by
+    /// reference). Persistence never reads or writes it. Use it on the context's queue, like the context.
+    public let userInfo = NSMutableDictionary()
     /// The context this one saves into and reads through (a child context), or `nil` for a context on the store.
     /// Set it before using the context; the child uses its parent's coordinator.
     public var parent: ManagedObjectContext? {

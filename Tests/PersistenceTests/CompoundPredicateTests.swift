@@ -1,0 +1,39 @@
+import Foundation
+@testable import Persistence
+import XCTest
+
+/// `AND`, `OR` and `NOT` built with Core Data's compound-predicate initialisers, fetched by the store and evaluated
+/// in memory alike.
+final class CompoundPredicateTests: PersistenceTestCase {
+    private func titles(_ predicate: FetchPredicate) throws -> [String] {
+        let request = Movie.fetchRequest()
+        request.predicate = predicate
+        request.sortDescriptors = [FetchSortDescriptor(\Movie.title)]
+        return try context.fetch(request).map(\.title)
+    }
+
+    func testTheCompoundInitialisersFetchWhatTheirFormatsWould() throws {
+        for (title, year) in [("Alien", 1979), ("Aliens", 1986), ("Heat", 1995), ("Ran", 1985)] { makeMovie(title, year: year) }
+        try context.save()
+        let eighties = try FetchPredicate(format: "year >= 1980 AND year < 1990")
+        let startsWithA = try FetchPredicate(format: "title BEGINSWITH 'A'")
+        let both = CompoundPredicate(andPredicateWithSubpredicates: [eighties, startsWithA])
+        let either = CompoundPredicate(orPredicateWithSubpredicates: [eighties, startsWithA])
+        let neither = CompoundPredicate(notPredicateWithSubpredicate: either)
+        XCTAssertEqual(try titles(both), ["Aliens"])
+        XCTAssertEqual(try titles(either), ["Alien", "Aliens", "Ran"])
+        XCTAssertEqual(try titles(neither), ["Heat"])
+        XCTAssertEqual(both, .and([eighties, startsWithA]))
+        XCTAssertEqual(neither.predicateFormat, try FetchPredicate(format: "NOT (\(either.predicateFormat))").predicateFormat)
+        let heat = try XCTUnwrap(context.fetch(Movie.fetchRequest()).first { $0.title == "Heat" })
+        XCTAssertTrue(try neither.evaluate(with: heat))
+        XCTAssertFalse(try both.evaluate(with: heat))
+    }
+
+    func testEmptyCompoundsAreTheConstants() throws {
+        makeMovie("Heat")
+        try context.save()
+        XCTAssertEqual(try titles(CompoundPredicate(andPredicateWithSubpredicates: [])), ["Heat"])
+        XCTAssertEqual(try titles(CompoundPredicate(orPredicateWithSubpredicates: [])), [])
+    }
+}
