@@ -180,4 +180,30 @@ final class ErrorBridgingTests: PersistenceTestCase {
             XCTAssertEqual(error.value, .null)
         }
     }
+
+    func testCoreDatasCodeConstantsHaveCoreDatasNumbers() {
+        XCTAssertEqual([NSManagedObjectValidationError, NSManagedObjectConstraintValidationError, NSValidationMultipleErrorsError,
+                        NSValidationMissingMandatoryPropertyError, NSValidationRelationshipLacksMinimumCountError,
+                        NSValidationRelationshipExceedsMaximumCountError, NSValidationRelationshipDeniedDeleteError],
+                       [1550, 1551, 1560, 1570, 1580, 1590, 1600])
+        XCTAssertEqual([NSValidationNumberTooLargeError, NSValidationNumberTooSmallError, NSValidationDateTooLateError,
+                        NSValidationDateTooSoonError, NSValidationInvalidDateError, NSValidationStringTooLongError,
+                        NSValidationStringTooShortError, NSValidationStringPatternMatchingError, NSValidationInvalidURIError],
+                       [1610, 1620, 1630, 1640, 1650, 1660, 1670, 1680, 1690])
+        XCTAssertEqual([NSManagedObjectReferentialIntegrityError, NSManagedObjectMergeError, NSManagedObjectConstraintMergeError,
+                        NSPersistentStoreInvalidTypeError, NSPersistentStoreIncompatibleSchemaError, NSPersistentStoreSaveError,
+                        NSCoreDataError, NSPersistentStoreIncompatibleVersionHashError],
+                       [133_000, 133_020, 133_021, 134_000, 134_020, 134_030, 134_060, 134_100])
+    }
+
+    func testAMissingValueIsReportedUnderItsCoreDataConstant() throws {
+        let movie = Movie(context: context)
+        movie.setValue(nil, forKey: "title")
+        XCTAssertThrowsError(try context.save()) { error in
+            let bridged = error as NSError
+            XCTAssertEqual(bridged.domain, NSCocoaErrorDomain)
+            XCTAssertEqual(bridged.code, NSValidationMissingMandatoryPropertyError)
+            XCTAssertEqual(bridged.userInfo[NSValidationKeyErrorKey] as? String, "title")
+        }
+    }
 }

@@ -1,9 +1,11 @@
 import Foundation
 
-// Core Data's notification names and user-info keys as code written before iOS 14 spells them (and much code still
-// does). They are the same strings as ``ManagedObjectContext``'s own names and ``ManagedObjectContext/NotificationKey``
-// cases, so an observer written either way sees the same notifications.
+// Core Data's notification names and user-info keys in their older spellings, which much Swift code still writes.
+// They are the same strings as ``ManagedObjectContext``'s own names and ``ManagedObjectContext/NotificationKey``
+// cases, so an observer written either way sees the same notifications. Where Core Data itself is available it
+// defines them, and these step aside.
 
+#if !canImport(CoreData)
 extension Notification.Name {
     /// Core Data's name for ``ManagedObjectContext/didSaveObjectsNotification``.
     public static let NSManagedObjectContextDidSave = ManagedObjectContext.didSaveObjectsNotification
@@ -39,3 +41,4 @@ public let NSDeletedObjectIDsKey = ManagedObjectContext.NotificationKey.deletedO
 public let NSRefreshedObjectIDsKey = ManagedObjectContext.NotificationKey.refreshedObjectIDs.rawValue
 /// The invalidated objects' IDs (``ManagedObjectContext/NotificationKey/invalidatedObjectIDs``; never posted here).
 public let NSInvalidatedObjectIDsKey = ManagedObjectContext.NotificationKey.invalidatedObjectIDs.rawValue
+#endif
