@@ -1,0 +1,50 @@
+import Foundation
+import Persistence
+import XCTest
+
+// The README's recipe for bringing Core Data code to Linux, compiled: typealiases declared in the app's own module
+// (here, file-private in this one) shadow Foundation's `NSPredicate` and `NSSortDescriptor`, and Core Data code then
+// reads as written for Apple platforms.
+private typealias NSManagedObject = ManagedObject
+private typealias NSManagedObjectContext = ManagedObjectContext
+private typealias NSManagedObjectID = ManagedObjectID
+private typealias NSPersistentContainer = PersistentContainer
+private typealias NSFetchRequest<Result> = FetchRequest<Result>
+private typealias NSPredicate = FetchPredicate
+private typealias NSCompoundPredicate = CompoundPredicate
+private typealias NSSortDescriptor = FetchSortDescriptor
+private typealias NSMergePolicy = MergePolicy
+private typealias NSMergePolicyType = MergePolicyType
+
+/// Core Data code in Core Data's spellings, running on Persistence through the typealiases above.
+final class CoreDataPortingTests: PersistenceTestCase {
+    /// An app's helper as Core Data apps write it.
+    private func recentTitles(in context: NSManagedObjectContext, since year: Int) throws -> [String] {
+        let request = NSFetchRequest<Movie>(entityName: "Movie")
+        request.predicate = NSCompoundPredicate(andPredicateWithSubpredicates: [
+            try NSPredicate(format: "year >= %d", year),
+            try NSPredicate(format: "title != nil"),
+        ])
+        request.sortDescriptors = [NSSortDescriptor(key: "year", ascending: false)]
+        return try context.fetch(request).map(\.title)
+    }
+
+    func testCoreDataSpelledCodeRunsThroughTypealiases() throws {
+        let viewContext: NSManagedObjectContext = container.viewContext
+        viewContext.mergePolicy = NSMergePolicy(merge: NSMergePolicyType.mergeByPropertyObjectTrumpMergePolicyType)
+        XCTAssertEqual(viewContext.mergePolicy, .mergeByPropertyObjectTrump)
+        viewContext.userInfo["role"] = "view"
+        for (title, year) in [("Heat", 1995), ("Ran", 1985), ("Her", 2013)] { makeMovie(title, year: year) }
+        let saves = NotificationLog()
+        let token = NotificationCenter.default.addObserver(forName: .NSManagedObjectContextDidSave, object: viewContext,
+                                                           queue: nil) { saves.append($0, flag: true) }
+        defer { NotificationCenter.default.removeObserver(token) }
+        try viewContext.save()
+
+        XCTAssertEqual(try recentTitles(in: viewContext, since: 1990), ["Her", "Heat"])
+        let inserted = saves.notes.first?.userInfo?[NSInsertedObjectsKey] as? Set<NSManagedObject>
+        XCTAssertEqual(inserted?.count, 3)
+        let ids: [NSManagedObjectID] = inserted.map { $0.map(\.objectID) } ?? []
+        XCTAssertTrue(ids.allSatisfy { !$0.isTemporaryID })
+    }
+}
