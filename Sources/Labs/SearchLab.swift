@@ -32,7 +32,7 @@ enum SearchLab {
         let filler = store.container.newBackgroundContext()
         try filler.performAndWait { _ = try filler.execute(fill) }
 
-        let predicate = try FetchPredicate(format: terms.map { _ in "text CONTAINS[cd] %@" }.joined(separator: " AND "),
+        let predicate = FetchPredicate(format: terms.map { _ in "text CONTAINS[cd] %@" }.joined(separator: " AND "),
                                            argumentArray: terms)
         func found(_ count: Int) -> String { "\(count) cards match" }
         try measure(reporter, "count", store) { context in

@@ -333,7 +333,7 @@ private extension ManagedObjectContext {
     func performAndWaitListened() throws -> [String] {
         try performAndWait {
             let request = Episode.fetchRequest()
-            request.predicate = try FetchPredicate(format: "listened == YES")
+            request.predicate = FetchPredicate(format: "listened == YES")
             request.sortDescriptors = [FetchSortDescriptor(\Episode.number)]
             return try fetch(request).map { "\($0.number)" }
         }

@@ -250,7 +250,7 @@ final class Kata11MergeRules: KataCase {
             let post = try require(try editorContext.existingObject(with: postID) as? Post, "no post")
             let editor = PostEditor(context: editorContext, post: post)
             let request = User.fetchRequest()
-            request.predicate = try FetchPredicate(format: "name == %@", "Boris")
+            request.predicate = FetchPredicate(format: "name == %@", "Boris")
             let boris = try require(try pickerContext.fetch(request).first, "no Boris")
 
             try editor.choose(boris)

@@ -88,7 +88,7 @@ final class Kata12BatchRequests: KataCase {
         let job = container.newBackgroundContext()
         try job.performAndWait {
             let request = BatchUpdateRequest(entityName: "Flashcard")
-            request.predicate = try FetchPredicate(format: "deck.code == %@", "es")
+            request.predicate = FetchPredicate(format: "deck.code == %@", "es")
             request.propertiesToUpdate = ["box": 1]
             try job.execute(request)
         }

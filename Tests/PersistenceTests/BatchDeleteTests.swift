@@ -14,7 +14,7 @@ final class BatchDeleteTests: PersistenceTestCase {
 
     private func deleteRequest(_ entityName: String, _ format: String? = nil, _ arguments: Any...) throws -> BatchDeleteRequest {
         let fetch = FetchRequest<ManagedObject>(entityName: entityName)
-        if let format { fetch.predicate = try FetchPredicate(format: format, argumentArray: arguments) }
+        if let format { fetch.predicate = FetchPredicate(format: format, argumentArray: arguments) }
         return BatchDeleteRequest(fetchRequest: fetch)
     }
 

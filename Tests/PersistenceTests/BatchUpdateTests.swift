@@ -13,7 +13,7 @@ final class BatchUpdateTests: PersistenceTestCase {
 
     private func request(_ format: String? = nil, _ arguments: Any..., set properties: [String: Any]) throws -> BatchUpdateRequest {
         let request = BatchUpdateRequest(entityName: "Movie")
-        if let format { request.predicate = try FetchPredicate(format: format, argumentArray: arguments) }
+        if let format { request.predicate = FetchPredicate(format: format, argumentArray: arguments) }
         request.propertiesToUpdate = properties
         return request
     }

@@ -40,7 +40,7 @@ final class ChildContextTests: PersistenceTestCase {
             let request = Movie.fetchRequest()
             request.sortDescriptors = [FetchSortDescriptor(key: "year")]
             XCTAssertEqual(try child.fetch(request).map(\.title), ["Alien (director's cut)", "Prometheus"])
-            request.predicate = try FetchPredicate(format: "title CONTAINS 'cut'")
+            request.predicate = FetchPredicate(format: "title CONTAINS 'cut'")
             XCTAssertEqual(try child.fetch(request).map(\.year), [1979], "the predicate sees the parent's value")
             XCTAssertEqual(try child.count(for: Movie.fetchRequest()), 2)
             XCTAssertThrowsError(try child.existingObject(with: heat.objectID), "deleted in the parent")

@@ -15,8 +15,8 @@ final class CompoundPredicateTests: PersistenceTestCase {
     func testTheCompoundInitialisersFetchWhatTheirFormatsWould() throws {
         for (title, year) in [("Alien", 1979), ("Aliens", 1986), ("Heat", 1995), ("Ran", 1985)] { makeMovie(title, year: year) }
         try context.save()
-        let eighties = try FetchPredicate(format: "year >= 1980 AND year < 1990")
-        let startsWithA = try FetchPredicate(format: "title BEGINSWITH 'A'")
+        let eighties = FetchPredicate(format: "year >= 1980 AND year < 1990")
+        let startsWithA = FetchPredicate(format: "title BEGINSWITH 'A'")
         let both = CompoundPredicate(andPredicateWithSubpredicates: [eighties, startsWithA])
         let either = CompoundPredicate(orPredicateWithSubpredicates: [eighties, startsWithA])
         let neither = CompoundPredicate(notPredicateWithSubpredicate: either)
@@ -24,7 +24,7 @@ final class CompoundPredicateTests: PersistenceTestCase {
         XCTAssertEqual(try titles(either), ["Alien", "Aliens", "Ran"])
         XCTAssertEqual(try titles(neither), ["Heat"])
         XCTAssertEqual(both, .and([eighties, startsWithA]))
-        XCTAssertEqual(neither.predicateFormat, try FetchPredicate(format: "NOT (\(either.predicateFormat))").predicateFormat)
+        XCTAssertEqual(neither.predicateFormat, FetchPredicate(format: "NOT (\(either.predicateFormat))").predicateFormat)
         let heat = try XCTUnwrap(context.fetch(Movie.fetchRequest()).first { $0.title == "Heat" })
         XCTAssertTrue(try neither.evaluate(with: heat))
         XCTAssertFalse(try both.evaluate(with: heat))

@@ -22,8 +22,8 @@ final class CoreDataPortingTests: PersistenceTestCase {
     private func recentTitles(in context: NSManagedObjectContext, since year: Int) throws -> [String] {
         let request = NSFetchRequest<Movie>(entityName: "Movie")
         request.predicate = NSCompoundPredicate(andPredicateWithSubpredicates: [
-            try NSPredicate(format: "year >= %d", year),
-            try NSPredicate(format: "title != nil"),
+            NSPredicate(format: "year >= %d", year),
+            NSPredicate(format: "title != nil"),
         ])
         request.sortDescriptors = [NSSortDescriptor(key: "year", ascending: false)]
         return try context.fetch(request).map(\.title)

@@ -131,7 +131,7 @@ final class DeleteRuleTests: PersistenceTestCase {
         child.parent = parent
         try child.performAndWait {
             let request = Movie.fetchRequest()
-            request.predicate = try FetchPredicate(format: "year < 1955")
+            request.predicate = FetchPredicate(format: "year < 1955")
             for movie in try child.fetch(request) { child.delete(movie) }
             try child.save()
         }

@@ -37,7 +37,7 @@ final class FetchTests: PersistenceTestCase {
 
     private func titles(_ format: String, _ arguments: Any?..., sort: Bool = true) throws -> [String] {
         let request = Movie.fetchRequest()
-        request.predicate = try FetchPredicate(format: format, argumentArray: arguments)
+        request.predicate = FetchPredicate(format: format, argumentArray: arguments)
         let result = try context.fetch(request).map(\.title)
         return sort ? result.sorted() : result
     }
@@ -88,11 +88,11 @@ final class FetchTests: PersistenceTestCase {
         XCTAssertEqual(try titles("studio.name == 'Pinewood' AND director.name == 'James Cameron'"), ["Aliens"])
 
         let directors = FetchRequest<Director>(entityName: "Director")
-        directors.predicate = try FetchPredicate(format: "ANY movies.year < 1980")
+        directors.predicate = FetchPredicate(format: "ANY movies.year < 1980")
         XCTAssertEqual(try context.fetch(directors).map(\.name), ["Ridley Scott"])
-        directors.predicate = try FetchPredicate(format: "movies.@avg.year > 1984")
+        directors.predicate = FetchPredicate(format: "movies.@avg.year > 1984")
         XCTAssertEqual(try context.fetch(directors).map(\.name), ["James Cameron"])
-        directors.predicate = try FetchPredicate(format: "movies.@max.rating == 8.5")
+        directors.predicate = FetchPredicate(format: "movies.@max.rating == 8.5")
         XCTAssertEqual(try context.fetch(directors).map(\.name), ["Ridley Scott"])
     }
 
@@ -125,7 +125,7 @@ final class FetchTests: PersistenceTestCase {
         ]
         let all = try context.fetch(Movie.fetchRequest())
         for format in formats {
-            let predicate = try FetchPredicate(format: format)
+            let predicate = FetchPredicate(format: format)
             let request = Movie.fetchRequest()
             request.predicate = predicate
             let inSQL = try context.fetch(request).map(\.title).sorted()
@@ -162,7 +162,7 @@ final class FetchTests: PersistenceTestCase {
         blade.year = 2017
 
         let request = Movie.fetchRequest()
-        request.predicate = try FetchPredicate(format: "year > 2000")
+        request.predicate = FetchPredicate(format: "year > 2000")
         request.sortDescriptors = [FetchSortDescriptor(key: "year")]
         XCTAssertEqual(try context.fetch(request).map(\.title), ["Héroes", "Prometheus", "Blade Runner"])
         XCTAssertEqual(try context.count(for: request), 3)
@@ -180,7 +180,7 @@ final class FetchTests: PersistenceTestCase {
         try seed()
         let ids = FetchRequest<ManagedObjectID>(entityName: "Movie")
         ids.resultType = .managedObjectIDResultType
-        ids.predicate = try FetchPredicate(format: "year < 1983")
+        ids.predicate = FetchPredicate(format: "year < 1983")
         let found = try context.fetch(ids)
         XCTAssertEqual(found.count, 2)
         XCTAssertTrue(found.allSatisfy { !$0.isTemporaryID && $0.entityName == "Movie" })
@@ -261,12 +261,12 @@ final class FetchTests: PersistenceTestCase {
         XCTAssertTrue(unknownEntity?.message.contains("Its entities: Movie, Director") == true, unknownEntity?.message ?? "")
 
         let unknownKey = Movie.fetchRequest()
-        unknownKey.predicate = try FetchPredicate(format: "runtime > 90")
+        unknownKey.predicate = FetchPredicate(format: "runtime > 90")
         let keyError = assertPersistenceError(.persistentStoreIncompatibleSchema) { _ = try context.fetch(unknownKey) }
         XCTAssertEqual(keyError?.key, "runtime")
 
         let wrongType = Movie.fetchRequest()
-        wrongType.predicate = try FetchPredicate(format: "year == 'nineteen'")
+        wrongType.predicate = FetchPredicate(format: "year == 'nineteen'")
         let typeError = assertPersistenceError(.coreData) { _ = try context.fetch(wrongType) }
         XCTAssertTrue(typeError?.message.contains("integer32") == true, typeError?.message ?? "")
 
@@ -275,7 +275,7 @@ final class FetchTests: PersistenceTestCase {
         assertPersistenceError(.coreData) { _ = try context.fetch(badSort) }
 
         let badRegex = Movie.fetchRequest()
-        badRegex.predicate = try? FetchPredicate(format: "title MATCHES %@", "(")
+        badRegex.predicate = try? FetchPredicate(parsing: "title MATCHES %@", "(")
         if badRegex.predicate != nil { XCTAssertThrowsError(try context.fetch(badRegex)) }
     }
 

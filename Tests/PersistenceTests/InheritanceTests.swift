@@ -168,14 +168,14 @@ final class InheritanceTests: PersistenceTestCase {
     func testPredicatesAndSortsOnInheritedAttributesSpanTheFamily() throws {
         try fillShelf()
         let request = Media.fetchRequest()
-        request.predicate = try FetchPredicate(format: "title BEGINSWITH %@", "Dune")
+        request.predicate = FetchPredicate(format: "title BEGINSWITH %@", "Dune")
         request.sortDescriptors = [FetchSortDescriptor(key: "title", ascending: false)]
         XCTAssertEqual(try viewContext.fetch(request).map(\.title), ["Dune, read aloud", "Dune"])
         let longBooks = Book.fetchRequest()
-        longBooks.predicate = try FetchPredicate(format: "length > 100 AND shelf.name == %@", "Living room")
+        longBooks.predicate = FetchPredicate(format: "length > 100 AND shelf.name == %@", "Living room")
         XCTAssertEqual(try viewContext.fetch(longBooks).map(\.title), ["Dune"])
         let shelves = Shelf.fetchRequest()
-        shelves.predicate = try FetchPredicate(format: "ANY items.title == %@", "Blue")
+        shelves.predicate = FetchPredicate(format: "ANY items.title == %@", "Blue")
         XCTAssertEqual(try viewContext.fetch(shelves).map(\.name), ["Living room"])
     }
 
@@ -184,10 +184,10 @@ final class InheritanceTests: PersistenceTestCase {
         let album = Album(context: viewContext)
         album.title = "Kind of Blue"
         let request = Media.fetchRequest()
-        request.predicate = try FetchPredicate(format: "title CONTAINS %@", "Blue")
+        request.predicate = FetchPredicate(format: "title CONTAINS %@", "Blue")
         XCTAssertEqual(titles(try viewContext.fetch(request)), ["Blue", "Kind of Blue"])
         let books = Book.fetchRequest()
-        books.predicate = try FetchPredicate(format: "title CONTAINS %@", "Blue")
+        books.predicate = FetchPredicate(format: "title CONTAINS %@", "Blue")
         XCTAssertEqual(try viewContext.fetch(books), [], "an album is not a book")
 
         let child = ManagedObjectContext(concurrencyType: .mainQueue)
@@ -250,7 +250,7 @@ final class InheritanceTests: PersistenceTestCase {
         let read = try XCTUnwrap(try viewContext.fetch(ShelfTag.fetchRequest()).first)
         XCTAssertEqual(Set(read.items.map { $0.entity.name }), ["Audiobook", "Album"])
         let tagged = Media.fetchRequest()
-        tagged.predicate = try FetchPredicate(format: "ANY tags.name == %@", "favourites")
+        tagged.predicate = FetchPredicate(format: "ANY tags.name == %@", "favourites")
         XCTAssertEqual(titles(try viewContext.fetch(tagged)), ["Blue", "Dune, read aloud"])
     }
 
@@ -339,7 +339,7 @@ final class InheritanceTests: PersistenceTestCase {
         try plain.viewContext.save()
         plain.viewContext.reset()
         let request = FetchRequest<ManagedObject>(entityName: "BaseEntity")
-        request.predicate = try FetchPredicate(format: "identifier == %@", identifier)
+        request.predicate = FetchPredicate(format: "identifier == %@", identifier)
         let found = try XCTUnwrap(try plain.viewContext.fetch(request).first)
         XCTAssertEqual(found.entity.name, "DerivedEntity")
         XCTAssertEqual(found.value(forKey: "extra") as? String, "more")

@@ -7,7 +7,7 @@ final class PredicateArgumentTests: XCTestCase {
     /// The right side of `value == %@` (or another operator and placeholder) with one argument.
     private func converted(_ argument: Any?, placeholder: String = "%@",
                            operator: String = "==") throws -> PredicateOperand {
-        let predicate = try FetchPredicate(format: "value \(`operator`) \(placeholder)", argument)
+        let predicate = try FetchPredicate(parsing: "value \(`operator`) \(placeholder)", argument)
         guard case .comparison(let comparison) = predicate.expression else {
             throw FetchPredicateError(.syntax, "not a comparison")
         }
@@ -17,7 +17,7 @@ final class PredicateArgumentTests: XCTestCase {
     private func assertArgumentError(_ format: String, _ arguments: [Any?], index: Int?, offset: Int?,
                                      _ fragment: String, file: StaticString = #filePath, line: UInt = #line) {
         do {
-            let predicate = try FetchPredicate(format: format, argumentArray: arguments)
+            let predicate = try FetchPredicate(parsing: format, argumentArray: arguments)
             XCTFail("\(format) parsed as \(predicate)", file: file, line: line)
         } catch let error as FetchPredicateError {
             XCTAssertEqual(error.kind, .argument, "\(error)", file: file, line: line)
@@ -69,7 +69,7 @@ final class PredicateArgumentTests: XCTestCase {
     }
 
     func testCollectionArguments() throws {
-        XCTAssertEqual(try FetchPredicate(format: "year IN %@", [1, 2]).expression,
+        XCTAssertEqual(try FetchPredicate(parsing: "year IN %@", [1, 2]).expression,
                        .comparison(PredicateComparison(.keyPath(["year"]), .in,
                                                        .aggregate([.constant(.integer(1)), .constant(.integer(2))]))))
         let mixed: [Any?] = ["a", nil, 3]
@@ -81,7 +81,7 @@ final class PredicateArgumentTests: XCTestCase {
             return XCTFail("not a list")
         }
         XCTAssertEqual(Set(members), [.constant(.integer(1)), .constant(.integer(2)), .constant(.integer(3))])
-        XCTAssertEqual(try FetchPredicate(format: "year BETWEEN %@", [1990, 1999]).predicateFormat,
+        XCTAssertEqual(try FetchPredicate(parsing: "year BETWEEN %@", [1990, 1999]).predicateFormat,
                        "year BETWEEN {1990, 1999}")
         XCTAssertEqual(try converted([String](), operator: "IN"), .aggregate([]))
     }
@@ -100,7 +100,7 @@ final class PredicateArgumentTests: XCTestCase {
 
     func testKeyPathArguments() throws {
         func left(_ format: String, _ arguments: Any?...) throws -> PredicateOperand {
-            let expression = try FetchPredicate(format: format, argumentArray: arguments).expression
+            let expression = try FetchPredicate(parsing: format, argumentArray: arguments).expression
             guard case .comparison(let c) = expression else { throw FetchPredicateError(.syntax, "not a comparison") }
             return c.left
         }
@@ -115,13 +115,13 @@ final class PredicateArgumentTests: XCTestCase {
                        .collectionOperation(.sum, collection: ["items"], key: ["price"]))
         XCTAssertEqual(try left("%K == nil", "SELF"), .evaluatedObject)
         XCTAssertEqual(try left("ANY %K == 1", "actors.age"), .keyPath(["actors", "age"]))
-        XCTAssertEqual(try FetchPredicate(format: "%K == 1", "in").predicateFormat, "#in == 1")
+        XCTAssertEqual(try FetchPredicate(parsing: "%K == 1", "in").predicateFormat, "#in == 1")
     }
 
     /// "%K is a var arg substitution for a key path", also after a dot: `%K.%K`, `director.%K`, `%K.%K.%K`.
     func testKeyPathArgumentsAfterADot() throws {
         func left(_ format: String, _ arguments: Any?...) throws -> PredicateOperand {
-            let expression = try FetchPredicate(format: format, argumentArray: arguments).expression
+            let expression = try FetchPredicate(parsing: format, argumentArray: arguments).expression
             guard case .comparison(let c) = expression else { throw FetchPredicateError(.syntax, "not a comparison") }
             return c.left
         }
@@ -132,7 +132,7 @@ final class PredicateArgumentTests: XCTestCase {
                        .collectionOperation(.count, collection: ["director", "movies"], key: []))
         XCTAssertEqual(try left("%K.@sum.%K > 1", "items", "price"),
                        .collectionOperation(.sum, collection: ["items"], key: ["price"]))
-        XCTAssertEqual(try FetchPredicate(format: "%K.%K == %@", "director", "name", "x").predicateFormat,
+        XCTAssertEqual(try FetchPredicate(parsing: "%K.%K == %@", "director", "name", "x").predicateFormat,
                        #"director.name == "x""#)
         assertArgumentError("director.%K == 1", [3], index: 0, offset: 9, "%K expects a key path string, got Int")
         assertArgumentError("director.%K == 1", ["a b"], index: 0, offset: 9, "is not a key path")
@@ -201,7 +201,7 @@ final class PredicateArgumentTests: XCTestCase {
 
     func testArgumentErrorDescriptionShowsThePlaceholder() {
         do {
-            _ = try FetchPredicate(format: "year > %d", "1999")
+            _ = try FetchPredicate(parsing: "year > %d", "1999")
             XCTFail("parsed")
         } catch let error as FetchPredicateError {
             XCTAssertEqual(error.description, """
@@ -217,11 +217,11 @@ final class PredicateArgumentTests: XCTestCase {
     // MARK: Substitution variables
 
     func testSubstitutionReplacesVariables() throws {
-        let template = try FetchPredicate(format: "name == $NAME AND year IN $YEARS AND director == $WHO")
+        let template = try FetchPredicate(parsing: "name == $NAME AND year IN $YEARS AND director == $WHO")
         let id = ManagedObjectID.permanent(entityName: "Person", storeIdentifier: "S", primaryKey: 1)
         let filled = try template.withSubstitutionVariables(
             ["NAME": "Alien", "YEARS": [1979, 1986], "WHO": ObjectStandIn(predicateObjectID: id), "UNUSED": 1])
-        XCTAssertEqual(filled, try FetchPredicate(format: "name == %@ AND year IN %@ AND director == %@",
+        XCTAssertEqual(filled, try FetchPredicate(parsing: "name == %@ AND year IN %@ AND director == %@",
                                                   "Alien", [1979, 1986], id))
         XCTAssertEqual(try template.withSubstitutionVariables(["NAME": nil, "YEARS": [], "WHO": nil]).predicateFormat,
                        "name == nil AND year IN {} AND director == nil")
@@ -230,15 +230,15 @@ final class PredicateArgumentTests: XCTestCase {
     }
 
     func testSubstitutionInsideListsAndModifiers() throws {
-        let template = try FetchPredicate(format: "NOT ANY actors.age BETWEEN {$LOW, $HIGH} OR name IN {'a', $B}")
+        let template = try FetchPredicate(parsing: "NOT ANY actors.age BETWEEN {$LOW, $HIGH} OR name IN {'a', $B}")
         let filled = try template.withSubstitutionVariables(["LOW": 18, "HIGH": 30, "B": "b"])
         XCTAssertEqual(filled.predicateFormat, "NOT ANY actors.age BETWEEN {18, 30} OR name IN {\"a\", \"b\"}")
-        let range = try FetchPredicate(format: "age BETWEEN $R").withSubstitutionVariables(["R": [1, 5]])
+        let range = try FetchPredicate(parsing: "age BETWEEN $R").withSubstitutionVariables(["R": [1, 5]])
         XCTAssertEqual(range.predicateFormat, "age BETWEEN {1, 5}")
     }
 
     func testSubstitutionErrors() throws {
-        let template = try FetchPredicate(format: "name == $NAME AND year BETWEEN $R AND tag IN {1, $T}")
+        let template = try FetchPredicate(parsing: "name == $NAME AND year BETWEEN $R AND tag IN {1, $T}")
         func assertFails(_ variables: [String: Any?], _ fragment: String, line: UInt = #line) {
             XCTAssertThrowsError(try template.withSubstitutionVariables(variables), line: line) { error in
                 guard let error = error as? FetchPredicateError else { return XCTFail("\(error)", line: line) }

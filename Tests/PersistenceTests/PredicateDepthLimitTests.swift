@@ -38,7 +38,7 @@ final class PredicateDepthLimitTests: PersistenceTestCase {
 
     func testHostileFormatsAreSyntaxErrorsOnEveryThread() {
         for (format, fragment) in Self.hostile {
-            XCTAssertThrowsError(try FetchPredicate(format: format)) { error in
+            XCTAssertThrowsError(try FetchPredicate(parsing: format)) { error in
                 XCTAssertEqual((error as? FetchPredicateError)?.kind, .syntax)
                 XCTAssertTrue("\(error)".contains(fragment), "\(error)")
             }
@@ -47,7 +47,7 @@ final class PredicateDepthLimitTests: PersistenceTestCase {
         onSmallStack {
             for format in Self.hostileFormats {
                 do {
-                    _ = try FetchPredicate(format: format)
+                    _ = try FetchPredicate(parsing: format)
                     messages.append("no error")
                 } catch {
                     messages.append("\(error)")
@@ -62,8 +62,8 @@ final class PredicateDepthLimitTests: PersistenceTestCase {
 
     /// Built through the API, as deep as one likes: formatting works, and fetching or evaluating reports the limit.
     private static func deepPredicate(_ levels: Int) throws -> FetchPredicate {
-        var predicate = try FetchPredicate(format: "title == %@", "Vertigo")
-        let other = try FetchPredicate(format: "year < 0")
+        var predicate = try FetchPredicate(parsing: "title == %@", "Vertigo")
+        let other = try FetchPredicate(parsing: "year < 0")
         for level in 0..<levels {
             switch level % 3 {
             case 0: predicate = .not(predicate)
@@ -109,7 +109,7 @@ final class PredicateDepthLimitTests: PersistenceTestCase {
     /// At the limit itself everything works, in SQL as in memory, also on a small stack.
     func testTheDeepestAllowedPredicateWorksEverywhere() throws {
         let deepest = try Self.deepPredicate(PredicateNode.maximumDepth - 1)
-        XCTAssertEqual(try FetchPredicate(format: deepest.predicateFormat), deepest)
+        XCTAssertEqual(try FetchPredicate(parsing: deepest.predicateFormat), deepest)
         let lines = try predicateDisagreements([deepest]) { context in
             for (title, year) in [("Vertigo", 1958), ("Rope", 1948), ("Psycho", -1)] {
                 self.makeMovie(title, year: year, in: context)
@@ -120,7 +120,7 @@ final class PredicateDepthLimitTests: PersistenceTestCase {
         let messages = Messages()
         onSmallStack {
             do {
-                let parsed = try FetchPredicate(format: format)
+                let parsed = try FetchPredicate(parsing: format)
                 messages.append("\(try parsed.evaluate(with: PredicateTestObject("Movie", ["title": "Vertigo", "year": 1])))")
                 messages.append(parsed.predicateFormat == format ? "same" : "different")
             } catch {

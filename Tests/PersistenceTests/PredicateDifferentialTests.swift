@@ -63,7 +63,7 @@ final class PredicateDifferentialTests: PersistenceTestCase {
                 for option in Self.options {
                     for modifier in Self.modifiers {
                         for value in values {
-                            if let predicate = try? FetchPredicate(format: "\(modifier)\(path) \(op)\(option) %@", value) {
+                            if let predicate = try? FetchPredicate(parsing: "\(modifier)\(path) \(op)\(option) %@", value) {
                                 predicates.append(predicate)
                             }
                         }
@@ -82,16 +82,16 @@ final class PredicateDifferentialTests: PersistenceTestCase {
             for option in Self.options {
                 for modifier in Self.modifiers {
                     for list in lists {
-                        predicates += [try? FetchPredicate(format: "\(modifier)\(path) IN\(option) %@", list),
-                                       try? FetchPredicate(format: "NOT \(modifier)\(path) IN\(option) %@", list)].compactMap { $0 }
+                        predicates += [try? FetchPredicate(parsing: "\(modifier)\(path) IN\(option) %@", list),
+                                       try? FetchPredicate(parsing: "NOT \(modifier)\(path) IN\(option) %@", list)].compactMap { $0 }
                     }
-                    predicates += [try? FetchPredicate(format: "\(modifier)\(path) BETWEEN\(option) %@", ["A", "a"]),
-                                   try? FetchPredicate(format: "\(modifier)\(path) BETWEEN\(option) {'', 'Ann'}")].compactMap { $0 }
+                    predicates += [try? FetchPredicate(parsing: "\(modifier)\(path) BETWEEN\(option) %@", ["A", "a"]),
+                                   try? FetchPredicate(parsing: "\(modifier)\(path) BETWEEN\(option) {'', 'Ann'}")].compactMap { $0 }
                 }
                 for other in ["title", "director.name"] {
                     for op in ["==", "!=", "<", ">=", "BEGINSWITH", "CONTAINS"] {
-                        predicates += [try? FetchPredicate(format: "\(path) \(op)\(option) \(other)"),
-                                       try? FetchPredicate(format: "NOT \(path) \(op)\(option) \(other)")].compactMap { $0 }
+                        predicates += [try? FetchPredicate(parsing: "\(path) \(op)\(option) \(other)"),
+                                       try? FetchPredicate(parsing: "NOT \(path) \(op)\(option) \(other)")].compactMap { $0 }
                     }
                 }
             }
@@ -107,7 +107,7 @@ final class PredicateDifferentialTests: PersistenceTestCase {
             for op in ["==", "!=", "<", "<=", ">", ">="] {
                 for modifier in Self.modifiers {
                     for value in values {
-                        if let predicate = try? FetchPredicate(format: "\(modifier)\(path) \(op) %@", value) {
+                        if let predicate = try? FetchPredicate(parsing: "\(modifier)\(path) \(op) %@", value) {
                             predicates += [predicate, .not(predicate)]
                         }
                     }
@@ -115,14 +115,14 @@ final class PredicateDifferentialTests: PersistenceTestCase {
             }
             for modifier in Self.modifiers {
                 for list in [[Double.nan, 1.5], [0, Double.infinity], [-5, 5]] as [[Double]] {
-                    predicates += [try? FetchPredicate(format: "\(modifier)\(path) IN %@", list),
-                                   try? FetchPredicate(format: "\(modifier)\(path) BETWEEN %@", list)].compactMap { $0 }
+                    predicates += [try? FetchPredicate(parsing: "\(modifier)\(path) IN %@", list),
+                                   try? FetchPredicate(parsing: "\(modifier)\(path) BETWEEN %@", list)].compactMap { $0 }
                 }
             }
         }
         predicates += try ["actors.@count > 1", "scenes.@count == 0", "actors.@count == scenes.@count", "rating == director.movies.@avg.rating",
                            "director.movies.@max.rating > 2", "director.movies.@sum.rating >= 1.5", "director == nil",
-                           "director != nil AND NOT director.name BEGINSWITH[cd] 'N'"].map { try FetchPredicate(format: $0) }
+                           "director != nil AND NOT director.name BEGINSWITH[cd] 'N'"].map { try FetchPredicate(parsing: $0) }
         XCTAssertGreaterThan(predicates.count, 400)
         try assertAgreement(predicates)
     }
@@ -146,11 +146,11 @@ final class PredicateDifferentialTests: PersistenceTestCase {
             for condition in conditions {
                 let subquery = "SUBQUERY(\(collection), $x, \(condition)).@count"
                 for count in 0...3 {
-                    predicates.append(try FetchPredicate(format: "\(subquery) == %d", count))
+                    predicates.append(try FetchPredicate(parsing: "\(subquery) == %d", count))
                 }
-                predicates += [try FetchPredicate(format: "\(subquery) > 0"),
-                               try FetchPredicate(format: "\(subquery) == \(collection).@count"),
-                               try FetchPredicate(format: "NOT \(subquery) < actors.@count")]
+                predicates += [try FetchPredicate(parsing: "\(subquery) > 0"),
+                               try FetchPredicate(parsing: "\(subquery) == \(collection).@count"),
+                               try FetchPredicate(parsing: "NOT \(subquery) < actors.@count")]
             }
         }
         XCTAssertGreaterThan(predicates.count, 200)
@@ -163,12 +163,12 @@ final class PredicateDifferentialTests: PersistenceTestCase {
         for modifier in ["ALL ", "NONE ", "ANY ", "NOT ALL ", "NOT NONE "] {
             for list in [["Ann", "日本"], [], ["", "Ánn", "Ann\0"]] as [[String]] {
                 for path in ["actors.name", "director.movies.title", "actors.movies.director.name"] {
-                    predicates += [try FetchPredicate(format: "\(modifier)\(path) IN %@", list),
-                                   try FetchPredicate(format: "\(modifier)\(path) IN[cd] %@", list)]
+                    predicates += [try FetchPredicate(parsing: "\(modifier)\(path) IN %@", list),
+                                   try FetchPredicate(parsing: "\(modifier)\(path) IN[cd] %@", list)]
                 }
             }
             for range in [(0, 0), (0, 1), (1, 2)] {
-                predicates.append(try FetchPredicate(format: "\(modifier)scenes.number IN {%d, %d}", range.0, range.1))
+                predicates.append(try FetchPredicate(parsing: "\(modifier)scenes.number IN {%d, %d}", range.0, range.1))
             }
         }
         try assertAgreement(predicates)
@@ -182,29 +182,29 @@ final class PredicateDifferentialTests: PersistenceTestCase {
         var predicates: [FetchPredicate] = []
         for collection in collections {
             for count in 0...7 {
-                predicates.append(try FetchPredicate(format: "\(collection).@count == %d", count))
+                predicates.append(try FetchPredicate(parsing: "\(collection).@count == %d", count))
             }
-            predicates.append(try FetchPredicate(format: "\(collection).@count > actors.@count"))
+            predicates.append(try FetchPredicate(parsing: "\(collection).@count > actors.@count"))
         }
         for collection in ["actors.movies", "director.movies", "actors.movies.director.movies", "scenes.movie.actors.movies"] {
             for op in ["@sum", "@avg", "@min", "@max"] {
                 for value in [-2.0, 0, 1.5, 3, .infinity] {
-                    predicates += [try FetchPredicate(format: "\(collection).\(op).rating >= %@", value),
-                                   try FetchPredicate(format: "\(collection).\(op).rating < %@", value)]
+                    predicates += [try FetchPredicate(parsing: "\(collection).\(op).rating >= %@", value),
+                                   try FetchPredicate(parsing: "\(collection).\(op).rating < %@", value)]
                 }
-                predicates.append(try FetchPredicate(format: "\(collection).\(op).rating == nil"))
+                predicates.append(try FetchPredicate(parsing: "\(collection).\(op).rating == nil"))
             }
             for op in ["@min", "@max"] {
                 for value in ["", "Ann", "naïve", "日本"] {
-                    predicates += [try FetchPredicate(format: "\(collection).\(op).title == %@", value),
-                                   try FetchPredicate(format: "\(collection).\(op).title > %@", value),
-                                   try FetchPredicate(format: "\(collection).\(op).director.name == %@", value)]
+                    predicates += [try FetchPredicate(parsing: "\(collection).\(op).title == %@", value),
+                                   try FetchPredicate(parsing: "\(collection).\(op).title > %@", value),
+                                   try FetchPredicate(parsing: "\(collection).\(op).director.name == %@", value)]
                 }
             }
         }
         for op in ["@sum", "@avg", "@min", "@max"] {
             for value in [0, 1, 2] {
-                predicates.append(try FetchPredicate(format: "actors.movies.scenes.\(op).number == %d", value))
+                predicates.append(try FetchPredicate(parsing: "actors.movies.scenes.\(op).number == %d", value))
             }
         }
         XCTAssertGreaterThan(predicates.count, 200)

@@ -18,13 +18,13 @@ final class PredicateEvaluationTests: XCTestCase {
 
     private func check(_ format: String, _ arguments: Any?..., on object: PredicateTestObject? = nil,
                        file: StaticString = #filePath, line: UInt = #line) throws -> Bool {
-        try FetchPredicate(format: format, argumentArray: arguments).evaluate(with: object ?? movie)
+        try FetchPredicate(parsing: format, argumentArray: arguments).evaluate(with: object ?? movie)
     }
 
     private func assertEvaluationError(_ format: String, _ arguments: Any?..., keyPath: String?, _ fragment: String,
                                        file: StaticString = #filePath, line: UInt = #line) {
         do {
-            let predicate = try FetchPredicate(format: format, argumentArray: arguments)
+            let predicate = try FetchPredicate(parsing: format, argumentArray: arguments)
             let result = try predicate.evaluate(with: movie)
             XCTFail("\(format) evaluated to \(result)", file: file, line: line)
         } catch let error as FetchPredicateError {
@@ -67,10 +67,10 @@ final class PredicateEvaluationTests: XCTestCase {
     func testNaNIsUnorderedAndEqualToNothing() throws {
         let nan = PredicateTestObject("Sample", ["value": Double.nan, "values": [PredicateTestObject]()])
         for format in ["value == %@", "value < %@", "value <= %@", "value > %@", "value >= %@", "value IN {%@}"] {
-            XCTAssertFalse(try FetchPredicate(format: format, Double.nan).evaluate(with: nan), format)
-            XCTAssertFalse(try FetchPredicate(format: format, 1).evaluate(with: nan), format)
+            XCTAssertFalse(try FetchPredicate(parsing: format, Double.nan).evaluate(with: nan), format)
+            XCTAssertFalse(try FetchPredicate(parsing: format, 1).evaluate(with: nan), format)
         }
-        XCTAssertTrue(try FetchPredicate(format: "value != %@", Double.nan).evaluate(with: nan))
+        XCTAssertTrue(try FetchPredicate(parsing: "value != %@", Double.nan).evaluate(with: nan))
     }
 
     func testOrdering() throws {
@@ -165,7 +165,7 @@ final class PredicateEvaluationTests: XCTestCase {
     }
 
     func testSubstitutedPredicatesEvaluate() throws {
-        let template = try FetchPredicate(format: "year BETWEEN {$LO, $HI} AND director == $WHO")
+        let template = try FetchPredicate(parsing: "year BETWEEN {$LO, $HI} AND director == $WHO")
         XCTAssertTrue(try template.withSubstitutionVariables(["LO": 1970, "HI": 1980, "WHO": director])
             .evaluate(with: movie))
         XCTAssertFalse(try template.withSubstitutionVariables(["LO": 1980, "HI": 1990, "WHO": director])
@@ -195,7 +195,7 @@ final class PredicateEvaluationTests: XCTestCase {
 
     func testErrorDescriptionQuotesTheCanonicalFormat() {
         do {
-            _ = try FetchPredicate(format: "year  >  'x'").evaluate(with: movie)
+            _ = try FetchPredicate(parsing: "year  >  'x'").evaluate(with: movie)
             XCTFail("evaluated")
         } catch let error as FetchPredicateError {
             XCTAssertEqual(error.format, #"year > "x""#)
@@ -220,9 +220,9 @@ final class PredicateEvaluationTests: XCTestCase {
 
     func testRowsWithoutIDs() throws {
         let row = PredicateTestObject("Movie", id: nil, ["title": "Alien"])
-        XCTAssertTrue(try FetchPredicate(format: "title == 'Alien'").evaluate(with: row))
-        XCTAssertTrue(try FetchPredicate(format: "SELF != nil").evaluate(with: row))
-        XCTAssertThrowsError(try FetchPredicate(format: "SELF == %@", movie).evaluate(with: row)) { error in
+        XCTAssertTrue(try FetchPredicate(parsing: "title == 'Alien'").evaluate(with: row))
+        XCTAssertTrue(try FetchPredicate(parsing: "SELF != nil").evaluate(with: row))
+        XCTAssertThrowsError(try FetchPredicate(parsing: "SELF == %@", movie).evaluate(with: row)) { error in
             XCTAssertEqual((error as? FetchPredicateError)?.kind, .evaluation)
             XCTAssertTrue("\(error)".contains("has no object ID"), "\(error)")
         }

@@ -7,7 +7,7 @@ final class PredicateFormatTests: XCTestCase {
     private func assertRoundTrip(_ predicate: FetchPredicate, file: StaticString = #filePath, line: UInt = #line) {
         let text = predicate.predicateFormat
         do {
-            let reparsed = try FetchPredicate(format: text)
+            let reparsed = try FetchPredicate(parsing: text)
             XCTAssertEqual(reparsed, predicate, "\(text) reparsed as \(reparsed.predicateFormat)",
                            file: file, line: line)
             XCTAssertEqual(reparsed.hashValue, predicate.hashValue, text, file: file, line: line)
@@ -36,13 +36,13 @@ final class PredicateFormatTests: XCTestCase {
             ("items.@sum.price > 1 AND actors.@count == 0", "items.@sum.price > 1 AND actors.@count == 0"),
         ]
         for (input, expected) in cases {
-            XCTAssertEqual(try FetchPredicate(format: input).predicateFormat, expected, input)
-            XCTAssertEqual(try FetchPredicate(format: input).description, expected, input)
+            XCTAssertEqual(try FetchPredicate(parsing: input).predicateFormat, expected, input)
+            XCTAssertEqual(try FetchPredicate(parsing: input).description, expected, input)
         }
     }
 
     func testStringsAreQuotedAndEscaped() throws {
-        let predicate = try FetchPredicate(format: "name == %@", "say \"hi\"\\ 'there'\n\t\u{1}é")
+        let predicate = try FetchPredicate(parsing: "name == %@", "say \"hi\"\\ 'there'\n\t\u{1}é")
         XCTAssertEqual(predicate.predicateFormat, #"name == "say \"hi\"\\ 'there'\n\t\u{1}é""#)
         assertRoundTrip(predicate)
     }
@@ -51,7 +51,7 @@ final class PredicateFormatTests: XCTestCase {
         let date = Date(timeIntervalSinceReferenceDate: 123.5)
         let uuid = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
         let id = ManagedObjectID.permanent(entityName: "Movie", storeIdentifier: "S1", primaryKey: 7)
-        let predicate = try FetchPredicate(
+        let predicate = FetchPredicate(
             format: "d == %@ AND u == %@ AND url == %@ AND b == %@ AND p == %@ AND SELF == %@ AND n == %@",
             date, uuid, URL(string: "https://example.com/a")!, Data([0, 1, 2]), Decimal(string: "12.75")!, id,
             Double.infinity)
@@ -100,18 +100,18 @@ final class PredicateFormatTests: XCTestCase {
             ("name == 'emoji 😀 and 名前'", []),
         ]
         for (format, arguments) in formats {
-            let predicate = try FetchPredicate(format: format, argumentArray: arguments)
+            let predicate = try FetchPredicate(parsing: format, argumentArray: arguments)
             assertRoundTrip(predicate)
         }
     }
 
     func testBuilders() throws {
-        let a = try FetchPredicate(format: "a == 1")
-        let b = try FetchPredicate(format: "b == 2")
-        let c = try FetchPredicate(format: "c == 3")
+        let a = try FetchPredicate(parsing: "a == 1")
+        let b = try FetchPredicate(parsing: "b == 2")
+        let c = try FetchPredicate(parsing: "c == 3")
         XCTAssertEqual(FetchPredicate.and([a, b]).predicateFormat, "a == 1 AND b == 2")
         XCTAssertEqual(FetchPredicate.and([.and([a, b]), c]),
-                       try FetchPredicate(format: "a == 1 AND b == 2 AND c == 3"))
+                       try FetchPredicate(parsing: "a == 1 AND b == 2 AND c == 3"))
         XCTAssertEqual(FetchPredicate.or([.and([a, b]), c]).predicateFormat, "a == 1 AND b == 2 OR c == 3")
         XCTAssertEqual(FetchPredicate.and([.or([a, b]), c]).predicateFormat, "(a == 1 OR b == 2) AND c == 3")
         XCTAssertEqual(FetchPredicate.not(.or([a, b])).predicateFormat, "NOT (a == 1 OR b == 2)")
@@ -125,10 +125,10 @@ final class PredicateFormatTests: XCTestCase {
     }
 
     func testEqualityIsStructural() throws {
-        XCTAssertEqual(try FetchPredicate(format: "name == 'x'"), try FetchPredicate(format: "name = %@", "x"))
-        XCTAssertNotEqual(try FetchPredicate(format: "name == 'x'"), try FetchPredicate(format: "name ==[c] 'x'"))
-        XCTAssertNotEqual(try FetchPredicate(format: "n == 1"), try FetchPredicate(format: "n == 1.0"))
-        let set: Set<FetchPredicate> = [try FetchPredicate(format: "a == 1"), try FetchPredicate(format: "a = 1")]
+        XCTAssertEqual(try FetchPredicate(parsing: "name == 'x'"), try FetchPredicate(parsing: "name = %@", "x"))
+        XCTAssertNotEqual(try FetchPredicate(parsing: "name == 'x'"), try FetchPredicate(parsing: "name ==[c] 'x'"))
+        XCTAssertNotEqual(try FetchPredicate(parsing: "n == 1"), try FetchPredicate(parsing: "n == 1.0"))
+        let set: Set<FetchPredicate> = [try FetchPredicate(parsing: "a == 1"), try FetchPredicate(parsing: "a = 1")]
         XCTAssertEqual(set.count, 1)
     }
 }

@@ -6,13 +6,13 @@ import XCTest
 final class PredicateNestingLimitTests: XCTestCase {
     func testDeepNestingIsAnErrorNotACrash() {
         let deep = String(repeating: "(", count: 5_000) + "a == 1" + String(repeating: ")", count: 5_000)
-        XCTAssertThrowsError(try FetchPredicate(format: deep)) { error in
+        XCTAssertThrowsError(try FetchPredicate(parsing: deep)) { error in
             XCTAssertEqual((error as? FetchPredicateError)?.kind, .syntax)
             XCTAssertEqual((error as? FetchPredicateError)?.offset, 100)
             XCTAssertTrue("\(error)".contains("more than 100 deep"), "\(error)")
         }
         let nots = String(repeating: "NOT ", count: 5_000) + "a == 1"
-        XCTAssertThrowsError(try FetchPredicate(format: nots))
+        XCTAssertThrowsError(try FetchPredicate(parsing: nots))
     }
 
     func testTheDeepestAllowedPredicateWorksOnADispatchThread() throws {
@@ -21,13 +21,13 @@ final class PredicateNestingLimitTests: XCTestCase {
         let done = expectation(description: "parsed and evaluated off the main thread")
         let result = ResultBox()
         DispatchQueue.global().async {
-            let predicate = try? FetchPredicate(format: format)
+            let predicate = try? FetchPredicate(parsing: format)
             result.set(predicate?.predicateFormat)
             done.fulfill()
         }
         wait(for: [done], timeout: 10)
-        let reparsed = try FetchPredicate(format: XCTUnwrap(result.get()))
-        XCTAssertEqual(reparsed, try FetchPredicate(format: format))
+        let reparsed = try FetchPredicate(parsing: XCTUnwrap(result.get()))
+        XCTAssertEqual(reparsed, try FetchPredicate(parsing: format))
         XCTAssertTrue(try reparsed.evaluate(with: object), "an even number of NOTs")
     }
 }

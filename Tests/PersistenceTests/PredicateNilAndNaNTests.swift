@@ -44,8 +44,8 @@ final class PredicateNilAndNaNTests: PersistenceTestCase {
         var predicates: [FetchPredicate] = []
         for op in ["==", "!=", "<", "<=", ">", ">="] {
             for pair in [("small", "medium"), ("large", "amount"), ("real", "flag"), ("medium", "real"), ("amount", "small")] {
-                predicates.append(try FetchPredicate(format: "\(pair.0) \(op) \(pair.1)"))
-                predicates.append(try FetchPredicate(format: "NOT (\(pair.0) \(op) \(pair.1))"))
+                predicates.append(try FetchPredicate(parsing: "\(pair.0) \(op) \(pair.1)"))
+                predicates.append(try FetchPredicate(parsing: "NOT (\(pair.0) \(op) \(pair.1))"))
             }
         }
         var lines = try predicateDisagreements(predicates, of: Sample.self, label: { $0.text ?? "?" }, build: buildSamples)
@@ -53,17 +53,17 @@ final class PredicateNilAndNaNTests: PersistenceTestCase {
 
         predicates = []
         for op in ["==", "!=", "==[c]", "!=[c]", "!=[cd]", "<", ">=[c]", "BEGINSWITH[c]", "CONTAINS"] {
-            predicates.append(try FetchPredicate(format: "director.name \(op) studio.name"))
-            predicates.append(try FetchPredicate(format: "NOT director.name \(op) studio.name"))
+            predicates.append(try FetchPredicate(parsing: "director.name \(op) studio.name"))
+            predicates.append(try FetchPredicate(parsing: "NOT director.name \(op) studio.name"))
         }
-        predicates.append(try FetchPredicate(format: "director == studio.movies"))
+        predicates.append(try FetchPredicate(parsing: "director == studio.movies"))
         lines = try predicateDisagreements(predicates, build: buildMovies)
         XCTAssertTrue(lines.isEmpty, "\(lines.count) of \(predicates.count) disagree:\n" + lines.joined(separator: "\n"))
 
         let request = Movie.fetchRequest()
-        request.predicate = try FetchPredicate(format: "director.name ==[c] studio.name")
+        request.predicate = try FetchPredicate(parsing: "director.name ==[c] studio.name")
         XCTAssertEqual(Set(try context.fetch(request).map(\.title)), ["both", "neither"])
-        request.predicate = try FetchPredicate(format: "director.name !=[c] studio.name")
+        request.predicate = try FetchPredicate(parsing: "director.name !=[c] studio.name")
         XCTAssertEqual(Set(try context.fetch(request).map(\.title)), ["director", "studio"])
     }
 
@@ -76,7 +76,7 @@ final class PredicateNilAndNaNTests: PersistenceTestCase {
         var predicates: [FetchPredicate] = []
         for format in formats {
             for argument in arguments {
-                if let predicate = try? FetchPredicate(format: format, argument) { predicates.append(predicate) }
+                if let predicate = try? FetchPredicate(parsing: format, argument) { predicates.append(predicate) }
             }
         }
         XCTAssertGreaterThan(predicates.count, 20)
@@ -87,12 +87,12 @@ final class PredicateNilAndNaNTests: PersistenceTestCase {
     func testAPredicateHoldingNaNEqualsItself() throws {
         for format in ["rating == %@", "rating IN %@", "rating BETWEEN %@"] {
             let argument: Any = format.hasSuffix("== %@") ? Double.nan : [Double.nan, 1.0]
-            let predicate = try FetchPredicate(format: format, argument)
+            let predicate = try FetchPredicate(parsing: format, argument)
             XCTAssertEqual(predicate, predicate, format)
-            XCTAssertEqual(predicate, try FetchPredicate(format: format, argument), format)
-            XCTAssertEqual(Set([predicate, predicate, try FetchPredicate(format: format, argument)]).count, 1, format)
-            XCTAssertEqual(try FetchPredicate(format: predicate.predicateFormat), predicate, "reparsed \(predicate)")
+            XCTAssertEqual(predicate, try FetchPredicate(parsing: format, argument), format)
+            XCTAssertEqual(Set([predicate, predicate, try FetchPredicate(parsing: format, argument)]).count, 1, format)
+            XCTAssertEqual(try FetchPredicate(parsing: predicate.predicateFormat), predicate, "reparsed \(predicate)")
         }
-        XCTAssertNotEqual(try FetchPredicate(format: "rating == %@", Double.nan), try FetchPredicate(format: "rating == %@", 1.0))
+        XCTAssertNotEqual(try FetchPredicate(parsing: "rating == %@", Double.nan), try FetchPredicate(parsing: "rating == %@", 1.0))
     }
 }

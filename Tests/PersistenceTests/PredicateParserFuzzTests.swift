@@ -92,7 +92,7 @@ final class PredicateParserFuzzTests: XCTestCase {
             let arguments = Self.arguments(for: format, using: &generator)
             let predicate: FetchPredicate
             do {
-                predicate = try FetchPredicate(format: format, argumentArray: arguments)
+                predicate = try FetchPredicate(parsing: format, argumentArray: arguments)
             } catch let error as FetchPredicateError {
                 rejected += 1
                 XCTAssertFalse(error.message.isEmpty, format)
@@ -101,7 +101,7 @@ final class PredicateParserFuzzTests: XCTestCase {
             accepted += 1
             let text = predicate.predicateFormat
             do {
-                let reparsed = try FetchPredicate(format: text)
+                let reparsed = try FetchPredicate(parsing: text)
                 XCTAssertEqual(reparsed, predicate, "\(format.debugDescription) formats as \(text.debugDescription)")
             } catch {
                 XCTFail("\(format.debugDescription) formats as \(text.debugDescription), which does not parse: \(error)")

@@ -5,11 +5,11 @@ import XCTest
 /// The trees the parser builds from well-formed format strings.
 final class PredicateParsingTests: XCTestCase {
     private func tree(_ format: String, _ arguments: Any?...) throws -> PredicateNode {
-        try FetchPredicate(format: format, argumentArray: arguments).expression
+        try FetchPredicate(parsing: format, argumentArray: arguments).expression
     }
 
     private func comparison(_ format: String, _ arguments: Any?...) throws -> PredicateComparison {
-        let expression = try FetchPredicate(format: format, argumentArray: arguments).expression
+        let expression = try FetchPredicate(parsing: format, argumentArray: arguments).expression
         guard case .comparison(let comparison) = expression else {
             XCTFail("\(format) did not parse to a comparison: \(expression)")
             throw FetchPredicateError(.syntax, "not a comparison")

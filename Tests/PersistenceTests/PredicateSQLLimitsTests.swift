@@ -31,15 +31,15 @@ final class PredicateSQLLimitsTests: PersistenceTestCase {
         titles += ["Ann\0", "VERTIGO", "naïve", "日本", "", "\"quoted\\\"", "tab\there"]
         let ratings: [Any] = (0..<2_000).map { Double($0) / 3 } + [Double.infinity, -Double.infinity, Double.nan]
         try assertAgreement([
-            try FetchPredicate(format: "year IN %@", years),
-            try FetchPredicate(format: "NOT year IN %@", years),
-            try FetchPredicate(format: "title IN %@", titles),
-            try FetchPredicate(format: "title IN[c] %@", titles),
-            try FetchPredicate(format: "title IN[cd] %@", titles + [NSNull()]),
-            try FetchPredicate(format: "NOT title IN[cd] %@", titles),
-            try FetchPredicate(format: "rating IN %@", ratings),
-            try FetchPredicate(format: "rating IN %@", ratings + [NSNull()]),
-            try FetchPredicate(format: "ANY director.movies.title IN %@", titles),
+            try FetchPredicate(parsing: "year IN %@", years),
+            try FetchPredicate(parsing: "NOT year IN %@", years),
+            try FetchPredicate(parsing: "title IN %@", titles),
+            try FetchPredicate(parsing: "title IN[c] %@", titles),
+            try FetchPredicate(parsing: "title IN[cd] %@", titles + [NSNull()]),
+            try FetchPredicate(parsing: "NOT title IN[cd] %@", titles),
+            try FetchPredicate(parsing: "rating IN %@", ratings),
+            try FetchPredicate(parsing: "rating IN %@", ratings + [NSNull()]),
+            try FetchPredicate(parsing: "ANY director.movies.title IN %@", titles),
         ])
     }
 
@@ -62,9 +62,9 @@ final class PredicateSQLLimitsTests: PersistenceTestCase {
         }
         try context.save()
         let request = Movie.fetchRequest()
-        request.predicate = try FetchPredicate(format: "director IN %@", Array(directors.dropFirst(100)))
+        request.predicate = try FetchPredicate(parsing: "director IN %@", Array(directors.dropFirst(100)))
         XCTAssertEqual(try context.fetch(request).map(\.title), ["Vertigo"])
-        request.predicate = try FetchPredicate(format: "director IN %@", Array(directors.dropFirst(100)) as [Any] + [NSNull()])
+        request.predicate = try FetchPredicate(parsing: "director IN %@", Array(directors.dropFirst(100)) as [Any] + [NSNull()])
         XCTAssertEqual(Set(try context.fetch(request).map(\.title)), ["Vertigo", "Rope"])
         let chosen = samples.enumerated().filter { $0.offset % 3 == 0 }.map(\.element)
         for format in ["identifier IN %@", "bytes IN %@", "text IN %@"] {
@@ -75,7 +75,7 @@ final class PredicateSQLLimitsTests: PersistenceTestCase {
             default: values = chosen.map { $0.text! }
             }
             let fetch = Sample.fetchRequest()
-            fetch.predicate = try FetchPredicate(format: format, argumentArray: [values])
+            fetch.predicate = try FetchPredicate(parsing: format, argumentArray: [values])
             XCTAssertEqual(Set(try context.fetch(fetch).map(\.objectID)), Set(chosen.map(\.objectID)), format)
         }
     }
@@ -84,13 +84,13 @@ final class PredicateSQLLimitsTests: PersistenceTestCase {
         let ors = (0..<3_000).map { "year == \(1_000 + $0 * 3)" }.joined(separator: " OR ")
         let ands = (0..<3_000).map { "year != \($0)" }.joined(separator: " AND ")
         let built = FetchPredicate.or((0..<3_000).map { FetchPredicate.and([
-            try! FetchPredicate(format: "year >= %d", 1_900 + $0), try! FetchPredicate(format: "title BEGINSWITH[c] %@", "v"),
+            FetchPredicate(format: "year >= %d", 1_900 + $0), FetchPredicate(format: "title BEGINSWITH[c] %@", "v"),
         ]) })
         try assertAgreement([
-            try FetchPredicate(format: ors),
-            try FetchPredicate(format: "NOT (\(ors))"),
-            try FetchPredicate(format: ands),
-            try FetchPredicate(format: "title != 'Rope' AND (\(ors)) AND (\(ands))"),
+            try FetchPredicate(parsing: ors),
+            try FetchPredicate(parsing: "NOT (\(ors))"),
+            try FetchPredicate(parsing: ands),
+            try FetchPredicate(parsing: "title != 'Rope' AND (\(ors)) AND (\(ands))"),
             built,
             .not(built),
         ])
@@ -104,7 +104,7 @@ final class PredicateSQLLimitsTests: PersistenceTestCase {
             var levels = 1
             while true {
                 let format = String(repeating: pattern, count: levels + 1) + "year > 1920" + String(repeating: ")", count: (levels + 1) * opens)
-                guard let predicate = try? FetchPredicate(format: format) else { break }
+                guard let predicate = try? FetchPredicate(parsing: format) else { break }
                 levels += 1
                 predicates.append(predicate)
             }

@@ -7,7 +7,7 @@ final class PredicateSyntaxErrorTests: XCTestCase {
     private func assertSyntaxError(_ format: String, at offset: Int, _ fragment: String,
                                    file: StaticString = #filePath, line: UInt = #line) {
         do {
-            let predicate = try FetchPredicate(format: format)
+            let predicate = try FetchPredicate(parsing: format)
             XCTFail("\(format) parsed as \(predicate)", file: file, line: line)
         } catch let error as FetchPredicateError {
             XCTAssertEqual(error.kind, .syntax, "\(format): \(error)", file: file, line: line)
@@ -22,7 +22,7 @@ final class PredicateSyntaxErrorTests: XCTestCase {
 
     func testDescriptionPointsAtTheColumn() {
         do {
-            _ = try FetchPredicate(format: "name == AND year > 3")
+            _ = try FetchPredicate(parsing: "name == AND year > 3")
             XCTFail("parsed")
         } catch let error as FetchPredicateError {
             XCTAssertEqual(error.column, 9)
@@ -39,7 +39,7 @@ final class PredicateSyntaxErrorTests: XCTestCase {
 
     func testCaretStaysUnderTheColumnWhenTheFormatHasLineBreaks() {
         do {
-            _ = try FetchPredicate(format: "name == 'a'\nAND\tyear >")
+            _ = try FetchPredicate(parsing: "name == 'a'\nAND\tyear >")
             XCTFail("parsed")
         } catch let error as FetchPredicateError {
             XCTAssertEqual(error.offset, 22)

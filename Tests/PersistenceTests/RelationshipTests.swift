@@ -45,7 +45,7 @@ final class RelationshipTests: PersistenceTestCase {
         let reader = container.newBackgroundContext()
         try reader.performAndWait {
             let request = Actor.fetchRequest()
-            request.predicate = try FetchPredicate(format: "name == %@", "Al Pacino")
+            request.predicate = FetchPredicate(format: "name == %@", "Al Pacino")
             let fetched = try XCTUnwrap(reader.fetch(request).first)
             XCTAssertEqual(Set(fetched.movies.map(\.title)), ["Alien", "Heat"])
             XCTAssertEqual(fetched.movies.first { $0.title == "Alien" }?.actors.count, 2)

@@ -17,7 +17,7 @@ final class SubqueryTests: PersistenceTestCase {
 
     private func titles(_ format: String, _ arguments: Any?...) throws -> [String] {
         let request = Movie.fetchRequest()
-        request.predicate = try FetchPredicate(format: format, argumentArray: arguments)
+        request.predicate = FetchPredicate(format: format, argumentArray: arguments)
         request.sortDescriptors = [FetchSortDescriptor(\Movie.title)]
         let reader = container.newBackgroundContext()
         return try reader.performAndWait { try reader.fetch(request).map(\.title) }
@@ -37,7 +37,7 @@ final class SubqueryTests: PersistenceTestCase {
     /// In memory, on unsaved objects, the same answer.
     func testASubqueryEvaluatesInMemory() throws {
         try makeCast()
-        let predicate = try FetchPredicate(format: "SUBQUERY(actors, $a, $a.name BEGINSWITH 'B').@count > 0")
+        let predicate = FetchPredicate(format: "SUBQUERY(actors, $a, $a.name BEGINSWITH 'B').@count > 0")
         let movies = try context.fetch(Movie.fetchRequest()).sorted { $0.title < $1.title }
         XCTAssertEqual(try movies.filter { try predicate.evaluate(with: $0) }.map(\.title), ["Alien", "Heat"])
         let unsaved = makeMovie("Blow-Up")
@@ -60,20 +60,20 @@ final class SubqueryTests: PersistenceTestCase {
 
     /// The format reads back to the same predicate; a key without the variable starts from the element too.
     func testTheFormatWritesTheVariableBack() throws {
-        let predicate = try FetchPredicate(format: "subquery(actors, $actor, name == %@ AND $actor.movies.@count > 1).@count >= 1", "Ann")
+        let predicate = FetchPredicate(format: "subquery(actors, $actor, name == %@ AND $actor.movies.@count > 1).@count >= 1", "Ann")
         XCTAssertEqual(predicate.predicateFormat,
                        #"SUBQUERY(actors, $actor, $actor.name == "Ann" AND $actor.movies.@count > 1).@count >= 1"#)
-        XCTAssertEqual(try FetchPredicate(format: predicate.predicateFormat), predicate)
-        let nested = try FetchPredicate(format: "SUBQUERY(actors, $a, SUBQUERY($a.movies, $m, $m == SELF).@count > 0).@count > 0")
+        XCTAssertEqual(FetchPredicate(format: predicate.predicateFormat), predicate)
+        let nested = FetchPredicate(format: "SUBQUERY(actors, $a, SUBQUERY($a.movies, $m, $m == SELF).@count > 0).@count > 0")
         XCTAssertEqual(nested.predicateFormat, "SUBQUERY(actors, $a, SUBQUERY($a.movies, $m, $m == $m).@count > 0).@count > 0")
-        XCTAssertEqual(try FetchPredicate(format: nested.predicateFormat), nested)
+        XCTAssertEqual(FetchPredicate(format: nested.predicateFormat), nested)
     }
 
     /// The iteration variable "will shadow any instances of variable in the bindings dictionary"; other variables
     /// are substituted inside the subquery as anywhere else.
     func testSubstitutionVariablesInsideASubquery() throws {
         try makeCast()
-        let template = try FetchPredicate(format: "SUBQUERY(actors, $a, $a.name BEGINSWITH $prefix).@count > 0")
+        let template = FetchPredicate(format: "SUBQUERY(actors, $a, $a.name BEGINSWITH $prefix).@count > 0")
         let bound = try template.withSubstitutionVariables(["prefix": "C", "a": "ignored"])
         XCTAssertEqual(bound.predicateFormat, #"SUBQUERY(actors, $a, $a.name BEGINSWITH "C").@count > 0"#)
         let request = Movie.fetchRequest()
@@ -85,7 +85,7 @@ final class SubqueryTests: PersistenceTestCase {
     func testMalformedSubqueriesSayWhatIsWrong() {
         func message(_ format: String) -> String {
             do {
-                _ = try FetchPredicate(format: format)
+                _ = try FetchPredicate(parsing: format)
                 return "parsed"
             } catch {
                 return "\(error)"
@@ -108,8 +108,8 @@ final class SubqueryTests: PersistenceTestCase {
             String(repeating: "SUBQUERY(movies, $m, ", count: levels) + "TRUEPREDICATE"
                 + String(repeating: ").@count > 0", count: levels)
         }
-        XCTAssertNoThrow(try FetchPredicate(format: nested(40)))
-        XCTAssertThrowsError(try FetchPredicate(format: nested(150))) { error in
+        XCTAssertNoThrow(FetchPredicate(format: nested(40)))
+        XCTAssertThrowsError(try FetchPredicate(parsing: nested(150))) { error in
             XCTAssertTrue("\(error)".contains("more than 100 deep"), "\(error)")
         }
     }
@@ -117,7 +117,7 @@ final class SubqueryTests: PersistenceTestCase {
     func testASubqueryOverSomethingThatIsNotToManyFailsInMemoryAndInSQL() throws {
         let movie = makeMovie("Alien")
         try context.save()
-        let predicate = try FetchPredicate(format: "SUBQUERY(title, $t, $t == 'A').@count > 0")
+        let predicate = FetchPredicate(format: "SUBQUERY(title, $t, $t == 'A').@count > 0")
         XCTAssertThrowsError(try predicate.evaluate(with: movie)) { error in
             XCTAssertTrue("\(error)".contains("SUBQUERY needs a to-many key path"), "\(error)")
         }

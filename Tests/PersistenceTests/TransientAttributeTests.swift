@@ -376,7 +376,7 @@ final class TransientAttributeTests: PersistenceTestCase {
         try context.save()
 
         let selected = FetchRequest<Sketch>(entityName: "Sketch")
-        selected.predicate = try FetchPredicate(format: "isSelected == YES")
+        selected.predicate = FetchPredicate(format: "isSelected == YES")
         let error = assertPersistenceError(.persistentStoreIncompatibleSchema) { _ = try context.fetch(selected) }
         XCTAssertEqual(error?.entityName, "Sketch")
         XCTAssertEqual(error?.key, "isSelected")
@@ -390,7 +390,7 @@ final class TransientAttributeTests: PersistenceTestCase {
 
         // Through a to-one, the error names the entity that has the attribute.
         let pinned = FetchRequest<Swatch>(entityName: "Swatch")
-        pinned.predicate = try FetchPredicate(format: "sketch.zoom > 1")
+        pinned.predicate = FetchPredicate(format: "sketch.zoom > 1")
         let through = assertPersistenceError(.persistentStoreIncompatibleSchema) { _ = try context.fetch(pinned) }
         XCTAssertEqual(through?.entityName, "Sketch")
         XCTAssertEqual(through?.key, "zoom")
@@ -415,7 +415,7 @@ final class TransientAttributeTests: PersistenceTestCase {
         XCTAssertEqual(assertPersistenceError(.persistentStoreIncompatibleSchema) { _ = try context.execute(update) }?.key, "isPinned")
 
         let filtered = BatchUpdateRequest(entityName: "Swatch")
-        filtered.predicate = try FetchPredicate(format: "isPinned == YES")
+        filtered.predicate = FetchPredicate(format: "isPinned == YES")
         filtered.propertiesToUpdate = ["name": "Pinned"]
         XCTAssertEqual(assertPersistenceError(.persistentStoreIncompatibleSchema) { _ = try context.execute(filtered) }?.key, "isPinned")
         XCTAssertEqual(try storedCount("Swatch", "name IN {'Red', 'Blue'}"), 2, "nothing was changed")
@@ -461,7 +461,7 @@ final class TransientAttributeTests: PersistenceTestCase {
         XCTAssertEqual(storyboard.openPage, 7)
 
         let opened = FetchRequest<Storyboard>(entityName: "Storyboard")
-        opened.predicate = try FetchPredicate(format: "pages > 1 AND openPage > 1")
+        opened.predicate = FetchPredicate(format: "pages > 1 AND openPage > 1")
         let error = assertPersistenceError(.persistentStoreIncompatibleSchema) { _ = try context.fetch(opened) }
         XCTAssertEqual(error?.entityName, "Storyboard")
         XCTAssertEqual(error?.key, "openPage")

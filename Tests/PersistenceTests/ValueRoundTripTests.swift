@@ -14,7 +14,7 @@ final class ValueRoundTripTests: PersistenceTestCase {
             let reader = container.newBackgroundContext()
             let stored: String? = try reader.performAndWait {
                 let request = Sample.fetchRequest()
-                request.predicate = try FetchPredicate(format: "SELF == %@", sample)
+                request.predicate = FetchPredicate(format: "SELF == %@", sample)
                 return try reader.fetch(request).first?.text
             }
             XCTAssertEqual(stored.map { Array($0.utf8) }, Array(text.utf8), "\(text.debugDescription) was not stored whole")
@@ -67,7 +67,7 @@ final class ValueRoundTripTests: PersistenceTestCase {
                        "text ==[c] %@", "text IN %@", "text > %@"]
         for format in formats {
             let argument: Any = format.hasSuffix("IN %@") ? ["Ann\0"] : "Ann\0"
-            let predicate = try FetchPredicate(format: format, argument)
+            let predicate = FetchPredicate(format: format, argument)
             let request = Sample.fetchRequest()
             request.predicate = predicate
             let unsaved = Set(try context.fetch(request).compactMap(\.text))
@@ -79,7 +79,7 @@ final class ValueRoundTripTests: PersistenceTestCase {
             XCTAssertEqual(stored, unsaved, "\(format): SQL and memory disagree")
         }
         let request = Sample.fetchRequest()
-        request.predicate = try FetchPredicate(format: "text == %@", "Ann\0")
+        request.predicate = FetchPredicate(format: "text == %@", "Ann\0")
         let reader = container.newBackgroundContext()
         XCTAssertEqual(try reader.performAndWait { try reader.fetch(request).map(\.text) }, ["Ann\0"])
     }

@@ -64,11 +64,11 @@ public struct BookManager {
         let request = Book.fetchRequest()
         // Mistakes: no predicate at all; a prefix match; a match that ignores case.
         if Decoy.isActive("find-by-prefix") {
-            request.predicate = try FetchPredicate(format: "title BEGINSWITH %@", title)
+            request.predicate = FetchPredicate(format: "title BEGINSWITH %@", title)
         } else if Decoy.isActive("find-ignoring-case") {
-            request.predicate = try FetchPredicate(format: "title ==[c] %@", title)
+            request.predicate = FetchPredicate(format: "title ==[c] %@", title)
         } else if !Decoy.isActive("find-ignores-title") {
-            request.predicate = try FetchPredicate(format: "title == %@", title)
+            request.predicate = FetchPredicate(format: "title == %@", title)
         }
         request.fetchLimit = 1
         return try workingContext.fetch(request).first

@@ -67,7 +67,7 @@ public final class PlantStorage {
             ? "wateredOn < %@" : "wateredOn == nil OR wateredOn < %@"
         // Mistake: off by one day — a plant watered exactly on the date counts as not watered since.
         if Decoy.isActive("watered-on-the-day-counts") { format = "wateredOn == nil OR wateredOn <= %@" }
-        request.predicate = try FetchPredicate(format: format, date)
+        request.predicate = FetchPredicate(format: format, date)
         request.sortDescriptors = [FetchSortDescriptor(\Plant.name)]
         // Mistake: the predicate is built, but the request that is fetched is another one, without it.
         if Decoy.isActive("predicate-ignored") {

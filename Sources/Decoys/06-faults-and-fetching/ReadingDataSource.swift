@@ -32,7 +32,7 @@ public final class ReadingDataSource: @unchecked Sendable {
             do {
                 if Decoy.isActive("objects-handed-across") {
                     let request = Reading.fetchRequest()
-                    request.predicate = try FetchPredicate(format: "station == %@", station)
+                    request.predicate = FetchPredicate(format: "station == %@", station)
                     request.sortDescriptors = [FetchSortDescriptor(key: "takenAt")]
                     let readings = try context.fetch(request)
                     self.lock.withLock {
@@ -45,7 +45,7 @@ public final class ReadingDataSource: @unchecked Sendable {
                 if Decoy.isActive("ids-from-filled-objects") {
                     // Mistake: fetches the readings themselves, filled, and keeps only their IDs.
                     let request = Reading.fetchRequest()
-                    request.predicate = try FetchPredicate(format: "station == %@", station)
+                    request.predicate = FetchPredicate(format: "station == %@", station)
                     request.sortDescriptors = [FetchSortDescriptor(key: "takenAt")]
                     request.returnsObjectsAsFaults = false
                     let ids = try context.fetch(request).map(\.objectID)
@@ -55,7 +55,7 @@ public final class ReadingDataSource: @unchecked Sendable {
                 }
                 let request = FetchRequest<ManagedObjectID>(entityName: Reading.entityName)
                 request.resultType = .managedObjectIDResultType
-                request.predicate = try FetchPredicate(format: "station == %@", station)
+                request.predicate = FetchPredicate(format: "station == %@", station)
                 if !Decoy.isActive("ids-unsorted") {
                     request.sortDescriptors = [FetchSortDescriptor(key: "takenAt")]
                 }

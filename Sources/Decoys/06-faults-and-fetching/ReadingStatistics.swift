@@ -13,14 +13,14 @@ public final class ReadingStatistics {
     public func readings(of station: String, from start: Date, before end: Date) throws -> [Reading] {
         let request = Reading.fetchRequest()
         if Decoy.isActive("period-end-included") {
-            request.predicate = try FetchPredicate(format: "station == %@ AND takenAt >= %@ AND takenAt <= %@",
+            request.predicate = FetchPredicate(format: "station == %@ AND takenAt >= %@ AND takenAt <= %@",
                                                    station, start, end)
         } else if Decoy.isActive("period-filtered-in-swift") {
-            request.predicate = try FetchPredicate(format: "station == %@", station)
+            request.predicate = FetchPredicate(format: "station == %@", station)
         } else if Decoy.isActive("station-ignored") {
-            request.predicate = try FetchPredicate(format: "takenAt >= %@ AND takenAt < %@", start, end)
+            request.predicate = FetchPredicate(format: "takenAt >= %@ AND takenAt < %@", start, end)
         } else {
-            request.predicate = try FetchPredicate(format: "station == %@ AND takenAt >= %@ AND takenAt < %@",
+            request.predicate = FetchPredicate(format: "station == %@ AND takenAt >= %@ AND takenAt < %@",
                                                    station, start, end)
         }
         request.sortDescriptors = [FetchSortDescriptor(\Reading.takenAt)]
@@ -51,7 +51,7 @@ public final class ReadingStatistics {
     public func count(of station: String, below celsius: Double) throws -> Int {
         let request = Reading.fetchRequest()
         let comparison = Decoy.isActive("freezing-point-counted") ? "<=" : "<"
-        request.predicate = try FetchPredicate(format: "station == %@ AND celsius \(comparison) %@", station, celsius)
+        request.predicate = FetchPredicate(format: "station == %@ AND celsius \(comparison) %@", station, celsius)
         if Decoy.isActive("count-by-fetching") {
             return try context.fetch(request).count
         }

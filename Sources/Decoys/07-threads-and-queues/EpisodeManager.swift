@@ -95,14 +95,14 @@ public final class EpisodeManager: Sendable {
         if Decoy.isActive("titles-fetched-off-queue") {
             // Document 000's "BAD" example: the main context fetched on whatever thread runs this task.
             let request = Episode.fetchRequest()
-            request.predicate = try FetchPredicate(format: "listened == %@", false)
+            request.predicate = FetchPredicate(format: "listened == %@", false)
             request.sortDescriptors = [FetchSortDescriptor(\Episode.title)]
             return try main.fetch(request).map(\.title)
         }
         return try await main.perform {
             let request = Episode.fetchRequest()
             if !Decoy.isActive("listened-ignored") {
-                request.predicate = try FetchPredicate(format: "listened == %@", false)
+                request.predicate = FetchPredicate(format: "listened == %@", false)
             }
             request.sortDescriptors = [FetchSortDescriptor(\Episode.title)]
             return try main.fetch(request).map(\.title)

@@ -83,7 +83,7 @@ public final class EpisodeListScreen {
             return existing.title
         }
         let stillThere = Episode.fetchRequest()
-        stillThere.predicate = try FetchPredicate(format: "SELF == %@", episode.objectID)
+        stillThere.predicate = FetchPredicate(format: "SELF == %@", episode.objectID)
         // Mistake: the check is made in a new context, which reads the newest data, not the screen's generation.
         let checker = Decoy.isActive("title-checks-fresh-context") ? container.newBackgroundContext() : context
         let found = try checker.performAndWait { try checker.count(for: stillThere) }

@@ -20,7 +20,7 @@ public final class FlashcardLibrary {
             // Loads every card and saves: correct in the store, but no batch — and the view context hears nothing.
             return try background.performAndWait {
                 let request = Flashcard.fetchRequest()
-                request.predicate = try FetchPredicate(format: "deck.name == %@", name)
+                request.predicate = FetchPredicate(format: "deck.name == %@", name)
                 let cards = try background.fetch(request)
                 for card in cards { card.box = 1 }
                 try background.save()
@@ -30,9 +30,9 @@ public final class FlashcardLibrary {
         func run() throws -> [ManagedObjectID] {
             let request = BatchUpdateRequest(entityName: "Flashcard")
             if Decoy.isActive("restart-beginswith") {
-                request.predicate = try FetchPredicate(format: "deck.name BEGINSWITH %@", name)
+                request.predicate = FetchPredicate(format: "deck.name BEGINSWITH %@", name)
             } else if !Decoy.isActive("restart-without-predicate") {
-                request.predicate = try FetchPredicate(format: "deck.name == %@", name)
+                request.predicate = FetchPredicate(format: "deck.name == %@", name)
             }
             request.propertiesToUpdate = ["box": 1]
             request.resultType = .updatedObjectIDsResultType
@@ -63,7 +63,7 @@ public final class FlashcardLibrary {
             // Deletes object by object and saves: the slow way, and the view context is not told either.
             return try background.performAndWait {
                 let request = FlashcardDeck.fetchRequest()
-                request.predicate = try FetchPredicate(format: "archived == YES")
+                request.predicate = FetchPredicate(format: "archived == YES")
                 let decks = try background.fetch(request)
                 let count = decks.reduce(0) { $0 + 1 + $1.cards.count }
                 for deck in decks { background.delete(deck) }
@@ -74,7 +74,7 @@ public final class FlashcardLibrary {
         let deleted = try background.performAndWait {
             let archived = FlashcardDeck.fetchRequest()
             if !Decoy.isActive("delete-without-predicate") {
-                archived.predicate = try FetchPredicate(format: "archived == YES")
+                archived.predicate = FetchPredicate(format: "archived == YES")
             }
             let request = BatchDeleteRequest(fetchRequest: archived)
             if Decoy.isActive("delete-status-only") {

@@ -13,19 +13,19 @@ public enum DishSearch {
         guard !words.isEmpty else { return nil }
         // Mistake: the whole text is one term, so the words must appear together and in that order.
         if Decoy.isActive("search-whole-phrase") {
-            return try FetchPredicate(format: "name CONTAINS[cd] %@", text)
+            return FetchPredicate(format: "name CONTAINS[cd] %@", text)
         }
-        let terms = try words.map { word -> FetchPredicate in
+        let terms = words.map { word -> FetchPredicate in
             // Mistake: the word is written into the format string; a quote in it ends the string early.
             if Decoy.isActive("search-format-interpolated") {
-                return try FetchPredicate(format: "name CONTAINS[cd] '\(word)'")
+                return FetchPredicate(format: "name CONTAINS[cd] '\(word)'")
             }
             // Mistakes: case still matters and accents too; or accents still matter; or the word must start the name.
             let format = Decoy.isActive("search-case-sensitive") ? "name CONTAINS %@"
                 : Decoy.isActive("search-case-only") ? "name CONTAINS[c] %@"
                 : Decoy.isActive("search-begins-with") ? "name BEGINSWITH[cd] %@"
                 : "name CONTAINS[cd] %@"
-            return try FetchPredicate(format: format, word)
+            return FetchPredicate(format: format, word)
         }
         // Mistake: any word is enough, where every word must match.
         if Decoy.isActive("search-any-word") { return .or(terms) }

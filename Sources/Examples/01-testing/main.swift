@@ -69,7 +69,7 @@ for (title, author) in [("Emma", "Jane Austen"), ("Persuasion", "Jane Austen"), 
 try shelf.save()
 // region: fetch-with-predicate
 let byAusten = Book.fetchRequest()
-byAusten.predicate = try FetchPredicate(format: "author == %@", "Jane Austen")   // only rows that match
+byAusten.predicate = FetchPredicate(format: "author == %@", "Jane Austen")   // only rows that match
 byAusten.sortDescriptors = [FetchSortDescriptor(\Book.title)]                   // in this order
 byAusten.fetchLimit = 10                                                       // at most ten rows
 let austen = try shelf.fetch(byAusten)                                          // [Book], maybe empty

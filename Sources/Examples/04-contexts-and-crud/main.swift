@@ -43,7 +43,7 @@ let everything = Plant.fetchRequest()               // FetchRequest<Plant>: ever
 let byName = Plant.fetchRequest()
 byName.sortDescriptors = [FetchSortDescriptor(\Plant.name)]
 let startingWithT = Plant.fetchRequest()
-startingWithT.predicate = try FetchPredicate(format: "name BEGINSWITH %@", "T")
+startingWithT.predicate = FetchPredicate(format: "name BEGINSWITH %@", "T")
 // endregion: fetch
 print("   no sort descriptor: \(try context.fetch(everything).map(\.name)) (an order you cannot rely on)")
 print("   sorted by name:     \(try context.fetch(byName).map(\.name))")

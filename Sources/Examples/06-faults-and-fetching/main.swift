@@ -62,7 +62,7 @@ let arrived = ArrivalCounter()
 Reading.arrivals.observe { _ in arrived.count += 1 }
 for asFaults in [true, false] {
     let lastDay = Reading.fetchRequest()
-    lastDay.predicate = try FetchPredicate(format: "takenAt >= %@", start.addingTimeInterval(Double(readingCount - 288) * 300))
+    lastDay.predicate = FetchPredicate(format: "takenAt >= %@", start.addingTimeInterval(Double(readingCount - 288) * 300))
     lastDay.returnsObjectsAsFaults = asFaults
     arrived.count = 0
     let day = try context.fetch(lastDay)
@@ -100,7 +100,7 @@ print("")
 print("2. Counting: fetch and count the array, or let the store count")
 // region: count
 let frosty = Reading.fetchRequest()
-frosty.predicate = try FetchPredicate(format: "celsius < %@", 0.0)
+frosty.predicate = FetchPredicate(format: "celsius < %@", 0.0)
 let (fetched, fetchSeconds) = try timed { try context.fetch(frosty).count }
 print("   fetch(_:).count = \(fetched) in \(ms(fetchSeconds)); objects now in the context: \(readingsInMemory)")
 context.reset()

@@ -127,7 +127,7 @@ guard let edited = try editorContext.existingObject(with: draft.objectID) as? Po
     throw NotAPost(draft.objectID)
 }
 let request = User.fetchRequest()
-request.predicate = try FetchPredicate(format: "name == %@", "Ann")
+request.predicate = FetchPredicate(format: "name == %@", "Ann")
 let picked = try pickerContext.fetch(request)[0]   // Ann, as the picker hands her back: its own object
 // region: object-across
 edited.author = picked                             // wrong: the user belongs to the picker's context

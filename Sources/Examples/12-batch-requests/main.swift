@@ -50,7 +50,7 @@ func restartDeck(named name: String, in container: PersistentContainer) throws -
     let background = container.newBackgroundContext()
     let moved = try background.performAndWait {
         let request = BatchUpdateRequest(entityName: "Flashcard")
-        request.predicate = try FetchPredicate(format: "deck.name == %@", name)
+        request.predicate = FetchPredicate(format: "deck.name == %@", name)
         request.propertiesToUpdate = ["box": 1]
         request.resultType = .updatedObjectIDsResultType
         return try background.execute(request).objectIDs ?? []
@@ -108,7 +108,7 @@ do {
         // Every card of the deck coded "es" goes up a box, computed from each row's own value.
         let request = BatchUpdateRequest(entityName: "Flashcard")
         request.propertiesToUpdate = ["box": BatchUpdateExpression.key("box") + 1]
-        request.predicate = try FetchPredicate(format: "deck.code == %@", "es")
+        request.predicate = FetchPredicate(format: "deck.code == %@", "es")
         request.resultType = .updatedObjectIDsResultType
         let result = try background.execute(request)
         return result.objectIDs ?? []
@@ -119,7 +119,7 @@ do {
     let reader = container.newBackgroundContext()
     let stored = try reader.performAndWait {
         let request = Flashcard.fetchRequest()
-        request.predicate = try FetchPredicate(format: "deck.code == 'es'")
+        request.predicate = FetchPredicate(format: "deck.code == 'es'")
         request.sortDescriptors = [FetchSortDescriptor(\Flashcard.front)]
         return try reader.fetch(request).map { "\($0.front) \($0.box)" }.joined(separator: " · ")
     }

@@ -63,9 +63,9 @@ func names(_ makePredicate: () throws -> FetchPredicate) -> String {
 
 print("1. \"creme brulee\": case and accents")
 // region: options
-let plain = try FetchPredicate(format: "name CONTAINS %@", "creme brulee")
-let caseOnly = try FetchPredicate(format: "name CONTAINS[c] %@", "creme brulee")
-let caseAndAccents = try FetchPredicate(format: "name CONTAINS[cd] %@", "creme brulee")
+let plain = FetchPredicate(format: "name CONTAINS %@", "creme brulee")
+let caseOnly = FetchPredicate(format: "name CONTAINS[c] %@", "creme brulee")
+let caseAndAccents = FetchPredicate(format: "name CONTAINS[cd] %@", "creme brulee")
 // endregion: options
 print("   CONTAINS      finds \(names { plain })")
 print("   CONTAINS[c]   finds \(names { caseOnly })")
@@ -75,10 +75,10 @@ print("2. \"tart chocolate\": several words")
 let text = "tart chocolate"
 // region: words
 let words = text.split(whereSeparator: \.isWhitespace).map(String.init)       // ["tart", "chocolate"]
-let terms = try words.map { try FetchPredicate(format: "name CONTAINS[cd] %@", $0) }
+let terms = words.map { FetchPredicate(format: "name CONTAINS[cd] %@", $0) }
 let everyWord = FetchPredicate.and(terms)         // name CONTAINS[cd] "tart" AND name CONTAINS[cd] "chocolate"
 // endregion: words
-print("   the whole text as one term finds \(names { try FetchPredicate(format: "name CONTAINS[cd] %@", text) })")
+print("   the whole text as one term finds \(names { FetchPredicate(format: "name CONTAINS[cd] %@", text) })")
 print("   any word (OR)                  finds \(names { .or(terms) })")
 print("   every word (AND)               finds \(names { everyWord })")
 
@@ -86,10 +86,10 @@ print("3. What the user types is an argument, never part of the format")
 for typed in ["mom's", "x' OR name CONTAINS 'e", "100%"] {
     print("   typed \(typed)")
     // region: interpolated
-    let formatted = { try FetchPredicate(format: "name CONTAINS[cd] '\(typed)'") }     // WRONG: typed becomes format
+    let formatted = { try FetchPredicate(parsing: "name CONTAINS[cd] '\(typed)'") }  // WRONG: typed becomes format
     // endregion: interpolated
     // region: bound
-    let bound = { try FetchPredicate(format: "name CONTAINS[cd] %@", typed) }           // typed is a value
+    let bound = { FetchPredicate(format: "name CONTAINS[cd] %@", typed) }           // typed is a value
     // endregion: bound
     print("     written into the format: \(names(formatted))")
     print("     passed as an argument:   \(names(bound))")
@@ -104,7 +104,7 @@ try context.execute(BatchInsertRequest(entityName: "Dish", objects: shuffled))
 
 // region: three-terms
 let search = Dish.fetchRequest()
-search.predicate = try FetchPredicate(format: "name CONTAINS[cd] %@ AND name CONTAINS[cd] %@ AND name CONTAINS[cd] %@",
+search.predicate = FetchPredicate(format: "name CONTAINS[cd] %@ AND name CONTAINS[cd] %@ AND name CONTAINS[cd] %@",
                                       "la", "be", "rz")
 // endregion: three-terms
 

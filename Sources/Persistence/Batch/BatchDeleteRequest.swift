@@ -14,7 +14,7 @@ public enum BatchDeleteRequestResultType: Sendable, Hashable {
 ///
 /// ```swift
 /// let decks = FetchRequest<Deck>(entityName: "Deck")
-/// decks.predicate = try FetchPredicate(format: "archived == YES")
+/// decks.predicate = FetchPredicate(format: "archived == YES")
 /// let request = BatchDeleteRequest(fetchRequest: decks)
 /// request.resultType = .resultTypeObjectIDs
 /// let deleted = try context.execute(request).objectIDs ?? []

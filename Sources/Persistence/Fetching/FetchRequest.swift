@@ -14,7 +14,7 @@ public enum FetchRequestResultType: Sendable {
 ///
 /// ```swift
 /// let request = Movie.fetchRequest()                        // FetchRequest<Movie>
-/// request.predicate = try FetchPredicate(format: "year >= %@", 1990)
+/// request.predicate = FetchPredicate(format: "year >= %@", 1990)
 /// request.sortDescriptors = [FetchSortDescriptor(key: "title")]
 /// let movies = try context.fetch(request)
 /// ```

@@ -60,6 +60,8 @@ struct PredicateSQLCompiler {
             return "IFNULL(" + (try compileComparison(comparison, in: scope)) + ", 0)"
         case .tooDeep(let depth):
             throw failure(PredicateNode.tooDeepMessage(depth))
+        case .malformed(let malformed):
+            throw failure(malformed.error.description)
         }
     }
 

@@ -21,7 +21,7 @@ private struct Substitution {
 
     func apply(to expression: PredicateNode) throws -> PredicateNode {
         switch expression {
-        case .constant, .tooDeep:
+        case .constant, .tooDeep, .malformed:
             return expression
         case .and(let children):
             return .conjunction(try children.map(apply))

@@ -1,9 +1,15 @@
 /// A condition on objects, written as a Core Data predicate format string — Core Data's `NSPredicate`.
 ///
 /// ```swift
-/// let recent = try FetchPredicate(format: "year >= %d AND title CONTAINS[cd] %@", 2000, "star")
-/// let cast = try FetchPredicate(format: "ANY actors.name == %@ AND director == %@", "Kim", director)
+/// let recent = FetchPredicate(format: "year >= %d AND title CONTAINS[cd] %@", 2000, "star")
+/// let cast = FetchPredicate(format: "ANY actors.name == %@ AND director == %@", "Kim", director)
+/// let typed = try FetchPredicate(parsing: searchField.text)      // a format you did not write: an error to handle
 /// ```
+///
+/// As in Core Data, `init(format:)` takes a format you wrote and does not throw: a malformed one is a programming
+/// error that stops the program with the parser's message (Core Data raises `NSInvalidArgumentException`), unless
+/// ``malformedFormatHandling`` says otherwise. A format from elsewhere — typed by a user, read from a file — goes
+/// through ``init(parsing:_:)``, which throws instead.
 ///
 /// Supported: comparisons `== = != <> < <= =< > >= =>`, `BETWEEN`, `IN`, `CONTAINS`, `BEGINSWITH`, `ENDSWITH`,
 /// `LIKE` (`*`, `?`), `MATCHES` (ICU regular expressions, whole string), with options `[c]`, `[d]`, `[n]`;
@@ -33,15 +39,36 @@ public struct FetchPredicate: Sendable, Hashable, CustomStringConvertible {
     /// `UUID`, `URL`, `Data`, `Decimal`, ``PersistentValue``, ``ManagedObjectID``, any
     /// ``PredicateObjectConvertible`` (a managed object, kept as its ID), and arrays or sets of those.
     ///
-    /// - Throws: ``FetchPredicateError`` — `.syntax` for a malformed format, `.argument` for too few or too many
-    ///   arguments or one of an unsupported type — with the offending position.
-    public init(format: String, _ arguments: Any?...) throws {
-        try self.init(format: format, argumentArray: arguments)
+    /// A malformed format — a syntax error, too few or too many arguments, one of an unsupported type — is handled
+    /// as ``malformedFormatHandling`` says: by default the program stops with the parser's message, as Core Data
+    /// raises. Use ``init(parsing:_:)`` to get the error instead.
+    public init(format: String, _ arguments: Any?...) {
+        self.init(format: format, argumentArray: arguments)
     }
 
     /// Parses a predicate format string, replacing its placeholders with the elements of `argumentArray` in order.
     /// See ``init(format:_:)``.
-    public init(format: String, argumentArray: [Any?]) throws {
+    public init(format: String, argumentArray: [Any?]) {
+        do {
+            self.expression = try PredicateParser.parse(format: format, arguments: argumentArray)
+        } catch let error as FetchPredicateError {
+            self.expression = Self.handleMalformedFormat(error)
+        } catch {
+            self.expression = Self.handleMalformedFormat(FetchPredicateError(.syntax, "\(error)", format: format))
+        }
+    }
+
+    /// Parses a format that may be malformed — typed by a user, read from a file — as ``init(format:_:)`` does,
+    /// throwing instead of stopping when it is.
+    ///
+    /// - Throws: ``FetchPredicateError`` — `.syntax` for a malformed format, `.argument` for too few or too many
+    ///   arguments or one of an unsupported type — with the offending position.
+    public init(parsing format: String, _ arguments: Any?...) throws {
+        try self.init(parsing: format, argumentArray: arguments)
+    }
+
+    /// Parses a format that may be malformed, with its arguments in an array. See ``init(parsing:_:)``.
+    public init(parsing format: String, argumentArray: [Any?]) throws {
         self.expression = try PredicateParser.parse(format: format, arguments: argumentArray)
     }
 

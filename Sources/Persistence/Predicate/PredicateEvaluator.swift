@@ -64,6 +64,9 @@ struct PredicateEvaluator {
             return try evaluate(comparison)
         case .tooDeep(let depth):
             throw Failure(message: PredicateNode.tooDeepMessage(depth), keyPath: nil)
+        case .malformed(let malformed):
+            // The parser's own error, thrown as it is.
+            throw malformed.error
         }
     }
 

@@ -34,6 +34,8 @@ enum PredicateFormatter {
         case .tooDeep(let depth):
             // Not a format that parses: there is none for such a predicate.
             return "<\(PredicateNode.tooDeepMessage(depth))>"
+        case .malformed(let malformed):
+            return "<malformed format: \(malformed.error.message)>"
         }
     }
 

@@ -21,6 +21,9 @@ indirect enum PredicateNode: Sendable, Hashable {
     /// What ``FetchPredicate``'s builders make of a tree that would be deeper than ``maximumDepth`` (its depth):
     /// evaluating or fetching with it is an error that says so.
     case tooDeep(Int)
+    /// What a format that did not parse makes under ``FetchPredicate/MalformedFormatHandling/failWhenUsed(report:)``:
+    /// evaluating or fetching with it is the parser's error.
+    case malformed(MalformedFormat)
 
     /// The deepest a predicate may nest — parentheses, NOTs, ANDs and ORs, lists and CASTs in a format, subpredicates
     /// built through the API, keys in a key path — so that parsing, formatting, evaluating and compiling to SQL
@@ -35,7 +38,7 @@ indirect enum PredicateNode: Sendable, Hashable {
         var pending: [(PredicateNode, Int)] = [(self, 1)]
         while let (node, level) = pending.popLast() {
             switch node {
-            case .constant: deepest = max(deepest, level)
+            case .constant, .malformed: deepest = max(deepest, level)
             case .comparison(let comparison):
                 deepest = max(deepest, level)
                 // A SUBQUERY's predicate nests inside the comparison that holds it.
@@ -87,4 +90,12 @@ indirect enum PredicateNode: Sendable, Hashable {
         default: return .or(flat)
         }
     }
+}
+
+/// The parser's error, kept in a predicate tree (compared and hashed by its text).
+struct MalformedFormat: Sendable, Hashable {
+    let error: FetchPredicateError
+
+    static func == (lhs: Self, rhs: Self) -> Bool { lhs.error.description == rhs.error.description }
+    func hash(into hasher: inout Hasher) { hasher.combine(error.description) }
 }

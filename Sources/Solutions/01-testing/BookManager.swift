@@ -28,7 +28,7 @@ public struct BookManager {
     /// The book with exactly this title, or nil.
     public func book(titled title: String) throws -> Book? {
         let request = Book.fetchRequest()
-        request.predicate = try FetchPredicate(format: "title == %@", title)
+        request.predicate = FetchPredicate(format: "title == %@", title)
         request.fetchLimit = 1
         return try context.fetch(request).first
     }

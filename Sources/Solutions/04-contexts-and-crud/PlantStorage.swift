@@ -40,7 +40,7 @@ public final class PlantStorage {
     /// The plants never watered or last watered before `date`, by name.
     public func plants(notWateredSince date: Date) throws -> [Plant] {
         let request = Plant.fetchRequest()
-        request.predicate = try FetchPredicate(format: "wateredOn == nil OR wateredOn < %@", date)
+        request.predicate = FetchPredicate(format: "wateredOn == nil OR wateredOn < %@", date)
         request.sortDescriptors = [FetchSortDescriptor(\Plant.name)]
         return try viewContext.fetch(request)
     }

@@ -39,7 +39,7 @@ public final class ReadingDataSource: @unchecked Sendable {
             do {
                 let request = FetchRequest<ManagedObjectID>(entityName: Reading.entityName)
                 request.resultType = .managedObjectIDResultType      // IDs only: no objects for the main context
-                request.predicate = try FetchPredicate(format: "station == %@", station)
+                request.predicate = FetchPredicate(format: "station == %@", station)
                 request.sortDescriptors = [FetchSortDescriptor(key: "takenAt")]
                 let ids = try context.fetch(request)
                 self.lock.withLock { self.fetchedIDs = ids }

@@ -17,7 +17,7 @@ public final class ReadingStatistics {
     /// filled, since every one of them is about to be read.
     public func readings(of station: String, from start: Date, before end: Date) throws -> [Reading] {
         let request = Reading.fetchRequest()
-        request.predicate = try FetchPredicate(format: "station == %@ AND takenAt >= %@ AND takenAt < %@",
+        request.predicate = FetchPredicate(format: "station == %@ AND takenAt >= %@ AND takenAt < %@",
                                                station, start, end)
         request.sortDescriptors = [FetchSortDescriptor(\Reading.takenAt)]
         request.returnsObjectsAsFaults = false      // each object arrives with its values: no fault to fire later
@@ -38,7 +38,7 @@ public final class ReadingStatistics {
     /// How many readings of `station` were strictly below `celsius`, counted by the store: no object is made.
     public func count(of station: String, below celsius: Double) throws -> Int {
         let request = Reading.fetchRequest()
-        request.predicate = try FetchPredicate(format: "station == %@ AND celsius < %@", station, celsius)
+        request.predicate = FetchPredicate(format: "station == %@ AND celsius < %@", station, celsius)
         return try context.count(for: request)
     }
     // endregion: count

@@ -42,7 +42,7 @@ public final class EpisodeManager: Sendable {
         let main = mainContext
         return try await main.perform {
             let request = Episode.fetchRequest()
-            request.predicate = try FetchPredicate(format: "listened == %@", false)
+            request.predicate = FetchPredicate(format: "listened == %@", false)
             request.sortDescriptors = [FetchSortDescriptor(\Episode.title)]
             return try main.fetch(request).map(\.title)    // values leave the block, never the objects
         }

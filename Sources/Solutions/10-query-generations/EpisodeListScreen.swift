@@ -64,7 +64,7 @@ public final class EpisodeListScreen {
     /// The store is asked, not the context: a loaded episode reads its old values whatever happened to its row.
     public func title(of episode: Episode) throws -> String? {
         let stillThere = Episode.fetchRequest()
-        stillThere.predicate = try FetchPredicate(format: "SELF == %@", episode.objectID)
+        stillThere.predicate = FetchPredicate(format: "SELF == %@", episode.objectID)
         guard try context.count(for: stillThere) == 1 else { return nil }
         return episode.title
     }

@@ -19,7 +19,7 @@ public final class FlashcardLibrary {
         let background = container.newBackgroundContext()
         let moved = try background.performAndWait {
             let request = BatchUpdateRequest(entityName: "Flashcard")
-            request.predicate = try FetchPredicate(format: "deck.name == %@", name)
+            request.predicate = FetchPredicate(format: "deck.name == %@", name)
             request.propertiesToUpdate = ["box": 1]
             request.resultType = .updatedObjectIDsResultType
             return try background.execute(request).objectIDs ?? []
@@ -40,7 +40,7 @@ public final class FlashcardLibrary {
         let background = container.newBackgroundContext()
         let deleted = try background.performAndWait {
             let archived = FlashcardDeck.fetchRequest()
-            archived.predicate = try FetchPredicate(format: "archived == YES")
+            archived.predicate = FetchPredicate(format: "archived == YES")
             let request = BatchDeleteRequest(fetchRequest: archived)
             request.resultType = .resultTypeObjectIDs      // the decks' IDs and their cards'
             return try background.execute(request).objectIDs ?? []

@@ -14,7 +14,7 @@ public enum DishSearch {
     public static func predicate(for text: String) throws -> FetchPredicate? {
         let words = text.split(whereSeparator: \.isWhitespace).map(String.init)
         guard !words.isEmpty else { return nil }
-        let terms = try words.map { try FetchPredicate(format: "name CONTAINS[cd] %@", $0) }
+        let terms = words.map { FetchPredicate(format: "name CONTAINS[cd] %@", $0) }
         return .and(terms)          // every word must match, in any order: AND, not OR
     }
     // endregion: predicate

@@ -12,6 +12,8 @@ import XCTest
 ///   the function to change.
 /// - Persistence's concurrency debugger is on in every kata: a context or managed object used off its context's
 ///   queue fails the kata with a message naming the rule, instead of stopping the whole run.
+/// - A malformed `FetchPredicate(format:)`, which stops an app (as Core Data's `NSPredicate(format:)` does), fails
+///   the kata with the parser's message instead (``MalformedFormatLog``).
 /// - A watchdog ends the run with a message if a kata hangs (a deadlock between two queues), because a hung
 ///   test would hide every result after it.
 ///
@@ -50,6 +52,8 @@ class KataCase: XCTestCase {
     private var watchdog: DispatchWorkItem?
     /// Off-queue uses reported by the concurrency debugger and not yet turned into a failure.
     private static let offQueue = OffQueueLog()
+    /// Predicate formats that did not parse, not yet turned into a failure.
+    private static let malformedFormats = MalformedFormatLog()
 
     override func setUpWithError() throws {
         try super.setUpWithError()
@@ -59,6 +63,9 @@ class KataCase: XCTestCase {
         ConcurrencyDebugging.isEnabled = true
         // endregion: concurrency-debugger
         _ = log.take()
+        let formats = Self.malformedFormats
+        FetchPredicate.malformedFormatHandling = .failWhenUsed { error in formats.append(error) }
+        _ = formats.take()
         container = try Self.makeInMemoryContainer(model: try Self.makeModel())
         startWatchdog()
     }
@@ -126,6 +133,10 @@ class KataCase: XCTestCase {
         if !offQueue.isEmpty {
             report(OffQueueLog.message(for: offQueue), filePath: filePath, line: line)
         }
+        let formats = Self.malformedFormats.take()
+        if !formats.isEmpty {
+            report(MalformedFormatLog.message(for: formats, inRussian: Self.inRussian), filePath: filePath, line: line)
+        }
         current = nil
     }
 
@@ -172,7 +183,11 @@ class KataCase: XCTestCase {
     func fail(_ what: String, file: String? = nil, function: String? = nil, filePath: StaticString = #filePath,
               line: UInt = #line) {
         let offQueue = Self.offQueue.take()
-        let what = offQueue.isEmpty ? what : OffQueueLog.message(for: offQueue) + "\nThe kata then found: " + what
+        var what = offQueue.isEmpty ? what : OffQueueLog.message(for: offQueue) + "\nThe kata then found: " + what
+        let formats = Self.malformedFormats.take()
+        if !formats.isEmpty {
+            what = MalformedFormatLog.message(for: formats, inRussian: Self.inRussian) + "\nThe kata then found: " + what
+        }
         report(what, file: file, function: function, filePath: filePath, line: line)
     }
 

@@ -48,7 +48,7 @@ class PersistenceTestCase: XCTestCase {
     func storedCount(_ entityName: String, _ format: String? = nil, _ arguments: Any?...) throws -> Int {
         let reader = container.newBackgroundContext()
         let request = FetchRequest<ManagedObject>(entityName: entityName)
-        if let format { request.predicate = try FetchPredicate(format: format, argumentArray: arguments) }
+        if let format { request.predicate = FetchPredicate(format: format, argumentArray: arguments) }
         return try reader.performAndWait { try reader.count(for: request) }
     }
 
