@@ -37,6 +37,12 @@ public enum BatchDeleteRequestResultType: Sendable, Hashable {
 ///
 /// The result's count and IDs cover every deleted object, those deleted by cascade included (roots first), so
 /// that merging the IDs into contexts removes everything that is gone.
+///
+/// Entity inheritance works as in a fetch: a request for an entity deletes its subentities' objects too, unless the
+/// fetch request's ``FetchRequest/includesSubentities`` is `false`, and a request for a subentity deletes only that
+/// subentity's objects (and its own subentities'). Delete rules are those of each object's own entity, inherited
+/// ones included, and reach related objects whatever entity of a hierarchy they are; the returned IDs name each
+/// object's own entity.
 public final class BatchDeleteRequest: PersistentStoreRequest, CustomStringConvertible {
     /// The entity of the objects to delete (for an ID list: the entity of its IDs).
     public let entityName: String

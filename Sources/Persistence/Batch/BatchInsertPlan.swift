@@ -23,16 +23,25 @@ struct BatchInsertPlan {
         attributeIndexes = table.columnProperties.filter { entity.attributeAt[$0] != nil }
     }
 
-    /// The `INSERT` for rows that give the attribute columns at `given`: `Z_PK`, then every attribute column.
-    /// Under uniqueness constraints, a clash updates the stored row's given columns and bumps its version.
+    /// `true` when an upsert must read back which row it wrote and that row's entity: in a hierarchy, a clash can
+    /// find a row of another entity of the table.
+    var readsWrittenRows: Bool {
+        !entity.uniquenessConstraints.isEmpty && (returnsKeys || entity.isInHierarchy)
+    }
+
+    /// The `INSERT` for rows that give the attribute columns at `given`: `Z_PK` (and the entity's `Z_ENT` in a
+    /// hierarchy), then every attribute column. Under uniqueness constraints, a clash updates the stored row's given
+    /// columns and bumps its version.
     func insertSQL(given: [Int]) -> String {
         let columns = attributeIndexes.compactMap { table.columns[$0] }
-        var sql = "INSERT INTO \(table.name) (Z_PK, Z_OPT\(columns.map { ", " + $0 }.joined())) VALUES (?, 1\(String(repeating: ", ?", count: columns.count)))"
+        let entityColumn = entity.isInHierarchy ? ", Z_ENT" : ""
+        let entityValue = entity.isInHierarchy ? ", \(table.number)" : ""
+        var sql = "INSERT INTO \(table.name) (Z_PK, Z_OPT\(entityColumn)\(columns.map { ", " + $0 }.joined())) VALUES (?, 1\(entityValue)\(String(repeating: ", ?", count: columns.count)))"
         if !entity.uniquenessConstraints.isEmpty {
             let updates = given.map { "\(columns[$0]) = excluded.\(columns[$0])" } + ["Z_OPT = Z_OPT + 1"]
             // No conflict target: any of the entity's unique indexes turns the insert into an update.
             sql += " ON CONFLICT DO UPDATE SET " + updates.joined(separator: ", ")
-            if returnsKeys { sql += " RETURNING Z_PK" }
+            if readsWrittenRows { sql += " RETURNING Z_PK" + (entity.isInHierarchy ? ", Z_ENT" : "") }
         }
         return sql
     }

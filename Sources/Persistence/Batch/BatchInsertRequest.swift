@@ -27,11 +27,14 @@ public enum BatchInsertRequestResultType: Sendable, Hashable {
 /// - Values are converted as when an object is saved (an `Int` for a double attribute…); a value that does not
 ///   fit fails with 1550 and a required attribute left nil with 1570, the message naming the row index, the key
 ///   and the value — before anything is written.
-/// - New rows get primary keys from the store's key counter, as saved objects do, and version 1.
+/// - New rows get primary keys from the store's key counter, as saved objects do, and version 1. Rows of a
+///   subentity go into its root entity's table, marked as the subentity's, with keys from the root's counter; an
+///   abstract entity takes no rows (134060).
 /// - Uniqueness constraints make it an *upsert*, as in Core Data: a dictionary whose constrained values match a
 ///   stored row updates that row instead — only the keys the dictionary gives — and bumps its version, so a
 ///   context holding a stale copy gets 133020 when it saves it. Two dictionaries of one request that match each
-///   other behave the same way: the later one updates the row the earlier one made.
+///   other behave the same way: the later one updates the row the earlier one made. In an entity hierarchy, a match
+///   with an object that is not of this entity (or one of its subentities) fails with 133021, changing nothing.
 /// - One SQLite transaction: all rows or none. No validation beyond the above, no notifications, and contexts
 ///   do not see the new objects until they fetch.
 public final class BatchInsertRequest: PersistentStoreRequest, CustomStringConvertible {
@@ -69,6 +72,13 @@ public final class BatchInsertRequest: PersistentStoreRequest, CustomStringConve
 
     /// Reads every row (calling the handler), checks it and converts it to stored values.
     func plan(for entity: EntityDescription, schema: StoreSchema) throws -> BatchInsertPlan {
+        // An abstract entity has objects only through its subentities, so it can have no rows of its own. Apple does
+        // not document what a batch insert into one does; it is refused here as inserting one in a context is.
+        guard !entity.isAbstract else {
+            let concrete = entity.family.filter { !$0.isAbstract }.map(\.name)
+            throw PersistenceError(.coreData, "Batch insert into \(entity.name): \(entity.name) is abstract, so it can have no objects of its own. Insert into one of its subentities instead\(concrete.isEmpty ? "" : " (\(concrete.joined(separator: ", ")))").",
+                                   entityName: entity.name)
+        }
         let table = schema[entity]
         var plan = BatchInsertPlan(entity: entity, table: table, returnsKeys: resultType == .objectIDs)
         var positionOfIndex: [Int: Int] = [:]

@@ -32,6 +32,9 @@ public enum BatchUpdateRequestResultType: Sendable, Hashable {
 ///   1570 (nil for a non-optional attribute) before anything is written. A result that breaks a uniqueness
 ///   constraint fails with 133021 and changes nothing.
 /// - The predicate compiles to SQL exactly as a fetch's does, with its arguments bound.
+/// - In an entity hierarchy, a request for an entity updates its subentities' objects too (unless
+///   ``includesSubentities`` is `false`), and a request for a subentity only that subentity's (and its own
+///   subentities') objects; the returned IDs name each object's own entity.
 public final class BatchUpdateRequest: PersistentStoreRequest, CustomStringConvertible {
     /// The entity whose objects are updated.
     public let entityName: String
@@ -43,6 +46,9 @@ public final class BatchUpdateRequest: PersistentStoreRequest, CustomStringConve
     public var propertiesToUpdate: [String: Any]?
     /// What ``BatchUpdateResult/result`` holds: status (the default), count or IDs.
     public var resultType: BatchUpdateRequestResultType = .statusOnlyResultType
+    /// `true` (the default, as in Core Data): the objects of the entity's subentities are updated too; `false`:
+    /// only objects of the entity itself.
+    public var includesSubentities = true
 
     public var requestType: PersistentStoreRequestType { .batchUpdateRequestType }
 
@@ -75,6 +81,7 @@ public final class BatchUpdateRequest: PersistentStoreRequest, CustomStringConve
         }
         let fetch = FetchRequest<ManagedObject>(entityName: entity.name)
         fetch.predicate = predicate
+        fetch.includesSubentities = includesSubentities
         var query = try FetchQueryCompiler.query(for: fetch, entity: entity, schema: schema)
         query.orderBy = nil
         let table = schema[entity]

@@ -14,7 +14,6 @@ extension ManagedObjectContext {
     public func execute(_ request: BatchUpdateRequest) throws -> BatchUpdateResult {
         checkQueue("execute(BatchUpdateRequest)")
         let (coordinator, entity) = try storeRequestTarget(entityName: request.entityName, resultClass: nil)
-        try refuseHierarchies(for: entity, request: "BatchUpdateRequest", followingRelationships: false)
         let plan = try request.plan(for: entity, schema: coordinator.schema())
         let (count, objectIDs) = try coordinator.withStore { try $0.executeBatchUpdate(plan) }
         return BatchUpdateResult(resultType: request.resultType, count: count, objectIDs: objectIDs)
@@ -31,7 +30,6 @@ extension ManagedObjectContext {
             return BatchDeleteResult(resultType: request.resultType, count: 0, objectIDs: request.resultType == .resultTypeObjectIDs ? [] : nil)
         }
         let (coordinator, entity) = try storeRequestTarget(entityName: request.entityName, resultClass: request.resultClass)
-        try refuseHierarchies(for: entity, request: "BatchDeleteRequest", followingRelationships: true)
         let plan = try request.plan(for: entity, schema: coordinator.schema(), storeIdentifier: coordinator.storeIdentifier ?? "")
         let (count, objectIDs) = try coordinator.withStore { try $0.executeBatchDelete(plan) }
         return BatchDeleteResult(resultType: request.resultType, count: count, objectIDs: objectIDs)
@@ -46,7 +44,6 @@ extension ManagedObjectContext {
     public func execute(_ request: BatchInsertRequest) throws -> BatchInsertResult {
         checkQueue("execute(BatchInsertRequest)")
         let (coordinator, entity) = try storeRequestTarget(entityName: request.entityName, resultClass: nil)
-        try refuseHierarchies(for: entity, request: "BatchInsertRequest", followingRelationships: false)
         let plan = try request.plan(for: entity, schema: coordinator.schema())
         let (count, objectIDs) = try coordinator.withStore { try $0.executeBatchInsert(plan) }
         return BatchInsertResult(resultType: request.resultType, count: count, objectIDs: objectIDs)
@@ -114,26 +111,6 @@ extension ManagedObjectContext {
     }
 
     // MARK: - Helpers
-
-    /// Batch requests here work on entities without inheritance only; one that would touch rows of a hierarchy
-    /// (the entity's own, or, for a delete, any its delete rules reach) is refused before anything is written.
-    private func refuseHierarchies(for entity: EntityDescription, request: String, followingRelationships: Bool) throws {
-        var seen: Set<ObjectIdentifier> = [ObjectIdentifier(entity)]
-        var pending = [entity]
-        while let next = pending.popLast() {
-            if next.isInHierarchy {
-                let reached = next === entity ? "" : ", which \(entity.name)'s relationships reach,"
-                throw PersistenceError(.coreData,
-                                       "\(request) on \(entity.name): \(next.name)\(reached) is part of an entity hierarchy (\(next.rootEntity.name) and its subentities), and batch requests do not support entity inheritance yet. Fetch the objects and change or delete them in a context instead.",
-                                       entityName: entity.name)
-            }
-            guard followingRelationships else { continue }
-            for case .relationship(let relationship) in next.properties
-            where seen.insert(ObjectIdentifier(relationship.destinationEntity)).inserted {
-                pending.append(relationship.destinationEntity)
-            }
-        }
-    }
 
     /// The coordinator and the entity a request names (by name, or by the class of its results).
     private func storeRequestTarget(entityName: String, resultClass: ManagedObject.Type?) throws -> (PersistentStoreCoordinator, EntityDescription) {

@@ -53,7 +53,7 @@ extension PredicateSQLCompiler {
                     return (.object("\(alias).\(table.columns[index]!)", relationship.destinationEntity), nil)
                 }
                 prefix += key + "."
-                alias = scope.join(path: prefix, from: alias, column: table.columns[index]!, to: relationship.destinationEntity) { newAlias() }
+                alias = scope.join(path: prefix, from: alias, column: table.columns[index]!, to: schema[relationship.destinationEntity]) { newAlias() }
                 entity = relationship.destinationEntity
                 continue
             }
@@ -163,10 +163,10 @@ extension PredicateSQLCompiler {
             endsAtToMany = relationship.isToMany
             if tables == nil, !relationship.isToMany {
                 prefix += name + "."
-                alias = scope.join(path: prefix, from: alias, column: column!, to: destination) { newAlias() }
+                alias = scope.join(path: prefix, from: alias, column: column!, to: schema[destination]) { newAlias() }
             } else if !relationship.isToMany {
                 let next = newAlias()
-                tables! += " JOIN \(EntityTable.tableName(destination)) \(next) ON \(next).Z_PK = \(alias).\(column!)"
+                tables! += " JOIN \(schema[destination].name) \(next) ON \(next).Z_PK = \(alias).\(column!)"
                 alias = next
             } else {
                 let next = newAlias()
@@ -186,8 +186,13 @@ extension PredicateSQLCompiler {
 
     func propertyIndex(_ key: String, of entity: EntityDescription, path: [String]) throws -> Int {
         guard let index = entity.propertyIndexByName[key] else {
+            // A key of a subentity only is refused too: a key path follows the relationship's destination entity,
+            // whatever entity the related row turns out to be. Apple documents no rule for it; Core Data's SQL store
+            // raises "keypath … not found in entity" for any key the entity it resolves against lacks.
+            let owners = entity.family.dropFirst().filter { $0.propertyIndexByName[key] != nil }.map(\.name)
+            let subentities = owners.isEmpty ? "" : " Only its subentit\(owners.count == 1 ? "y" : "ies") \(owners.joined(separator: ", ")) \(owners.count == 1 ? "has" : "have") it, and a key path is resolved against the relationship's destination entity, not against the entity each related object turns out to be (Core Data: keypath \(path.joined(separator: ".")) not found in entity \(entity.name)); fetch the subentity and follow the inverse relationship instead, or make the relationship's destination the subentity."
             throw PersistenceError(.persistentStoreIncompatibleSchema,
-                                   "Predicate `\(format)`: \(entity.name) has no property named '\(key)' (in key path '\(path.joined(separator: "."))'). Its properties: \(entity.properties.map(\.name).joined(separator: ", ")).",
+                                   "Predicate `\(format)`: \(entity.name) has no property named '\(key)' (in key path '\(path.joined(separator: "."))'). Its properties: \(entity.properties.map(\.name).joined(separator: ", ")).\(subentities)",
                                    entityName: entity.name, key: key)
         }
         return index

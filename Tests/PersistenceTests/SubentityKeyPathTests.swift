@@ -1,0 +1,224 @@
+import Foundation
+@testable import Persistence
+import XCTest
+
+/// Key paths through relationships whose destination is a subentity, or the root of a hierarchy: a subentity's
+/// rows live in its root entity's table, so every join, subquery and sort the store writes for them must name that
+/// table, and the subentity's own columns there (numbered when a sibling has the same name).
+final class SubentityKeyPathTests: PersistenceTestCase {
+    /// Region ← Country, Region ← Province (siblings, each with its own `population`: ZPOPULATION and ZPOPULATION1).
+    ///
+    /// Mood ─country→ Country (inverse moods)     Mood ─province→ Province (inverse residents)
+    /// Mood ─home→ Region (inverse visitors)      Mood ⇄ Country (favourites / fans, many-to-many)
+    enum Atlas {
+        class Region: ManagedObject {
+            @Managed var name: String
+            @Managed var visitors: Set<Mood>
+        }
+
+        final class Country: Region {
+            @Managed var population: Int
+            @Managed var moods: Set<Mood>
+            @Managed var fans: Set<Mood>
+        }
+
+        final class Province: Region {
+            @Managed var population: Int
+            @Managed var residents: Set<Mood>
+        }
+
+        final class Mood: ManagedObject {
+            @Managed var label: String
+            @Managed var score: Int
+            @Managed var country: Country?
+            @Managed var province: Province?
+            @Managed var home: Region?
+            @Managed var favourites: Set<Country>
+        }
+
+        static func make() throws -> ManagedObjectModel {
+            let region = EntityDescription(name: "Region", managedObjectClass: Region.self, properties: [
+                .attribute("name", .string, optional: false),
+                .toMany("visitors", "Mood", inverse: "home"),
+            ])
+            let country = EntityDescription(name: "Country", managedObjectClass: Country.self, parent: region, properties: [
+                .attribute("population", .integer64, optional: false, defaultValue: 0),
+                .toMany("moods", "Mood", inverse: "country"),
+                .toMany("fans", "Mood", inverse: "favourites"),
+            ])
+            let province = EntityDescription(name: "Province", managedObjectClass: Province.self, parent: region, properties: [
+                .attribute("population", .integer64, optional: false, defaultValue: 0),
+                .toMany("residents", "Mood", inverse: "province"),
+            ])
+            let mood = EntityDescription(name: "Mood", managedObjectClass: Mood.self, properties: [
+                .attribute("label", .string, optional: false),
+                .attribute("score", .integer64, optional: false, defaultValue: 0),
+                .toOne("country", "Country", inverse: "moods"),
+                .toOne("province", "Province", inverse: "residents"),
+                .toOne("home", "Region", inverse: "visitors"),
+                .toMany("favourites", "Country", inverse: "fans"),
+            ])
+            return try ManagedObjectModel(entities: [region, country, province, mood])
+        }
+    }
+
+    private typealias Region = Atlas.Region
+    private typealias Country = Atlas.Country
+    private typealias Province = Atlas.Province
+    private typealias Mood = Atlas.Mood
+
+    override func makeModel() throws -> ManagedObjectModel { try Atlas.make() }
+
+    /// A plain region, three countries, two provinces and five moods between them.
+    private func build(_ context: ManagedObjectContext) {
+        let atlantis = Region(context: context)
+        atlantis.name = "Atlantis"
+        func country(_ name: String, _ population: Int) -> Country {
+            let country = Country(context: context)
+            country.name = name
+            country.population = population
+            return country
+        }
+        func province(_ name: String, _ population: Int) -> Province {
+            let province = Province(context: context)
+            province.name = name
+            province.population = population
+            return province
+        }
+        let norway = country("Norway", 5), japan = country("Japan", 125), chile = country("Chile", 19)
+        let ontario = province("Ontario", 15), bavaria = province("Bavaria", 13)
+        let rows: [(String, Int, Country?, Province?, Region?, [Country])] = [
+            ("calm", 3, norway, ontario, atlantis, [japan, chile]),
+            ("joy", 5, japan, nil, norway, [norway]),
+            ("grief", 1, nil, bavaria, bavaria, []),
+            ("awe", 4, chile, ontario, nil, [norway, japan, chile]),
+            ("dread", 2, norway, nil, japan, [chile]),
+        ]
+        for (label, score, country, province, home, favourites) in rows {
+            let mood = Mood(context: context)
+            mood.label = label
+            mood.score = score
+            mood.country = country
+            mood.province = province
+            mood.home = home
+            mood.favourites = Set(favourites)
+        }
+    }
+
+    private func saved() throws {
+        build(context)
+        try context.save()
+        context.reset()
+    }
+
+    private func labels(_ format: String, _ arguments: Any...) throws -> [String] {
+        let request = Mood.fetchRequest()
+        request.predicate = try FetchPredicate(format: format, argumentArray: arguments)
+        return try context.fetch(request).map(\.label).sorted()
+    }
+
+    // MARK: - Predicates
+
+    func testAToOneIntoASubentityJoinsItsRootsTable() throws {
+        try saved()
+        XCTAssertEqual(try labels("country.name == %@", "Norway"), ["calm", "dread"])
+        XCTAssertEqual(try labels("country.population > 10"), ["awe", "joy"])
+        // Province's population is the numbered column of the shared table.
+        XCTAssertEqual(try storeInteger("SELECT COUNT(*) FROM ZREGION WHERE ZPOPULATION1 > 0"), 2)
+        XCTAssertEqual(try labels("province.population > 14"), ["awe", "calm"])
+        XCTAssertEqual(try labels("country.name == %@ AND province.population > 14", "Norway"), ["calm"])
+        let count = Mood.fetchRequest()
+        count.predicate = try FetchPredicate(format: "country.name == %@", "Norway")
+        XCTAssertEqual(try context.count(for: count), 2)
+    }
+
+    func testPredicatesThroughSubentitiesAgreeWithTheEvaluator() throws {
+        let moods = [
+            "country.name == 'Norway'", "country.name != 'Norway'", "country.name BEGINSWITH[c] 'n'",
+            "country.population > 10", "country.population <= 19", "province.population > 14",
+            "province.name == 'Ontario'", "home.name == 'Norway'", "home.name IN {'Atlantis', 'Bavaria'}",
+            "country == nil", "country.moods.@count > 1", "ANY country.moods.score > 4",
+            "ANY country.fans.label == 'calm'", "ANY favourites.name == 'Norway'", "ALL favourites.population > 10",
+            "NONE favourites.population > 100", "favourites.@count >= 2", "favourites.@sum.population > 100",
+            "favourites.@max.population < 20", "favourites.@avg.population > 50",
+            "SUBQUERY(favourites, $c, $c.population > 10 AND $c.name BEGINSWITH 'J').@count > 0",
+            "SUBQUERY(favourites, $c, ANY $c.moods.score > 3).@count > 0",
+            "ANY favourites.visitors.label == 'joy'", "ANY home.visitors.score > 2",
+            "country.name == 'Norway' AND province.population > 14", "NOT (country.population > 10)",
+        ]
+        var lines = try predicateDisagreements(try moods.map { try FetchPredicate(format: $0) }, of: Mood.self,
+                                               label: \.label, build: build)
+        let countries = [
+            "ANY moods.score > 3", "moods.@count == 0", "ANY fans.label == 'calm'", "ANY visitors.score > 2",
+            "name == 'Japan'", "population > 10", "fans.@avg.score > 3", "SUBQUERY(fans, $m, $m.score < 3).@count > 0",
+        ]
+        lines += try predicateDisagreements(try countries.map { try FetchPredicate(format: $0) }, of: Country.self,
+                                            label: \.name, build: build)
+        let regions = ["name BEGINSWITH 'B'", "ANY visitors.score >= 3", "visitors.@count > 0", "ANY visitors.country.name == 'Norway'"]
+        lines += try predicateDisagreements(try regions.map { try FetchPredicate(format: $0) }, of: Region.self,
+                                            label: \.name, build: build)
+        XCTAssertTrue(lines.isEmpty, lines.joined(separator: "\n"))
+    }
+
+    // MARK: - Sorting, counting, dictionaries, batch updates
+
+    func testSortingByAKeyPathThroughASubentity() throws {
+        func sorted(_ descriptors: [FetchSortDescriptor]) throws -> [String] {
+            let request = Mood.fetchRequest()
+            request.sortDescriptors = descriptors
+            return try context.fetch(request).map(\.label)
+        }
+        let byCountry = [FetchSortDescriptor(key: "country.name"), FetchSortDescriptor(key: "label")]
+        let byProvince = [FetchSortDescriptor(key: "province.population", ascending: false), FetchSortDescriptor(key: "label")]
+        let byHome = [FetchSortDescriptor(key: "home.name", ascending: false), FetchSortDescriptor(key: "label")]
+        // Unsaved objects are sorted in memory; the same order must come from the store.
+        build(context)
+        let inMemory = [try sorted(byCountry), try sorted(byProvince), try sorted(byHome)]
+        try context.save()
+        context.reset()
+        XCTAssertEqual(try sorted(byCountry), ["grief", "awe", "joy", "calm", "dread"])
+        XCTAssertEqual(try sorted(byProvince), ["awe", "calm", "grief", "dread", "joy"])
+        XCTAssertEqual(try sorted(byHome), ["joy", "dread", "grief", "calm", "awe"])
+        XCTAssertEqual([try sorted(byCountry), try sorted(byProvince), try sorted(byHome)], inMemory)
+    }
+
+    func testDictionaryResultsFilterThroughASubentity() throws {
+        try saved()
+        let request = FetchRequest<[String: Any]>(entityName: "Mood")
+        request.resultType = .dictionaryResultType
+        request.propertiesToFetch = ["label", "country"]
+        request.predicate = try FetchPredicate(format: "country.population > 10")
+        request.sortDescriptors = [FetchSortDescriptor(key: "country.name")]
+        let rows = try context.fetch(request)
+        XCTAssertEqual(rows.map { $0["label"] as? String }, ["awe", "joy"])
+        XCTAssertEqual(rows.compactMap { ($0["country"] as? ManagedObjectID)?.entityName }, ["Country", "Country"])
+    }
+
+    func testABatchUpdateFiltersThroughASubentity() throws {
+        try saved()
+        let update = BatchUpdateRequest(entityName: "Mood")
+        update.predicate = try FetchPredicate(format: "country.name == %@ OR province.population < 14", "Norway")
+        update.propertiesToUpdate = ["score": 10]
+        update.resultType = .updatedObjectsCountResultType
+        XCTAssertEqual(try context.execute(update).count, 3)
+        XCTAssertEqual(try labels("score == 10"), ["calm", "dread", "grief"])
+    }
+
+    // MARK: - A key only a subentity has
+
+    func testAKeyOnlyASubentityHasIsRefusedThroughARelationshipToItsParent() throws {
+        // `home` leads to Region; `population` belongs to Country and Province only. Core Data resolves the key
+        // path against Region and refuses it, even where every related row is a country.
+        try saved()
+        let request = Mood.fetchRequest()
+        request.predicate = try FetchPredicate(format: "home.population > 10")
+        let error = assertPersistenceError(.persistentStoreIncompatibleSchema) { _ = try context.fetch(request) }
+        XCTAssertTrue(error?.message.contains("Region has no property named 'population'") == true, error?.message ?? "")
+        XCTAssertTrue(error?.message.contains("Only its subentities Country, Province have it") == true, error?.message ?? "")
+        request.predicate = nil
+        request.sortDescriptors = [FetchSortDescriptor(key: "home.population")]
+        XCTAssertNotNil(assertPersistenceError(.persistentStoreIncompatibleSchema) { _ = try context.fetch(request) })
+        // Through the subentity itself, the same key is fine.
+        XCTAssertEqual(try labels("country.population > 10"), ["awe", "joy"])
+    }
+}
