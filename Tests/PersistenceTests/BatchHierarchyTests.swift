@@ -118,7 +118,7 @@ final class BatchHierarchyTests: PersistenceTestCase {
     private func delete(_ entityName: String, _ format: String? = nil, _ arguments: Any..., includesSubentities: Bool = true,
                         in container: PersistentContainer? = nil) throws -> BatchDeleteResult {
         let fetch = FetchRequest<ManagedObject>(entityName: entityName)
-        if let format { fetch.predicate = try FetchPredicate(format: format, argumentArray: arguments) }
+        if let format { fetch.predicate = FetchPredicate(format: format, argumentArray: arguments) }
         fetch.includesSubentities = includesSubentities
         let request = BatchDeleteRequest(fetchRequest: fetch)
         request.resultType = .resultTypeObjectIDs
@@ -246,7 +246,7 @@ final class BatchHierarchyTests: PersistenceTestCase {
     func testABatchUpdateOfTheRootReachesItsSubentities() throws {
         let atlas = try fill()
         let request = BatchUpdateRequest(entityName: "Region")
-        request.predicate = try FetchPredicate(format: "name == 'Norway' OR name == 'Ontario' OR name == 'Atlantis'")
+        request.predicate = FetchPredicate(format: "name == 'Norway' OR name == 'Ontario' OR name == 'Atlantis'")
         request.propertiesToUpdate = ["name": "Renamed"]
         request.resultType = .updatedObjectIDsResultType
         let ids = try XCTUnwrap(try context.execute(request).objectIDs)
@@ -270,7 +270,7 @@ final class BatchHierarchyTests: PersistenceTestCase {
         countries.resultType = .updatedObjectIDsResultType
         XCTAssertEqual(try context.execute(countries).objectIDs?.map(\.entityName), ["Country", "Country"])
         let provinces = BatchUpdateRequest(entityName: "Province")
-        provinces.predicate = try FetchPredicate(format: "population > 14")
+        provinces.predicate = FetchPredicate(format: "population > 14")
         provinces.propertiesToUpdate = ["population": BatchUpdateExpression.key("population") + 1]
         XCTAssertEqual(try context.execute(provinces).result as? Bool, true)
         let rows = try storeRows("SELECT ZNAME, ZPOPULATION, ZPOPULATION1 FROM ZREGION ORDER BY ZNAME")

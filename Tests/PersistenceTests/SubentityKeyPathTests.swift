@@ -113,7 +113,7 @@ final class SubentityKeyPathTests: PersistenceTestCase {
 
     private func labels(_ format: String, _ arguments: Any...) throws -> [String] {
         let request = Mood.fetchRequest()
-        request.predicate = try FetchPredicate(format: format, argumentArray: arguments)
+        request.predicate = FetchPredicate(format: format, argumentArray: arguments)
         return try context.fetch(request).map(\.label).sorted()
     }
 
@@ -128,7 +128,7 @@ final class SubentityKeyPathTests: PersistenceTestCase {
         XCTAssertEqual(try labels("province.population > 14"), ["awe", "calm"])
         XCTAssertEqual(try labels("country.name == %@ AND province.population > 14", "Norway"), ["calm"])
         let count = Mood.fetchRequest()
-        count.predicate = try FetchPredicate(format: "country.name == %@", "Norway")
+        count.predicate = FetchPredicate(format: "country.name == %@", "Norway")
         XCTAssertEqual(try context.count(for: count), 2)
     }
 
@@ -146,16 +146,16 @@ final class SubentityKeyPathTests: PersistenceTestCase {
             "ANY favourites.visitors.label == 'joy'", "ANY home.visitors.score > 2",
             "country.name == 'Norway' AND province.population > 14", "NOT (country.population > 10)",
         ]
-        var lines = try predicateDisagreements(try moods.map { try FetchPredicate(format: $0) }, of: Mood.self,
+        var lines = try predicateDisagreements(moods.map { FetchPredicate(format: $0) }, of: Mood.self,
                                                label: \.label, build: build)
         let countries = [
             "ANY moods.score > 3", "moods.@count == 0", "ANY fans.label == 'calm'", "ANY visitors.score > 2",
             "name == 'Japan'", "population > 10", "fans.@avg.score > 3", "SUBQUERY(fans, $m, $m.score < 3).@count > 0",
         ]
-        lines += try predicateDisagreements(try countries.map { try FetchPredicate(format: $0) }, of: Country.self,
+        lines += try predicateDisagreements(countries.map { FetchPredicate(format: $0) }, of: Country.self,
                                             label: \.name, build: build)
         let regions = ["name BEGINSWITH 'B'", "ANY visitors.score >= 3", "visitors.@count > 0", "ANY visitors.country.name == 'Norway'"]
-        lines += try predicateDisagreements(try regions.map { try FetchPredicate(format: $0) }, of: Region.self,
+        lines += try predicateDisagreements(regions.map { FetchPredicate(format: $0) }, of: Region.self,
                                             label: \.name, build: build)
         XCTAssertTrue(lines.isEmpty, lines.joined(separator: "\n"))
     }
@@ -187,7 +187,7 @@ final class SubentityKeyPathTests: PersistenceTestCase {
         let request = FetchRequest<[String: Any]>(entityName: "Mood")
         request.resultType = .dictionaryResultType
         request.propertiesToFetch = ["label", "country"]
-        request.predicate = try FetchPredicate(format: "country.population > 10")
+        request.predicate = FetchPredicate(format: "country.population > 10")
         request.sortDescriptors = [FetchSortDescriptor(key: "country.name")]
         let rows = try context.fetch(request)
         XCTAssertEqual(rows.map { $0["label"] as? String }, ["awe", "joy"])
@@ -197,7 +197,7 @@ final class SubentityKeyPathTests: PersistenceTestCase {
     func testABatchUpdateFiltersThroughASubentity() throws {
         try saved()
         let update = BatchUpdateRequest(entityName: "Mood")
-        update.predicate = try FetchPredicate(format: "country.name == %@ OR province.population < 14", "Norway")
+        update.predicate = FetchPredicate(format: "country.name == %@ OR province.population < 14", "Norway")
         update.propertiesToUpdate = ["score": 10]
         update.resultType = .updatedObjectsCountResultType
         XCTAssertEqual(try context.execute(update).count, 3)
@@ -211,7 +211,7 @@ final class SubentityKeyPathTests: PersistenceTestCase {
         // path against Region and refuses it, even where every related row is a country.
         try saved()
         let request = Mood.fetchRequest()
-        request.predicate = try FetchPredicate(format: "home.population > 10")
+        request.predicate = FetchPredicate(format: "home.population > 10")
         let error = assertPersistenceError(.persistentStoreIncompatibleSchema) { _ = try context.fetch(request) }
         XCTAssertTrue(error?.message.contains("Region has no property named 'population'") == true, error?.message ?? "")
         XCTAssertTrue(error?.message.contains("Only its subentities Country, Province have it") == true, error?.message ?? "")
