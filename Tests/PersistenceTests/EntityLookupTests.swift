@@ -52,4 +52,24 @@ final class EntityLookupTests: PersistenceTestCase {
         XCTAssertEqual(error.entityName, "Film")
         XCTAssertTrue(error.message.contains("no entity named 'Film'") && error.message.contains("Movie"), error.message)
     }
+
+    /// `NSManagedObject.entity()`: the entity of the class, from the loaded models.
+    func testAClassFindsItsEntityInTheLoadedModels() {
+        let entity = Movie.entity()
+        XCTAssertEqual(entity.name, "Movie")
+        XCTAssertTrue(entity.managedObjectClass == Movie.self)
+        XCTAssertTrue(entity === container.managedObjectModel.entitiesByName["Movie"], "the newest model answers")
+    }
+
+    /// `NSFetchRequest()` with its `entity` set afterwards, as Core Data code writes it.
+    func testARequestMadeWithoutAnEntityFetchesOnceItHasOne() throws {
+        makeMovie("Heat")
+        try context.save()
+        let request = FetchRequest<Movie>()
+        XCTAssertEqual(request.entityName, "")
+        assertPersistenceError(.persistentStoreIncompatibleSchema) { _ = try context.fetch(request) }
+        request.entity = Movie.entity()
+        XCTAssertEqual(request.entityName, "Movie")
+        XCTAssertEqual(try context.fetch(request).map(\.title), ["Heat"])
+    }
 }

@@ -54,6 +54,10 @@ extension ManagedObjectContext {
             throw PersistenceError(.persistentStoreInvalidType, "This context has no persistent store coordinator to fetch from.")
         }
         if let entity = model.entitiesByName[request.entityName] { return entity }
+        guard !request.entityName.isEmpty else {
+            throw PersistenceError(.persistentStoreIncompatibleSchema,
+                                   "A fetch request must have an entity: set its entity, or make it with FetchRequest(entityName:). The model's entities: \(model.entities.map(\.name).joined(separator: ", ")).")
+        }
         if let type = Result.self as? ManagedObject.Type, let entity = model.entity(for: type) { return entity }
         return try model.entity(named: request.entityName)
     }

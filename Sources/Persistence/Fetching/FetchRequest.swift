@@ -19,8 +19,14 @@ public enum FetchRequestResultType: Sendable {
 /// let movies = try context.fetch(request)
 /// ```
 public final class FetchRequest<Result>: CustomStringConvertible {
-    /// The entity whose objects (or rows) are fetched.
-    public let entityName: String
+    /// The name of the entity whose objects (or rows) are fetched; empty for a request made with ``init()`` whose
+    /// ``entity`` is not set yet.
+    public private(set) var entityName: String
+    /// The entity whose objects are fetched, when the request was given one (Core Data's settable `entity`); setting
+    /// it sets ``entityName`` too. A request made by name leaves it `nil`: the context looks the name up in its model.
+    public var entity: EntityDescription? {
+        didSet { entityName = entity?.name ?? "" }
+    }
     /// Only objects matching it are returned; `nil` returns every object of the entity.
     public var predicate: FetchPredicate?
     /// The order of results; without any, the store's order (which you should not rely on).
@@ -51,6 +57,12 @@ public final class FetchRequest<Result>: CustomStringConvertible {
     /// A request for every object of `entityName`; narrow and order it with its properties.
     public init(entityName: String) {
         self.entityName = entityName
+    }
+
+    /// A request with no entity yet, as Core Data's `NSFetchRequest()`: set ``entity`` before fetching (a fetch
+    /// without one fails, naming the model's entities).
+    public init() {
+        self.entityName = ""
     }
 
     public var description: String {

@@ -13,6 +13,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// A coordinator with no store yet (a container opens it; contexts set it as ``ManagedObjectContext/persistentStoreCoordinator``).
     public init(managedObjectModel: ManagedObjectModel) {
         self.managedObjectModel = managedObjectModel
+        LoadedModels.add(managedObjectModel)
     }
 
     /// Opens (creating if needed) the store described by `description`.
