@@ -75,16 +75,6 @@ final class InheritanceTests: PersistenceTestCase {
         XCTAssertTrue(error?.message.contains("Entity 'Book' inherits from 'Media', which is not one of the model's entities") == true, error?.message ?? "")
     }
 
-    func testASubentitysClassMustBeItsParentsClassOrASubclass() throws {
-        let media = EntityDescription(name: "Media", managedObjectClass: Media.self, properties: [.attribute("title", .string)])
-        let error = assertPersistenceError(.coreData) {
-            _ = try ManagedObjectModel(entities: [
-                media, EntityDescription(name: "Shelf", managedObjectClass: Shelf.self, parent: media, properties: []),
-            ])
-        }
-        XCTAssertTrue(error?.message.contains("its class Shelf must be Media or a subclass of it") == true, error?.message ?? "")
-    }
-
     func testASubentityWithoutAClassOfItsOwnUsesItsParentsClass() throws {
         let media = EntityDescription(name: "Media", managedObjectClass: Media.self, properties: [
             .attribute("title", .string, optional: false),

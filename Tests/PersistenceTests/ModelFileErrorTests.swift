@@ -106,13 +106,6 @@ final class ModelFileErrorTests: PersistenceTestCase {
 
     // MARK: - What is not supported yet is refused by name
 
-    func testATransformableAttributeWithoutATransformerNameIsRefused() throws {
-        try assertRejected("Invalid/TransformableWithoutTransformer.xml",
-                           says: ["attribute 'colour': it is Transformable with no value transformer name",
-                                  "NSSecureUnarchiveFromData", "ValueTransformer.setValueTransformer(_:forName:)"],
-                           entity: "Note", key: "colour")
-    }
-
     func testTransientRelationshipsAreRefused() throws {
         // Transient attributes load (see TransientAttributeTests); a transient relationship is still refused by name.
         try assertRejected("Invalid/TransientRelationship.xml",

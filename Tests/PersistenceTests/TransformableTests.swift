@@ -95,12 +95,8 @@ final class TransformableTests: PersistenceTestCase {
                       error?.message ?? "")
     }
 
-    func testATransformableAttributeNeedsATransformerNameAndOnlyItMayHaveOne() {
-        assertPersistenceError(.coreData) {
-            _ = try ManagedObjectModel(entities: [EntityDescription(name: "Note", properties: [
-                .attribute(AttributeDescription(name: "tags", type: .transformable)),
-            ])])
-        }
+    func testOnlyATransformableAttributeMayNameATransformer() {
+        // One without a name uses the default transformer (DefaultTransformerTests).
         assertPersistenceError(.coreData) {
             _ = try ManagedObjectModel(entities: [EntityDescription(name: "Note", properties: [
                 .attribute(AttributeDescription(name: "text", type: .string, valueTransformerName: "TagListTransformer")),

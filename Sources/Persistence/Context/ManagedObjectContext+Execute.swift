@@ -195,6 +195,10 @@ extension ManagedObjectContext {
         syncStoreIdentifier()
         let ownStore = registry.storeIdentifier == ids.storeIdentifier
         let objects = rows.map { object(for: $0, entity: $0.entity, ids: ids, asFault: asFaults, ownStore: ownStore) }
+        // A subentity's class need not derive from its parent's (see fetch(_:)).
+        if !job.idsOnly, let stray = objects.first(where: { !($0 is Result) }) {
+            throw job.entity.resultClassError(stray, requestKind: "AsynchronousFetchRequest", resultType: Result.self)
+        }
         let results: [Any] = job.idsOnly ? objects.map(\.objectID) : objects
         guard let typed = results as? [Result] else {
             throw PersistenceError(.coreData, "AsynchronousFetchRequest<\(Result.self)> for \(job.entity.name) cannot hold its results.", entityName: job.entity.name)

@@ -6,7 +6,10 @@ extension ManagedObjectContext {
     /// With ``FetchRequest/includesPendingChanges`` (the default) the results reflect unsaved work: inserted
     /// objects that match appear, deleted ones do not, and changed objects are tested with their current values.
     /// - Throws: ``PersistenceError`` for an unknown entity or key, a predicate that does not fit the model, or a
-    ///   `Result` type that does not match the result type; store errors with the SQL.
+    ///   `Result` type that does not match the result type; store errors with the SQL. A subentity's class need
+    ///   not derive from its parent's: a `FetchRequest<Region>` whose results include an object of a subentity
+    ///   whose class is not `Region` throws 134060 naming it (Core Data's typed fetch would trap on that element),
+    ///   and `FetchRequest<ManagedObject>` returns them all.
     public func fetch<Result>(_ request: FetchRequest<Result>) throws -> [Result] {
         checkQueue("fetch(_:)")
         let entity = try entity(for: request)
@@ -14,11 +17,15 @@ extension ManagedObjectContext {
         switch request.resultType {
         case .managedObjectResultType:
             let objects = try fetchObjects(request, entity: entity)
-            // Every object is an instance of the entity's class: when that class is the class `Result` or a subclass
-            // of it, the array already has the right representation and needs no per-element cast. (Not for a
-            // protocol `Result`: an array of existentials is laid out differently.)
-            if let resultClass = Result.self as? AnyClass, ClassAncestry.isClass(entity.managedObjectClass, subclassOf: resultClass) {
+            // When every entity fetched has the class `Result` or a subclass of it, the array already has the right
+            // representation and needs no per-element cast. (Not for a protocol `Result`: an array of existentials
+            // is laid out differently.)
+            if let resultClass = Result.self as? AnyClass,
+               entity.fetchesOnlyInstances(of: resultClass, includingSubentities: request.includesSubentities) {
                 return unsafeBitCast(objects, to: [Result].self)
+            }
+            if entity.managedObjectClass is Result.Type, let stray = objects.first(where: { !($0 is Result) }) {
+                throw entity.resultClassError(stray, requestKind: "FetchRequest", resultType: Result.self)
             }
             results = objects
         case .managedObjectIDResultType:

@@ -12,6 +12,14 @@ public final class AttributeDescription: Sendable, CustomStringConvertible {
     /// For a ``AttributeType/transformable`` attribute: the name its ``ValueTransformer`` is registered under
     /// (`ValueTransformer.setValueTransformer(_:forName:)`). The transformer turns the attribute's values into
     /// `Data` when they are set and back when they are read.
+    ///
+    /// Nil (or empty) means Core Data's default, the transformer registered as `NSSecureUnarchiveFromData`
+    /// (`NSSecureUnarchiveFromDataTransformer`): a secure keyed archive of `NSArray`, `NSDictionary`, `NSSet`,
+    /// `NSString`, `NSNumber`, `NSDate`, `NSData`, `NSURL`, `NSUUID` and `NSNull` values, Swift's counterparts
+    /// included. Core Data logs a warning for each such attribute when it loads the model, and so does
+    /// ``ManagedObjectModel`` (in ``ManagedObjectModel/warnings`` and, once per process, on standard error). Setting
+    /// a value of another type changes nothing and fails the next save with 1550, naming the attribute and the type
+    /// (Core Data raises `NSInvalidArgumentException`, "not among allowed top level class list", during the save).
     public let valueTransformerName: String?
     /// A transient attribute is never stored, as in Core Data: it has no column, its value lives only in the object
     /// in memory, and every object read from the store (fetched, a fault fired, refreshed without merging) starts

@@ -26,8 +26,8 @@ public enum AttributeType: String, Sendable, Hashable, CaseIterable {
     case binaryData
     /// A decimal number (`Decimal`), stored as text so no digit is lost.
     case decimal
-    /// A value of a type of your own, stored as the `Data` a named ``ValueTransformer`` turns it into (see
-    /// ``AttributeDescription/valueTransformerName``).
+    /// A value of a type of your own, stored as the `Data` a named ``ValueTransformer`` (or Core Data's default
+    /// one) turns it into (see ``AttributeDescription/valueTransformerName``).
     case transformable
 
     /// SQLite's column type for the attribute.

@@ -1,5 +1,5 @@
-/// Which classes derive from which: the model checks an entity's class against its parent's, and a typed fetch its
-/// objects' classes against the result type.
+/// Which classes derive from which: a typed fetch checks its entities' classes against the result type, and the model
+/// a typed relationship's class against the classes of the objects it may hold.
 enum ClassAncestry {
     /// `true` when `type` is `ancestor` or inherits from it.
     static func isClass(_ type: AnyClass, subclassOf ancestor: AnyClass) -> Bool {

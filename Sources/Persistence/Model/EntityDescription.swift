@@ -22,8 +22,14 @@
 public final class EntityDescription: @unchecked Sendable, CustomStringConvertible {
     /// The entity's name, unique in its model: what fetch requests and `insertNewObject(forEntityName:into:)` name.
     public let name: String
-    /// The class instantiated for this entity's objects (`ManagedObject` itself when there is no subclass). A
-    /// subentity's class is its parent's class or a subclass of it.
+    /// The class instantiated for this entity's objects (`ManagedObject` itself when there is no subclass).
+    ///
+    /// A subentity's class may be its parent's class, a subclass of it, or — as Core Data allows — a class that
+    /// does not derive from it at all (entity `Country` inheriting from `Region`, class `Country: ManagedObject`).
+    /// Its objects then have every property of the entity through `value(forKey:)`, and the `@Managed` properties
+    /// their own class declares; a fetch of the parent typed as the parent's class cannot return them (see
+    /// `ManagedObjectContext.fetch(_:)`), and a `@Managed` relationship to the parent must be declared with a
+    /// class every object of the parent's family is an instance of (`ManagedObject?` at least).
     public let managedObjectClass: ManagedObject.Type
     /// Attributes and relationships: the inherited ones first, in the parent's order, then this entity's own, in the
     /// order declared.
@@ -43,6 +49,9 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     private var subentityReferences: [EntityReference] = []
     /// This entity and everything that inherits from it, parents before children; set by the model.
     private var familyReferences: [EntityReference] = []
+    /// `true` when every entity of the family has this entity's class or a subclass of it as its class, so every
+    /// object a fetch of this entity returns is an instance of ``managedObjectClass``; set by the model.
+    private(set) var familySharesClass = true
     /// Indexes on the entity's table (Core Data's fetch indexes); they speed fetches up and never change results.
     public let indexes: [FetchIndexDescription]
 
@@ -229,7 +238,13 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         func family(of entity: EntityDescription) -> [EntityDescription] {
             [entity] + entity.subentityReferences.flatMap { family(of: $0.entity) }
         }
-        for entity in entities { entity.familyReferences = family(of: entity).map(EntityReference.init) }
+        for entity in entities {
+            let members = family(of: entity)
+            entity.familyReferences = members.map(EntityReference.init)
+            entity.familySharesClass = members.allSatisfy {
+                ClassAncestry.isClass($0.managedObjectClass, subclassOf: entity.managedObjectClass)
+            }
+        }
     }
 
     /// Properties by name.

@@ -15,7 +15,8 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
     /// configurations are kept so a model read from Xcode's format says what it declared.
     private let configurationMembers: [String: [EntityDescription]]
     /// What loading the model noticed but did not treat as an error (for example a `representedClassName` with no
-    /// class found, so the entity's objects are plain `ManagedObject`s, as Core Data does).
+    /// class found, so the entity's objects are plain `ManagedObject`s, as Core Data does, or a transformable
+    /// attribute that names no transformer and so uses the default one, which is also printed to standard error).
     public internal(set) var warnings: [String] = []
 
     /// A model of `entities`; `configurations` names groups of them (each entity name must be one of `entities`).
@@ -52,9 +53,10 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
             guard byName[parent.name] === parent else {
                 throw Self.invalid("Entity '\(entity.name)' inherits from '\(parent.name)', which is not one of the model's entities; put the parent in the same model.", entity: entity.name)
             }
-            guard ClassAncestry.isClass(entity.managedObjectClass, subclassOf: parent.managedObjectClass) else {
-                throw Self.invalid("Entity '\(entity.name)' inherits from '\(parent.name)', so its class \(entity.managedObjectClass) must be \(parent.managedObjectClass) or a subclass of it: a fetch of \(parent.name) returns \(entity.name) objects as \(parent.managedObjectClass).", entity: entity.name)
-            }
+            // The entity's class need not derive from the parent's: Core Data lets the two hierarchies differ
+            // (a subentity's class may come straight from ManagedObject). What relies on a class holding a
+            // subentity's objects checks for itself: typed relationships when the class is checked below,
+            // typed fetches when they run.
         }
         self.entities = entities
         self.entitiesByName = byName
@@ -75,6 +77,8 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
         self.versionHash = Self.hash(of: entities)
         for entity in entities { entity.managedObjectModel = self }
         for entity in entities { try entity.checkManagedObjectClass() }
+        warnings = Self.defaultTransformerWarnings(for: entities)
+        Self.printOnce(warnings)
     }
 
     /// A model with no entities: what a container whose model could not be loaded holds.
@@ -156,12 +160,12 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
                 }
                 throw invalid("Entity '\(entity.name)' has two properties named '\(property.name)' (names must differ in more than case).", entity: entity.name, key: property.name)
             }
-            if case .attribute(let attribute) = property,
-               (attribute.attributeType == .transformable) != (attribute.valueTransformerName.map { !$0.isEmpty } ?? false) {
-                throw invalid(attribute.attributeType == .transformable
-                    ? "Transformable attribute '\(entity.name).\(attribute.name)' needs the name of a registered ValueTransformer (valueTransformerName); there is no default transformer here."
-                    : "Attribute '\(entity.name).\(attribute.name)' names a value transformer but is \(attribute.attributeType.rawValue); only transformable attributes use one.",
-                    entity: entity.name, key: attribute.name)
+            // A transformable attribute without a transformer name uses the default one (see
+            // defaultTransformerWarnings); only a name on another type is a mistake.
+            if case .attribute(let attribute) = property, attribute.attributeType != .transformable,
+               attribute.valueTransformerName.map({ !$0.isEmpty }) ?? false {
+                throw invalid("Attribute '\(entity.name).\(attribute.name)' names a value transformer but is \(attribute.attributeType.rawValue); only transformable attributes use one.",
+                              entity: entity.name, key: attribute.name)
             }
             if case .attribute(let attribute) = property, attribute.attributeType.coerce(attribute.defaultValue) == nil {
                 throw invalid("The default value \(attribute.defaultValue) of '\(entity.name).\(attribute.name)' is not a \(attribute.attributeType.rawValue) value.", entity: entity.name, key: attribute.name)

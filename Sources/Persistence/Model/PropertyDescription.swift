@@ -24,9 +24,10 @@ public enum PropertyDescription: Sendable {
     }
 
     /// A transformable attribute: `.transformable("tags", transformer: "TagsTransformer")`. Its values are turned
-    /// into `Data` by the ``ValueTransformer`` registered under that name; read and write them with
-    /// `value(forKey:)` and `setValue(_:forKey:)`, or a computed property of the class that calls them.
-    public static func transformable(_ name: String, transformer: String, optional: Bool = true,
+    /// into `Data` by the ``ValueTransformer`` registered under that name — without one, by Core Data's default
+    /// (see ``AttributeDescription/valueTransformerName``); read and write them with `value(forKey:)` and
+    /// `setValue(_:forKey:)`, or a computed property of the class that calls them.
+    public static func transformable(_ name: String, transformer: String? = nil, optional: Bool = true,
                                      transient: Bool = false) -> PropertyDescription {
         .attribute(AttributeDescription(name: name, type: .transformable, isOptional: optional,
                                         valueTransformerName: transformer, isTransient: transient))

@@ -62,7 +62,10 @@ open class ValueTransformer: @unchecked Sendable {
 
     private final class Registry: @unchecked Sendable {
         private let lock = NSLock()
-        private var transformers: [String: ValueTransformer] = [:]
+        // Foundation registers its secure unarchiving transformer from the start; so does this registry.
+        private var transformers: [String: ValueTransformer] = [
+            NSValueTransformerName.secureUnarchiveFromDataTransformerName.rawValue: NSSecureUnarchiveFromDataTransformer(),
+        ]
 
         func set(_ transformer: ValueTransformer?, for name: String) {
             lock.withLock { transformers[name] = transformer }
@@ -77,11 +80,14 @@ open class ValueTransformer: @unchecked Sendable {
 }
 #endif
 
-/// The transformer registered under `name` (Foundation's registry on Apple platforms, ours elsewhere).
+/// The transformer registered under `name` (Foundation's registry on Apple platforms, ours elsewhere). An empty
+/// name is a transformable attribute that names none: it gets Core Data's default, the transformer registered as
+/// `NSSecureUnarchiveFromData`.
 func registeredValueTransformer(named name: String) -> ValueTransformer? {
+    let name = name.isEmpty ? NSValueTransformerName.secureUnarchiveFromDataTransformerName : NSValueTransformerName(name)
     #if canImport(Darwin)
-    ValueTransformer(forName: NSValueTransformerName(name))
+    return ValueTransformer(forName: name)
     #else
-    ValueTransformer.registered(forName: NSValueTransformerName(name))
+    return ValueTransformer.registered(forName: name)
     #endif
 }

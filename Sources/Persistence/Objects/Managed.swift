@@ -141,10 +141,10 @@ extension EntityDescription {
             switch (declared.kind, property) {
             case (.attribute(let types), .attribute(let attribute)) where types.contains(attribute.attributeType):
                 break
-            case (.toOne(let type), .relationship(let r)) where !r.isToMany && r.destinationEntity.managedObjectClass == type:
-                break
-            case (.toMany(let type, let ordered), .relationship(let r)) where r.isToMany && r.isOrdered == ordered && r.destinationEntity.managedObjectClass == type:
-                break
+            case (.toOne(let type), .relationship(let r)) where !r.isToMany && Self.holds(r, as: type):
+                try Self.checkClasses(of: r, declaredAs: type, at: where_, entity: name)
+            case (.toMany(let type, let ordered), .relationship(let r)) where r.isToMany && r.isOrdered == ordered && Self.holds(r, as: type):
+                try Self.checkClasses(of: r, declaredAs: type, at: where_, entity: name)
             default:
                 throw PersistenceError(.coreData, "Invalid model: \(where_) is declared as \(declared.kind) but the model says \(property.kindDescription).", entityName: name, key: declared.name)
             }
@@ -152,6 +152,23 @@ extension EntityDescription {
         }
         ordinalIndexes = table
         setOrdinalCells(table.map { PackedOrdinalCell(entity: self, propertyIndex: $0) })
+    }
+
+    /// `true` when a `@Managed` relationship declared with `type` can stand for `relationship`: its destination's
+    /// class is `type` or a subclass of it (`ManagedObject` fits every relationship).
+    private static func holds(_ relationship: RelationshipDescription, as type: ManagedObject.Type) -> Bool {
+        ClassAncestry.isClass(relationship.destinationEntity.managedObjectClass, subclassOf: type)
+    }
+
+    /// Refuses a `@Managed` relationship declared with `type` when a subentity of its destination has a class that
+    /// is not `type`: its objects could be related but never read back through the property. (In Core Data the
+    /// Objective-C accessor would hand such an object over typed as `type`, undocumented and unsound in Swift.)
+    private static func checkClasses(of relationship: RelationshipDescription, declaredAs type: ManagedObject.Type,
+                                     at where_: String, entity: String) throws {
+        let destination = relationship.destinationEntity!
+        guard let stranger = destination.firstMember(notOf: type) else { return }
+        throw PersistenceError(.coreData, "Invalid model: \(where_) is declared with \(type), but its destination \(destination.name) has the subentity \(stranger.name), whose class \(stranger.managedObjectClass) is not \(type): such an object could be related but not read back. Declare it with ManagedObject (or a class every object of \(destination.name) and its subentities is), or make \(stranger.managedObjectClass) a subclass of \(type).",
+                               entityName: entity, key: relationship.name)
     }
 }
 

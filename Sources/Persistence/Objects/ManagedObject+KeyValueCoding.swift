@@ -47,6 +47,23 @@ extension ManagedObject {
         return transformer
     }
 
+    /// Refuses a value that the secure unarchiving transformer (Core Data's default) cannot store, before
+    /// Foundation is asked to: Apple's raises `NSInvalidArgumentException` ("Object of class … is not among allowed
+    /// top level class list") during the save, and Linux's archiver stops the process.
+    private func checkSecurelyArchivable(_ value: Any, by transformer: NSSecureUnarchiveFromDataTransformer,
+                                         attribute: AttributeDescription) throws {
+        let allowed = type(of: transformer).allowedTopLevelClasses
+        do {
+            try SecureArchive.check(value, allowed: allowed)
+        } catch let failure as SecureArchive.Failure {
+            let named = attribute.valueTransformerName.flatMap { $0.isEmpty ? nil : "the value transformer '\($0)'" }
+                ?? "Core Data's default value transformer, NSSecureUnarchiveFromData (the attribute names none)"
+            throw PersistenceError(.managedObjectValidation,
+                                   "\(entity.name).\(attribute.name) is transformable with \(named), which stores only values of \(SecureArchive.names(of: allowed)) and their Swift counterparts: \(failure). Store the value as one of those, or name a ValueTransformer of your own in the attribute's valueTransformerName.",
+                                   object: self, key: attribute.name)
+        }
+    }
+
     static func swiftValue(_ value: PersistentValue, type: AttributeType) -> Any? {
         switch (value, type) {
         case (.integer(let v), _): return Int(v)
@@ -101,7 +118,11 @@ extension ManagedObject {
         }
         if let attribute = entity.attributeAt[index], attribute.attributeType == .transformable {
             guard let value, !(value is NSNull) else { return setAttributeValue(.null, at: index) }
-            let transformed = try transformer(of: attribute).transformedValue(value)
+            let transformer = try transformer(of: attribute)
+            if let secure = transformer as? NSSecureUnarchiveFromDataTransformer {
+                try checkSecurelyArchivable(value, by: secure, attribute: attribute)
+            }
+            let transformed = transformer.transformedValue(value)
             guard let data = transformed as? Data else {
                 throw PersistenceError(.managedObjectValidation,
                                        "\(entity.name).\(key) is transformable: its value transformer '\(attribute.valueTransformerName ?? "")' must turn \(type(of: value)) into Data, but gave \(transformed.map { "\(type(of: $0))" } ?? "nil").",

@@ -18,9 +18,9 @@ extension ManagedObjectModel {
     /// entity and the property: a file that is missing (260) or not well-formed XML (259), an unknown document
     /// version or attribute type, a relationship to a missing entity or a missing inverse, and features this
     /// library does not support yet (transient relationships, derived attributes, validation rules, fetched
-    /// properties, transformable attributes without a named transformer) are all reported rather than loaded
-    /// half-way (134060 for model problems). Transient attributes (`transient="YES"`) load as
-    /// ``AttributeDescription/isTransient``.
+    /// properties) are all reported rather than loaded half-way (134060 for model problems). Transient attributes
+    /// (`transient="YES"`) load as ``AttributeDescription/isTransient``; a transformable attribute whose
+    /// Transformer field is empty loads with Core Data's default transformer, and ``warnings`` says so.
     public convenience init(contentsOf url: URL, managedObjectClasses: [ManagedObject.Type] = [],
                             modules: [String] = []) throws {
         let reader = ModelFileReader(classes: ManagedObjectClassResolver(registered: managedObjectClasses, moduleHints: modules))
@@ -30,6 +30,6 @@ extension ManagedObjectModel {
         } catch {
             throw declarations.locate(error)
         }
-        warnings = declarations.contents.warnings
+        warnings = declarations.contents.warnings + warnings
     }
 }

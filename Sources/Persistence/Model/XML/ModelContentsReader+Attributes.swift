@@ -36,13 +36,10 @@ extension ModelContentsReader {
         }
         // usesScalarValueType only changes the Swift type Xcode generates (Int32 or NSNumber); a class here
         // declares its own property types, so it does not change the attribute.
+        // An empty Transformer field leaves the name nil: the attribute uses Core Data's default transformer, and
+        // the model warns about it.
         var transformerName: String?
-        if type == .transformable {
-            // Xcode leaves the field empty for its default, NSSecureUnarchiveFromData: keyed archiving of
-            // NSSecureCoding classes, which Swift values on Linux are not.
-            guard let named = element["valueTransformerName"], !named.isEmpty else {
-                throw fail("it is Transformable with no value transformer name. Xcode's default, NSSecureUnarchiveFromData, needs Objective-C archiving and is not available here: write a ValueTransformer subclass, register it with ValueTransformer.setValueTransformer(_:forName:), and put its name in the attribute's Transformer field (valueTransformerName).")
-            }
+        if type == .transformable, let named = element["valueTransformerName"], !named.isEmpty {
             transformerName = named
         }
         let defaultValue = try self.defaultValue(of: element, type: type, fail: fail)

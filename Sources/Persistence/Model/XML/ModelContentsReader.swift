@@ -109,15 +109,16 @@ struct ModelContentsReader {
         return try declarations.map(make)
     }
 
-    /// The class of an entity's objects: the `representedClassName`'s class, or when none is found, the parent's
-    /// class (a subentity's class must be its parent's or a subclass) or `ManagedObject`.
+    /// The class of an entity's objects: the `representedClassName`'s class, or when none is named or found, the
+    /// parent's class or `ManagedObject`. The class found need not derive from the parent's (Core Data lets class
+    /// and entity hierarchies differ).
     private func objectClass(of declaration: EntityDeclaration, parent: EntityDescription?,
                              into result: inout Result) throws -> ManagedObject.Type {
         let at = "entity '\(declaration.name)'"
         switch classes.resolve(declaration.representedClassName) {
         case .found(let type):
-            // A subentity left as NSManagedObject still makes objects of its parent's class, as fetches of the
-            // parent return them as that class.
+            // A subentity left as NSManagedObject makes objects of its parent's class, so that typed fetches of
+            // the parent return them too. (Core Data would make plain NSManagedObjects; this library's choice.)
             return type == ManagedObject.self ? (parent?.managedObjectClass ?? type) : type
         case .notFound:
             let fallback = parent?.managedObjectClass ?? ManagedObject.self
