@@ -189,7 +189,7 @@ final class ClassHierarchyTests: PersistenceTestCase {
         request.includesSubentities = false
         XCTAssertEqual(try context.fetch(request).map(\.name), ["Europe"])
         request.includesSubentities = true
-        request.predicate = try FetchPredicate(format: "name != %@", "France")
+        request.predicate = FetchPredicate(format: "name != %@", "France")
         XCTAssertEqual(try context.fetch(request).map(\.name).sorted(), ["Bavaria", "Europe"])
         XCTAssertEqual(try context.fetch(FetchRequest<Region>(entityName: "Province")).map(\.name), ["Bavaria"])
     }
@@ -243,7 +243,7 @@ final class ClassHierarchyTests: PersistenceTestCase {
             XCTAssertEqual(home.residents.map(\.name), ["Ada"])
             XCTAssertTrue(travellers.last?.home is Region)
             let request = FetchRequest<Traveller>(entityName: "Traveller")
-            request.predicate = try FetchPredicate(format: "home.name == %@", "France")
+            request.predicate = FetchPredicate(format: "home.name == %@", "France")
             XCTAssertEqual(try reader.fetch(request).map(\.name), ["Ada"], "a key path through the relationship reaches the country's inherited attribute")
         }
     }

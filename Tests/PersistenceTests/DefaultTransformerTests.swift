@@ -101,7 +101,7 @@ final class DefaultTransformerTests: PersistenceTestCase {
 
     func testTheWarningIsPrintedToStandardErrorOncePerAttribute() throws {
         let log = try temporaryFolder().appendingPathComponent("stderr.txt")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let file = try FileHandle(forWritingTo: log)
         let saved = dup(STDERR_FILENO)
         dup2(file.fileDescriptor, STDERR_FILENO)
