@@ -91,14 +91,25 @@ extension ManagedObjectContext {
         return permanentIDs.id(of: entity, primaryKey: primaryKey)
     }
 
-    /// The object for a fetched row: a registered one is reused (one object per ID per context) and, if it is a
-    /// fault without values, takes the row; a new one is made as a fault holding the row, or fired when `asFault`
-    /// is false. `ownStore` says the registry's store identifier is the one of `ids`' store (checked once per
-    /// fetch, not per row).
+    /// The object for a fetched row: a registered one is reused (one object per ID per context); a new one is made
+    /// as a fault holding the row, or fired when `asFault` is false. `ownStore` says the registry's store identifier
+    /// is the one of `ids`' store (checked once per fetch, not per row).
+    ///
+    /// A registered object that is a fault takes the row when it has none yet, and — when `asFault` is false, as
+    /// Core Data's `returnsObjectsAsFaults = false` promises objects "pre-populated with their property values" —
+    /// also when it holds an older one: it comes back filled (`awakeFromFetch()` runs). A filled object keeps its
+    /// values, unsaved changes or not: a fetch does not refresh it.
     func object(for row: StoreRow, entity: EntityDescription, ids: PermanentIDs, asFault: Bool,
                 ownStore: Bool) -> ManagedObject {
         if let object = registry.object(entityIndex: entity.index, primaryKey: row.primaryKey) {
-            if object.faultState == .faultWithoutRow && !object.isInaccessible { object.adopt(row, asFault: asFault) }
+            switch object.faultState {
+            case .faultWithoutRow where !object.isInaccessible:
+                object.adopt(row, asFault: asFault)
+            case .faultWithRow where !asFault && !object.hasChanges:
+                object.adopt(row, asFault: false)
+            default:
+                break
+            }
             return object
         }
         let id = ids.id(of: entity, primaryKey: row.primaryKey)

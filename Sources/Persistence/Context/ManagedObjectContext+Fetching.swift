@@ -123,7 +123,13 @@ extension ManagedObjectContext {
             }
         }
         guard pending else { return objects }
-        return try applyPendingChanges(to: objects, request: request, entity: entity, ancestors: ancestors)
+        let results = try applyPendingChanges(to: objects, request: request, entity: entity, ancestors: ancestors)
+        if !idsOnly && request.fetchBatchSize == 0 && !request.returnsObjectsAsFaults {
+            // Objects read through a parent (changed or inserted there) come as faults: filled here, as the request
+            // asks, one by one from the parent. (Batched faults stay faults: their batch fills them together.)
+            for object in results where object.faultState != .fired { object.fireFault() }
+        }
+        return results
     }
 
     /// The memory a fetched object takes, for ``FetchedPackedRows`` to set aside: the malloc block of an object of
@@ -139,7 +145,8 @@ extension ManagedObjectContext {
 
     /// The objects for packed rows of this context's own store, for a context without parents: the common fetch,
     /// kept lean. A new object costs one retain of its block and its places in the registry and the result, and an
-    /// object already registered is reused.
+    /// object already registered is reused — filled with its row if it is a fault and the fetch does not return
+    /// faults (see ``ManagedObjectContext/object(for:entity:ids:asFault:ownStore:)``).
     ///
     /// Each block's keys and versions are let go of once its objects are made, and the memory set aside for its
     /// objects just before (see ``FetchedPackedRows``).
@@ -156,8 +163,13 @@ extension ManagedObjectContext {
             let version = fetched.version(at: row)
             let block = Unmanaged.passUnretained(fetched.block)
             if let registered = table.object(for: primaryKey) {
-                if registered.faultState == .faultWithoutRow && !registered.isInaccessible {
+                switch registered.faultState {
+                case .faultWithoutRow where !registered.isInaccessible:
                     registered.adoptPacked(block, row: row, version: version, asFault: asFaults)
+                case .faultWithRow where !asFaults && !registered.hasChanges:
+                    registered.adoptPacked(block, row: row, version: version, asFault: false)
+                default:
+                    break
                 }
                 found.append(registered)
                 return

@@ -6,13 +6,20 @@
 /// ``ManagedObjectContext/obtainPermanentIDs(for:)`` in the child before saving it when the IDs must outlive that.
 extension ManagedObjectContext {
     /// Pushes this child's changes into its parent (one level up). Runs on this context's queue.
+    ///
+    /// As a save to the store does, and as Core Data does for any save (`willSave()` is sent before an object's
+    /// context saves, whatever its parent store), it runs the rounds of `willSave()` first and validates after
+    /// them; the parent's objects get their own `willSave()` when the parent saves.
     func saveToParent(_ parent: ManagedObjectContext) throws {
         processPendingChanges()
-        let insertedObjects = inserted.objects
-        let updatedObjects = updated.objects.filter { !$0.deletedFlag && !$0.insertedFlag }
+        var lists = try runWillSave()
+        if lists == nil {
+            postChangeNotification()
+            lists = saveLists()
+        }
+        if let misuse = misuseErrors.first { throw misuse }
+        let (insertedObjects, updatedObjects, deletedObjects) = lists!
         try validateForSave(inserted: insertedObjects, updated: updatedObjects)
-        let deletedObjects = deleted.objects
-        for object in insertedObjects + updatedObjects + deletedObjects { object.willSave() }
 
         // What the parent needs, as IDs and values.
         let inserts = insertedObjects.map { (id: $0.objectID, entity: $0.entity, slots: $0.slots.map(SlotSnapshot.init)) }

@@ -4,15 +4,21 @@ extension ManagedObjectContext {
     /// Writes every insert, change and delete to the store in one transaction: all of it, or — on any error —
     /// none of it, with the context left as it was so you can fix the objects or ``rollback()``.
     ///
-    /// Before writing: delete rules run (cascade, nullify), then every inserted and updated object is validated.
+    /// Before writing: delete rules run (cascade, nullify); every object to be saved gets ``ManagedObject/willSave()``,
+    /// round after round while those calls insert, change or delete objects (see ``ManagedObject/willSave()``);
+    /// then every inserted and updated object is validated. What `willSave()` changed stays changed if the save
+    /// fails.
     /// - Throws: ``PersistenceError``: 1570 missing value, 1550 a value that does not fit, 1580/1590 a to-many
     ///   count out of range, 1600 a deny rule, 1551 two objects of this save clash on a uniqueness constraint
     ///   (under ``MergePolicy/error``; the other policies settle clashes among new objects, see ``MergePolicy``),
     ///   1560 several of these at once (see `detailedErrors`); 133020 "Could not merge changes." when another
     ///   context saved the same objects first; 133021 a clash with a stored row under a uniqueness constraint;
-    ///   or the first mistake made through API that cannot throw (an object related across contexts…).
+    ///   134060 when `willSave()` keeps changing objects round after round (a loop: see
+    ///   ``ManagedObject/willSave()``), or when `save()` is called from `willSave()`; or the first mistake made
+    ///   through API that cannot throw (an object related across contexts…).
     public func save() throws {
         checkQueue("save()")
+        try checkNotInWillSave()
         if let misuse = misuseErrors.first { throw misuse }
         guard hasChanges else { return }
         NotificationCenter.default.post(name: Self.willSaveObjectsNotification, object: self)
@@ -20,17 +26,22 @@ extension ManagedObjectContext {
         guard let coordinator = persistentStoreCoordinator else {
             throw PersistenceError(.persistentStoreInvalidType, "This context has no persistent store coordinator to save to.")
         }
-        let reportedInserts = processPendingChangesReportingInserts()
-        var plan = SavePlan(inserted: inserted.objects,
-                            updated: updated.objects.filter { !$0.deletedFlag && !$0.insertedFlag },
-                            deleted: deleted.objects)
+        var reportedInserts: Set<ManagedObject>? = processPendingChangesReportingInserts()
+        let lists: SaveLists
+        if let unchanged = try runWillSave() {
+            lists = unchanged
+        } else {
+            // Observers hear of what willSave() changed as of any other change; the did-save notification's set of
+            // inserted objects is then made anew.
+            postChangeNotification()
+            reportedInserts = nil
+            lists = saveLists()
+        }
+        if let misuse = misuseErrors.first { throw misuse }
+        var plan = SavePlan(inserted: lists.inserted, updated: lists.updated, deleted: lists.deleted)
         let resolver = ConflictResolver(policy: mergePolicy)
         resolver.resolveDuplicateInsertions(in: &plan)
         try validateForSave(inserted: plan.inserted, updated: plan.updated)
-        // Separate loops rather than one over a concatenation: a save may hold tens of thousands of objects.
-        for object in plan.inserted { object.willSave() }
-        for object in plan.updated { object.willSave() }
-        for object in plan.deleted { object.willSave() }
 
         let ids = try write(&plan, resolver: resolver, to: coordinator)
         let insertedObjects = plan.inserted
@@ -51,7 +62,7 @@ extension ManagedObjectContext {
             for object in objects { object.didSave() }
         }
         // The inserted objects reported before the save are the ones saved when the policy moved none of them.
-        let sameInserts = plan.takeovers.isEmpty && plan.dropped.isEmpty && reportedInserts.count == insertedObjects.count
+        let sameInserts = plan.takeovers.isEmpty && plan.dropped.isEmpty && reportedInserts?.count == insertedObjects.count
         // (Concatenating an empty array still copies the other: a save may hold tens of thousands of objects.)
         postSaveNotifications(inserted: plan.takeovers.isEmpty ? insertedObjects : insertedObjects + plan.takeovers,
                               updated: plan.reinserted.isEmpty ? updatedObjects : updatedObjects + plan.reinserted,
@@ -97,11 +108,104 @@ extension ManagedObjectContext {
         markNotified()
     }
 
+    // MARK: - willSave()
+
+    /// How many rounds of ``ManagedObject/willSave()`` a save runs at most. A round calls it on the objects the
+    /// round before dirtied; one object changing another's value, which changes a third's, takes a round a link, so
+    /// a hundred leaves room for any chain a model has and stops a loop (an object changed in every round, or new
+    /// objects made in every round) long before it costs much.
+    static let willSaveRoundLimit = 100
+
+    /// The objects a save writes: the context's inserted, updated (deletions apart) and deleted objects.
+    typealias SaveLists = (inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject])
+
+    /// The context's objects to save, as they stand.
+    func saveLists() -> SaveLists {
+        (inserted.objects, updated.objects.filter { !$0.deletedFlag && !$0.insertedFlag }, deleted.objects)
+    }
+
+    /// Calls ``ManagedObject/willSave()`` on every object this save writes (inserted, then updated, then deleted),
+    /// then, round after round, on every object inserted, changed or deleted during the round before — the delete
+    /// rules of that round's deletions applied first, so what they cascade to or nullify counts too — until a round
+    /// dirties nothing. An object changed in another's `willSave()` is so saved with the rest and gets its own
+    /// call; one changed again after its call gets another, as in Core Data. Runs no code under the coordinator's
+    /// lock. Returns the objects of the first round when the calls dirtied nothing (they are then still the
+    /// save's), nil when they dirtied something.
+    /// - Throws: 134060 naming the object dirtied in most rounds when objects are still dirtied after
+    ///   ``willSaveRoundLimit`` rounds (Core Data would go on calling `willSave()` until the program crashed).
+    func runWillSave() throws -> SaveLists? {
+        let changes = WillSaveChanges()
+        willSaveChanges = changes
+        defer { willSaveChanges = nil }
+        var deletionsPropagated = deleted.mark
+        // The first round's objects are taken before any call: an object a call deletes or inserts is the next
+        // round's. (Separate lists rather than one concatenation: a save may hold tens of thousands of objects.)
+        let first = saveLists()
+        let counts = (inserted.count, updated.count, deleted.count)
+        for object in first.inserted { object.willSave() }
+        for object in first.updated { object.willSave() }
+        for object in first.deleted { object.willSave() }
+        var rounds = 1
+        var dirtiedRounds: [ObjectIdentifier: Int] = [:]
+        while true {
+            let deletions = deleted.objects(since: deletionsPropagated)
+            if !deletions.isEmpty { propagateDeletes(deletions) }
+            deletionsPropagated = deleted.mark
+            var due: (inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) = ([], [], [])
+            for object in changes.take() where object.managedObjectContext === self {
+                if object.isInList(.deleted) {
+                    due.deleted.append(object)
+                } else if object.isInList(.inserted) {
+                    due.inserted.append(object)
+                } else if object.isInList(.updated) {
+                    due.updated.append(object)
+                }
+            }
+            let dirtied = due.inserted + due.updated + due.deleted
+            guard !dirtied.isEmpty else {
+                // Only what was noted changes the lists; their sizes are checked all the same.
+                let unchanged = rounds == 1 && (inserted.count, updated.count, deleted.count) == counts
+                return unchanged ? first : nil
+            }
+            for object in dirtied { dirtiedRounds[ObjectIdentifier(object), default: 0] += 1 }
+            guard rounds < Self.willSaveRoundLimit else { throw willSaveLoopError(dirtied, dirtiedRounds: dirtiedRounds) }
+            rounds += 1
+            for object in dirtied { object.willSave() }
+        }
+    }
+
+    /// The error for `willSave()` calls that keep dirtying `objects` (the last round's), naming the one dirtied
+    /// in most rounds.
+    private func willSaveLoopError(_ objects: [ManagedObject], dirtiedRounds: [ObjectIdentifier: Int]) -> PersistenceError {
+        var culprit = objects[0]
+        var most = 0
+        for object in objects {
+            let count = dirtiedRounds[ObjectIdentifier(object)] ?? 0
+            if count > most { (culprit, most) = (object, count) }
+        }
+        return PersistenceError(
+            .coreData,
+            "willSave() never stops changing objects: after \(Self.willSaveRoundLimit) rounds of willSave() in this save, \(culprit.entity.name) \(culprit.objectID) was still being changed (it was changed, inserted or deleted during \(most) of the \(Self.willSaveRoundLimit) rounds; \(objects.count - 1) other object(s) were during the last). Each change made in willSave() calls willSave() again (Core Data would go on until the program crashed): in willSave(), set a value only when it differs from the one the object holds, and insert or delete only when not done yet. Nothing was saved.",
+            object: culprit)
+    }
+
+    /// Refuses a save started from `willSave()` of this context's own save, which would save half-prepared objects.
+    func checkNotInWillSave() throws {
+        guard willSaveChanges != nil else { return }
+        throw PersistenceError(.coreData,
+                               "save() was called from willSave() while this context was saving: willSave() may change objects, which this save then writes, but not start another save.")
+    }
+
     // MARK: - Delete rules
 
     /// Applies delete rules: cascade deletes related objects, nullify removes the deleted object from them.
     func propagateDeletes() {
-        var pending = deleted.objects
+        propagateDeletes(deleted.objects)
+    }
+
+    /// Applies the delete rules of `deletions` (deleted objects of this context), and of what they cascade to.
+    func propagateDeletes(_ deletions: [ManagedObject]) {
+        var pending = deletions
         var next = 0
         var prefetched = 0
         while next < pending.count {
@@ -231,5 +335,26 @@ extension ManagedObjectContext {
             }
         }
         return errors
+    }
+}
+
+/// The objects inserted, changed or deleted while a context runs `willSave()` for a save, each once, in the order
+/// they were first dirtied since the last ``take()`` (see `ManagedObjectContext.runWillSave()`).
+final class WillSaveChanges {
+    private var objects: [ManagedObject] = []
+    private var noted = Set<ObjectIdentifier>()
+
+    /// Notes that `object` was dirtied. (The list holds the object, so its identifier is not reused meanwhile.)
+    func note(_ object: ManagedObject) {
+        if noted.insert(ObjectIdentifier(object)).inserted { objects.append(object) }
+    }
+
+    /// The objects noted since the last call; the next call starts afresh.
+    func take() -> [ManagedObject] {
+        defer {
+            objects = []
+            noted = []
+        }
+        return objects
     }
 }

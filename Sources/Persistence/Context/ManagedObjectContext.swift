@@ -75,6 +75,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     var readGeneration = ReadGeneration.unpinned
     /// The store's maker of permanent IDs, taken on first use.
     var permanentIDs: PermanentIDs?
+    /// While a save runs `willSave()`, the objects inserted, changed or deleted meanwhile (see
+    /// `runWillSave()`); nil the rest of the time.
+    @exclusivity(unchecked) var willSaveChanges: WillSaveChanges?
 
     /// A context on the main queue or a private queue of its own; give it a ``persistentStoreCoordinator`` or a
     /// ``parent`` before using it.
@@ -183,6 +186,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
             // Re-inserting a deleted object undoes the delete, as in Core Data.
             object.deletedFlag = false
             deleted.remove(object)
+            willSaveChanges?.note(object)
             return
         }
         guard !object.insertedFlag else { return }
@@ -199,9 +203,11 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         register(object)
         inserted.append(object)
         object.awakeFromInsert()
+        willSaveChanges?.note(object)
     }
 
-    /// Marks `object` for deletion; its delete rules run when the context saves.
+    /// Marks `object` for deletion; its delete rules run when the context processes pending changes or saves (for
+    /// a deletion made in ``ManagedObject/willSave()``, before the save's next round of `willSave()`).
     public func delete(_ object: ManagedObject) {
         checkQueue("delete(_:)")
         guard object.managedObjectContext === self else {
@@ -217,6 +223,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
             inserted.remove(object)
         }
         deleted.append(object)
+        willSaveChanges?.note(object)
     }
 
     /// Called by an object the first time it changes after a save.

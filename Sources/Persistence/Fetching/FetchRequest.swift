@@ -39,7 +39,10 @@ public final class FetchRequest<Result>: CustomStringConvertible {
     /// first used.
     public var fetchBatchSize = 0
     /// `true` (the default): objects come back as faults holding their row, firing when a property is read.
-    /// `false`: objects come back with their values already in place.
+    /// `false`: objects come back with their values already in place — Core Data's "pre-populated with their
+    /// property values", so every one answers `isFault` with `false` — including those the context already held as
+    /// faults, which are filled from the fetched rows (`awakeFromFetch()` runs). An object already filled keeps
+    /// the values it has, unsaved changes included: a fetch does not refresh it.
     public var returnsObjectsAsFaults = true
     /// `true` (the default): the result reflects the context's unsaved inserts, changes and deletes.
     public var includesPendingChanges = true

@@ -111,17 +111,21 @@ extension ManagedObject {
 
     // MARK: - Writing
 
-    /// Records that property `index` is about to change (for rollback and `changedValues()`).
+    /// Records that property `index` is about to change (for rollback and `changedValues()`, and for a save's
+    /// rounds of `willSave()`).
     @inline(__always)
     func willChange(at index: Int) {
-        // A new object has nothing to record: the common case of a bulk insert costs one test.
-        if insertedFlag && faultState == .fired { return }
+        // A new object has nothing to record, unless its context is running `willSave()` (which must see every
+        // change): the common case of a bulk insert costs one test, and a context read.
+        if insertedFlag && faultState == .fired && managedObjectContext?.willSaveChanges == nil { return }
         recordChange(at: index)
     }
 
     private func recordChange(at index: Int) {
         if faultState != .fired { fireFault() }
-        guard !insertedFlag, let context = managedObjectContext else { return }
+        guard let context = managedObjectContext else { return }
+        if let changes = context.willSaveChanges { changes.note(self) }
+        guard !insertedFlag else { return }
         if committedSlots == nil { committedSlots = slots }
         if changedIndexes.insert(index).inserted, changedIndexes.count == 1 {
             context.objectDidChange(self)

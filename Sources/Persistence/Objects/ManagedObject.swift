@@ -119,7 +119,20 @@ open class ManagedObject: CustomStringConvertible {
     open func awakeFromInsert() {}
     /// Called when a fault is filled with values from the store.
     open func awakeFromFetch() {}
-    /// Called before the object is saved (inserted, updated or deleted).
+    /// Called before the object is saved — inserted, updated or deleted (``isDeleted`` tells which) — by its
+    /// context's ``ManagedObjectContext/save()``, whether the context saves to the store or into a parent context.
+    ///
+    /// It may change values, this object's or others', and insert or delete objects. As in Core Data, whatever it
+    /// dirties is written by the same save and gets a `willSave()` of its own: a new object, a changed one, a
+    /// deleted one (after its delete rules have run, and the objects they cascade to or nullify count as dirtied
+    /// too); and an object changed again after its `willSave()` ran gets another call. The save calls round after
+    /// round until a round dirties nothing, then validates.
+    ///
+    /// Setting a value is a change even when the value is the one the object holds, so compare first. Apple's
+    /// documentation warns that if you go on modifying a value in `willSave()`, it "will continue to be called until
+    /// your program crashes"; here the save stops after 100 rounds and throws error 134060, naming the object still
+    /// being changed, having written nothing (the changes `willSave()` made stay in the context). Calling `save()`
+    /// from `willSave()` throws 134060 too.
     open func willSave() {}
     /// Called after the object has been saved.
     open func didSave() {}

@@ -126,12 +126,14 @@ extension ManagedObject {
     }
 
     /// The cell a typed setter may write directly: a new object's row, where nothing has to be recorded for
-    /// rollback, and an attribute that takes the value as it is. Nil for the general way.
+    /// rollback, and an attribute that takes the value as it is. Nil for the general way. (While the context runs
+    /// `willSave()`, the change is noted for the save's next round, as `willChange(at:)` does.)
     @inline(__always)
     private func directCellToSet(ordinal: UInt8, kind: PackedRowLayout.CellKind) -> PackedOrdinalCell? {
         guard persistence_concurrency_debugging_enabled() == 0, insertedFlag, hasWritablePackedRow,
-              let cell = ordinalCell(ordinal, kind: kind) else { return nil }
-        return cell.takesValueAsIs ? cell : nil
+              let cell = ordinalCell(ordinal, kind: kind), cell.takesValueAsIs else { return nil }
+        if let changes = managedObjectContext?.willSaveChanges { changes.note(self) }
+        return cell
     }
 
     /// Writes `word` into the packed cell of `@Managed` attribute `ordinal` of a new object; `false` when the
