@@ -73,7 +73,7 @@ final class BatchDeleteTests: PersistenceTestCase {
         var snapshots: [[String: [[SQLiteValue]]]] = []
         for resultType in [BatchDeleteRequestResultType.resultTypeCount, .resultTypeObjectIDs] {
             let store = try makeContainer(model: BatchModel.make())
-            try makeDecks(3, cards: 4, in: store)
+            _ = try makeDecks(3, cards: 4, in: store)
             let request = try deleteRequest("Deck", "name != %@", "Deck 2")
             request.resultType = resultType
             let result = try store.viewContext.execute(request)

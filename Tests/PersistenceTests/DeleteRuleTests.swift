@@ -124,7 +124,7 @@ final class DeleteRuleTests: PersistenceTestCase {
         let parent = container.newBackgroundContext()
         let movies = try savedMovies(in: parent)
         // The parent moves a scene of Movie 1 to Movie 8 without saving; the child deletes Movies 0 to 4.
-        try parent.performAndWait {
+        parent.performAndWait {
             movies["Movie 1"]!.scenes.last!.movie = movies["Movie 8"]!
         }
         let child = ManagedObjectContext(concurrencyType: .privateQueue)

@@ -293,7 +293,7 @@ final class InheritanceTests: PersistenceTestCase {
         let reader = container.newBackgroundContext()
         let audiobook = try XCTUnwrap(try viewContext.fetch(Audiobook.fetchRequest()).first)
         let readerCopy = try reader.performAndWait { try reader.existingObject(with: audiobook.objectID) as? Audiobook }
-        _ = try reader.performAndWait { readerCopy?.narrator }
+        _ = reader.performAndWait { readerCopy?.narrator }
         audiobook.title = "Dune (unabridged)"
         audiobook.narrator = "Simon Vance"
         try viewContext.save()

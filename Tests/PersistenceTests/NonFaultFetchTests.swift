@@ -78,7 +78,7 @@ final class NonFaultFetchTests: PersistenceTestCase {
         // Terry Gilliam is first read by a faulting fetch (a fault holding its row); Ridley Scott is first met
         // through the relationship (a fault without a row).
         let faulting = FetchRequest<Director>(entityName: "Director")
-        faulting.predicate = try FetchPredicate(format: "name == %@", argumentArray: ["Terry Gilliam"])
+        faulting.predicate = FetchPredicate(format: "name == %@", argumentArray: ["Terry Gilliam"])
         let gilliam = try XCTUnwrap(try context.fetch(faulting).first)
         let movies = try fetchMovies(asFaults: false)
         let scott = try XCTUnwrap(movies[0].director)
