@@ -117,7 +117,7 @@ enum SearchWorkload {
     static func searchPersistence(_ context: ManagedObjectContext) throws -> Int {
         try context.performAndWait {
             let request = FetchRequest<BenchCard>(entityName: "Card")
-            request.predicate = try FetchPredicate(
+            request.predicate = FetchPredicate(
                 format: "text CONTAINS[cd] %@ AND text CONTAINS[cd] %@ AND text CONTAINS[cd] %@", terms[0], terms[1], terms[2])
             return try context.fetch(request).reduce(0) { $0 + ($1.text.isEmpty ? 0 : 1) }
         }
