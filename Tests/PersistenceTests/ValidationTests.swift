@@ -91,6 +91,25 @@ final class ValidationTests: PersistenceTestCase {
         assertPersistenceError(.validationRelationshipExceedsMaximumCount) { try context.save() }
     }
 
+    /// Apple: "The counts are only enforced if the relationship value in the containing object is not nil. That
+    /// is, optional relationships may have zero objects in the relationship, which might be less than the minimum
+    /// count."
+    func testAnOptionalToManyMayBeEmptyWhateverItsMinimum() throws {
+        let model = try ManagedObjectModel(entities: [
+            EntityDescription(name: "Crew", properties: [.toMany("members", "Member", inverse: "crew", minCount: 2)]),
+            EntityDescription(name: "Member", properties: [.toOne("crew", "Crew", inverse: "members")]),
+        ])
+        let context = try makeContainer(model: model).viewContext
+        let crew = ManagedObject(entity: model.entitiesByName["Crew"]!, insertInto: context)
+        XCTAssertNoThrow(try context.save(), "empty: the minimum does not apply")
+        let member = ManagedObject(entity: model.entitiesByName["Member"]!, insertInto: context)
+        member.setValue(crew, forKey: "crew")
+        assertPersistenceError(.validationRelationshipLacksMinimumCount) { try context.save() }
+        let second = ManagedObject(entity: model.entitiesByName["Member"]!, insertInto: context)
+        second.setValue(crew, forKey: "crew")
+        XCTAssertNoThrow(try context.save())
+    }
+
     func testAFailedSaveLeavesTheStoreExactlyAsItWas() throws {
         let kept = makeMovie("Kept", year: 1)
         try context.save()

@@ -26,9 +26,11 @@ public final class RelationshipDescription: @unchecked Sendable, CustomStringCon
     public let isOrdered: Bool
     /// What deleting an object does to the objects this relationship holds.
     public let deleteRule: DeleteRule
-    /// A non-optional to-one must point at an object when saved; a non-optional to-many must hold at least one.
+    /// A non-optional to-one must point at an object when saved; a non-optional to-many must hold at least one
+    /// (Apple does not document this case; see ``minCount``).
     public let isOptional: Bool
-    /// For a to-many: the fewest objects allowed at save (0 means no limit).
+    /// For a to-many: the fewest objects allowed at save (0 means no limit). As Apple documents, it applies only
+    /// when the relationship holds something: an optional relationship may be empty whatever its minimum.
     public let minCount: Int
     /// For a to-many: the most objects allowed at save (0 means no limit).
     public let maxCount: Int
