@@ -15,6 +15,14 @@ private typealias NSCompoundPredicate = CompoundPredicate
 private typealias NSSortDescriptor = FetchSortDescriptor
 private typealias NSMergePolicy = MergePolicy
 private typealias NSMergePolicyType = MergePolicyType
+private typealias NSFetchRequestResult = FetchRequestResult
+
+/// An app's helper protocol as Core Data apps declare it.
+private protocol Named: NSFetchRequestResult {
+    static var entityName: String { get }
+}
+
+extension Movie: Named {}
 
 /// Core Data code in Core Data's spellings, running on Persistence through the typealiases above.
 final class CoreDataPortingTests: PersistenceTestCase {
@@ -46,5 +54,6 @@ final class CoreDataPortingTests: PersistenceTestCase {
         XCTAssertEqual(inserted?.count, 3)
         let ids: [NSManagedObjectID] = inserted.map { $0.map(\.objectID) } ?? []
         XCTAssertTrue(ids.allSatisfy { !$0.isTemporaryID })
+        XCTAssertEqual((Movie.self as any Named.Type).entityName, "Movie")
     }
 }

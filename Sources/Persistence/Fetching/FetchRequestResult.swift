@@ -1,0 +1,12 @@
+import Foundation
+
+/// What a fetch can return (Core Data's `NSFetchRequestResult`): managed objects, object IDs, dictionaries and
+/// counts. Nothing requires it here — ``FetchRequest`` takes any `Result` and checks it when it runs — but app code
+/// that constrains its own protocols with it (`protocol Managed: NSManagedObject, NSFetchRequestResult`) compiles
+/// as written.
+public protocol FetchRequestResult {}
+
+extension ManagedObject: FetchRequestResult {}
+extension ManagedObjectID: FetchRequestResult {}
+extension NSDictionary: FetchRequestResult {}
+extension NSNumber: FetchRequestResult {}
