@@ -26,8 +26,8 @@ final class CompoundPredicateTests: PersistenceTestCase {
         XCTAssertEqual(both, .and([eighties, startsWithA]))
         XCTAssertEqual(neither.predicateFormat, FetchPredicate(format: "NOT (\(either.predicateFormat))").predicateFormat)
         let heat = try XCTUnwrap(context.fetch(Movie.fetchRequest()).first { $0.title == "Heat" })
-        XCTAssertTrue(try neither.evaluate(with: heat))
-        XCTAssertFalse(try both.evaluate(with: heat))
+        XCTAssertTrue(try neither.evaluate(checking: heat))
+        XCTAssertFalse(try both.evaluate(checking: heat))
     }
 
     func testEmptyCompoundsAreTheConstants() throws {

@@ -129,7 +129,7 @@ final class FetchTests: PersistenceTestCase {
             let request = Movie.fetchRequest()
             request.predicate = predicate
             let inSQL = try context.fetch(request).map(\.title).sorted()
-            let inMemory = try all.filter { try predicate.evaluate(with: $0) }.map(\.title).sorted()
+            let inMemory = try all.filter { try predicate.evaluate(checking: $0) }.map(\.title).sorted()
             XCTAssertEqual(inSQL, inMemory, format)
         }
     }

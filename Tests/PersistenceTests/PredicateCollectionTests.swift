@@ -27,7 +27,7 @@ final class PredicateCollectionTests: XCTestCase {
     ])
 
     private func check(_ format: String, _ arguments: Any?..., line: UInt = #line) throws -> Bool {
-        try FetchPredicate(parsing: format, argumentArray: arguments).evaluate(with: movie)
+        try FetchPredicate(parsing: format, argumentArray: arguments).evaluate(checking: movie)
     }
 
     func testContainsIsMembershipOnAToMany() throws {

@@ -85,7 +85,7 @@ final class PredicateDepthLimitTests: PersistenceTestCase {
         request.predicate = deep
         XCTAssertThrowsError(try context.fetch(request)) { Self.assertTooDeep($0) }
         let movie = makeMovie("Rope")
-        XCTAssertThrowsError(try deep.evaluate(with: movie)) { Self.assertTooDeep($0) }
+        XCTAssertThrowsError(try deep.evaluate(checking: movie)) { Self.assertTooDeep($0) }
         XCTAssertThrowsError(try context.fetch(request), "unsaved changes are evaluated in memory") { Self.assertTooDeep($0) }
 
         let messages = Messages()
@@ -94,7 +94,7 @@ final class PredicateDepthLimitTests: PersistenceTestCase {
                 let deep = try Self.deepPredicate(7_400)
                 messages.append(deep.predicateFormat)
                 messages.append("\(deep.hashValue == deep.hashValue)")
-                _ = try deep.evaluate(with: PredicateTestObject("Movie", ["title": "x", "year": 1]))
+                _ = try deep.evaluate(checking: PredicateTestObject("Movie", ["title": "x", "year": 1]))
                 messages.append("evaluated")
             } catch {
                 messages.append("\(error)")
@@ -121,7 +121,7 @@ final class PredicateDepthLimitTests: PersistenceTestCase {
         onSmallStack {
             do {
                 let parsed = try FetchPredicate(parsing: format)
-                messages.append("\(try parsed.evaluate(with: PredicateTestObject("Movie", ["title": "Vertigo", "year": 1])))")
+                messages.append("\(try parsed.evaluate(checking: PredicateTestObject("Movie", ["title": "Vertigo", "year": 1])))")
                 messages.append(parsed.predicateFormat == format ? "same" : "different")
             } catch {
                 messages.append("\(error)")

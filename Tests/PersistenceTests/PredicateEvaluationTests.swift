@@ -18,14 +18,14 @@ final class PredicateEvaluationTests: XCTestCase {
 
     private func check(_ format: String, _ arguments: Any?..., on object: PredicateTestObject? = nil,
                        file: StaticString = #filePath, line: UInt = #line) throws -> Bool {
-        try FetchPredicate(parsing: format, argumentArray: arguments).evaluate(with: object ?? movie)
+        try FetchPredicate(parsing: format, argumentArray: arguments).evaluate(checking: object ?? movie)
     }
 
     private func assertEvaluationError(_ format: String, _ arguments: Any?..., keyPath: String?, _ fragment: String,
                                        file: StaticString = #filePath, line: UInt = #line) {
         do {
             let predicate = try FetchPredicate(parsing: format, argumentArray: arguments)
-            let result = try predicate.evaluate(with: movie)
+            let result = try predicate.evaluate(checking: movie)
             XCTFail("\(format) evaluated to \(result)", file: file, line: line)
         } catch let error as FetchPredicateError {
             XCTAssertEqual(error.kind, .evaluation, "\(error)", file: file, line: line)
@@ -67,10 +67,10 @@ final class PredicateEvaluationTests: XCTestCase {
     func testNaNIsUnorderedAndEqualToNothing() throws {
         let nan = PredicateTestObject("Sample", ["value": Double.nan, "values": [PredicateTestObject]()])
         for format in ["value == %@", "value < %@", "value <= %@", "value > %@", "value >= %@", "value IN {%@}"] {
-            XCTAssertFalse(try FetchPredicate(parsing: format, Double.nan).evaluate(with: nan), format)
-            XCTAssertFalse(try FetchPredicate(parsing: format, 1).evaluate(with: nan), format)
+            XCTAssertFalse(try FetchPredicate(parsing: format, Double.nan).evaluate(checking: nan), format)
+            XCTAssertFalse(try FetchPredicate(parsing: format, 1).evaluate(checking: nan), format)
         }
-        XCTAssertTrue(try FetchPredicate(parsing: "value != %@", Double.nan).evaluate(with: nan))
+        XCTAssertTrue(try FetchPredicate(parsing: "value != %@", Double.nan).evaluate(checking: nan))
     }
 
     func testOrdering() throws {
@@ -157,8 +157,8 @@ final class PredicateEvaluationTests: XCTestCase {
         XCTAssertFalse(try check("NOT year == 1979"))
         XCTAssertTrue(try check("TRUEPREDICATE"))
         XCTAssertFalse(try check("FALSEPREDICATE OR NOT TRUEPREDICATE"))
-        XCTAssertTrue(try FetchPredicate.and([]).evaluate(with: movie))
-        XCTAssertFalse(try FetchPredicate.or([]).evaluate(with: movie))
+        XCTAssertTrue(try FetchPredicate.and([]).evaluate(checking: movie))
+        XCTAssertFalse(try FetchPredicate.or([]).evaluate(checking: movie))
         // AND stops at the first false child, so the bad comparison after it is never reached.
         XCTAssertFalse(try check("year == 1 AND title > 3"))
         XCTAssertTrue(try check("year == 1979 OR title > 3"))
@@ -167,9 +167,9 @@ final class PredicateEvaluationTests: XCTestCase {
     func testSubstitutedPredicatesEvaluate() throws {
         let template = try FetchPredicate(parsing: "year BETWEEN {$LO, $HI} AND director == $WHO")
         XCTAssertTrue(try template.withSubstitutionVariables(["LO": 1970, "HI": 1980, "WHO": director])
-            .evaluate(with: movie))
+            .evaluate(checking: movie))
         XCTAssertFalse(try template.withSubstitutionVariables(["LO": 1980, "HI": 1990, "WHO": director])
-            .evaluate(with: movie))
+            .evaluate(checking: movie))
         assertEvaluationError("year == $YEAR", keyPath: nil, "the variable $YEAR has no value")
     }
 
@@ -195,7 +195,7 @@ final class PredicateEvaluationTests: XCTestCase {
 
     func testErrorDescriptionQuotesTheCanonicalFormat() {
         do {
-            _ = try FetchPredicate(parsing: "year  >  'x'").evaluate(with: movie)
+            _ = try FetchPredicate(parsing: "year  >  'x'").evaluate(checking: movie)
             XCTFail("evaluated")
         } catch let error as FetchPredicateError {
             XCTAssertEqual(error.format, #"year > "x""#)
@@ -220,9 +220,9 @@ final class PredicateEvaluationTests: XCTestCase {
 
     func testRowsWithoutIDs() throws {
         let row = PredicateTestObject("Movie", id: nil, ["title": "Alien"])
-        XCTAssertTrue(try FetchPredicate(parsing: "title == 'Alien'").evaluate(with: row))
-        XCTAssertTrue(try FetchPredicate(parsing: "SELF != nil").evaluate(with: row))
-        XCTAssertThrowsError(try FetchPredicate(parsing: "SELF == %@", movie).evaluate(with: row)) { error in
+        XCTAssertTrue(try FetchPredicate(parsing: "title == 'Alien'").evaluate(checking: row))
+        XCTAssertTrue(try FetchPredicate(parsing: "SELF != nil").evaluate(checking: row))
+        XCTAssertThrowsError(try FetchPredicate(parsing: "SELF == %@", movie).evaluate(checking: row)) { error in
             XCTAssertEqual((error as? FetchPredicateError)?.kind, .evaluation)
             XCTAssertTrue("\(error)".contains("has no object ID"), "\(error)")
         }

@@ -28,7 +28,7 @@ final class PredicateNestingLimitTests: XCTestCase {
         wait(for: [done], timeout: 10)
         let reparsed = try FetchPredicate(parsing: XCTUnwrap(result.get()))
         XCTAssertEqual(reparsed, try FetchPredicate(parsing: format))
-        XCTAssertTrue(try reparsed.evaluate(with: object), "an even number of NOTs")
+        XCTAssertTrue(try reparsed.evaluate(checking: object), "an even number of NOTs")
     }
 }
 

@@ -106,7 +106,7 @@ final class PredicateParserFuzzTests: XCTestCase {
             } catch {
                 XCTFail("\(format.debugDescription) formats as \(text.debugDescription), which does not parse: \(error)")
             }
-            _ = try? predicate.evaluate(with: PredicateTestObject("Thing", ["name": "x", "a": nil]))
+            _ = try? predicate.evaluate(checking: PredicateTestObject("Thing", ["name": "x", "a": nil]))
         }
         let summary = "\(iterations) formats: \(accepted) accepted, \(rejected) rejected"
         XCTAssertGreaterThan(accepted, 1_000, "the generator should reach valid predicates too; \(summary)")

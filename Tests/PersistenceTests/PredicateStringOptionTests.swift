@@ -8,7 +8,7 @@ final class PredicateStringOptionTests: XCTestCase {
     private let cafe = PredicateTestObject("Place", ["name": "Café Crème", "city": "Zürich", "code": "AB-1234"])
 
     private func check(_ format: String, _ arguments: Any?..., line: UInt = #line) throws -> Bool {
-        try FetchPredicate(parsing: format, argumentArray: arguments).evaluate(with: cafe)
+        try FetchPredicate(parsing: format, argumentArray: arguments).evaluate(checking: cafe)
     }
 
     func testContainsBeginsWithEndsWith() throws {
@@ -80,7 +80,7 @@ final class PredicateStringOptionTests: XCTestCase {
 
     func testInvalidRegularExpressionFromAKeyPathIsAnEvaluationError() {
         let object = PredicateTestObject("Rule", ["text": "abc", "pattern": "(x"])
-        XCTAssertThrowsError(try FetchPredicate(parsing: "text MATCHES pattern").evaluate(with: object)) { error in
+        XCTAssertThrowsError(try FetchPredicate(parsing: "text MATCHES pattern").evaluate(checking: object)) { error in
             guard let error = error as? FetchPredicateError else { return XCTFail("\(error)") }
             XCTAssertEqual(error.kind, .evaluation)
             XCTAssertEqual(error.keyPath, "pattern")

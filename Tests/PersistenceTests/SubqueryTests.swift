@@ -39,12 +39,12 @@ final class SubqueryTests: PersistenceTestCase {
         try makeCast()
         let predicate = FetchPredicate(format: "SUBQUERY(actors, $a, $a.name BEGINSWITH 'B').@count > 0")
         let movies = try context.fetch(Movie.fetchRequest()).sorted { $0.title < $1.title }
-        XCTAssertEqual(try movies.filter { try predicate.evaluate(with: $0) }.map(\.title), ["Alien", "Heat"])
+        XCTAssertEqual(try movies.filter { try predicate.evaluate(checking: $0) }.map(\.title), ["Alien", "Heat"])
         let unsaved = makeMovie("Blow-Up")
         let bea = Actor(context: context)
         bea.name = "Bea"
         unsaved.actors = [bea]
-        XCTAssertTrue(try predicate.evaluate(with: unsaved))
+        XCTAssertTrue(try predicate.evaluate(checking: unsaved))
         let request = Movie.fetchRequest()
         request.predicate = predicate
         XCTAssertEqual(Set(try context.fetch(request).map(\.title)), ["Alien", "Heat", "Blow-Up"])
@@ -118,7 +118,7 @@ final class SubqueryTests: PersistenceTestCase {
         let movie = makeMovie("Alien")
         try context.save()
         let predicate = FetchPredicate(format: "SUBQUERY(title, $t, $t == 'A').@count > 0")
-        XCTAssertThrowsError(try predicate.evaluate(with: movie)) { error in
+        XCTAssertThrowsError(try predicate.evaluate(checking: movie)) { error in
             XCTAssertTrue("\(error)".contains("SUBQUERY needs a to-many key path"), "\(error)")
         }
         let request = Movie.fetchRequest()

@@ -397,9 +397,9 @@ final class TransientAttributeTests: PersistenceTestCase {
         XCTAssertTrue(through?.message.contains("'sketch.zoom'") == true, through?.message ?? "")
 
         // In memory the objects have the values, so a predicate may use them there.
-        XCTAssertTrue(try FetchPredicate(format: "isSelected == YES AND zoom == 1").evaluate(with: sketch))
+        XCTAssertTrue(try FetchPredicate(format: "isSelected == YES AND zoom == 1").evaluate(checking: sketch))
         let all = try context.fetch(FetchRequest<Sketch>(entityName: "Sketch"))
-        XCTAssertEqual(try all.filter { try selected.predicate!.evaluate(with: $0) }, [sketch])
+        XCTAssertEqual(try all.filter { try selected.predicate!.evaluate(checking: $0) }, [sketch])
     }
 
     func testBatchRequestsAndDictionaryResultsLeaveTransientAttributesOut() throws {

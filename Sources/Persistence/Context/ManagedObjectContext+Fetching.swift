@@ -204,7 +204,7 @@ extension ManagedObjectContext {
         var results: [ManagedObject] = []
         func matches(_ object: ManagedObject) throws -> Bool {
             guard let predicate = request.predicate else { return true }
-            return try predicate.evaluate(with: object)
+            return try predicate.evaluate(checking: object)
         }
         for object in fetched where !object.isDeleted && !ancestors.deleted.contains(object.objectID) {
             seen.insert(ObjectIdentifier(object))

@@ -202,7 +202,7 @@ extension PredicateSQLCompiler {
     /// (Core Data's SQL store says "keypath … not found in entity"). Worded for predicates and sort keys alike.
     func transientKey(_ key: String, of entity: EntityDescription, path: [String]) -> PersistenceError {
         PersistenceError(.persistentStoreIncompatibleSchema,
-                         "The store cannot fetch with the key path '\(path.joined(separator: "."))': \(entity.name).\(key) is a transient attribute, kept in memory only, so the store has no value to test or sort by (Core Data: keypath \(path.joined(separator: ".")) not found in entity \(entity.name)). Fetch without it, then filter or sort the objects in memory (FetchPredicate's evaluate(with:)).",
+                         "The store cannot fetch with the key path '\(path.joined(separator: "."))': \(entity.name).\(key) is a transient attribute, kept in memory only, so the store has no value to test or sort by (Core Data: keypath \(path.joined(separator: ".")) not found in entity \(entity.name)). Fetch without it, then filter or sort the objects in memory (FetchPredicate.s evaluate(with:)).",
                          entityName: entity.name, key: key)
     }
 }

@@ -1,15 +1,44 @@
 extension FetchPredicate {
     /// Whether `object` satisfies the predicate, evaluated in memory with the same meaning as in a fetch, nil and
-    /// type rules included.
+    /// type rules included — Core Data's `evaluate(with:)`. `object` is a managed object, a row of a dictionary
+    /// fetch (anything ``PredicateEvaluable``), or nil (every key path reads nil).
     ///
-    /// - Throws: ``FetchPredicateError`` (`.evaluation`) when a value cannot be used as the predicate asks —
-    ///   comparing a string with a number, `BEGINSWITH` on a number, a variable with no value — naming the key
-    ///   path; and, unchanged, whatever `object` throws for a key it does not have.
-    public func evaluate(with object: any PredicateEvaluable) throws -> Bool {
+    /// A predicate that cannot be evaluated against `object` — an unknown key, a string compared with a number,
+    /// `BEGINSWITH` on a number, a variable with no value, an object that is not ``PredicateEvaluable`` — is a
+    /// programming error: Core Data raises an exception, and this stops the program with the error's message
+    /// unless ``programmingErrorHandling`` says otherwise. ``evaluate(checking:)`` throws the error instead.
+    public func evaluate(with object: Any?) -> Bool {
         do {
-            return try PredicateEvaluator(root: object).evaluate(expression)
+            return try evaluate(checking: object)
+        } catch {
+            return Self.handleEvaluationError(error)
+        }
+    }
+
+    /// Whether `object` satisfies the predicate, as ``evaluate(with:)`` answers, throwing what it would stop on.
+    ///
+    /// - Throws: ``FetchPredicateError`` (`.evaluation`) when a value cannot be used as the predicate asks,
+    ///   naming the key path, or when `object` is neither ``PredicateEvaluable`` nor nil; and, unchanged, whatever
+    ///   `object` throws for a key it does not have.
+    public func evaluate(checking object: Any?) throws -> Bool {
+        let root: any PredicateEvaluable
+        switch object {
+        case let evaluable as any PredicateEvaluable: root = evaluable
+        case nil: root = NothingToEvaluate()
+        case let other?:
+            throw FetchPredicateError(.evaluation, "a predicate evaluates managed objects and dictionary rows, not \(type(of: other))",
+                                      format: predicateFormat)
+        }
+        do {
+            return try PredicateEvaluator(root: root).evaluate(expression)
         } catch let failure as PredicateEvaluator.Failure {
             throw FetchPredicateError(.evaluation, failure.message, format: predicateFormat, keyPath: failure.keyPath)
         }
     }
+}
+
+/// What `evaluate(with: nil)` evaluates against: every key reads nil.
+private struct NothingToEvaluate: PredicateEvaluable {
+    func predicateValue(forKey key: String) throws -> PredicateValue { .value(.null) }
+    var predicateObjectID: ManagedObjectID? { nil }
 }

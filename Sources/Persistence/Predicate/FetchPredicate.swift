@@ -8,7 +8,7 @@
 ///
 /// As in Core Data, `init(format:)` takes a format you wrote and does not throw: a malformed one is a programming
 /// error that stops the program with the parser's message (Core Data raises `NSInvalidArgumentException`), unless
-/// ``malformedFormatHandling`` says otherwise. A format from elsewhere — typed by a user, read from a file — goes
+/// ``programmingErrorHandling`` says otherwise. A format from elsewhere — typed by a user, read from a file — goes
 /// through ``init(parsing:_:)``, which throws instead.
 ///
 /// Supported: comparisons `== = != <> < <= =< > >= =>`, `BETWEEN`, `IN`, `CONTAINS`, `BEGINSWITH`, `ENDSWITH`,
@@ -40,7 +40,7 @@ public struct FetchPredicate: Sendable, Hashable, CustomStringConvertible {
     /// ``PredicateObjectConvertible`` (a managed object, kept as its ID), and arrays or sets of those.
     ///
     /// A malformed format — a syntax error, too few or too many arguments, one of an unsupported type — is handled
-    /// as ``malformedFormatHandling`` says: by default the program stops with the parser's message, as Core Data
+    /// as ``programmingErrorHandling`` says: by default the program stops with the parser's message, as Core Data
     /// raises. Use ``init(parsing:_:)`` to get the error instead.
     public init(format: String, _ arguments: Any?...) {
         self.init(format: format, argumentArray: arguments)

@@ -4,7 +4,7 @@ import Foundation
 /// ``PredicateComparison`` and ``PredicateOperand/CollectionOperator``.
 ///
 /// Errors thrown by the object (an unknown key) pass through unchanged; problems with the values themselves are
-/// thrown as ``Failure`` and turned into a ``FetchPredicateError`` by ``FetchPredicate/evaluate(with:)``.
+/// thrown as ``Failure`` and turned into a ``FetchPredicateError`` by ``FetchPredicate/evaluate(checking:)``.
 struct PredicateEvaluator {
     /// A value that cannot be used as the predicate asks: what and which key path.
     struct Failure: Error {

@@ -21,7 +21,7 @@ indirect enum PredicateNode: Sendable, Hashable {
     /// What ``FetchPredicate``'s builders make of a tree that would be deeper than ``maximumDepth`` (its depth):
     /// evaluating or fetching with it is an error that says so.
     case tooDeep(Int)
-    /// What a format that did not parse makes under ``FetchPredicate/MalformedFormatHandling/failWhenUsed(report:)``:
+    /// What a format that did not parse makes under ``FetchPredicate/ProgrammingErrorHandling/report(_:)``:
     /// evaluating or fetching with it is the parser's error.
     case malformed(MalformedFormat)
 

@@ -12,8 +12,8 @@ import XCTest
 ///   the function to change.
 /// - Persistence's concurrency debugger is on in every kata: a context or managed object used off its context's
 ///   queue fails the kata with a message naming the rule, instead of stopping the whole run.
-/// - A malformed `FetchPredicate(format:)`, which stops an app (as Core Data's `NSPredicate(format:)` does), fails
-///   the kata with the parser's message instead (``MalformedFormatLog``).
+/// - A malformed `FetchPredicate(format:)` or a predicate that cannot be evaluated, which stops an app (as Core Data
+///   raises), fails the kata with the error's message instead (``PredicateErrorLog``).
 /// - A watchdog ends the run with a message if a kata hangs (a deadlock between two queues), because a hung
 ///   test would hide every result after it.
 ///
@@ -52,8 +52,9 @@ class KataCase: XCTestCase {
     private var watchdog: DispatchWorkItem?
     /// Off-queue uses reported by the concurrency debugger and not yet turned into a failure.
     private static let offQueue = OffQueueLog()
-    /// Predicate formats that did not parse, not yet turned into a failure.
-    private static let malformedFormats = MalformedFormatLog()
+    /// Predicate programming errors (formats that did not parse, evaluations that failed), not yet turned into a
+    /// failure.
+    private static let predicateErrors = PredicateErrorLog()
 
     override func setUpWithError() throws {
         try super.setUpWithError()
@@ -63,8 +64,8 @@ class KataCase: XCTestCase {
         ConcurrencyDebugging.isEnabled = true
         // endregion: concurrency-debugger
         _ = log.take()
-        let formats = Self.malformedFormats
-        FetchPredicate.malformedFormatHandling = .failWhenUsed { error in formats.append(error) }
+        let formats = Self.predicateErrors
+        FetchPredicate.programmingErrorHandling = .report { error in formats.append(error) }
         _ = formats.take()
         container = try Self.makeInMemoryContainer(model: try Self.makeModel())
         startWatchdog()
@@ -133,9 +134,9 @@ class KataCase: XCTestCase {
         if !offQueue.isEmpty {
             report(OffQueueLog.message(for: offQueue), filePath: filePath, line: line)
         }
-        let formats = Self.malformedFormats.take()
+        let formats = Self.predicateErrors.take()
         if !formats.isEmpty {
-            report(MalformedFormatLog.message(for: formats, inRussian: Self.inRussian), filePath: filePath, line: line)
+            report(PredicateErrorLog.message(for: formats, inRussian: Self.inRussian), filePath: filePath, line: line)
         }
         current = nil
     }
@@ -184,9 +185,9 @@ class KataCase: XCTestCase {
               line: UInt = #line) {
         let offQueue = Self.offQueue.take()
         var what = offQueue.isEmpty ? what : OffQueueLog.message(for: offQueue) + "\nThe kata then found: " + what
-        let formats = Self.malformedFormats.take()
+        let formats = Self.predicateErrors.take()
         if !formats.isEmpty {
-            what = MalformedFormatLog.message(for: formats, inRussian: Self.inRussian) + "\nThe kata then found: " + what
+            what = PredicateErrorLog.message(for: formats, inRussian: Self.inRussian) + "\nThe kata then found: " + what
         }
         report(what, file: file, function: function, filePath: filePath, line: line)
     }

@@ -46,7 +46,7 @@ extension PersistenceTestCase {
             try build(writer)
             let objects = try writer.fetch(T.fetchRequest())
             for predicate in predicates {
-                memory.append(PredicateOutcome { try objects.filter { try predicate.evaluate(with: $0) }.map(label) })
+                memory.append(PredicateOutcome { try objects.filter { try predicate.evaluate(checking: $0) }.map(label) })
                 let request = T.fetchRequest()
                 request.predicate = predicate
                 unsaved.append(PredicateOutcome { try writer.fetch(request).map(label) })
