@@ -140,22 +140,25 @@ extension ManagedObjectContext {
     /// Core Data's constraint conflicts for the store's `clashes`: one per stored row and constraint, with the new
     /// objects that clash with it.
     private func storeConstraintConflicts(_ clashes: [ConflictResolver.ConstraintClash], ids: PermanentIDs) -> [ConstraintConflict] {
-        var order: [HandedConflict] = []
-        var byRow: [HandedConflict: [ConflictResolver.ConstraintClash]] = [:]
-        var rowIDs: [HandedConflict: ManagedObjectID] = [:]
+        struct StoredRow: Hashable {
+            let owner: ObjectIdentifier
+            let constraint: Int
+            let primaryKey: Int64
+        }
+        var order: [StoredRow] = []
+        var byRow: [StoredRow: [ConflictResolver.ConstraintClash]] = [:]
         for clash in clashes {
             let owner = clash.object.entity.constraintOwner(clash.constraint)
-            let key = HandedConflict(object: ObjectIdentifier(owner), row: clash.stored.primaryKey, constraint: clash.constraint)
-            if byRow[key] == nil {
-                order.append(key)
-                rowIDs[key] = ids.id(of: clash.stored.entity, primaryKey: clash.stored.primaryKey)
-            }
-            byRow[key, default: []].append(clash)
+            let row = StoredRow(owner: ObjectIdentifier(owner), constraint: clash.constraint, primaryKey: clash.stored.primaryKey)
+            if byRow[row] == nil { order.append(row) }
+            byRow[row, default: []].append(clash)
         }
-        return order.map { key in
-            let clashes = byRow[key]!
-            return ConstraintConflict(constraint: clashes[0].object.entity.uniquenessConstraints[clashes[0].constraint],
-                                      database: object(with: rowIDs[key]!), clashes: clashes)
+        return order.map { row in
+            let clashes = byRow[row]!
+            let first = clashes[0]
+            return ConstraintConflict(constraint: first.object.entity.uniquenessConstraints[first.constraint],
+                                      database: object(with: ids.id(of: first.stored.entity, primaryKey: first.stored.primaryKey)),
+                                      clashes: clashes)
         }
     }
 
