@@ -39,11 +39,11 @@ extension ManagedObjectContext {
         }
         if let misuse = misuseErrors.first { throw misuse }
         var plan = SavePlan(inserted: lists.inserted, updated: lists.updated, deleted: lists.deleted)
-        let resolver = ConflictResolver(policy: mergePolicy)
-        resolver.resolveDuplicateInsertions(in: &plan)
+        let policy = mergePolicy
+        try resolveDuplicateInsertions(in: &plan, under: policy)
         try validateForSave(inserted: plan.inserted, updated: plan.updated)
 
-        let ids = try write(&plan, resolver: resolver, to: coordinator)
+        let ids = try write(&plan, policy: policy, to: coordinator)
         let insertedObjects = plan.inserted
         let updatedObjects = plan.updated
         var deletedIDs: [ManagedObjectID] = []

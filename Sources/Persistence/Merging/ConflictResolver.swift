@@ -1,5 +1,6 @@
-/// Settles a save's conflicts under one ``MergePolicy``: a value of its own, so the rules can be read (and tested)
-/// apart from the context that saves and the store that writes.
+/// The rules of one ``MergePolicy/mergeType`` applied to a save's conflicts: a value of its own, so the rules can be
+/// read (and tested) apart from the context that saves, the store that writes and the policy object that calls them
+/// (its default implementations do, through ``ConflictResolution``).
 ///
 /// It changes the objects of a ``SavePlan`` and the plan's lists, backing up every object it touches so a failed
 /// save can put them back. It runs in the context, after the store has answered a save with the conflicts it found
@@ -23,20 +24,26 @@ struct ConflictResolver {
          clashes.map { (plan.inserted[$0.insert], $0.constraint, $0.stored, $0.version) })
     }
 
+    /// Core Data's conflicts for `found`, as a merge policy is handed them and the 133020 error lists them: the
+    /// object's values, the ones it last read, and the row's now.
+    static func mergeConflicts(_ found: [VersionConflict]) -> [MergeConflict] {
+        found.map { conflict in
+            let entity = conflict.object.entity
+            return MergeConflict(
+                sourceObject: conflict.object, objectID: conflict.object.objectID,
+                oldVersion: conflict.object.version, newVersion: conflict.version,
+                objectSnapshot: MergeConflict.attributeSnapshot(conflict.object.slots, entity: entity),
+                cachedSnapshot: MergeConflict.attributeSnapshot(conflict.object.committedSlots ?? conflict.object.slots, entity: entity),
+                persistedSnapshot: conflict.row.map { MergeConflict.attributeSnapshot($0.slots, entity: entity) } ?? [:])
+        }
+    }
+
     /// Optimistic locking: fails (``MergePolicy/error``) or resolves in `plan` the objects `found` whose row
     /// changed since this context read it.
     func resolveVersionConflicts(_ found: [VersionConflict], in plan: inout SavePlan) throws {
         guard !found.isEmpty else { return }
-        if policy.type == .error {
-            let conflicts = found.map { conflict in
-                let entity = conflict.object.entity
-                return MergeConflict(
-                    sourceObject: conflict.object, objectID: conflict.object.objectID,
-                    oldVersion: conflict.object.version, newVersion: conflict.version,
-                    objectSnapshot: MergeConflict.attributeSnapshot(conflict.object.slots, entity: entity),
-                    cachedSnapshot: MergeConflict.attributeSnapshot(conflict.object.committedSlots ?? conflict.object.slots, entity: entity),
-                    persistedSnapshot: conflict.row.map { MergeConflict.attributeSnapshot($0.slots, entity: entity) } ?? [:])
-            }
+        if policy.mergeType == .error {
+            let conflicts = Self.mergeConflicts(found)
             throw PersistenceError(.managedObjectMerge, "Could not merge changes.", objectID: conflicts[0].objectID,
                                    conflicts: conflicts)
         }
@@ -74,7 +81,7 @@ struct ConflictResolver {
             if entity.isTransient(at: index) { continue }
             // To-many lists are not in the row: they keep the object's version unless the policy is rollback.
             if entity.kinds[index] == .toMany {
-                if policy.type == .rollback && changed.contains(index) {
+                if policy.mergeType == .rollback && changed.contains(index) {
                     object.slots[index] = .toMany(nil)
                     changed.remove(index)
                 }
@@ -83,7 +90,7 @@ struct ConflictResolver {
             let storeChanged = !ManagedObject.same(stored[index], cached[index], ordered: true)
             let objectChanged = changed.contains(index)
             let takeStore: Bool
-            switch policy.type {
+            switch policy.mergeType {
             case .mergeByPropertyStoreTrump: takeStore = !objectChanged || storeChanged
             case .mergeByPropertyObjectTrump: takeStore = !objectChanged
             case .overwrite: takeStore = false
@@ -94,7 +101,7 @@ struct ConflictResolver {
                 refaultInverse(of: object, at: index)
                 object.slots[index] = stored[index]
                 changed.remove(index)
-            } else if policy.type == .overwrite {
+            } else if policy.mergeType == .overwrite {
                 changed.insert(index)
             }
         }
@@ -127,7 +134,7 @@ struct ConflictResolver {
     /// store-trumping ones (and ``MergePolicy/rollback``) the first. The others leave the plan for `plan.dropped`.
     /// Runs before validation, so the duplicates left out are not reported as clashing (1551).
     func resolveDuplicateInsertions(in plan: inout SavePlan) {
-        guard policy.type != .error else { return }
+        guard policy.mergeType != .error else { return }
         let constrained = plan.inserted.filter { !$0.entity.uniquenessConstraints.isEmpty }
         guard constrained.count > 1 else { return }
         var losers = Set<ObjectIdentifier>()
@@ -147,7 +154,7 @@ struct ConflictResolver {
     /// stored row (`clashes`, as the store found them) either take it over or are dropped (see ``MergePolicy``).
     /// Under `.error` the store's unique index reports the clash while writing (code 133021).
     func resolveConstraintConflicts(_ clashes: [ConstraintClash], in plan: inout SavePlan) throws {
-        guard policy.type != .error else { return }
+        guard policy.mergeType != .error else { return }
         for (object, number, found, version) in clashes {
             let entity = object.entity
             let constraint = entity.uniquenessConstraints[number]

@@ -39,7 +39,33 @@
 ///
 /// A discarded object is not written: objects related to it are saved — and left in memory — as pointing at nothing,
 /// so relate the surviving object (or fetch the stored one) when relationships matter.
-public struct MergePolicy: Sendable, Hashable, CustomStringConvertible {
+///
+/// **Subclassing.** As with Core Data's class, an app subclasses `MergePolicy`, initialises it with the type
+/// closest to what it wants (``init(merge:)``), and overrides ``resolve(optimisticLockingConflicts:)`` and
+/// ``resolve(constraintConflicts:)``, calling `super` and then adjusting the objects (Apple: "you should typically
+/// invoke the superclass's implementation"). A save calls them on the context's queue, never under the
+/// coordinator's lock, with the conflicts as the store found them:
+/// - what an override changes in the conflicting objects (and in other objects already in the store) is saved with
+///   them; inserting or deleting objects is allowed for conflicts among this save's new objects (a
+///   ``ConstraintConflict`` without ``ConstraintConflict/databaseObject``), which are resolved before validation,
+///   but not for conflicts with the store, which fail the save (code 134060);
+/// - an error an override throws fails the save with that error; the conflicting objects are put back as they
+///   were before resolution, and the context keeps its unsaved changes;
+/// - a conflict left unresolved (an override that does not call `super`, or a subclass of ``error`` type that
+///   does) fails the save: the store checks again when it writes and reports the same conflict, and the save fails
+///   with 133020 (or 133021 for a uniqueness constraint) rather than ask again. Apple does not document what Core
+///   Data does then.
+///
+/// **Threads.** A policy is shared by contexts on any queue (the shared instances are), so it is `Sendable`.
+/// `MergePolicy` itself holds only its immutable ``mergeType``; a subclass inherits an unchecked conformance and
+/// must keep that promise itself: only `let` properties of `Sendable` values, or state it protects with a lock. Its
+/// methods receive objects of the saving context, which they may use only during the call.
+///
+/// **Equality.** Apple does not document how `NSMergePolicy` compares. Here two policies are equal when they are of
+/// the same class and ``mergeType``, so `MergePolicy(merge: .mergeByPropertyObjectTrumpMergePolicyType)` equals
+/// ``mergeByPropertyObjectTrump`` (and behaves as it), while an instance of a subclass never equals a shared
+/// instance. A subclass whose instances differ by more than their type should not rely on `==`; compare with `===`.
+open class MergePolicy: @unchecked Sendable, Hashable, CustomStringConvertible {
     /// The five policies.
     public enum PolicyType: Sendable, Hashable {
         /// Fail the save on any conflict (Core Data's `NSErrorMergePolicyType`).
@@ -54,12 +80,16 @@ public struct MergePolicy: Sendable, Hashable, CustomStringConvertible {
         case rollback
     }
 
-    /// Which of the five policies this is.
-    public let type: PolicyType
+    /// Which of the five policies this one applies (Core Data's `mergeType`).
+    public let mergeType: PolicyType
 
-    /// The policy of `type` (Core Data's `NSMergePolicy(merge:)`).
+    /// ``mergeType`` under its earlier name.
+    public var type: PolicyType { mergeType }
+
+    /// A policy of `type` (Core Data's `NSMergePolicy(merge:)`). A subclass passes the type closest to what it
+    /// wants, whose rules its overrides get by calling `super`.
     public init(merge type: PolicyType) {
-        self.type = type
+        self.mergeType = type
     }
 
     /// Fail the save on any conflict: the default of every context (Core Data's `NSErrorMergePolicy`).
@@ -74,15 +104,68 @@ public struct MergePolicy: Sendable, Hashable, CustomStringConvertible {
     public static let rollback = MergePolicy(merge: .rollback)
 
     /// `true` for the policies under which the in-memory object wins.
-    var objectWins: Bool { type == .mergeByPropertyObjectTrump || type == .overwrite }
+    var objectWins: Bool { mergeType == .mergeByPropertyObjectTrump || mergeType == .overwrite }
 
-    public var description: String {
-        switch type {
+    /// `true` when this is `MergePolicy` itself rather than a subclass: its methods then do nothing but the
+    /// rules of ``mergeType``, which a save may apply without building the conflicts they would be handed.
+    var isPlain: Bool { Swift.type(of: self) == MergePolicy.self }
+
+    // MARK: - Resolving
+
+    /// Resolves `list`, objects of this save whose row another context changed or deleted since this context read
+    /// it (Core Data's `resolve(optimisticLockingConflicts:)`), by the rules of ``mergeType`` (see ``MergePolicy``):
+    /// under ``error`` it throws 133020 "Could not merge changes." listing `list`; under the others it merges each
+    /// conflict's ``MergeConflict/sourceObject`` with the stored row, after which the object is saved as it then
+    /// stands — so an override that changes the object after calling `super` has that change saved.
+    ///
+    /// Outside a save the rules have no save to apply to: only ``error``'s throw happens.
+    open func resolve(optimisticLockingConflicts list: [MergeConflict]) throws {
+        guard !list.isEmpty else { return }
+        if mergeType == .error {
+            throw PersistenceError(.managedObjectMerge, "Could not merge changes.", objectID: list[0].objectID, conflicts: list)
+        }
+        try ConflictResolution.current?.resolveVersionConflicts(list, under: self)
+    }
+
+    /// Resolves `list`, new objects of this save that clash on a uniqueness constraint (Core Data's
+    /// `resolve(constraintConflicts:)`), by the rules of ``mergeType`` (see ``MergePolicy``). A conflict with a
+    /// ``ConstraintConflict/databaseObject`` is a clash with a stored row: under ``error`` it throws 133021; under
+    /// the others the new object takes the row over or is discarded. A conflict without one is a clash among new
+    /// objects of this save: under ``error`` it is left for validation, which fails the save with 1551; under the
+    /// others one object survives and the rest are discarded.
+    ///
+    /// Outside a save the rules have no save to apply to: only ``error``'s throw happens.
+    open func resolve(constraintConflicts list: [ConstraintConflict]) throws {
+        guard !list.isEmpty else { return }
+        if mergeType == .error {
+            guard let clash = list.first(where: { $0.databaseObject != nil }) else { return }
+            throw clash.storeClashError()
+        }
+        try ConflictResolution.current?.resolveConstraintConflicts(list, under: self)
+    }
+
+    // MARK: - Equality, description
+
+    /// Policies of the same class and ``mergeType`` are equal (see ``MergePolicy``).
+    public static func == (lhs: MergePolicy, rhs: MergePolicy) -> Bool {
+        lhs === rhs || (Swift.type(of: lhs) == Swift.type(of: rhs) && lhs.mergeType == rhs.mergeType)
+    }
+
+    /// Hashes what ``==`` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(Swift.type(of: self)))
+        hasher.combine(mergeType)
+    }
+
+    /// The policy's type, and its class when it is a subclass.
+    open var description: String {
+        let name = switch mergeType {
         case .error: "error"
         case .mergeByPropertyStoreTrump: "mergeByPropertyStoreTrump"
         case .mergeByPropertyObjectTrump: "mergeByPropertyObjectTrump"
         case .overwrite: "overwrite"
         case .rollback: "rollback"
         }
+        return isPlain ? name : "\(Swift.type(of: self))(\(name))"
     }
 }
