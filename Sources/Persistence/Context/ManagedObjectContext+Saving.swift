@@ -105,6 +105,7 @@ extension ManagedObjectContext {
         inserted.removeAll()
         updated.removeAll()
         deleted.removeAll()
+        preparedDeletions.removeAll()
         markNotified()
     }
 
@@ -203,12 +204,25 @@ extension ManagedObjectContext {
         propagateDeletes(deleted.objects)
     }
 
-    /// Applies the delete rules of `deletions` (deleted objects of this context), and of what they cascade to.
+    /// Applies the delete rules of `deletions` (deleted objects of this context), and of what they cascade to, each
+    /// object's ``ManagedObject/prepareForDeletion()`` first (once per deletion), as Core Data does when it
+    /// propagates deletions. Objects that `prepareForDeletion()` deletes are propagated too.
     func propagateDeletes(_ deletions: [ManagedObject]) {
+        if deleted.isEmpty { preparedDeletions.removeAll() }
         var pending = deletions
         var next = 0
         var prefetched = 0
-        while next < pending.count {
+        let start = deleted.mark
+        var prepareCalls = 0
+        while true {
+            if next == pending.count {
+                // Deletions made by prepareForDeletion() (or anything it called) are not in `pending` yet.
+                guard prepareCalls > 0 else { break }
+                prepareCalls = 0
+                let more = deleted.objects(since: start).filter { $0.deletedFlag && !preparedDeletions.contains($0) }
+                guard !more.isEmpty else { break }
+                pending += more
+            }
             if next == prefetched {
                 // Each wave of deletions (the context's own, then each round of cascades) reads what its rules
                 // need in bulk.
@@ -217,6 +231,11 @@ extension ManagedObjectContext {
             }
             let object = pending[next]
             next += 1
+            guard object.deletedFlag, object.managedObjectContext === self else { continue }
+            if preparedDeletions.insert(object).inserted {
+                prepareCalls += 1
+                object.prepareForDeletion()
+            }
             for (index, relationship) in object.entity.relationshipAt.enumerated() {
                 guard let relationship else { continue }
                 switch relationship.deleteRule {

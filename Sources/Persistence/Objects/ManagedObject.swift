@@ -136,6 +136,20 @@ open class ManagedObject: CustomStringConvertible {
     open func willSave() {}
     /// Called after the object has been saved.
     open func didSave() {}
+    /// Called once for each deletion of the object, just before its delete rules run: a place for your own
+    /// propagation while its relationships still hold their objects (a `Mood` telling its `Country` that it is
+    /// going, say).
+    ///
+    /// As in Core Data, deletion is not immediate: ``ManagedObjectContext/delete(_:)`` only marks the object, and
+    /// this runs, on the context's queue, when the context propagates its deletions — in
+    /// ``ManagedObjectContext/processPendingChanges()``, at the start of ``ManagedObjectContext/save()``, and for an
+    /// object deleted in ``willSave()`` before the save's next round. Objects that a delete rule cascades to, or
+    /// that this method deletes, get their own call before their rules run. It may change and delete other objects
+    /// (their changes are saved with the rest); it cannot stop the deletion (see ``validateForDelete()``).
+    ///
+    /// Batch deletes (``BatchDeleteRequest``) never call it: they act on the store, past every context.
+    /// A deletion that is undone (rollback, re-insertion) and made again is prepared again.
+    open func prepareForDeletion() {}
 
     /// The entity's name for this class: the class name unless a subclass overrides it.
     open class var entityName: String { String(describing: self) }
