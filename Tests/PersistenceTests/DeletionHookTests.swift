@@ -11,6 +11,9 @@ final class DeletionHookTests: PersistenceTestCase {
 
     override func makeModel() throws -> ManagedObjectModel { try HookModel.make() }
 
+    /// The log of the deletion hooks (validation logs too).
+    private var prepared: [String] { HookModel.log.filter { $0.hasPrefix("prepare") || $0.hasPrefix("entries") } }
+
     override func setUpWithError() throws {
         HookModel.reset()
         try super.setUpWithError()
@@ -43,12 +46,12 @@ final class DeletionHookTests: PersistenceTestCase {
         let country = try makeCountry("Norway", moods: ["calm"])
         let mood = country.moods.first!
         context.delete(mood)
-        XCTAssertEqual(HookModel.log, [], "delete(_:) only marks the object")
+        XCTAssertEqual(prepared, [], "delete(_:) only marks the object")
         context.processPendingChanges()
-        XCTAssertEqual(HookModel.log, ["prepare Mood calm", "prepare Entry about calm"])
+        XCTAssertEqual(prepared, ["prepare Mood calm", "prepare Entry about calm"])
         context.processPendingChanges()
         try context.save()
-        XCTAssertEqual(HookModel.log, ["prepare Mood calm", "prepare Entry about calm"], "once per deletion")
+        XCTAssertEqual(prepared, ["prepare Mood calm", "prepare Entry about calm"], "once per deletion")
     }
 
     func testSeesItsRelationshipsBeforeTheDeleteRulesTearThemDown() throws {
@@ -77,7 +80,7 @@ final class DeletionHookTests: PersistenceTestCase {
         }
         context.delete(country.moods.first!)
         try context.save()
-        XCTAssertEqual(HookModel.log, ["prepare Mood calm", "entries [\"about calm\"]", "prepare Entry about calm"])
+        XCTAssertEqual(prepared, ["prepare Mood calm", "entries [\"about calm\"]", "prepare Entry about calm"])
     }
 
     func testObjectsDeletedInPrepareForDeletionArePreparedPropagatedAndSaved() throws {
@@ -89,7 +92,7 @@ final class DeletionHookTests: PersistenceTestCase {
         }
         context.delete(country.moods.first!)
         try context.save()
-        XCTAssertEqual(Set(HookModel.log), ["prepare Mood calm", "prepare Entry about calm", "prepare Country Norway"])
+        XCTAssertEqual(Set(prepared), ["prepare Mood calm", "prepare Entry about calm", "prepare Country Norway"])
         XCTAssertEqual(try storedCount("Country"), 0)
         XCTAssertEqual(try storedCount("Mood"), 0)
         XCTAssertEqual(try storedCount("Entry"), 0)
@@ -103,7 +106,7 @@ final class DeletionHookTests: PersistenceTestCase {
         }
         country.remark = "changed"
         try context.save()
-        XCTAssertEqual(HookModel.log, ["prepare Mood calm", "prepare Entry about calm"])
+        XCTAssertEqual(prepared, ["prepare Mood calm", "prepare Entry about calm"])
         XCTAssertEqual(try storedCount("Mood"), 0)
         XCTAssertEqual(country.moods, [])
     }
@@ -116,11 +119,11 @@ final class DeletionHookTests: PersistenceTestCase {
         XCTAssertFalse(country.isDeleted)
         context.delete(country)
         context.processPendingChanges()
-        XCTAssertEqual(HookModel.log, ["prepare Country Norway", "prepare Country Norway"])
+        XCTAssertEqual(prepared, ["prepare Country Norway", "prepare Country Norway"])
         context.insert(country)
         context.delete(country)
         try context.save()
-        XCTAssertEqual(HookModel.log.count, 3)
+        XCTAssertEqual(prepared.count, 3)
     }
 
     func testANewObjectDeletedBeforeItsFirstSaveIsPrepared() throws {
@@ -128,7 +131,7 @@ final class DeletionHookTests: PersistenceTestCase {
         country.name = "Chile"
         context.delete(country)
         try context.save()
-        XCTAssertEqual(HookModel.log, ["prepare Country Chile"])
+        XCTAssertEqual(prepared, ["prepare Country Chile"])
     }
 
     func testBatchDeletesDoNotCallIt() throws {
@@ -137,6 +140,6 @@ final class DeletionHookTests: PersistenceTestCase {
         let request = BatchDeleteRequest(fetchRequest: FetchRequest<ManagedObject>(entityName: "Mood"))
         _ = try context.execute(request)
         XCTAssertEqual(try storedCount("Mood"), 0)
-        XCTAssertEqual(HookModel.log, [], "a batch delete acts on the store, past every context")
+        XCTAssertEqual(prepared, [], "a batch delete acts on the store, past every context")
     }
 }

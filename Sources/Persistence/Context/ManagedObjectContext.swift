@@ -82,6 +82,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// however often pending changes are processed (held strongly: an object leaving the list is not mistaken for
     /// a new one at its address). Emptied when the deletions are saved, rolled back or reset.
     @exclusivity(unchecked) var preparedDeletions = Set<ManagedObject>()
+    /// The object whose default save validation is calling its ``ManagedObject/validateValue(_:forKey:)``, which
+    /// then leaves the model's rules to that validation (checked once, in bulk); nil the rest of the time.
+    @exclusivity(unchecked) unowned(unsafe) var validatingObject: ManagedObject?
 
     /// A context on the main queue or a private queue of its own; give it a ``persistentStoreCoordinator`` or a
     /// ``parent`` before using it.

@@ -51,6 +51,29 @@ enum HookModel {
             note("prepare", self, name)
             try? behaviour["prepareForDeletion"]?(self)
         }
+
+        override func validateForInsert() throws {
+            try super.validateForInsert()
+            note("validateForInsert", self, name)
+            try behaviour["validateForInsert"]?(self)
+        }
+
+        override func validateForUpdate() throws {
+            try super.validateForUpdate()
+            note("validateForUpdate", self, name)
+            try behaviour["validateForUpdate"]?(self)
+        }
+
+        override func validateForDelete() throws {
+            try super.validateForDelete()
+            note("validateForDelete", self, name)
+            try behaviour["validateForDelete"]?(self)
+        }
+
+        override func validateValue(_ value: inout Any?, forKey key: String) throws {
+            try super.validateValue(&value, forKey: key)
+            try valueCheck?(&value, key, self)
+        }
     }
 
     final class Entry: ManagedObject {
