@@ -24,6 +24,7 @@ extension ManagedObjectContext {
         inserted.removeAll()
         updated.removeAll()
         deleted.removeAll()
+        preparedDeletions.removeAll()
         markNotified()
         misuseErrors.removeAll()
     }
@@ -38,6 +39,7 @@ extension ManagedObjectContext {
         inserted.removeAll()
         updated.removeAll()
         deleted.removeAll()
+        preparedDeletions.removeAll()
         misuseErrors.removeAll()
     }
 
@@ -59,6 +61,7 @@ extension ManagedObjectContext {
             if object.deletedFlag && !mergeChanges {
                 object.deletedFlag = false
                 deleted.remove(object)
+                preparedDeletions.remove(object)
             }
             object.turnIntoFault()
             return

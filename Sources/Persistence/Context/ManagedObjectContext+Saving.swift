@@ -105,6 +105,7 @@ extension ManagedObjectContext {
         inserted.removeAll()
         updated.removeAll()
         deleted.removeAll()
+        preparedDeletions.removeAll()
         markNotified()
     }
 
@@ -203,12 +204,25 @@ extension ManagedObjectContext {
         propagateDeletes(deleted.objects)
     }
 
-    /// Applies the delete rules of `deletions` (deleted objects of this context), and of what they cascade to.
+    /// Applies the delete rules of `deletions` (deleted objects of this context), and of what they cascade to, each
+    /// object's ``ManagedObject/prepareForDeletion()`` first (once per deletion), as Core Data does when it
+    /// propagates deletions. Objects that `prepareForDeletion()` deletes are propagated too.
     func propagateDeletes(_ deletions: [ManagedObject]) {
+        if deleted.isEmpty { preparedDeletions.removeAll() }
         var pending = deletions
         var next = 0
         var prefetched = 0
-        while next < pending.count {
+        let start = deleted.mark
+        var prepareCalls = 0
+        while true {
+            if next == pending.count {
+                // Deletions made by prepareForDeletion() (or anything it called) are not in `pending` yet.
+                guard prepareCalls > 0 else { break }
+                prepareCalls = 0
+                let more = deleted.objects(since: start).filter { $0.deletedFlag && !preparedDeletions.contains($0) }
+                guard !more.isEmpty else { break }
+                pending += more
+            }
             if next == prefetched {
                 // Each wave of deletions (the context's own, then each round of cascades) reads what its rules
                 // need in bulk.
@@ -217,6 +231,11 @@ extension ManagedObjectContext {
             }
             let object = pending[next]
             next += 1
+            guard object.deletedFlag, object.managedObjectContext === self else { continue }
+            if preparedDeletions.insert(object).inserted {
+                prepareCalls += 1
+                object.prepareForDeletion()
+            }
             for (index, relationship) in object.entity.relationshipAt.enumerated() {
                 guard let relationship else { continue }
                 switch relationship.deleteRule {
@@ -239,84 +258,28 @@ extension ManagedObjectContext {
     }
 
     func relatedObjects(of object: ManagedObject, at index: Int) -> [ManagedObject] {
-        guard let relationship = object.entity.relationshipAt[index] else { return [] }
-        if relationship.isToMany { return object.toManyObjects(at: index).objects }
-        return object.toOneObject(at: index).map { [$0] } ?? []
+        object.relatedObjects(at: index)
     }
 
     // MARK: - Validation
 
     /// Validates a save of `inserted` and `updated` (the context's change lists, deletions excluded) and the
-    /// context's deletions.
+    /// context's deletions: each object's ``ManagedObject/validateForDelete()``,
+    /// ``ManagedObject/validateForInsert()`` or ``ManagedObject/validateForUpdate()`` (their default
+    /// implementations apply the model's rules; overrides add the app's), then the uniqueness constraints. One
+    /// error is thrown as it is; several as 1560 listing them all.
     func validateForSave(inserted: [ManagedObject], updated: [ManagedObject]) throws {
-        var errors: [PersistenceError] = []
-        for object in deleted.objects {
-            for (index, relationship) in object.entity.relationshipAt.enumerated() where relationship?.deleteRule == .deny {
-                let blocking = relatedObjects(of: object, at: index).filter { !$0.deletedFlag }
-                guard !blocking.isEmpty else { continue }
-                errors.append(PersistenceError(
-                    .validationRelationshipDeniedDelete,
-                    "\(object.entity.name) \(object.objectID) cannot be deleted: its relationship '\(relationship!.name)' still holds \(blocking.count) object(s) and its delete rule is deny.",
-                    object: object, key: relationship!.name))
-            }
+        var errors: [any Error] = []
+        func collect(_ validation: () throws -> Void) {
+            do { try validation() } catch { errors.append(error) }
         }
-        for object in inserted { validate(object, into: &errors) }
-        for object in updated { validate(object, into: &errors) }
+        for object in deleted.objects { collect(object.validateForDelete) }
+        for object in inserted { collect(object.validateForInsert) }
+        for object in updated { collect(object.validateForUpdate) }
         let constrained = inserted.filter { !$0.entity.uniquenessConstraints.isEmpty }
             + updated.filter { !$0.entity.uniquenessConstraints.isEmpty }
-        errors += uniquenessErrors(among: constrained)
-        if errors.count == 1 { throw errors[0] }
-        if errors.count > 1 {
-            throw PersistenceError(.validationMultipleErrors,
-                                   "Multiple validation errors occurred (\(errors.count)): " + errors.map(\.message).joined(separator: " "),
-                                   detailedErrors: errors)
-        }
-    }
-
-    private func validate(_ object: ManagedObject, into errors: inout [PersistenceError]) {
-        let entity = object.entity
-        let name = entity.name
-        if object.faultState != .fired { object.fireFault() }
-        for index in entity.mandatoryAttributeIndexes {
-            guard object.attributeIsNil(at: index), let attribute = entity.attributeAt[index] else { continue }
-            errors.append(PersistenceError(.validationMissingMandatoryProperty, "\(name).\(attribute.name) is required but is nil.",
-                                           object: object, key: attribute.name, value: .null))
-        }
-        if object.holdsUnfittingValue {
-            for (index, attribute) in entity.attributeAt.enumerated() {
-                guard let attribute, case let value = object.attributeValue(at: index), !value.isNull,
-                      attribute.attributeType.coerce(value) == nil else { continue }
-                errors.append(PersistenceError(.managedObjectValidation,
-                                               "\(name).\(attribute.name) holds \(attribute.attributeType.rawValue) values; \(value) (\(value.kindName)) does not fit.",
-                                               object: object, key: attribute.name, value: value))
-            }
-        }
-        for index in entity.checkedRelationshipIndexes {
-            guard let relationship = entity.relationshipAt[index] else { continue }
-            if !relationship.isToMany {
-                if !relationship.isOptional, object.toOneObject(at: index) == nil {
-                    errors.append(PersistenceError(.validationMissingMandatoryProperty,
-                                                   "\(name).\(relationship.name) is required but points at no \(relationship.destinationEntityName).",
-                                                   object: object, key: relationship.name))
-                }
-            } else {
-                // Only a loaded relationship can have changed; an unloaded one was valid when saved.
-                guard case .toMany(let related?) = object.slot(at: index) else { continue }
-                // Apple (NSRelationshipDescription, "Cardinality"): the counts apply only to a relationship that
-                // holds something, so an optional one may be empty whatever its minimum. Whether a non-optional
-                // to-many with no minimum may be empty Apple does not say; here it must hold one object.
-                let minimum = relationship.isOptional && related.count == 0 ? 0 : max(relationship.minCount, relationship.isOptional ? 0 : 1)
-                if related.count < minimum {
-                    errors.append(PersistenceError(.validationRelationshipLacksMinimumCount,
-                                                   "\(name).\(relationship.name) needs at least \(minimum) object(s) but holds \(related.count).",
-                                                   object: object, key: relationship.name))
-                } else if relationship.maxCount > 0, related.count > relationship.maxCount {
-                    errors.append(PersistenceError(.validationRelationshipExceedsMaximumCount,
-                                                   "\(name).\(relationship.name) may hold at most \(relationship.maxCount) object(s) but holds \(related.count).",
-                                                   object: object, key: relationship.name))
-                }
-            }
-        }
+        errors += uniquenessErrors(among: constrained) as [any Error]
+        try ManagedObject.throwCombined(errors)
     }
 
     /// Objects of one save (of entities with uniqueness constraints) that share the values of a constraint (1551).

@@ -78,6 +78,13 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// While a save runs `willSave()`, the objects inserted, changed or deleted meanwhile (see
     /// `runWillSave()`); nil the rest of the time.
     @exclusivity(unchecked) var willSaveChanges: WillSaveChanges?
+    /// The deleted objects whose ``ManagedObject/prepareForDeletion()`` has run, so that it runs once per deletion
+    /// however often pending changes are processed (held strongly: an object leaving the list is not mistaken for
+    /// a new one at its address). Emptied when the deletions are saved, rolled back or reset.
+    @exclusivity(unchecked) var preparedDeletions = Set<ManagedObject>()
+    /// The object whose default save validation is calling its ``ManagedObject/validateValue(_:forKey:)``, which
+    /// then leaves the model's rules to that validation (checked once, in bulk); nil the rest of the time.
+    @exclusivity(unchecked) unowned(unsafe) var validatingObject: ManagedObject?
 
     /// A context on the main queue or a private queue of its own; give it a ``persistentStoreCoordinator`` or a
     /// ``parent`` before using it.
@@ -186,6 +193,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
             // Re-inserting a deleted object undoes the delete, as in Core Data.
             object.deletedFlag = false
             deleted.remove(object)
+            // A later delete is a new deletion: it is prepared again.
+            preparedDeletions.remove(object)
             willSaveChanges?.note(object)
             return
         }
@@ -206,8 +215,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         willSaveChanges?.note(object)
     }
 
-    /// Marks `object` for deletion; its delete rules run when the context processes pending changes or saves (for
-    /// a deletion made in ``ManagedObject/willSave()``, before the save's next round of `willSave()`).
+    /// Marks `object` for deletion; its ``ManagedObject/prepareForDeletion()`` and then its delete rules run when the
+    /// context processes pending changes or saves (for a deletion made in ``ManagedObject/willSave()``, before the
+    /// save's next round of `willSave()`).
     public func delete(_ object: ManagedObject) {
         checkQueue("delete(_:)")
         guard object.managedObjectContext === self else {

@@ -136,6 +136,64 @@ open class ManagedObject: CustomStringConvertible {
     open func willSave() {}
     /// Called after the object has been saved.
     open func didSave() {}
+    /// Called once for each deletion of the object, just before its delete rules run: a place for your own
+    /// propagation while its relationships still hold their objects (a `Mood` telling its `Country` that it is
+    /// going, say).
+    ///
+    /// As in Core Data, deletion is not immediate: ``ManagedObjectContext/delete(_:)`` only marks the object, and
+    /// this runs, on the context's queue, when the context propagates its deletions — in
+    /// ``ManagedObjectContext/processPendingChanges()``, at the start of ``ManagedObjectContext/save()``, and for an
+    /// object deleted in ``willSave()`` before the save's next round. Objects that a delete rule cascades to, or
+    /// that this method deletes, get their own call before their rules run. It may change and delete other objects
+    /// (their changes are saved with the rest); it cannot stop the deletion (see ``validateForDelete()``).
+    ///
+    /// Batch deletes (``BatchDeleteRequest``) never call it: they act on the store, past every context.
+    /// A deletion that is undone (rollback, re-insertion) and made again is prepared again.
+    open func prepareForDeletion() {}
+
+    // MARK: - Validation
+
+    /// Checks the object before a save writes it as new; throw to fail the save with your error.
+    ///
+    /// ``ManagedObjectContext/save()`` calls it, on the context's queue, for every inserted object after the rounds
+    /// of ``willSave()``. The default implementation applies the model's rules (required values, values that fit
+    /// their attribute, to-one relationships that must be set, to-many counts) and calls
+    /// ``validateValue(_:forKey:)`` for each attribute and to-one relationship. As Apple asks, an override calls
+    /// `super` first and adds its own checks; the save collects the errors of every object: one error fails the
+    /// save as it is, several make one error 1560 (`NSValidationMultipleErrorsError`) that lists them in
+    /// ``PersistenceError/detailedErrors`` (`NSDetailedErrorsKey`). A failed save writes nothing.
+    open func validateForInsert() throws { try validateForSave() }
+    /// Checks a changed saved object before a save writes it; throw to fail the save. As
+    /// ``validateForInsert()``, for updated objects, with ``validateValue(_:forKey:)`` called for each changed
+    /// attribute and to-one relationship.
+    open func validateForUpdate() throws { try validateForSave() }
+    /// Checks that the object may be deleted, before a save writes its deletion; throw to fail the save. The
+    /// default implementation refuses a deletion when a relationship with the deny rule still holds objects
+    /// (1600, `NSValidationRelationshipDeniedDeleteError`); call `super` first, as for ``validateForInsert()``.
+    open func validateForDelete() throws { try validateDeleteRules() }
+    /// Checks `value` as a value for the property `key`; throw when it is not valid. `value` may be replaced by a
+    /// valid one (key-value coding's "coercing" outcome).
+    ///
+    /// The default implementation applies the model's rules to `value`: nil where the property is required
+    /// (1570), a value that does not fit the attribute (1550), an object of the wrong entity for a to-one
+    /// relationship (1550); an unknown key throws 1550 too (Core Data raises `NSUnknownKeyException`). Call it to
+    /// validate input before setting it, and override it (calling `super`) for rules of your own: the default
+    /// ``validateForInsert()`` and ``validateForUpdate()`` call it at save for each attribute and to-one
+    /// relationship (all of an inserted object's, an updated object's changed ones), with the value the object
+    /// holds.
+    ///
+    /// Differences from Core Data, whose Swift signature takes an `AutoreleasingUnsafeMutablePointer<AnyObject?>`:
+    /// the value is an `inout Any?` here, as Linux has no Objective-C pointers of that use. Core Data's default
+    /// implementation also calls a method `validate<Key>(_:)` if the class has one, found by its name through the
+    /// Objective-C runtime; Swift on Linux cannot look methods up by name, so write those rules in an override of
+    /// this method (`switch key { … }`). When the save calls it, a value it replaces is not written back to the
+    /// object (Apple does not document what a replacement does at save; change values in ``willSave()``), and the
+    /// model's rules it would apply are checked once, by the save itself.
+    open func validateValue(_ value: inout Any?, forKey key: String) throws {
+        // At save the model's rules are checked in bulk by validateForSave(); only a direct call checks them here.
+        guard managedObjectContext?.validatingObject !== self else { return }
+        try validateModelRules(value, forKey: key)
+    }
 
     /// The entity's name for this class: the class name unless a subclass overrides it.
     open class var entityName: String { String(describing: self) }
