@@ -151,7 +151,7 @@ open class MergePolicy: @unchecked Sendable, Hashable, CustomStringConvertible {
         lhs === rhs || (Swift.type(of: lhs) == Swift.type(of: rhs) && lhs.mergeType == rhs.mergeType)
     }
 
-    /// Hashes what ``==`` compares.
+    /// Hashes what `==` compares: the class and the merge type.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(Swift.type(of: self)))
         hasher.combine(mergeType)
