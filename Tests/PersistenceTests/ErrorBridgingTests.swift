@@ -194,6 +194,8 @@ final class ErrorBridgingTests: PersistenceTestCase {
                         NSPersistentStoreInvalidTypeError, NSPersistentStoreIncompatibleSchemaError, NSPersistentStoreSaveError,
                         NSCoreDataError, NSPersistentStoreIncompatibleVersionHashError],
                        [133_000, 133_020, 133_021, 134_000, 134_020, 134_030, 134_060, 134_100])
+        XCTAssertEqual([NSValidationObjectErrorKey, NSValidationKeyErrorKey, NSValidationValueErrorKey, NSValidationPredicateErrorKey],
+                       ["NSValidationErrorObject", "NSValidationErrorKey", "NSValidationErrorValue", "NSValidationErrorPredicate"])
     }
 
     func testAMissingValueIsReportedUnderItsCoreDataConstant() throws {

@@ -24,6 +24,9 @@ public let NSValidationObjectErrorKey = CoreDataUserInfoKey.validationObject
 public let NSValidationKeyErrorKey = CoreDataUserInfoKey.validationKey
 /// The value that failed validation (`NSNull` for a missing one).
 public let NSValidationValueErrorKey = CoreDataUserInfoKey.validationValue
+/// The predicate an attribute's value failed (Core Data's validation predicates); Persistence models none, so never
+/// sets it.
+public let NSValidationPredicateErrorKey = "NSValidationErrorPredicate"
 /// The objects an error concerns, when it is not a validation error: an array of ``ManagedObject``.
 public let NSAffectedObjectsErrorKey = CoreDataUserInfoKey.affectedObjects
 /// The merge conflicts of a failed save (codes 133020, 133021 and 1551): an array of ``MergeConflict``.
