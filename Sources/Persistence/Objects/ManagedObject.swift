@@ -151,6 +151,38 @@ open class ManagedObject: CustomStringConvertible {
     /// A deletion that is undone (rollback, re-insertion) and made again is prepared again.
     open func prepareForDeletion() {}
 
+    // MARK: - Access and change notifications (see ManagedObject+PrimitiveValues.swift)
+
+    /// Announces that `key` (nil: any property) is about to be read: a fault is filled here, so that a
+    /// hand-written getter may then read with ``primitiveValue(forKey:)``. Overrides must call `super`.
+    open func willAccessValue(forKey key: String?) {
+        if faultState != .fired { fireFault() }
+    }
+
+    /// Announces that `key` has been read; the counterpart of ``willAccessValue(forKey:)``. The default
+    /// implementation does nothing; overrides must call `super`.
+    open func didAccessValue(forKey key: String?) {}
+
+    /// Announces that `key` is about to change: the object records the change here, keeping the value it holds
+    /// for ``committedValues(forKeys:)`` and ``ManagedObjectContext/rollback()``, so that a value then set with
+    /// ``setPrimitiveValue(_:forKey:)`` is saved, marks a saved object updated, and is listed by the context's
+    /// next objects-did-change notification. Pair every call with ``didChangeValue(forKey:)``; overrides must call
+    /// `super`. An unknown key records nothing (Core Data's key-value observing does not check keys).
+    open func willChangeValue(forKey key: String) {
+        checkQueue(key)
+        guard let index = entity.propertyIndexByName[key] else { return }
+        willChange(at: index)
+    }
+
+    /// Announces that `key` has changed; the counterpart of ``willChangeValue(forKey:)``. The change is recorded
+    /// here too when no `willChangeValue(forKey:)` came first (then the value held before it is not known, and
+    /// the new one counts as the committed value for ``committedValues(forKeys:)``: undocumented by Apple, who
+    /// require the pair). Overrides must call `super`.
+    open func didChangeValue(forKey key: String) {
+        guard let index = entity.propertyIndexByName[key] else { return }
+        willChange(at: index)
+    }
+
     // MARK: - Validation
 
     /// Checks the object before a save writes it as new; throw to fail the save with your error.
