@@ -151,6 +151,20 @@ open class ManagedObject: CustomStringConvertible {
     /// A deletion that is undone (rollback, re-insertion) and made again is prepared again.
     open func prepareForDeletion() {}
 
+    /// Called just before the object is turned into a fault, while its values can still be read: a place to undo
+    /// what needs them (observers across key paths, say). The default implementation does nothing.
+    ///
+    /// As in Core Data, an object becomes a fault when ``ManagedObjectContext/refresh(_:mergeChanges:)`` drops its
+    /// values (`mergeChanges` false, or true for an object with no changes), when a merge of another context's
+    /// save refreshes it, when its context is reset or goes away, when its deletion is saved, and when a rollback
+    /// discards it as a new object. An object that is a fault already is not turned into one again and gets no
+    /// call. ``didTurnIntoFault()`` follows.
+    open func willTurnIntoFault() {}
+    /// Called just after the object has been turned into a fault (see ``willTurnIntoFault()``): clear caches of
+    /// your own here. Its values are gone (transient ones too); where the object has left its context (reset,
+    /// saved deletion, the context gone) ``managedObjectContext`` is nil. The default implementation does nothing.
+    open func didTurnIntoFault() {}
+
     // MARK: - Access and change notifications (see ManagedObject+PrimitiveValues.swift)
 
     /// Announces that `key` (nil: any property) is about to be read: a fault is filled here, so that a
