@@ -165,6 +165,17 @@ open class ManagedObject: CustomStringConvertible {
     /// saved deletion, the context gone) ``managedObjectContext`` is nil. The default implementation does nothing.
     open func didTurnIntoFault() {}
 
+    /// Called when the object's values have been set from a snapshot rather than fetched: recompute derived
+    /// values or transient state from its persistent properties here (with ``setPrimitiveValue(_:forKey:)`` to
+    /// change values without marking the object changed). The default implementation does nothing.
+    ///
+    /// It is called with ``SnapshotEventType/rollback`` for each changed or deleted saved object that
+    /// ``ManagedObjectContext/rollback()`` restores (after the rollback, so the restored values are seen), and with
+    /// ``SnapshotEventType/refresh`` for an object that ``ManagedObjectContext/refresh(_:mergeChanges:)`` keeps,
+    /// merging its changes over the store's values. The undo events are never passed, as this library has no undo
+    /// manager; merge-policy resolution does not call it yet.
+    open func awake(fromSnapshotEvents flags: SnapshotEventType) {}
+
     // MARK: - Access and change notifications (see ManagedObject+PrimitiveValues.swift)
 
     /// Announces that `key` (nil: any property) is about to be read: a fault is filled here, so that a
