@@ -9,13 +9,20 @@ extension ManagedObjectContext {
         for object in inserted.objects {
             evict(object)
         }
+        // Saved objects set back to their snapshot, told once each after the whole rollback.
+        var restored: [ManagedObject] = []
+        var seen = Set<ObjectIdentifier>()
         for object in deleted.objects {
             object.deletedFlag = false
             if object.objectID.isTemporaryID {
                 evict(object)
+            } else {
+                restored.append(object)
+                seen.insert(ObjectIdentifier(object))
             }
         }
         for object in updated.objects where object.managedObjectContext === self {
+            if seen.insert(ObjectIdentifier(object)).inserted { restored.append(object) }
             if let committed = object.committedSlots { object.slots = committed }
             object.committedSlots = nil
             object.changedIndexes = []
@@ -27,6 +34,9 @@ extension ManagedObjectContext {
         preparedDeletions.removeAll()
         markNotified()
         misuseErrors.removeAll()
+        for object in restored where object.managedObjectContext === self {
+            object.awake(fromSnapshotEvents: .rollback)
+        }
     }
 
     /// Forgets everything: unsaved changes and every registered object. Objects fetched before must not be used
@@ -69,6 +79,7 @@ extension ManagedObjectContext {
         if let state = parentState(of: object.objectID), !state.isDeleted {
             let fresh = state.slots.map { $0.slot(in: self) }
             apply(fresh, version: state.version, to: object)
+            object.awake(fromSnapshotEvents: .refresh)
             return
         }
         guard let pk = object.objectID.primaryKey,
@@ -79,6 +90,7 @@ extension ManagedObjectContext {
             return
         }
         apply(row.slots, version: row.version, to: object)
+        object.awake(fromSnapshotEvents: .refresh)
     }
 
     /// Puts `fresh` values (the store's or the parent's) under `object`'s unsaved changes and its transient values.

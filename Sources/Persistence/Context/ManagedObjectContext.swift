@@ -85,6 +85,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// The object whose default save validation is calling its ``ManagedObject/validateValue(_:forKey:)``, which
     /// then leaves the model's rules to that validation (checked once, in bulk); nil the rest of the time.
     @exclusivity(unchecked) unowned(unsafe) var validatingObject: ManagedObject?
+    /// The object whose ``ManagedObject/setPrimitiveValue(_:forKey:)`` is writing a value, which records no change
+    /// for it (Core Data's primitive setters issue no change notifications); nil the rest of the time.
+    @exclusivity(unchecked) unowned(unsafe) var primitiveWriter: ManagedObject?
 
     /// A context on the main queue or a private queue of its own; give it a ``persistentStoreCoordinator`` or a
     /// ``parent`` before using it.

@@ -28,6 +28,11 @@ extension ManagedObject {
 
     /// Turns the object back into a fault without a row: its values are read again on next use.
     func turnIntoFault() {
+        // An object that is a fault already is not turned into one: its hooks do not run (nor would they have
+        // values to see without firing it).
+        let fired = faultState == .fired
+        if fired { willTurnIntoFault() }
+        defer { if fired { didTurnIntoFault() } }
         slots = []
         committedSlots = nil
         changedIndexes = []
@@ -49,6 +54,9 @@ extension ManagedObject {
 
     /// Detaches the object from its context and drops its values (after reset, or a saved deletion).
     func invalidate() {
+        let fired = faultState == .fired && !inaccessible
+        if fired { willTurnIntoFault() }
+        defer { if fired { didTurnIntoFault() } }
         slots = []
         committedSlots = nil
         changedIndexes = []

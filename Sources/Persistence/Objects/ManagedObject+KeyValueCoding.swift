@@ -95,7 +95,7 @@ extension ManagedObject {
         } catch {}
     }
 
-    private func setCheckedValue(_ value: Any?, forKey key: String) throws {
+    func setCheckedValue(_ value: Any?, forKey key: String) throws {
         guard let index = entity.propertyIndexByName[key] else {
             throw PersistenceError(.persistentStoreIncompatibleSchema,
                                    "setValue(_:forKey:): the entity \(entity.name) has no property named '\(key)' (Core Data raises NSUnknownKeyException here). Its properties: \(entity.properties.map(\.name).joined(separator: ", ")).",

@@ -123,7 +123,7 @@ extension ManagedObject {
 
     private func recordChange(at index: Int) {
         if faultState != .fired { fireFault() }
-        guard let context = managedObjectContext else { return }
+        guard let context = managedObjectContext, context.primitiveWriter !== self else { return }
         if let changes = context.willSaveChanges { changes.note(self) }
         guard !insertedFlag else { return }
         if committedSlots == nil { committedSlots = slots }

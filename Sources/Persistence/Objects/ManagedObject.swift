@@ -151,6 +151,63 @@ open class ManagedObject: CustomStringConvertible {
     /// A deletion that is undone (rollback, re-insertion) and made again is prepared again.
     open func prepareForDeletion() {}
 
+    /// Called just before the object is turned into a fault, while its values can still be read: a place to undo
+    /// what needs them (observers across key paths, say). The default implementation does nothing.
+    ///
+    /// As in Core Data, an object becomes a fault when ``ManagedObjectContext/refresh(_:mergeChanges:)`` drops its
+    /// values (`mergeChanges` false, or true for an object with no changes), when a merge of another context's
+    /// save refreshes it, when its context is reset or goes away, when its deletion is saved, and when a rollback
+    /// discards it as a new object. An object that is a fault already is not turned into one again and gets no
+    /// call. ``didTurnIntoFault()`` follows.
+    open func willTurnIntoFault() {}
+    /// Called just after the object has been turned into a fault (see ``willTurnIntoFault()``): clear caches of
+    /// your own here. Its values are gone (transient ones too); where the object has left its context (reset,
+    /// saved deletion, the context gone) ``managedObjectContext`` is nil. The default implementation does nothing.
+    open func didTurnIntoFault() {}
+
+    /// Called when the object's values have been set from a snapshot rather than fetched: recompute derived
+    /// values or transient state from its persistent properties here (with ``setPrimitiveValue(_:forKey:)`` to
+    /// change values without marking the object changed). The default implementation does nothing.
+    ///
+    /// It is called with ``SnapshotEventType/rollback`` for each changed or deleted saved object that
+    /// ``ManagedObjectContext/rollback()`` restores (after the rollback, so the restored values are seen), and with
+    /// ``SnapshotEventType/refresh`` for an object that ``ManagedObjectContext/refresh(_:mergeChanges:)`` keeps,
+    /// merging its changes over the store's values. The undo events are never passed, as this library has no undo
+    /// manager; merge-policy resolution does not call it yet.
+    open func awake(fromSnapshotEvents flags: SnapshotEventType) {}
+
+    // MARK: - Access and change notifications (see ManagedObject+PrimitiveValues.swift)
+
+    /// Announces that `key` (nil: any property) is about to be read: a fault is filled here, so that a
+    /// hand-written getter may then read with ``primitiveValue(forKey:)``. Overrides must call `super`.
+    open func willAccessValue(forKey key: String?) {
+        if faultState != .fired { fireFault() }
+    }
+
+    /// Announces that `key` has been read; the counterpart of ``willAccessValue(forKey:)``. The default
+    /// implementation does nothing; overrides must call `super`.
+    open func didAccessValue(forKey key: String?) {}
+
+    /// Announces that `key` is about to change: the object records the change here, keeping the value it holds
+    /// for ``committedValues(forKeys:)`` and ``ManagedObjectContext/rollback()``, so that a value then set with
+    /// ``setPrimitiveValue(_:forKey:)`` is saved, marks a saved object updated, and is listed by the context's
+    /// next objects-did-change notification. Pair every call with ``didChangeValue(forKey:)``; overrides must call
+    /// `super`. An unknown key records nothing (Core Data's key-value observing does not check keys).
+    open func willChangeValue(forKey key: String) {
+        checkQueue(key)
+        guard let index = entity.propertyIndexByName[key] else { return }
+        willChange(at: index)
+    }
+
+    /// Announces that `key` has changed; the counterpart of ``willChangeValue(forKey:)``. The change is recorded
+    /// here too when no `willChangeValue(forKey:)` came first (then the value held before it is not known, and
+    /// the new one counts as the committed value for ``committedValues(forKeys:)``: undocumented by Apple, who
+    /// require the pair). Overrides must call `super`.
+    open func didChangeValue(forKey key: String) {
+        guard let index = entity.propertyIndexByName[key] else { return }
+        willChange(at: index)
+    }
+
     // MARK: - Validation
 
     /// Checks the object before a save writes it as new; throw to fail the save with your error.

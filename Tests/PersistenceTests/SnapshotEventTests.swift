@@ -1,0 +1,89 @@
+import Foundation
+@testable import Persistence
+import XCTest
+
+/// `awake(fromSnapshotEvents:)`: `.rollback` for saved objects a rollback restores, `.refresh` for an object
+/// refreshed with its changes merged; the flags carry Core Data's raw values.
+final class SnapshotEventTests: PersistenceTestCase {
+    /// A label that logs its snapshot events with the name it then holds.
+    final class Label: ManagedObject {
+        nonisolated(unsafe) static var log: [String] = []
+
+        override func awake(fromSnapshotEvents flags: SnapshotEventType) {
+            super.awake(fromSnapshotEvents: flags)
+            Self.log.append("\(flags.rawValue) \(value(forKey: "name") as? String ?? "-")")
+        }
+    }
+
+    override func makeModel() throws -> ManagedObjectModel {
+        try ManagedObjectModel(entities: [
+            EntityDescription(name: "Label", managedObjectClass: Label.self, properties: [
+                .attribute("name", .string),
+            ]),
+        ])
+    }
+
+    override func setUpWithError() throws {
+        Label.log = []
+        try super.setUpWithError()
+    }
+
+    override func tearDownWithError() throws {
+        try super.tearDownWithError()
+        Label.log = []
+    }
+
+    private func savedLabel(_ name: String) throws -> Label {
+        let label = Label(context: context)
+        label.setValue(name, forKey: "name")
+        try context.save()
+        Label.log = []
+        return label
+    }
+
+    func testRawValuesAreCoreDatas() {
+        XCTAssertEqual(SnapshotEventType.undoInsertion.rawValue, 1 << 1)
+        XCTAssertEqual(SnapshotEventType.undoDeletion.rawValue, 1 << 2)
+        XCTAssertEqual(SnapshotEventType.undoUpdate.rawValue, 1 << 3)
+        XCTAssertEqual(SnapshotEventType.rollback.rawValue, 1 << 4)
+        XCTAssertEqual(SnapshotEventType.refresh.rawValue, 1 << 5)
+        XCTAssertEqual(SnapshotEventType.mergePolicy.rawValue, 1 << 6)
+    }
+
+    func testRollbackAwakesChangedObjectsAfterRestoringThem() throws {
+        let label = try savedLabel("saved")
+        label.setValue("changed", forKey: "name")
+        context.rollback()
+        XCTAssertEqual(Label.log, ["16 saved"])
+    }
+
+    func testRollbackAwakesRestoredDeletedObjectsOnceButNotDiscardedNewOnes() throws {
+        let label = try savedLabel("saved")
+        label.setValue("changed", forKey: "name")
+        context.delete(label)
+        let fresh = Label(context: context)
+        fresh.setValue("new", forKey: "name")
+        context.rollback()
+        XCTAssertEqual(Label.log, ["16 saved"])
+    }
+
+    func testRollbackLeavesUnchangedObjectsAlone() throws {
+        _ = try savedLabel("saved")
+        context.rollback()
+        XCTAssertEqual(Label.log, [])
+    }
+
+    func testRefreshMergingChangesAwakesWithRefresh() throws {
+        let label = try savedLabel("saved")
+        label.setValue("changed", forKey: "name")
+        context.refresh(label, mergeChanges: true)
+        XCTAssertEqual(Label.log, ["32 changed"])
+    }
+
+    func testRefreshWithoutMergingDoesNotAwake() throws {
+        let label = try savedLabel("saved")
+        label.setValue("changed", forKey: "name")
+        context.refresh(label, mergeChanges: false)
+        XCTAssertEqual(Label.log, [])
+    }
+}
