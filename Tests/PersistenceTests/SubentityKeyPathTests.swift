@@ -6,68 +6,12 @@ import XCTest
 /// rows live in its root entity's table, so every join, subquery and sort the store writes for them must name that
 /// table, and the subentity's own columns there (numbered when a sibling has the same name).
 final class SubentityKeyPathTests: PersistenceTestCase {
-    /// Region ← Country, Region ← Province (siblings, each with its own `population`: ZPOPULATION and ZPOPULATION1).
-    ///
-    /// Mood ─country→ Country (inverse moods)     Mood ─province→ Province (inverse residents)
-    /// Mood ─home→ Region (inverse visitors)      Mood ⇄ Country (favourites / fans, many-to-many)
-    enum Atlas {
-        class Region: ManagedObject {
-            @Managed var name: String
-            @Managed var visitors: Set<Mood>
-        }
+    private typealias Region = Gazetteer.Region
+    private typealias Country = Gazetteer.Country
+    private typealias Province = Gazetteer.Province
+    private typealias Mood = Gazetteer.Mood
 
-        final class Country: Region {
-            @Managed var population: Int
-            @Managed var moods: Set<Mood>
-            @Managed var fans: Set<Mood>
-        }
-
-        final class Province: Region {
-            @Managed var population: Int
-            @Managed var residents: Set<Mood>
-        }
-
-        final class Mood: ManagedObject {
-            @Managed var label: String
-            @Managed var score: Int
-            @Managed var country: Country?
-            @Managed var province: Province?
-            @Managed var home: Region?
-            @Managed var favourites: Set<Country>
-        }
-
-        static func make() throws -> ManagedObjectModel {
-            let region = EntityDescription(name: "Region", managedObjectClass: Region.self, properties: [
-                .attribute("name", .string, optional: false),
-                .toMany("visitors", "Mood", inverse: "home"),
-            ])
-            let country = EntityDescription(name: "Country", managedObjectClass: Country.self, parent: region, properties: [
-                .attribute("population", .integer64, optional: false, defaultValue: 0),
-                .toMany("moods", "Mood", inverse: "country"),
-                .toMany("fans", "Mood", inverse: "favourites"),
-            ])
-            let province = EntityDescription(name: "Province", managedObjectClass: Province.self, parent: region, properties: [
-                .attribute("population", .integer64, optional: false, defaultValue: 0),
-                .toMany("residents", "Mood", inverse: "province"),
-            ])
-            let mood = EntityDescription(name: "Mood", managedObjectClass: Mood.self, properties: [
-                .attribute("label", .string, optional: false),
-                .attribute("score", .integer64, optional: false, defaultValue: 0),
-                .toOne("country", "Country", inverse: "moods"),
-                .toOne("province", "Province", inverse: "residents"),
-                .toOne("home", "Region", inverse: "visitors"),
-                .toMany("favourites", "Country", inverse: "fans"),
-            ])
-            return try ManagedObjectModel(entities: [region, country, province, mood])
-        }
-    }
-
-    private typealias Region = Atlas.Region
-    private typealias Country = Atlas.Country
-    private typealias Province = Atlas.Province
-    private typealias Mood = Atlas.Mood
-
-    override func makeModel() throws -> ManagedObjectModel { try Atlas.make() }
+    override func makeModel() throws -> ManagedObjectModel { try Gazetteer.make() }
 
     /// A plain region, three countries, two provinces and five moods between them.
     private func build(_ context: ManagedObjectContext) {
