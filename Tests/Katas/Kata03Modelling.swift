@@ -55,7 +55,7 @@ final class Kata03Modelling: KataCase {
     func test01_modelDeclaresGroupAndItem() {
         kata(1, in: "GroupModel.swift", "make()") {
             let model = try GroupModel.make()
-            let names = model.entities.map(\.name).sorted()
+            let names = model.entities.compactMap(\.name).sorted()
             try expect(names == ["Group", "Item"], "the model's entities are \(names); expected [\"Group\", \"Item\"].")
             try expect(model.entity(for: Group.self)?.name == "Group" && model.entity(for: Item.self)?.name == "Item",
                        "the entities must use the given classes: managedObjectClass Group.self and Item.self.")
@@ -217,7 +217,7 @@ final class Kata03Modelling: KataCase {
         kata(8, in: "GroupModel+File.swift", "containerFromModelFile(named:)") {
             try withScratchDataFolder { folder in
                 let container = try GroupModel.containerFromModelFile()
-                let names = container.managedObjectModel.entities.map(\.name).sorted()
+                let names = container.managedObjectModel.entities.compactMap(\.name).sorted()
                 try expect(names == ["Group", "Item"], "the container's model has the entities \(names); expected "
                     + "[\"Group\", \"Item\"], drawn in Groups.xcdatamodeld. Give PersistentContainer the model's name "
                     + "and the bundle that holds it: GroupModelFile.name and GroupModelFile.bundle.")

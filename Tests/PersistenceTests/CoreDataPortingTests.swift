@@ -56,4 +56,12 @@ final class CoreDataPortingTests: PersistenceTestCase {
         XCTAssertTrue(ids.allSatisfy { !$0.isTemporaryID })
         XCTAssertEqual((Movie.self as any Named.Type).entityName, "Movie")
     }
+
+    /// Core Data types an entity's name `String?`, and real code unwraps it (`entity().name!`).
+    func testEntityNameIsOptionalAsInCoreData() {
+        let name: String? = Movie.entity().name
+        XCTAssertEqual(name, "Movie")
+        XCTAssertEqual(Movie.entity().name!, "Movie")
+        XCTAssertEqual(container.managedObjectModel.entities.compactMap(\.name).sorted().first, "Actor")
+    }
 }

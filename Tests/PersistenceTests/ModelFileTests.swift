@@ -31,8 +31,8 @@ final class ModelFileTests: PersistenceTestCase {
         XCTAssertEqual(file.versionHash, code.versionHash)
         XCTAssertEqual(Set(file.entitiesByName.keys), Set(code.entitiesByName.keys))
         for entity in code.entities {
-            let read = try XCTUnwrap(file.entitiesByName[entity.name])
-            XCTAssertTrue(read.managedObjectClass == entity.managedObjectClass, "\(entity.name): \(read.managedObjectClass)")
+            let read = try XCTUnwrap(file.entitiesByName[entity.entityName])
+            XCTAssertTrue(read.managedObjectClass == entity.managedObjectClass, "\(entity.entityName): \(read.managedObjectClass)")
             // The same attributes (type, optional, default) and relationships (kind, inverse, delete rule).
             XCTAssertEqual(read.description.split(separator: "\n").sorted(), entity.description.split(separator: "\n").sorted())
             XCTAssertEqual(read.uniquenessConstraints, entity.uniquenessConstraints)
@@ -236,7 +236,7 @@ final class ModelFileTests: PersistenceTestCase {
         XCTAssertEqual(code.configurations, file.configurations)
         XCTAssertNotEqual(try catalogInCode(indexes: false).versionHash, file.versionHash, "indexes are part of the store's shape")
         for entity in code.entities {
-            let read = try XCTUnwrap(file.entitiesByName[entity.name])
+            let read = try XCTUnwrap(file.entitiesByName[entity.entityName])
             XCTAssertEqual(read.description.split(separator: "\n").sorted(), entity.description.split(separator: "\n").sorted())
         }
     }

@@ -517,7 +517,7 @@ final class TransientAttributeTests: PersistenceTestCase {
         let code = try SketchbookModel.make()
         XCTAssertEqual(file.versionHash, code.versionHash, "the same model as the one in code")
         for entity in code.entities {
-            let read = try XCTUnwrap(file.entitiesByName[entity.name])
+            let read = try XCTUnwrap(file.entitiesByName[entity.entityName])
             XCTAssertEqual(read.description.split(separator: "\n").sorted(), entity.description.split(separator: "\n").sorted())
         }
         let sketch = try XCTUnwrap(file.entitiesByName["Sketch"])

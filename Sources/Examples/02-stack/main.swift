@@ -12,7 +12,7 @@ defer { try? FileManager.default.removeItem(at: folder) }
 print("1. Finding the model by name")
 for name in ["Garden", "Gardn"] {
     if let model = try ModelBundle.main.model(named: name) {
-        print("   \"\(name)\": found, entities \(model.entities.map(\.name))")
+        print("   \"\(name)\": found, entities \(model.entities.compactMap(\.name))")
     } else {
         print("   \"\(name)\": no such model (the bundle has \(ModelBundle.main.modelNames)).")
         print("   On Apple platforms NSPersistentContainer(name: \"\(name)\") logs \"Failed to load model named \(name)\"")

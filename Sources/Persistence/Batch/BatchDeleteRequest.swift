@@ -96,8 +96,8 @@ public final class BatchDeleteRequest: PersistentStoreRequest, CustomStringConve
         var keys: [Int64] = []
         for (position, id) in (objectIDs ?? []).enumerated() {
             let place = "Batch delete: objectIDs[\(position)] \(id)"
-            guard id.entityName == entity.name else {
-                throw PersistenceError(.coreData, "\(place) is a \(id.entityName), but objectIDs[0] is a \(entity.name); one batch delete takes the IDs of one entity.",
+            guard id.entityName == entity.entityName else {
+                throw PersistenceError(.coreData, "\(place) is a \(id.entityName), but objectIDs[0] is a \(entity.entityName); one batch delete takes the IDs of one entity.",
                                        objectID: id)
             }
             guard let key = id.primaryKey else {

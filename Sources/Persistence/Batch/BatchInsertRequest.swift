@@ -75,9 +75,9 @@ public final class BatchInsertRequest: PersistentStoreRequest, CustomStringConve
         // An abstract entity has objects only through its subentities, so it can have no rows of its own. Apple does
         // not document what a batch insert into one does; it is refused here as inserting one in a context is.
         guard !entity.isAbstract else {
-            let concrete = entity.family.filter { !$0.isAbstract }.map(\.name)
-            throw PersistenceError(.coreData, "Batch insert into \(entity.name): \(entity.name) is abstract, so it can have no objects of its own. Insert into one of its subentities instead\(concrete.isEmpty ? "" : " (\(concrete.joined(separator: ", ")))").",
-                                   entityName: entity.name)
+            let concrete = entity.family.filter { !$0.isAbstract }.map(\.entityName)
+            throw PersistenceError(.coreData, "Batch insert into \(entity.entityName): \(entity.entityName) is abstract, so it can have no objects of its own. Insert into one of its subentities instead\(concrete.isEmpty ? "" : " (\(concrete.joined(separator: ", ")))").",
+                                   entityName: entity.entityName)
         }
         let table = schema[entity]
         var plan = BatchInsertPlan(entity: entity, table: table, returnsKeys: resultType == .objectIDs)
@@ -88,7 +88,7 @@ public final class BatchInsertRequest: PersistentStoreRequest, CustomStringConve
         }
 
         func add(_ dictionary: [String: Any], row: Int) throws {
-            let place = "Batch insert into \(entity.name), row \(row)"
+            let place = "Batch insert into \(entity.entityName), row \(row)"
             var values = defaults
             var given: [Int] = []
             for (key, raw) in dictionary.sorted(by: { $0.key < $1.key }) {
@@ -101,8 +101,8 @@ public final class BatchInsertRequest: PersistentStoreRequest, CustomStringConve
             for (position, index) in plan.attributeIndexes.enumerated() where values[position] == .null {
                 guard let attribute = entity.attributeAt[index], !attribute.isOptional else { continue }
                 throw PersistenceError(.validationMissingMandatoryProperty,
-                                       "\(place): \(entity.name).\(attribute.name) is required, but the dictionary does not give it and it has no default value.",
-                                       entityName: entity.name, key: attribute.name, value: .null)
+                                       "\(place): \(entity.entityName).\(attribute.name) is required, but the dictionary does not give it and it has no default value.",
+                                       entityName: entity.entityName, key: attribute.name, value: .null)
             }
             plan.rows.append(BatchInsertPlan.Row(values: values, given: given.sorted()))
         }

@@ -103,8 +103,8 @@ public struct BatchUpdateExpression: Sendable, CustomStringConvertible, Expressi
             let type = attribute.attributeType
             guard [.integer16, .integer32, .integer64, .double, .float].contains(type) else {
                 throw PersistenceError(.coreData,
-                                       "\(place): the expression `\(self)` uses \(entity.name).\(name), a \(type.rawValue) attribute; expressions do arithmetic on integer, double and float attributes only.",
-                                       entityName: entity.name, key: name)
+                                       "\(place): the expression `\(self)` uses \(entity.entityName).\(name), a \(type.rawValue) attribute; expressions do arithmetic on integer, double and float attributes only.",
+                                       entityName: entity.entityName, key: name)
             }
             // The column exists: only to-many relationships and transient attributes have none, and the checker
             // refused both.

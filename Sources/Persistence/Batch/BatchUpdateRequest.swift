@@ -59,7 +59,7 @@ public final class BatchUpdateRequest: PersistentStoreRequest, CustomStringConve
 
     /// A request for `entity`'s objects.
     public convenience init(entity: EntityDescription) {
-        self.init(entityName: entity.name)
+        self.init(entityName: entity.entityName)
     }
 
     public var description: String {
@@ -74,12 +74,12 @@ public final class BatchUpdateRequest: PersistentStoreRequest, CustomStringConve
     /// Checks the request against `entity` and compiles it: the predicate to a `WHERE` clause, each value to a
     /// bound argument or an SQL expression.
     func plan(for entity: EntityDescription, schema: StoreSchema) throws -> BatchUpdatePlan {
-        let place = "Batch update of \(entity.name)"
+        let place = "Batch update of \(entity.entityName)"
         guard let properties = propertiesToUpdate, !properties.isEmpty else {
             throw PersistenceError(.coreData, "\(place): propertiesToUpdate is empty; name at least one attribute to set. Its attributes: \(entity.storedAttributeNames.joined(separator: ", ")).",
-                                   entityName: entity.name)
+                                   entityName: entity.entityName)
         }
-        let fetch = FetchRequest<ManagedObject>(entityName: entity.name)
+        let fetch = FetchRequest<ManagedObject>(entityName: entity.entityName)
         fetch.predicate = predicate
         fetch.includesSubentities = includesSubentities
         var query = try FetchQueryCompiler.query(for: fetch, entity: entity, schema: schema)
@@ -95,12 +95,12 @@ public final class BatchUpdateRequest: PersistentStoreRequest, CustomStringConve
                 let type = attribute.attributeType
                 let integerTarget = [.integer16, .integer32, .integer64].contains(type)
                 guard integerTarget || type == .double || type == .float else {
-                    throw PersistenceError(.coreData, "\(place): \(entity.name).\(key) is a \(type.rawValue) attribute; a BatchUpdateExpression can set integer, double and float attributes only.",
-                                           entityName: entity.name, key: key)
+                    throw PersistenceError(.coreData, "\(place): \(entity.entityName).\(key) is a \(type.rawValue) attribute; a BatchUpdateExpression can set integer, double and float attributes only.",
+                                           entityName: entity.entityName, key: key)
                 }
                 if integerTarget && !compiled.isInteger {
-                    throw PersistenceError(.managedObjectValidation, "\(place): \(entity.name).\(key) holds \(type.rawValue) values, but `\(expression)` gives doubles (it uses a double attribute or literal).",
-                                           entityName: entity.name, key: key)
+                    throw PersistenceError(.managedObjectValidation, "\(place): \(entity.entityName).\(key) holds \(type.rawValue) values, but `\(expression)` gives doubles (it uses a double attribute or literal).",
+                                           entityName: entity.entityName, key: key)
                 }
                 plan.assignments.append(.init(column: column, sql: compiled.sql, arguments: compiled.arguments))
                 plan.checks.append(.init(attribute: attribute, column: column, expression: expression.description))

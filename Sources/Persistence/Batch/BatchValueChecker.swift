@@ -10,18 +10,18 @@ enum BatchValueChecker {
         let choices = entity.storedAttributeNames.joined(separator: ", ")
         guard let index = entity.propertyIndexByName[key] else {
             throw PersistenceError(.persistentStoreIncompatibleSchema,
-                                   "\(place): \(entity.name) has no attribute named '\(key)'. Its attributes: \(choices).",
-                                   entityName: entity.name, key: key)
+                                   "\(place): \(entity.entityName) has no attribute named '\(key)'. Its attributes: \(choices).",
+                                   entityName: entity.entityName, key: key)
         }
         guard let attribute = entity.attributeAt[index] else {
             throw PersistenceError(.persistentStoreIncompatibleSchema,
-                                   "\(place): \(entity.name).\(key) is a relationship; batch requests write attributes only, as in Core Data. Its attributes: \(choices).",
-                                   entityName: entity.name, key: key)
+                                   "\(place): \(entity.entityName).\(key) is a relationship; batch requests write attributes only, as in Core Data. Its attributes: \(choices).",
+                                   entityName: entity.entityName, key: key)
         }
         guard !attribute.isTransient else {
             throw PersistenceError(.persistentStoreIncompatibleSchema,
-                                   "\(place): \(entity.name).\(key) is a transient attribute, kept in memory only; batch requests work on the store, which has no column for it. Its stored attributes: \(choices).",
-                                   entityName: entity.name, key: key)
+                                   "\(place): \(entity.entityName).\(key) is a transient attribute, kept in memory only; batch requests work on the store, which has no column for it. Its stored attributes: \(choices).",
+                                   entityName: entity.entityName, key: key)
         }
         return (index, attribute)
     }
@@ -31,11 +31,11 @@ enum BatchValueChecker {
     /// - Throws: 1550 for a value of the wrong type or out of range, 1570 for nil in a non-optional attribute.
     static func value(_ raw: Any, for attribute: AttributeDescription, of entity: EntityDescription,
                       place: String) throws -> PersistentValue {
-        let name = "\(entity.name).\(attribute.name)"
+        let name = "\(entity.entityName).\(attribute.name)"
         guard let value = PersistentValue(any: raw) else {
             throw PersistenceError(.managedObjectValidation,
                                    "\(place): \(name) holds \(attribute.attributeType.rawValue) values; \(String(describing: raw)) of type \(type(of: raw)) has no stored form.",
-                                   entityName: entity.name, key: attribute.name)
+                                   entityName: entity.entityName, key: attribute.name)
         }
         return try checked(value, for: attribute, of: entity, place: place)
     }
@@ -43,18 +43,18 @@ enum BatchValueChecker {
     /// `value` converted to `attribute`'s kind, or an error (see ``value(_:for:of:place:)``).
     static func checked(_ value: PersistentValue, for attribute: AttributeDescription, of entity: EntityDescription,
                         place: String) throws -> PersistentValue {
-        let name = "\(entity.name).\(attribute.name)"
+        let name = "\(entity.entityName).\(attribute.name)"
         if value.isNull {
             guard attribute.isOptional else {
                 throw PersistenceError(.validationMissingMandatoryProperty, "\(place): \(name) is required but the value is nil.",
-                                       entityName: entity.name, key: attribute.name, value: .null)
+                                       entityName: entity.entityName, key: attribute.name, value: .null)
             }
             return .null
         }
         guard let fitting = attribute.attributeType.coerce(value) else {
             throw PersistenceError(.managedObjectValidation,
                                    "\(place): \(name) holds \(attribute.attributeType.rawValue) values; \(value) (\(value.kindName)) does not fit.",
-                                   entityName: entity.name, key: attribute.name, value: value)
+                                   entityName: entity.entityName, key: attribute.name, value: value)
         }
         return fitting
     }

@@ -76,6 +76,6 @@ extension ManagedObject {
     @inline(__always)
     func checkQueue(_ key: @autoclosure () -> String) {
         guard ConcurrencyDebugging.isEnabled, let context = managedObjectContext else { return }
-        context.checkQueue("\(entity.name).\(key())")
+        context.checkQueue("\(entity.entityName).\(key())")
     }
 }

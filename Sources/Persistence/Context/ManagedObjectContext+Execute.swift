@@ -63,18 +63,18 @@ extension ManagedObjectContext {
         case .managedObjectResultType:
             idsOnly = false
             guard entity.managedObjectClass is Result.Type else {
-                throw PersistenceError(.coreData, "AsynchronousFetchRequest<\(Result.self)> for \(entity.name) returns \(entity.managedObjectClass) objects, which are not \(Result.self).",
-                                       entityName: entity.name)
+                throw PersistenceError(.coreData, "AsynchronousFetchRequest<\(Result.self)> for \(entity.entityName) returns \(entity.managedObjectClass) objects, which are not \(Result.self).",
+                                       entityName: entity.entityName)
             }
         case .managedObjectIDResultType:
             idsOnly = true
             guard ManagedObjectID.self is Result.Type else {
-                throw PersistenceError(.coreData, "AsynchronousFetchRequest<\(Result.self)> for \(entity.name) returns ManagedObjectIDs, which are not \(Result.self).",
-                                       entityName: entity.name)
+                throw PersistenceError(.coreData, "AsynchronousFetchRequest<\(Result.self)> for \(entity.entityName) returns ManagedObjectIDs, which are not \(Result.self).",
+                                       entityName: entity.entityName)
             }
         case .dictionaryResultType, .countResultType:
             throw PersistenceError(.coreData, "An asynchronous fetch returns managed objects or object IDs; \(fetchRequest.resultType) is not supported. Use fetch(_:) or count(for:) for dictionaries and counts.",
-                                   entityName: entity.name)
+                                   entityName: entity.entityName)
         }
         let query = try FetchQueryCompiler.query(for: fetchRequest, entity: entity, schema: coordinator.schema())
         // The rows are read elsewhere but from the store this context reads: a pinned context's snapshot (taken now
@@ -159,8 +159,8 @@ extension ManagedObjectContext {
     private func finishAsynchronousFetch<Result>(_ job: AsynchronousFetchJob<Result>, _ read: AsynchronousFetchRead) {
         let result = job.result
         defer { job.request.completionBlock?(result) }
-        let cancelled = PersistenceError(.userCancelled, "The asynchronous fetch of \(job.entity.name) was cancelled; it returns no objects.",
-                                         entityName: job.entity.name)
+        let cancelled = PersistenceError(.userCancelled, "The asynchronous fetch of \(job.entity.entityName) was cancelled; it returns no objects.",
+                                         entityName: job.entity.entityName)
         guard !result.progress.isCancelled else {
             result.operationError = cancelled
             return
@@ -188,7 +188,7 @@ extension ManagedObjectContext {
             return try fetch(request)
         }
         guard let coordinator = persistentStoreCoordinator else {
-            throw PersistenceError(.persistentStoreInvalidType, "This context lost its persistent store coordinator during the fetch.", entityName: job.entity.name)
+            throw PersistenceError(.persistentStoreInvalidType, "This context lost its persistent store coordinator during the fetch.", entityName: job.entity.entityName)
         }
         let asFaults = request.returnsObjectsAsFaults
         let ids = try coordinator.permanentIDs()
@@ -201,7 +201,7 @@ extension ManagedObjectContext {
         }
         let results: [Any] = job.idsOnly ? objects.map(\.objectID) : objects
         guard let typed = results as? [Result] else {
-            throw PersistenceError(.coreData, "AsynchronousFetchRequest<\(Result.self)> for \(job.entity.name) cannot hold its results.", entityName: job.entity.name)
+            throw PersistenceError(.coreData, "AsynchronousFetchRequest<\(Result.self)> for \(job.entity.entityName) cannot hold its results.", entityName: job.entity.entityName)
         }
         return typed
     }

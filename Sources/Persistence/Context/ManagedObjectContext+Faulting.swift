@@ -86,7 +86,7 @@ extension ManagedObjectContext {
     func permanentID(of entity: EntityDescription, primaryKey: Int64) -> ManagedObjectID {
         if permanentIDs == nil, let ids = try? persistentStoreCoordinator?.permanentIDs() { permanentIDs = ids }
         guard let permanentIDs, permanentIDs.covers(entity) else {
-            return .permanent(entityName: entity.name, storeIdentifier: "", primaryKey: primaryKey)
+            return .permanent(entityName: entity.entityName, storeIdentifier: "", primaryKey: primaryKey)
         }
         return permanentIDs.id(of: entity, primaryKey: primaryKey)
     }

@@ -37,8 +37,8 @@ extension ManagedObjectContext {
         }
         if let typed = results as? [Result] { return typed }
         throw PersistenceError(.coreData,
-                               "FetchRequest<\(Result.self)> for \(entity.name) returns \(request.resultType) results, which are not \(Result.self). Use FetchRequest<\(Self.expectedResultTypeName(request.resultType, entity: entity))>.",
-                               entityName: entity.name)
+                               "FetchRequest<\(Result.self)> for \(entity.entityName) returns \(request.resultType) results, which are not \(Result.self). Use FetchRequest<\(Self.expectedResultTypeName(request.resultType, entity: entity))>.",
+                               entityName: entity.entityName)
     }
 
     /// The number of objects `request` would return (its limit and offset applied).
@@ -63,7 +63,7 @@ extension ManagedObjectContext {
         if let entity = model.entitiesByName[request.entityName] { return entity }
         guard !request.entityName.isEmpty else {
             throw PersistenceError(.persistentStoreIncompatibleSchema,
-                                   "A fetch request must have an entity: set its entity, or make it with FetchRequest(entityName:). The model's entities: \(model.entities.map(\.name).joined(separator: ", ")).")
+                                   "A fetch request must have an entity: set its entity, or make it with FetchRequest(entityName:). The model's entities: \(model.entities.map(\.entityName).joined(separator: ", ")).")
         }
         if let type = Result.self as? ManagedObject.Type, let entity = model.entity(for: type) { return entity }
         return try model.entity(named: request.entityName)
@@ -260,10 +260,10 @@ extension ManagedObjectContext {
         for name in names {
             let index = try entity.propertyIndex(forKey: name)
             if entity.isTransient(at: index) {
-                throw PersistenceError(.persistentStoreIncompatibleSchema, "\(entity.name).\(name) is a transient attribute, kept in memory only; dictionary results come from the store, which has no value for it. Fetch the objects instead, or leave it out of propertiesToFetch.", entityName: entity.name, key: name)
+                throw PersistenceError(.persistentStoreIncompatibleSchema, "\(entity.entityName).\(name) is a transient attribute, kept in memory only; dictionary results come from the store, which has no value for it. Fetch the objects instead, or leave it out of propertiesToFetch.", entityName: entity.entityName, key: name)
             }
             guard let column = table.columns[index] else {
-                throw PersistenceError(.coreData, "\(entity.name).\(name) is a to-many relationship; dictionary results can hold attributes and to-one relationships only.", entityName: entity.name, key: name)
+                throw PersistenceError(.coreData, "\(entity.entityName).\(name) is a to-many relationship; dictionary results can hold attributes and to-one relationships only.", entityName: entity.entityName, key: name)
             }
             columns.append("t0." + column)
             indexes.append(index)
@@ -274,7 +274,7 @@ extension ManagedObjectContext {
             guard let attribute = entity.attributeAt[index], attribute.attributeType == .transformable else { continue }
             let name = attribute.valueTransformerName ?? ""
             guard let transformer = registeredValueTransformer(named: name) else {
-                throw PersistenceError(.coreData, "\(entity.name).\(attribute.name) is transformable with the value transformer '\(name)', which is not registered: register it with ValueTransformer.setValueTransformer(_:forName:) before fetching.", entityName: entity.name, key: attribute.name)
+                throw PersistenceError(.coreData, "\(entity.entityName).\(attribute.name) is transformable with the value transformer '\(name)', which is not registered: register it with ValueTransformer.setValueTransformer(_:forName:) before fetching.", entityName: entity.entityName, key: attribute.name)
             }
             transformers[index] = transformer
         }

@@ -186,7 +186,7 @@ extension ManagedObjectContext {
         }
         return PersistenceError(
             .coreData,
-            "willSave() never stops changing objects: after \(Self.willSaveRoundLimit) rounds of willSave() in this save, \(culprit.entity.name) \(culprit.objectID) was still being changed (it was changed, inserted or deleted during \(most) of the \(Self.willSaveRoundLimit) rounds; \(objects.count - 1) other object(s) were during the last). Each change made in willSave() calls willSave() again (Core Data would go on until the program crashed): in willSave(), set a value only when it differs from the one the object holds, and insert or delete only when not done yet. Nothing was saved.",
+            "willSave() never stops changing objects: after \(Self.willSaveRoundLimit) rounds of willSave() in this save, \(culprit.entity.entityName) \(culprit.objectID) was still being changed (it was changed, inserted or deleted during \(most) of the \(Self.willSaveRoundLimit) rounds; \(objects.count - 1) other object(s) were during the last). Each change made in willSave() calls willSave() again (Core Data would go on until the program crashed): in willSave(), set a value only when it differs from the one the object holds, and insert or delete only when not done yet. Nothing was saved.",
             object: culprit)
     }
 
@@ -292,7 +292,7 @@ extension ManagedObjectContext {
                 let described = zip(constraint, values).map { "\($0) = \($1)" }.joined(separator: ", ")
                 errors.append(PersistenceError(
                     .managedObjectConstraintValidation,
-                    "\(clashing.count) \(entity.name) objects in this save share \(described), but (\(constraint.joined(separator: ", "))) must be unique.",
+                    "\(clashing.count) \(entity.entityName) objects in this save share \(described), but (\(constraint.joined(separator: ", "))) must be unique.",
                     object: clashing[0], key: constraint.joined(separator: ","),
                     conflicts: [MergeConflict(sourceObject: clashing[0], objectID: clashing[0].objectID,
                                               oldVersion: 0, newVersion: 0,

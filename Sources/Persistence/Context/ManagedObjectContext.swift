@@ -204,10 +204,10 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         guard !object.insertedFlag else { return }
         guard !object.entity.isAbstract else {
             // Core Data raises here; the next save reports it instead, and the object stays out of the context.
-            let concrete = object.entity.family.filter { !$0.isAbstract }.map(\.name)
+            let concrete = object.entity.family.filter { !$0.isAbstract }.map(\.entityName)
             recordMisuse(PersistenceError(.coreData,
-                                          "Cannot create an object of the abstract entity \(object.entity.name): an abstract entity has objects only through its subentities. " + (concrete.isEmpty ? "It has no concrete subentity; add one, or make \(object.entity.name) not abstract." : "Insert one of \(concrete.joined(separator: ", ")) instead."),
-                                          entityName: object.entity.name))
+                                          "Cannot create an object of the abstract entity \(object.entity.entityName): an abstract entity has objects only through its subentities. " + (concrete.isEmpty ? "It has no concrete subentity; add one, or make \(object.entity.entityName) not abstract." : "Insert one of \(concrete.joined(separator: ", ")) instead."),
+                                          entityName: object.entity.entityName))
             return
         }
         object.managedObjectContext = self
@@ -259,7 +259,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         if let entity = model?.entitiesByName[type.entityName], entity.managedObjectClass == ManagedObject.self || entity.managedObjectClass == type {
             return entity
         }
-        let known = model.map { $0.entities.map(\.name).joined(separator: ", ") } ?? "none (no coordinator)"
+        let known = model.map { $0.entities.map(\.entityName).joined(separator: ", ") } ?? "none (no coordinator)"
         recordMisuse(PersistenceError(.persistentStoreIncompatibleSchema,
                                       "\(type) is not the class of any entity in this context's model. Entities: \(known).",
                                       entityName: type.entityName))

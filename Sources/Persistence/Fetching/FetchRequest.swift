@@ -25,7 +25,7 @@ public final class FetchRequest<Result>: CustomStringConvertible {
     /// The entity whose objects are fetched, when the request was given one (Core Data's settable `entity`); setting
     /// it sets ``entityName`` too. A request made by name leaves it `nil`: the context looks the name up in its model.
     public var entity: EntityDescription? {
-        didSet { entityName = entity?.name ?? "" }
+        didSet { entityName = entity?.entityName ?? "" }
     }
     /// Only objects matching it are returned; `nil` returns every object of the entity.
     public var predicate: FetchPredicate?

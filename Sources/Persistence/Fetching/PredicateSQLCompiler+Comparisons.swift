@@ -123,7 +123,7 @@ extension PredicateSQLCompiler {
     }
 
     func objectKey(_ entity: EntityDescription, _ id: ManagedObjectID) -> Int64? {
-        id.entityName == entity.name ? id.primaryKey : nil
+        id.entityName == entity.entityName ? id.primaryKey : nil
     }
 
     mutating func objectEquals(_ keySQL: String, _ entity: EntityDescription, _ id: ManagedObjectID) -> String {

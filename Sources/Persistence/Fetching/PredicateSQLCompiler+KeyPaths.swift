@@ -189,11 +189,11 @@ extension PredicateSQLCompiler {
             // A key of a subentity only is refused too: a key path follows the relationship's destination entity,
             // whatever entity the related row turns out to be. Apple documents no rule for it; Core Data's SQL store
             // raises "keypath … not found in entity" for any key the entity it resolves against lacks.
-            let owners = entity.family.dropFirst().filter { $0.propertyIndexByName[key] != nil }.map(\.name)
-            let subentities = owners.isEmpty ? "" : " Only its subentit\(owners.count == 1 ? "y" : "ies") \(owners.joined(separator: ", ")) \(owners.count == 1 ? "has" : "have") it, and a key path is resolved against the relationship's destination entity, not against the entity each related object turns out to be (Core Data: keypath \(path.joined(separator: ".")) not found in entity \(entity.name)); fetch the subentity and follow the inverse relationship instead, or make the relationship's destination the subentity."
+            let owners = entity.family.dropFirst().filter { $0.propertyIndexByName[key] != nil }.map(\.entityName)
+            let subentities = owners.isEmpty ? "" : " Only its subentit\(owners.count == 1 ? "y" : "ies") \(owners.joined(separator: ", ")) \(owners.count == 1 ? "has" : "have") it, and a key path is resolved against the relationship's destination entity, not against the entity each related object turns out to be (Core Data: keypath \(path.joined(separator: ".")) not found in entity \(entity.entityName)); fetch the subentity and follow the inverse relationship instead, or make the relationship's destination the subentity."
             throw PersistenceError(.persistentStoreIncompatibleSchema,
-                                   "Predicate `\(format)`: \(entity.name) has no property named '\(key)' (in key path '\(path.joined(separator: "."))'). Its properties: \(entity.properties.map(\.name).joined(separator: ", ")).\(subentities)",
-                                   entityName: entity.name, key: key)
+                                   "Predicate `\(format)`: \(entity.entityName) has no property named '\(key)' (in key path '\(path.joined(separator: "."))'). Its properties: \(entity.properties.map(\.name).joined(separator: ", ")).\(subentities)",
+                                   entityName: entity.entityName, key: key)
         }
         return index
     }
@@ -202,7 +202,7 @@ extension PredicateSQLCompiler {
     /// (Core Data's SQL store says "keypath … not found in entity"). Worded for predicates and sort keys alike.
     func transientKey(_ key: String, of entity: EntityDescription, path: [String]) -> PersistenceError {
         PersistenceError(.persistentStoreIncompatibleSchema,
-                         "The store cannot fetch with the key path '\(path.joined(separator: "."))': \(entity.name).\(key) is a transient attribute, kept in memory only, so the store has no value to test or sort by (Core Data: keypath \(path.joined(separator: ".")) not found in entity \(entity.name)). Fetch without it, then filter or sort the objects in memory (FetchPredicate.s evaluate(with:)).",
-                         entityName: entity.name, key: key)
+                         "The store cannot fetch with the key path '\(path.joined(separator: "."))': \(entity.entityName).\(key) is a transient attribute, kept in memory only, so the store has no value to test or sort by (Core Data: keypath \(path.joined(separator: ".")) not found in entity \(entity.entityName)). Fetch without it, then filter or sort the objects in memory (FetchPredicate.s evaluate(with:)).",
+                         entityName: entity.entityName, key: key)
     }
 }

@@ -161,7 +161,7 @@ struct ConflictResolver {
             if policy.objectWins && found.entity !== entity {
                 // Taking the row over would turn a stored object into another entity's.
                 throw PersistenceError(.managedObjectConstraintMerge,
-                                       "\(entity.name) \(object.objectID) clashes on (\(constraint.joined(separator: ", "))) with a stored \(found.entity.name), an object of another entity of its hierarchy; a new object can take over only a stored object of its own entity. Change the values, or delete the stored object first.",
+                                       "\(entity.entityName) \(object.objectID) clashes on (\(constraint.joined(separator: ", "))) with a stored \(found.entity.entityName), an object of another entity of its hierarchy; a new object can take over only a stored object of its own entity. Change the values, or delete the stored object first.",
                                        object: object)
             }
             plan.backUp(object)

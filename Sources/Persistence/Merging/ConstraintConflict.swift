@@ -78,7 +78,7 @@ public struct ConstraintConflict: CustomStringConvertible {
                           conflictingObjectIDs: storedID)
         }
         return PersistenceError(.managedObjectConstraintMerge,
-                                "\(object.entity.name) \(object.objectID) clashes with a stored object on (\(constraint.joined(separator: ", "))), which must be unique.",
+                                "\(object.entity.entityName) \(object.objectID) clashes with a stored object on (\(constraint.joined(separator: ", "))), which must be unique.",
                                 object: object, conflicts: conflicts)
     }
 

@@ -182,7 +182,7 @@ extension ManagedObjectContext {
         }
         let described = conflicts.first.map { "(\($0.constraint.joined(separator: ", ")))" } ?? "a uniqueness constraint"
         return PersistenceError(.managedObjectConstraintMerge,
-                                "\(entity.name) \(object.objectID) clashes with a stored object on \(described), which must be unique.",
+                                "\(entity.entityName) \(object.objectID) clashes with a stored object on \(described), which must be unique.",
                                 object: object, conflicts: conflicts, sql: failure.error.sql, sqliteCode: failure.error.code)
     }
 

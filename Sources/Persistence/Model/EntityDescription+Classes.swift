@@ -22,7 +22,7 @@ extension EntityDescription {
     func resultClassError(_ object: ManagedObject, requestKind: String, resultType: Any.Type) -> PersistenceError {
         let found = object.entity
         return PersistenceError(.coreData,
-                                "\(requestKind)<\(resultType)> for \(name) found an object of \(found === self ? "" : "its subentity ")\(found.name), whose class \(type(of: object)) is not \(resultType) (a subentity's class need not derive from its parent's). Fetch with \(requestKind)<ManagedObject> (or a class all the results share), or set includesSubentities to false.",
-                                object: object, entityName: name)
+                                "\(requestKind)<\(resultType)> for \(entityName) found an object of \(found === self ? "" : "its subentity ")\(found.entityName), whose class \(type(of: object)) is not \(resultType) (a subentity's class need not derive from its parent's). Fetch with \(requestKind)<ManagedObject> (or a class all the results share), or set includesSubentities to false.",
+                                object: object, entityName: entityName)
     }
 }

@@ -21,7 +21,12 @@
 /// An entity belongs to one ``ManagedObjectModel``; once the model is made it never changes.
 public final class EntityDescription: @unchecked Sendable, CustomStringConvertible {
     /// The entity's name, unique in its model: what fetch requests and `insertNewObject(forEntityName:into:)` name.
-    public let name: String
+    ///
+    /// Optional because Core Data types it so (an `NSEntityDescription` made with `init()` has no name yet); an
+    /// entity here is always made with one, so it is never `nil`.
+    public var name: String? { entityName }
+    /// The name, for code that knows it is there.
+    let entityName: String
     /// The class instantiated for this entity's objects (`ManagedObject` itself when there is no subclass).
     ///
     /// A subentity's class may be its parent's class, a subclass of it, or — as Core Data allows — a class that
@@ -102,7 +107,7 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     public init(name: String, managedObjectClass: ManagedObject.Type? = nil, parent: EntityDescription? = nil,
                 isAbstract: Bool = false, properties: [PropertyDescription], uniquenessConstraints: [[String]] = [],
                 indexes: [FetchIndexDescription] = []) {
-        self.name = name
+        self.entityName = name
         self.managedObjectClass = managedObjectClass ?? parent?.managedObjectClass ?? ManagedObject.self
         self.superentity = parent
         self.isAbstract = isAbstract
@@ -176,7 +181,7 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
 
     /// The subentities by name.
     public var subentitiesByName: [String: EntityDescription] {
-        Dictionary(subentities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        Dictionary(subentities.map { ($0.entityName, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// `true` when this entity is `entity` or inherits from it (Core Data's `isKindOf(entity:)`).
@@ -215,7 +220,7 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         var names: [String] = []
         var current: EntityDescription? = self
         while let entity = current {
-            names.append(entity.name)
+            names.append(entity.entityName)
             current = entity.superentity
         }
         return names
@@ -267,7 +272,7 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     func isTransient(at index: Int) -> Bool { attributeAt[index]?.isTransient == true }
 
     public var description: String {
-        (isAbstract ? "abstract " : "") + "entity \(name)" + (superentity.map { ": \($0.name)" } ?? "")
+        (isAbstract ? "abstract " : "") + "entity \(entityName)" + (superentity.map { ": \($0.entityName)" } ?? "")
             + " (\(managedObjectClass)) {\n" + properties.map {
             switch $0 {
             case .attribute(let a): "  \(a)"
@@ -280,8 +285,8 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     func propertyIndex(forKey key: String) throws -> Int {
         guard let index = propertyIndexByName[key] else {
             throw PersistenceError(.persistentStoreIncompatibleSchema,
-                                   "\(name) has no property named '\(key)'. Its properties: \(properties.map(\.name).joined(separator: ", ")).",
-                                   entityName: name, key: key)
+                                   "\(entityName) has no property named '\(key)'. Its properties: \(properties.map(\.name).joined(separator: ", ")).",
+                                   entityName: entityName, key: key)
         }
         return index
     }

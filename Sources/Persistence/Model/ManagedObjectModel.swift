@@ -24,14 +24,14 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
         var byName: [String: EntityDescription] = [:]
         var byClass: [ObjectIdentifier: EntityDescription] = [:]
         for (index, entity) in entities.enumerated() {
-            try Self.checkName(entity.name, what: "Entity name")
-            guard byName[entity.name] == nil else {
-                throw Self.invalid("The model has two entities named '\(entity.name)'.", entity: entity.name)
+            try Self.checkName(entity.entityName, what: "Entity name")
+            guard byName[entity.entityName] == nil else {
+                throw Self.invalid("The model has two entities named '\(entity.entityName)'.", entity: entity.entityName)
             }
             guard entity.managedObjectModel == nil else {
-                throw Self.invalid("Entity '\(entity.name)' already belongs to another model; make a new EntityDescription for each model.", entity: entity.name)
+                throw Self.invalid("Entity '\(entity.entityName)' already belongs to another model; make a new EntityDescription for each model.", entity: entity.entityName)
             }
-            byName[entity.name] = entity
+            byName[entity.entityName] = entity
             entity.index = index
             if entity.managedObjectClass != ManagedObject.self {
                 let id = ObjectIdentifier(entity.managedObjectClass)
@@ -43,15 +43,15 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
                         byClass[id] = entity
                         continue
                     }
-                    throw Self.invalid("Multiple entity descriptions claim the subclass \(entity.managedObjectClass): entities '\(other.name)' and '\(entity.name)' both use it. A subclass maps to exactly one entity, or `\(entity.managedObjectClass)(context:)` and fetches by class could not tell which entity is meant; give one of them another class.", entity: entity.name)
+                    throw Self.invalid("Multiple entity descriptions claim the subclass \(entity.managedObjectClass): entities '\(other.entityName)' and '\(entity.entityName)' both use it. A subclass maps to exactly one entity, or `\(entity.managedObjectClass)(context:)` and fetches by class could not tell which entity is meant; give one of them another class.", entity: entity.entityName)
                 }
                 byClass[id] = entity
             }
         }
         for entity in entities {
             guard let parent = entity.superentity else { continue }
-            guard byName[parent.name] === parent else {
-                throw Self.invalid("Entity '\(entity.name)' inherits from '\(parent.name)', which is not one of the model's entities; put the parent in the same model.", entity: entity.name)
+            guard byName[parent.entityName] === parent else {
+                throw Self.invalid("Entity '\(entity.entityName)' inherits from '\(parent.entityName)', which is not one of the model's entities; put the parent in the same model.", entity: entity.entityName)
             }
             // The entity's class need not derive from the parent's: Core Data lets the two hierarchies differ
             // (a subentity's class may come straight from ManagedObject). What relies on a class holding a
@@ -99,7 +99,7 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
     func entity(named name: String) throws -> EntityDescription {
         guard let entity = entitiesByName[name] else {
             throw PersistenceError(.persistentStoreIncompatibleSchema,
-                                   "The model has no entity named '\(name)'. Its entities: \(entities.map(\.name).joined(separator: ", ")).",
+                                   "The model has no entity named '\(name)'. Its entities: \(entities.map(\.entityName).joined(separator: ", ")).",
                                    entityName: name)
         }
         return entity
@@ -145,86 +145,86 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
                 seen.insert(property.name.lowercased())
                 continue
             }
-            try checkName(property.name, what: "Property name", entity: entity.name)
+            try checkName(property.name, what: "Property name", entity: entity.entityName)
             let folded = property.name.lowercased()
             guard !folded.hasPrefix("z_") else {
-                throw invalid("Property '\(entity.name).\(property.name)': names starting with 'Z_' are kept for the store's own columns.", entity: entity.name, key: property.name)
+                throw invalid("Property '\(entity.entityName).\(property.name)': names starting with 'Z_' are kept for the store's own columns.", entity: entity.entityName, key: property.name)
             }
             guard !reservedPropertyNames.contains(folded) else {
-                throw invalid("Property '\(entity.name).\(property.name)' clashes with a ManagedObject member; choose another name.", entity: entity.name, key: property.name)
+                throw invalid("Property '\(entity.entityName).\(property.name)' clashes with a ManagedObject member; choose another name.", entity: entity.entityName, key: property.name)
             }
             // Column names are upper-cased (Core Data's ZNAME style), so names must differ in more than case.
             guard seen.insert(folded).inserted else {
                 if let parent = entity.superentity, parent.properties.contains(where: { $0.name.lowercased() == folded }) {
-                    throw invalid("Entity '\(entity.name)' declares '\(property.name)', which it already inherits from '\(parent.name)'; a subentity cannot redeclare an inherited property.", entity: entity.name, key: property.name)
+                    throw invalid("Entity '\(entity.entityName)' declares '\(property.name)', which it already inherits from '\(parent.entityName)'; a subentity cannot redeclare an inherited property.", entity: entity.entityName, key: property.name)
                 }
-                throw invalid("Entity '\(entity.name)' has two properties named '\(property.name)' (names must differ in more than case).", entity: entity.name, key: property.name)
+                throw invalid("Entity '\(entity.entityName)' has two properties named '\(property.name)' (names must differ in more than case).", entity: entity.entityName, key: property.name)
             }
             // A transformable attribute without a transformer name uses the default one (see
             // defaultTransformerWarnings); only a name on another type is a mistake.
             if case .attribute(let attribute) = property, attribute.attributeType != .transformable,
                attribute.valueTransformerName.map({ !$0.isEmpty }) ?? false {
-                throw invalid("Attribute '\(entity.name).\(attribute.name)' names a value transformer but is \(attribute.attributeType.rawValue); only transformable attributes use one.",
-                              entity: entity.name, key: attribute.name)
+                throw invalid("Attribute '\(entity.entityName).\(attribute.name)' names a value transformer but is \(attribute.attributeType.rawValue); only transformable attributes use one.",
+                              entity: entity.entityName, key: attribute.name)
             }
             if case .attribute(let attribute) = property, attribute.attributeType.coerce(attribute.defaultValue) == nil {
-                throw invalid("The default value \(attribute.defaultValue) of '\(entity.name).\(attribute.name)' is not a \(attribute.attributeType.rawValue) value.", entity: entity.name, key: attribute.name)
+                throw invalid("The default value \(attribute.defaultValue) of '\(entity.entityName).\(attribute.name)' is not a \(attribute.attributeType.rawValue) value.", entity: entity.entityName, key: attribute.name)
             }
             guard case .relationship(let relationship) = property else { continue }
             guard let destination = entities[relationship.destinationEntityName] else {
-                throw invalid("Relationship '\(entity.name).\(relationship.name)' points at '\(relationship.destinationEntityName)', which is not an entity of this model. Entities: \(entities.keys.sorted().joined(separator: ", ")).", entity: entity.name, key: relationship.name)
+                throw invalid("Relationship '\(entity.entityName).\(relationship.name)' points at '\(relationship.destinationEntityName)', which is not an entity of this model. Entities: \(entities.keys.sorted().joined(separator: ", ")).", entity: entity.entityName, key: relationship.name)
             }
             relationship.destinationEntity = destination
             if relationship.isOrdered && !relationship.isToMany {
-                throw invalid("Relationship '\(entity.name).\(relationship.name)' is to-one and cannot be ordered.", entity: entity.name, key: relationship.name)
+                throw invalid("Relationship '\(entity.entityName).\(relationship.name)' is to-one and cannot be ordered.", entity: entity.entityName, key: relationship.name)
             }
             if relationship.minCount < 0 || relationship.maxCount < 0 || (relationship.maxCount > 0 && relationship.minCount > relationship.maxCount) {
-                throw invalid("Relationship '\(entity.name).\(relationship.name)' has an impossible count range \(relationship.minCount)…\(relationship.maxCount).", entity: entity.name, key: relationship.name)
+                throw invalid("Relationship '\(entity.entityName).\(relationship.name)' has an impossible count range \(relationship.minCount)…\(relationship.maxCount).", entity: entity.entityName, key: relationship.name)
             }
             guard let inverseName = relationship.inverseName else { continue }
             guard let inverse = destination.relationshipsByName[inverseName] else {
-                throw invalid("Relationship '\(entity.name).\(relationship.name)' names the inverse '\(relationship.destinationEntityName).\(inverseName)', which does not exist.", entity: entity.name, key: relationship.name)
+                throw invalid("Relationship '\(entity.entityName).\(relationship.name)' names the inverse '\(relationship.destinationEntityName).\(inverseName)', which does not exist.", entity: entity.entityName, key: relationship.name)
             }
             // The inverse may point at this entity or at one of its parents (a relationship declared on a
             // subentity can pair with one that points at the parent).
             guard entity.ancestorNames.contains(inverse.destinationEntityName), inverse.inverseName == relationship.name else {
-                throw invalid("'\(entity.name).\(relationship.name)' and '\(destination.name).\(inverseName)' must name each other as inverses and point at each other's entities.", entity: entity.name, key: relationship.name)
+                throw invalid("'\(entity.entityName).\(relationship.name)' and '\(destination.entityName).\(inverseName)' must name each other as inverses and point at each other's entities.", entity: entity.entityName, key: relationship.name)
             }
             if relationship.isOrdered && inverse.isOrdered {
-                throw invalid("'\(entity.name).\(relationship.name)' and its inverse cannot both be ordered.", entity: entity.name, key: relationship.name)
+                throw invalid("'\(entity.entityName).\(relationship.name)' and its inverse cannot both be ordered.", entity: entity.entityName, key: relationship.name)
             }
             relationship.inverseRelationship = inverse
         }
         for constraint in entity.uniquenessConstraints.dropFirst(entity.inheritedConstraintCount) {
             guard !constraint.isEmpty else {
-                throw invalid("Entity '\(entity.name)' has an empty uniqueness constraint.", entity: entity.name)
+                throw invalid("Entity '\(entity.entityName)' has an empty uniqueness constraint.", entity: entity.entityName)
             }
             for key in constraint where entity.attributesByName[key] == nil {
-                throw invalid("The uniqueness constraint (\(constraint.joined(separator: ", "))) of '\(entity.name)' names '\(key)', which is not one of its attributes.", entity: entity.name, key: key)
+                throw invalid("The uniqueness constraint (\(constraint.joined(separator: ", "))) of '\(entity.entityName)' names '\(key)', which is not one of its attributes.", entity: entity.entityName, key: key)
             }
             // The store enforces constraints with a unique index, and a transient attribute has no column to index.
             for key in constraint where entity.attributesByName[key]?.isTransient == true {
-                throw invalid("The uniqueness constraint (\(constraint.joined(separator: ", "))) of '\(entity.name)' names '\(key)', which is transient: the store never sees its values, so it cannot keep them unique.", entity: entity.name, key: key)
+                throw invalid("The uniqueness constraint (\(constraint.joined(separator: ", "))) of '\(entity.entityName)' names '\(key)', which is transient: the store never sees its values, so it cannot keep them unique.", entity: entity.entityName, key: key)
             }
         }
         var indexNames: Set<String> = []
         for index in entity.indexes {
-            try checkName(index.name, what: "Index name", entity: entity.name)
+            try checkName(index.name, what: "Index name", entity: entity.entityName)
             guard indexNames.insert(index.name.lowercased()).inserted else {
-                throw invalid("Entity '\(entity.name)' has two indexes named '\(index.name)' (names must differ in more than case).", entity: entity.name)
+                throw invalid("Entity '\(entity.entityName)' has two indexes named '\(index.name)' (names must differ in more than case).", entity: entity.entityName)
             }
             guard !index.elements.isEmpty else {
-                throw invalid("The index '\(index.name)' of '\(entity.name)' has no properties.", entity: entity.name)
+                throw invalid("The index '\(index.name)' of '\(entity.entityName)' has no properties.", entity: entity.entityName)
             }
             for element in index.elements {
                 // Only attributes and to-ones have a column to index.
                 let indexable = entity.attributesByName[element.property] != nil
                     || entity.relationshipsByName[element.property].map { !$0.isToMany } == true
                 guard indexable else {
-                    throw invalid("The index '\(index.name)' of '\(entity.name)' names '\(element.property)', which is not one of its attributes or to-one relationships.", entity: entity.name, key: element.property)
+                    throw invalid("The index '\(index.name)' of '\(entity.entityName)' names '\(element.property)', which is not one of its attributes or to-one relationships.", entity: entity.entityName, key: element.property)
                 }
                 if entity.attributesByName[element.property]?.isTransient == true {
-                    throw invalid("The index '\(index.name)' of '\(entity.name)' names '\(element.property)', which is transient and has no column in the store to index.", entity: entity.name, key: element.property)
+                    throw invalid("The index '\(index.name)' of '\(entity.entityName)' names '\(element.property)', which is transient and has no column in the store to index.", entity: entity.entityName, key: element.property)
                 }
             }
         }
@@ -236,10 +236,10 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
     /// transient, or stored again, makes the store incompatible.
     private static func hash(of entities: [EntityDescription]) -> String {
         var text = ""
-        for entity in entities.sorted(by: { $0.name < $1.name }) {
-            text += "E:\(entity.name);"
+        for entity in entities.sorted(by: { $0.entityName < $1.entityName }) {
+            text += "E:\(entity.entityName);"
             // Only models with inheritance say so, so every other model hashes as it always has.
-            if let parent = entity.superentity { text += "P:\(parent.name);" }
+            if let parent = entity.superentity { text += "P:\(parent.entityName);" }
             if entity.isAbstract { text += "X;" }
             for property in entity.properties.sorted(by: { $0.name < $1.name }) {
                 switch property {

@@ -100,7 +100,7 @@ extension ManagedObject {
         guard let index = entity.propertyIndex(ordinal: ordinal) else {
             managedObjectContext?.recordMisuse(PersistenceError(
                 .persistentStoreIncompatibleSchema,
-                "\(type(of: self)) is not the class of entity \(entity.name); its @Managed property #\(ordinal) has nowhere to go.",
+                "\(type(of: self)) is not the class of entity \(entity.entityName); its @Managed property #\(ordinal) has nowhere to go.",
                 object: self))
             return
         }
@@ -135,18 +135,18 @@ extension EntityDescription {
         for declared in layout.properties {
             let where_ = "\(managedObjectClass).\(declared.name)"
             guard let index = propertyIndexByName[declared.name] else {
-                throw PersistenceError(.coreData, "Invalid model: \(where_) is @Managed but entity \(name) has no property '\(declared.name)'. Its properties: \(properties.map(\.name).joined(separator: ", ")).", entityName: name, key: declared.name)
+                throw PersistenceError(.coreData, "Invalid model: \(where_) is @Managed but entity \(entityName) has no property '\(declared.name)'. Its properties: \(properties.map(\.name).joined(separator: ", ")).", entityName: entityName, key: declared.name)
             }
             let property = properties[index]
             switch (declared.kind, property) {
             case (.attribute(let types), .attribute(let attribute)) where types.contains(attribute.attributeType):
                 break
             case (.toOne(let type), .relationship(let r)) where !r.isToMany && Self.holds(r, as: type):
-                try Self.checkClasses(of: r, declaredAs: type, at: where_, entity: name)
+                try Self.checkClasses(of: r, declaredAs: type, at: where_, entity: entityName)
             case (.toMany(let type, let ordered), .relationship(let r)) where r.isToMany && r.isOrdered == ordered && Self.holds(r, as: type):
-                try Self.checkClasses(of: r, declaredAs: type, at: where_, entity: name)
+                try Self.checkClasses(of: r, declaredAs: type, at: where_, entity: entityName)
             default:
-                throw PersistenceError(.coreData, "Invalid model: \(where_) is declared as \(declared.kind) but the model says \(property.kindDescription).", entityName: name, key: declared.name)
+                throw PersistenceError(.coreData, "Invalid model: \(where_) is declared as \(declared.kind) but the model says \(property.kindDescription).", entityName: entityName, key: declared.name)
             }
             table.append(index)
         }
@@ -167,7 +167,7 @@ extension EntityDescription {
                                      at where_: String, entity: String) throws {
         let destination = relationship.destinationEntity!
         guard let stranger = destination.firstMember(notOf: type) else { return }
-        throw PersistenceError(.coreData, "Invalid model: \(where_) is declared with \(type), but its destination \(destination.name) has the subentity \(stranger.name), whose class \(stranger.managedObjectClass) is not \(type): such an object could be related but not read back. Declare it with ManagedObject (or a class every object of \(destination.name) and its subentities is), or make \(stranger.managedObjectClass) a subclass of \(type).",
+        throw PersistenceError(.coreData, "Invalid model: \(where_) is declared with \(type), but its destination \(destination.entityName) has the subentity \(stranger.entityName), whose class \(stranger.managedObjectClass) is not \(type): such an object could be related but not read back. Declare it with ManagedObject (or a class every object of \(destination.entityName) and its subentities is), or make \(stranger.managedObjectClass) a subclass of \(type).",
                                entityName: entity, key: relationship.name)
     }
 }

@@ -11,7 +11,7 @@ extension ManagedObject {
         guard let first = found.first else {
             fatalError("\(self).entity(): no loaded model has an entity whose class is \(self); make a container or coordinator with the model first")
         }
-        let names = Set(found.map(\.name))
+        let names = Set(found.map(\.entityName))
         guard names.count == 1 else {
             fatalError("\(self).entity(): loaded models give \(self) to several entities (\(names.sorted().joined(separator: ", "))), so it cannot say which; use object.entity or the model's entitiesByName")
         }

@@ -41,7 +41,7 @@ extension ManagedObject {
         let name = attribute.valueTransformerName ?? ""
         guard let transformer = registeredValueTransformer(named: name) else {
             throw PersistenceError(.managedObjectValidation,
-                                   "\(entity.name).\(attribute.name) is transformable with the value transformer '\(name)', which is not registered. Register it before the attribute is used: ValueTransformer.setValueTransformer(YourTransformer(), forName: NSValueTransformerName(\"\(name)\")).",
+                                   "\(entity.entityName).\(attribute.name) is transformable with the value transformer '\(name)', which is not registered. Register it before the attribute is used: ValueTransformer.setValueTransformer(YourTransformer(), forName: NSValueTransformerName(\"\(name)\")).",
                                    object: self, key: attribute.name)
         }
         return transformer
@@ -59,7 +59,7 @@ extension ManagedObject {
             let named = attribute.valueTransformerName.flatMap { $0.isEmpty ? nil : "the value transformer '\($0)'" }
                 ?? "Core Data's default value transformer, NSSecureUnarchiveFromData (the attribute names none)"
             throw PersistenceError(.managedObjectValidation,
-                                   "\(entity.name).\(attribute.name) is transformable with \(named), which stores only values of \(SecureArchive.names(of: allowed)) and their Swift counterparts: \(failure). Store the value as one of those, or name a ValueTransformer of your own in the attribute's valueTransformerName.",
+                                   "\(entity.entityName).\(attribute.name) is transformable with \(named), which stores only values of \(SecureArchive.names(of: allowed)) and their Swift counterparts: \(failure). Store the value as one of those, or name a ValueTransformer of your own in the attribute's valueTransformerName.",
                                    object: self, key: attribute.name)
         }
     }
@@ -98,7 +98,7 @@ extension ManagedObject {
     func setCheckedValue(_ value: Any?, forKey key: String) throws {
         guard let index = entity.propertyIndexByName[key] else {
             throw PersistenceError(.persistentStoreIncompatibleSchema,
-                                   "setValue(_:forKey:): the entity \(entity.name) has no property named '\(key)' (Core Data raises NSUnknownKeyException here). Its properties: \(entity.properties.map(\.name).joined(separator: ", ")).",
+                                   "setValue(_:forKey:): the entity \(entity.entityName) has no property named '\(key)' (Core Data raises NSUnknownKeyException here). Its properties: \(entity.properties.map(\.name).joined(separator: ", ")).",
                                    object: self, key: key)
         }
         if let relationship = entity.relationshipAt[index] {
@@ -110,7 +110,7 @@ extension ManagedObject {
             case let many as Set<ManagedObject> where relationship.isToMany: objects = Array(many)
             default:
                 throw PersistenceError(.managedObjectValidation,
-                                       "\(entity.name).\(key) is a \(relationship.isToMany ? "to-many" : "to-one") relationship to \(relationship.destinationEntityName); \(type(of: value!)) does not fit.",
+                                       "\(entity.entityName).\(key) is a \(relationship.isToMany ? "to-many" : "to-one") relationship to \(relationship.destinationEntityName); \(type(of: value!)) does not fit.",
                                        object: self, key: key)
             }
             try setRelationship(relationship, at: index, to: objects)
@@ -125,7 +125,7 @@ extension ManagedObject {
             let transformed = transformer.transformedValue(value)
             guard let data = transformed as? Data else {
                 throw PersistenceError(.managedObjectValidation,
-                                       "\(entity.name).\(key) is transformable: its value transformer '\(attribute.valueTransformerName ?? "")' must turn \(type(of: value)) into Data, but gave \(transformed.map { "\(type(of: $0))" } ?? "nil").",
+                                       "\(entity.entityName).\(key) is transformable: its value transformer '\(attribute.valueTransformerName ?? "")' must turn \(type(of: value)) into Data, but gave \(transformed.map { "\(type(of: $0))" } ?? "nil").",
                                        object: self, key: key)
             }
             return setAttributeValue(.data(data), at: index)
@@ -133,7 +133,7 @@ extension ManagedObject {
         guard let stored = PersistentValue(any: value) else {
             let attribute = entity.attributeAt[index]!
             throw PersistenceError(.managedObjectValidation,
-                                   "\(entity.name).\(key) holds \(attribute.attributeType.rawValue) values; \(type(of: value!)) has no stored form.",
+                                   "\(entity.entityName).\(key) holds \(attribute.attributeType.rawValue) values; \(type(of: value!)) has no stored form.",
                                    object: self, key: key)
         }
         // A value that does not fit is kept and reported by validation, as the typed setters do.

@@ -15,7 +15,7 @@ extension ManagedObject {
             }
         } else {
             guard objects.count <= 1 else {
-                throw PersistenceError(.managedObjectValidation, "\(entity.name).\(relationship.name) is to-one; it cannot hold \(objects.count) objects.", object: self, key: relationship.name)
+                throw PersistenceError(.managedObjectValidation, "\(entity.entityName).\(relationship.name) is to-one; it cannot hold \(objects.count) objects.", object: self, key: relationship.name)
             }
             let current = toOneObject(at: index)
             let target = objects.first
@@ -28,12 +28,12 @@ extension ManagedObject {
     private func checkRelatable(_ object: ManagedObject, through relationship: RelationshipDescription) throws {
         guard object.entity.isKindOf(entity: relationship.destinationEntity) else {
             throw PersistenceError(.managedObjectValidation,
-                                   "\(entity.name).\(relationship.name) relates to \(relationship.destinationEntityName) objects, not \(object.entity.name).",
+                                   "\(entity.entityName).\(relationship.name) relates to \(relationship.destinationEntityName) objects, not \(object.entity.entityName).",
                                    object: self, key: relationship.name)
         }
         guard object.managedObjectContext === managedObjectContext else {
             throw PersistenceError(.coreData,
-                                   "Illegal attempt to relate objects of different contexts through \(entity.name).\(relationship.name): \(object.objectID) belongs to another context. Pass the objectID and fetch the object in this context with object(with:).",
+                                   "Illegal attempt to relate objects of different contexts through \(entity.entityName).\(relationship.name): \(object.objectID) belongs to another context. Pass the objectID and fetch the object in this context with object(with:).",
                                    object: self, key: relationship.name)
         }
     }

@@ -41,7 +41,7 @@ extension ManagedObject {
             guard !blocking.isEmpty else { continue }
             errors.append(PersistenceError(
                 .validationRelationshipDeniedDelete,
-                "\(entity.name) \(objectID) cannot be deleted: its relationship '\(relationship!.name)' still holds \(blocking.count) object(s) and its delete rule is deny.",
+                "\(entity.entityName) \(objectID) cannot be deleted: its relationship '\(relationship!.name)' still holds \(blocking.count) object(s) and its delete rule is deny.",
                 object: self, key: relationship!.name))
         }
         try Self.throwCombined(errors)
@@ -57,7 +57,7 @@ extension ManagedObject {
     /// The model's rules for the object as it stands: required values, values that fit, required to-ones, to-many
     /// counts.
     private func modelErrors(into errors: inout [any Error]) {
-        let name = entity.name
+        let name = entity.entityName
         if faultState != .fired { fireFault() }
         for index in entity.mandatoryAttributeIndexes {
             guard attributeIsNil(at: index), let attribute = entity.attributeAt[index] else { continue }
@@ -103,7 +103,7 @@ extension ManagedObject {
 
     /// The default ``validateValue(_:forKey:)``: the model's rules applied to `value` for `key`.
     func validateModelRules(_ value: Any?, forKey key: String) throws {
-        let name = entity.name
+        let name = entity.entityName
         guard let index = entity.propertyIndexByName[key] else {
             throw PersistenceError(.managedObjectValidation,
                                    "validateValue(_:forKey:): the entity \(name) has no property named '\(key)' (Core Data raises NSUnknownKeyException here).",

@@ -34,7 +34,7 @@ extension ManagedObject {
                     return
                 }
             }
-            context.checkQueue("\(entity.name) fault")
+            context.checkQueue("\(entity.entityName) fault")
             context.fulfillFault(self)
         }
     }

@@ -9,7 +9,7 @@ extension SQLiteStore {
     /// the rows of the request's entity and, when the query includes them, of its subentities.
     func executeBatchUpdate(_ plan: BatchUpdatePlan) throws -> (count: Int, objectIDs: [ManagedObjectID]?) {
         let table = schema[plan.entity]
-        let place = "Batch update of \(plan.entity.name)"
+        let place = "Batch update of \(plan.entity.entityName)"
         var sql = "UPDATE \(table.name) AS t0 SET Z_OPT = Z_OPT + 1"
         var arguments: [SQLiteValue] = []
         for assignment in plan.assignments {
@@ -71,7 +71,7 @@ extension SQLiteStore {
     /// A relationship's rules are applied once, by the entity that declares it, to its rows and its subentities'.
     func executeBatchDelete(_ plan: BatchDeletePlan) throws -> (count: Int, objectIDs: [ManagedObjectID]?) {
         let graph = BatchDeleteGraph(schema: schema)
-        let place = "Batch delete of \(plan.entity.name)"
+        let place = "Batch delete of \(plan.entity.entityName)"
         try connection.execute(graph.createScratchSQL)
         return try inBatchTransaction(place) {
             // Round 0: the request's own rows.
@@ -140,10 +140,10 @@ extension SQLiteStore {
                       case .integer(let related) = first[2] else { continue }
                 let owner = schema.table(number: number)?.entity ?? entity
                 let id = objectID(of: owner, primaryKey: key)
-                let others = blocked.count > 1 ? " (and so do \(blocked.count - 1) more \(entity.name) object(s))" : ""
+                let others = blocked.count > 1 ? " (and so do \(blocked.count - 1) more \(entity.entityName) object(s))" : ""
                 throw PersistenceError(
                     .validationRelationshipDeniedDelete,
-                    "\(place): \(owner.name) \(id) cannot be deleted: its relationship '\(relationship.name)' still holds \(related) object(s) that are not being deleted, and its delete rule is deny\(others). Nothing was deleted.",
+                    "\(place): \(owner.entityName) \(id) cannot be deleted: its relationship '\(relationship.name)' still holds \(related) object(s) that are not being deleted, and its delete rule is deny\(others). Nothing was deleted.",
                     objectID: id, key: relationship.name, sql: deny)
             }
 
@@ -187,7 +187,7 @@ extension SQLiteStore {
     /// Runs a batch insert; returns how many rows it wrote and, when asked, their IDs.
     func executeBatchInsert(_ plan: BatchInsertPlan) throws -> (count: Int, objectIDs: [ManagedObjectID]?) {
         guard !plan.rows.isEmpty else { return (0, plan.returnsKeys ? [] : nil) }
-        let place = "Batch insert into \(plan.entity.name)"
+        let place = "Batch insert into \(plan.entity.entityName)"
         return try inBatchTransaction(place) {
             var next = try allocatePrimaryKeys(for: plan.entity, count: plan.rows.count)
             // Rows usually all give the same keys, so one prepared statement serves them all.
@@ -219,7 +219,7 @@ extension SQLiteStore {
                     guard written.entity.isKindOf(entity: plan.entity) else {
                         let id = objectID(of: written.entity, primaryKey: written.primaryKey)
                         throw PersistenceError(.managedObjectConstraintMerge,
-                                               "\(place), row \(position): its constrained values match \(written.entity.name) \(id), which is not a \(plan.entity.name), so the row can neither be inserted nor update it; nothing was written.",
+                                               "\(place), row \(position): its constrained values match \(written.entity.entityName) \(id), which is not a \(plan.entity.entityName), so the row can neither be inserted nor update it; nothing was written.",
                                                objectID: id, url: url)
                     }
                 } else {

@@ -52,7 +52,7 @@ final class SQLiteStore {
         do {
             try StoreFunctions.register(on: connection)
             try prepare(readOnly: description.isReadOnly)
-            idScopes = model.entities.map { ManagedObjectID.Scope.named($0.name, store: identifier) }
+            idScopes = model.entities.map { ManagedObjectID.Scope.named($0.entityName, store: identifier) }
         } catch let error as SQLiteError {
             // The file exists but is not a database.
             if error.primaryCode == SQLiteError.ResultCode.notADatabase {
@@ -242,7 +242,7 @@ final class SQLiteStore {
             }
             for table in schema.entities {
                 try connection.run("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_MAX) VALUES (?, ?, 0)",
-                                   [.integer(table.number), .text(table.entity.name)])
+                                   [.integer(table.number), .text(table.entity.entityName)])
             }
         }
     }
@@ -286,9 +286,9 @@ final class SQLiteStore {
     func allocatePrimaryKeys(for entity: EntityDescription, count: Int) throws -> Int64 {
         // By name: stores made before entity numbers followed names numbered them in the model's order.
         let rows = try connection.query("UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_NAME = ? RETURNING Z_MAX",
-                                        [.integer(Int64(count)), .text(entity.rootEntity.name)])
+                                        [.integer(Int64(count)), .text(entity.rootEntity.entityName)])
         guard case .integer(let max)? = rows.first?.first else {
-            throw PersistenceError(.persistentStoreSave, "The store has no key counter for \(entity.name).", entityName: entity.name)
+            throw PersistenceError(.persistentStoreSave, "The store has no key counter for \(entity.entityName).", entityName: entity.entityName)
         }
         return max - Int64(count) + 1
     }

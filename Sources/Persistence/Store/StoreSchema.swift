@@ -14,14 +14,14 @@ struct StoreSchema {
     init(model: ManagedObjectModel) {
         // Entity numbers (`Z_ENT`) and column names follow the entities' names, never the order of the model's list:
         // a model read from Xcode's file and the same model declared in code open the same store.
-        let sorted = model.entities.sorted { $0.name < $1.name }
+        let sorted = model.entities.sorted { $0.entityName < $1.entityName }
         var numbers: [Int64] = Array(repeating: 0, count: model.entities.count)
         for (position, entity) in sorted.enumerated() { numbers[entity.index] = Int64(position + 1) }
         var tables: [EntityTable?] = Array(repeating: nil, count: model.entities.count)
         func make(_ entity: EntityDescription, parent: EntityTable?, used: inout Set<String>) {
             let table = EntityTable(entity: entity, number: numbers[entity.index], parent: parent, usedColumns: &used)
             tables[entity.index] = table
-            for child in entity.subentities.sorted(by: { $0.name < $1.name }) { make(child, parent: table, used: &used) }
+            for child in entity.subentities.sorted(by: { $0.entityName < $1.entityName }) { make(child, parent: table, used: &used) }
         }
         for root in sorted where root.superentity == nil {
             var used: Set<String> = []
@@ -172,7 +172,7 @@ final class EntityTable {
         }
     }
 
-    static func tableName(_ entity: EntityDescription) -> String { "Z" + entity.name.uppercased() }
+    static func tableName(_ entity: EntityDescription) -> String { "Z" + entity.entityName.uppercased() }
 
     /// `SELECT Z_PK, Z_OPT FROM <table> WHERE Z_PK IN (?, …)` with `count` placeholders.
     func versionsSQL(count: Int) -> String {
@@ -241,7 +241,7 @@ struct JoinTable {
     let readsFromOwner: Bool
 
     init(relationship: RelationshipDescription, owner entity: EntityDescription) {
-        let mine = "\(entity.name).\(relationship.name)"
+        let mine = "\(entity.entityName).\(relationship.name)"
         if let inverse = relationship.inverseRelationship {
             let theirs = "\(relationship.destinationEntityName).\(inverse.name)"
             let ownsIt = mine <= theirs
@@ -253,7 +253,7 @@ struct JoinTable {
             ownerRelationship = relationship
             readsFromOwner = true
         }
-        name = "Z_" + ownerEntity.name.uppercased() + "_" + ownerRelationship.name.uppercased()
+        name = "Z_" + ownerEntity.entityName.uppercased() + "_" + ownerRelationship.name.uppercased()
     }
 
     /// This side's column and the other side's column.

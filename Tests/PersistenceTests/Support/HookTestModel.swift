@@ -20,7 +20,7 @@ enum HookModel {
     }
 
     static func note(_ hook: String, _ object: ManagedObject, _ name: String) {
-        log.append("\(hook) \(object.entity.name) \(name)")
+        log.append("\(hook) \(object.entity.name ?? "") \(name)")
     }
 
     final class Country: ManagedObject {
