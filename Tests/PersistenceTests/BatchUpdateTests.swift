@@ -84,7 +84,7 @@ final class BatchUpdateTests: PersistenceTestCase {
         XCTAssertEqual(conflict.objectID, alien.objectID)
         XCTAssertEqual(conflict.oldVersion, 1)
         XCTAssertEqual(conflict.newVersion, 2)
-        XCTAssertEqual(conflict.persistedSnapshot["rating"], .double(8.5))
+        XCTAssertEqual(conflict.persistedSnapshot?["rating"] as? Double, 8.5)
         XCTAssertEqual(try storedCount("Movie", "year == 1979 AND rating == 8.5"), 1, "the batch's values stand")
     }
 

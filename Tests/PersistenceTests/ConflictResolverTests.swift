@@ -52,7 +52,7 @@ final class ConflictResolverTests: PersistenceTestCase {
         XCTAssertTrue(found.first?.object === movie)
         XCTAssertEqual(found.first?.version, movie.version + 1)
         let stored = try XCTUnwrap(found.first?.row)
-        XCTAssertEqual(MergeConflict.attributeSnapshot(stored.slots, entity: movie.entity)["title"], .string("Alien (director's cut)"))
+        XCTAssertEqual(movie.conflictSnapshot(of: stored.slots)["title"] as? String, "Alien (director's cut)")
     }
 
     func testAVersionConflictUnderTheErrorPolicyFailsWith133020AndLeavesThePlan() throws {

@@ -52,7 +52,7 @@ final class CustomMergePolicyTests: PersistenceTestCase {
             for conflict in list {
                 guard let stored = conflict.databaseObject as? Movie else { continue }
                 for snapshot in conflict.conflictingSnapshots {
-                    if case .double(let rating)? = snapshot["rating"] { stored.rating = (stored.rating ?? 0) + rating }
+                    if let rating = snapshot["rating"] as? Double { stored.rating = (stored.rating ?? 0) + rating }
                 }
             }
         }
@@ -103,9 +103,9 @@ final class CustomMergePolicyTests: PersistenceTestCase {
         let conflict = try XCTUnwrap(policy.handed.first)
         XCTAssertTrue(conflict.sourceObject === movie)
         XCTAssertEqual(conflict.newVersionNumber, conflict.oldVersionNumber + 1)
-        XCTAssertEqual(conflict.objectSnapshot["rating"], .double(8), "the object's values as it would save them")
-        XCTAssertEqual(conflict.cachedSnapshot["rating"], .double(7), "the values it last read")
-        XCTAssertEqual(conflict.persistedSnapshot["title"], .string("Alien (1979)"), "the row as stored now")
+        XCTAssertEqual(conflict.objectSnapshot?["rating"] as? Double, 8, "the object's values as it would save them")
+        XCTAssertEqual(conflict.cachedSnapshot?["rating"] as? Double, 7, "the values it last read")
+        XCTAssertEqual(conflict.persistedSnapshot?["title"] as? String, "Alien (1979)", "the row as stored now")
         XCTAssertEqual(storedCountDuringResolution, 1)
 
         let row = try stored(movie.objectID)
@@ -124,7 +124,7 @@ final class CustomMergePolicyTests: PersistenceTestCase {
         let error = assertPersistenceError(.managedObjectMerge) { try context.save() }
         XCTAssertEqual(policy.optimisticCalls, 1, "the error policy's override is called too")
         XCTAssertEqual(error?.conflicts.first?.objectID, movie.objectID)
-        XCTAssertEqual(error?.conflicts.first?.persistedSnapshot["title"], .string("Alien (1979)"))
+        XCTAssertEqual(error?.conflicts.first?.persistedSnapshot?["title"] as? String, "Alien (1979)")
         XCTAssertEqual(movie.rating, 8)
         XCTAssertTrue(context.hasChanges)
     }
@@ -177,10 +177,10 @@ final class CustomMergePolicyTests: PersistenceTestCase {
         let conflict = try XCTUnwrap(policy.handed.first)
         XCTAssertNil(conflict.databaseObject, "a clash among new objects")
         XCTAssertEqual(conflict.constraint, ["title", "year"])
-        XCTAssertEqual(conflict.constraintValues["title"], .string("Dune"))
+        XCTAssertEqual(conflict.constraintValues["title"] as? String, "Dune")
         XCTAssertEqual(conflict.conflictingObjects.count, 3)
         XCTAssertTrue(conflict.conflictingObjects[0] === copies[0], "in insertion order")
-        XCTAssertEqual(conflict.conflictingSnapshots.map { $0["rating"] }, [.double(3), .double(4), .double(5)])
+        XCTAssertEqual(conflict.conflictingSnapshots.map { $0["rating"] as? Double }, [3, 4, 5])
 
         XCTAssertEqual(try storedCount("Movie", "title == 'Dune'"), 1)
         XCTAssertEqual(try stored(copies[0].objectID).rating, 12, "the survivor holds the merged ratings")
@@ -204,7 +204,7 @@ final class CustomMergePolicyTests: PersistenceTestCase {
 
         let conflict = try XCTUnwrap(policy.handed.first)
         XCTAssertEqual(conflict.databaseObject?.objectID, storedID)
-        XCTAssertEqual(conflict.databaseSnapshot?["rating"], .double(7))
+        XCTAssertEqual(conflict.databaseSnapshot?["rating"] as? Double, 7)
         XCTAssertTrue(conflict.conflictingObjects.first === newcomer)
         XCTAssertEqual(try storedCount("Movie"), 1)
         XCTAssertEqual(try stored(storedID).rating, 9, "the override's change to the stored object is saved")

@@ -106,7 +106,7 @@ final class ErrorBridgingTests: PersistenceTestCase {
         XCTAssertTrue(conflicts[0].sourceObject === movie)
         XCTAssertEqual(conflicts[0].oldVersionNumber, 1)
         XCTAssertEqual(conflicts[0].newVersionNumber, 2)
-        XCTAssertEqual(conflicts[0].persistedSnapshot["rating"], .double(8.5))
+        XCTAssertEqual(conflicts[0].persistedSnapshot?["rating"] as? Double, 8.5)
     }
 
     /// NSManagedObjectConstraintMergeError: a save clashes with a stored row under a uniqueness constraint.

@@ -14,10 +14,48 @@ final class OptimisticLockingTests: PersistenceTestCase {
         XCTAssertEqual(conflict.objectID, movie.objectID)
         XCTAssertEqual(conflict.oldVersion, 1)
         XCTAssertEqual(conflict.newVersion, 2)
-        XCTAssertEqual(conflict.objectSnapshot["rating"], .double(7))
-        XCTAssertEqual(conflict.cachedSnapshot["rating"], .null)
-        XCTAssertEqual(conflict.persistedSnapshot["rating"], .double(8.5))
+        XCTAssertEqual(conflict.objectSnapshot?["rating"] as? Double, 7)
+        XCTAssertTrue(conflict.cachedSnapshot?["rating"] is NSNull, "nil is NSNull, as in committedValues(forKeys:)")
+        XCTAssertEqual(conflict.persistedSnapshot?["rating"] as? Double, 8.5)
         XCTAssertEqual(try storedCount("Movie", "rating == 8.5"), 1, "the other save stands")
+    }
+
+    /// Apple: "Snapshot dictionaries include values for all attributes and to-one relationships, but not to-many
+    /// relationships. Relationship values are NSManagedObjectID references."
+    func testSnapshotsHoldToOneRelationshipsAsObjectIDsAndNoToMany() throws {
+        let movie = makeMovie("Alien", year: 1979)
+        let scott = Director(context: context)
+        scott.name = "Ridley Scott"
+        let cameron = Director(context: context)
+        cameron.name = "James Cameron"
+        movie.director = scott
+        try context.save()
+        try changeElsewhere(movie.objectID) { $0.director = $0.managedObjectContext?.object(with: cameron.objectID) as? Director }
+        movie.rating = 8
+        movie.studio = nil
+
+        let conflict = try XCTUnwrap(assertPersistenceError(.managedObjectMerge) { try context.save() }?.conflicts.first)
+        let snapshots = try [conflict.objectSnapshot, conflict.cachedSnapshot, conflict.persistedSnapshot].map { try XCTUnwrap($0) }
+        XCTAssertEqual(snapshots.map { $0["director"] as? ManagedObjectID }, [scott.objectID, scott.objectID, cameron.objectID])
+        for snapshot in snapshots {
+            XCTAssertTrue(snapshot["studio"] is NSNull, "a nil to-one is NSNull")
+            XCTAssertNil(snapshot["actors"], "no to-many relationship")
+            XCTAssertNil(snapshot["scenes"])
+            XCTAssertEqual(snapshot["year"] as? Int, 1979, "an integer attribute reads as its Swift type")
+        }
+    }
+
+    func testCoreDataInitializerSnapshotsTheSourceObject() throws {
+        let movie = makeMovie("Alien", year: 1979)
+        try context.save()
+        context.refresh(movie, mergeChanges: false)
+        let conflict = MergeConflict(source: movie, newVersion: 0, oldVersion: 1, cachedSnapshot: ["title": "Alien"],
+                                     persistedSnapshot: nil)
+        XCTAssertEqual(conflict.objectSnapshot?["title"] as? String, "Alien", "the fault fired for its values")
+        XCTAssertEqual(conflict.cachedSnapshot?["title"] as? String, "Alien")
+        XCTAssertNil(conflict.persistedSnapshot)
+        XCTAssertEqual(conflict.newVersionNumber, 0)
+        XCTAssertTrue(conflict.sourceObject === movie)
     }
 
     func testDeletingARowChangedElsewhereConflictsToo() throws {
@@ -40,7 +78,8 @@ final class OptimisticLockingTests: PersistenceTestCase {
         movie.year = 1
         let conflict = assertPersistenceError(.managedObjectMerge) { try context.save() }?.conflicts.first
         XCTAssertEqual(conflict?.newVersion, 0)
-        XCTAssertEqual(conflict?.persistedSnapshot.isEmpty, true)
+        XCTAssertNotNil(conflict?.objectSnapshot)
+        XCTAssertNil(conflict?.persistedSnapshot, "Apple: a deleted row (version 0) has no persisted snapshot")
     }
 
     func testSequentialSavesFromOneContextNeverConflict() throws {

@@ -208,8 +208,8 @@ final class TransientAttributeTests: PersistenceTestCase {
         sketch.title = "Mine"
         sketch.caption = "unsaved"
         let conflict = assertPersistenceError(.managedObjectMerge) { try context.save() }?.conflicts.first
-        XCTAssertEqual(conflict?.objectSnapshot["title"], .string("Mine"))
-        XCTAssertEqual(conflict?.persistedSnapshot["title"], .string("Theirs"))
+        XCTAssertEqual(conflict?.objectSnapshot?["title"] as? String, "Mine")
+        XCTAssertEqual(conflict?.persistedSnapshot?["title"] as? String, "Theirs")
         for snapshot in [conflict?.objectSnapshot, conflict?.cachedSnapshot, conflict?.persistedSnapshot] {
             XCTAssertEqual(snapshot?.keys.sorted(), ["title"], "transient attributes are not part of a conflict")
         }

@@ -296,7 +296,8 @@ extension ManagedObjectContext {
                     object: clashing[0], key: constraint.joined(separator: ","),
                     conflicts: [MergeConflict(sourceObject: clashing[0], objectID: clashing[0].objectID,
                                               oldVersion: 0, newVersion: 0,
-                                              objectSnapshot: [:], cachedSnapshot: [:], persistedSnapshot: [:],
+                                              objectSnapshot: clashing[0].conflictSnapshot(),
+                                              cachedSnapshot: nil, persistedSnapshot: nil,
                                               constraint: constraint, conflictingObjectIDs: clashing.map(\.objectID))]))
             }
         }

@@ -127,7 +127,12 @@ extension PersistenceError: LocalizedError {
 }
 
 /// One object that could not be saved because the store changed under it (optimistic locking), or one clash
-/// under a uniqueness constraint. Snapshots hold attribute values by name.
+/// under a uniqueness constraint (Core Data's `NSMergeConflict`).
+///
+/// Each snapshot holds, as Core Data's do, the values of every attribute and to-one relationship — not to-many
+/// relationships — by property name: a relationship's value is the related object's ``ManagedObjectID``, and a nil
+/// value is `NSNull()` (as in ``ManagedObject/committedValues(forKeys:)``). Transient attributes are left out: the
+/// store holds none.
 public struct MergeConflict: Sendable, CustomStringConvertible {
     /// The ID of the object being saved.
     public var objectID: ManagedObjectID
@@ -138,35 +143,61 @@ public struct MergeConflict: Sendable, CustomStringConvertible {
     public var oldVersion: Int64
     /// The row version now in the store (0 when the row was deleted).
     public var newVersion: Int64
-    /// The object's values as it would save them.
-    public var objectSnapshot: [String: PersistentValue]
     /// Core Data's name for ``oldVersion``.
     public var oldVersionNumber: Int { Int(oldVersion) }
     /// Core Data's name for ``newVersion``.
     public var newVersionNumber: Int { Int(newVersion) }
-    /// The values the context last read from the store.
-    public var cachedSnapshot: [String: PersistentValue]
-    /// The values now in the store (empty when the row was deleted).
-    public var persistedSnapshot: [String: PersistentValue]
+    /// The object's values as it would save them.
+    public var objectSnapshot: [String: Any]? {
+        get { snapshots.object }
+        set { snapshots.object = newValue }
+    }
+    /// The values the context last read from the store (nil for a conflict under a uniqueness constraint).
+    public var cachedSnapshot: [String: Any]? {
+        get { snapshots.cached }
+        set { snapshots.cached = newValue }
+    }
+    /// The values now in the store: nil when the row was deleted (``newVersion`` 0), as in Core Data, and for a
+    /// conflict under a uniqueness constraint.
+    public var persistedSnapshot: [String: Any]? {
+        get { snapshots.persisted }
+        set { snapshots.persisted = newValue }
+    }
+    private var snapshots: Snapshots
     /// For a uniqueness conflict: the constraint's attribute names and the IDs of the clashing objects.
     public var constraint: [String]
     /// For a uniqueness conflict: the IDs of the stored (or other new) objects that hold the same values.
     public var conflictingObjectIDs: [ManagedObjectID]
 
+    /// The three snapshots. `@unchecked Sendable` because `Any` is not: a save makes them as fresh copies of values
+    /// (strings, numbers, dates, data, object IDs, `NSNull`) that nothing else holds, and a transformable
+    /// attribute's value is one its transformer made for this snapshot alone.
+    private struct Snapshots: @unchecked Sendable {
+        var object: [String: Any]?
+        var cached: [String: Any]?
+        var persisted: [String: Any]?
+    }
+
     /// A conflict; Persistence makes them while saving, and you rarely need to.
     public init(sourceObject: ManagedObject? = nil, objectID: ManagedObjectID, oldVersion: Int64, newVersion: Int64,
-                objectSnapshot: [String: PersistentValue], cachedSnapshot: [String: PersistentValue],
-                persistedSnapshot: [String: PersistentValue], constraint: [String] = [],
-                conflictingObjectIDs: [ManagedObjectID] = []) {
+                objectSnapshot: [String: Any]?, cachedSnapshot: [String: Any]?, persistedSnapshot: [String: Any]?,
+                constraint: [String] = [], conflictingObjectIDs: [ManagedObjectID] = []) {
         self.sourceReference = sourceObject.map(ErrorObjectReference.init)
         self.objectID = objectID
         self.oldVersion = oldVersion
         self.newVersion = newVersion
-        self.objectSnapshot = objectSnapshot
-        self.cachedSnapshot = cachedSnapshot
-        self.persistedSnapshot = persistedSnapshot
+        self.snapshots = Snapshots(object: objectSnapshot, cached: cachedSnapshot, persisted: persistedSnapshot)
         self.constraint = constraint
         self.conflictingObjectIDs = conflictingObjectIDs
+    }
+
+    /// Core Data's initializer: a conflict of `source`, whose ``objectSnapshot`` is the object's values now. Call
+    /// it on the object's context's queue.
+    public init(source: ManagedObject, newVersion: Int, oldVersion: Int, cachedSnapshot: [String: Any]?,
+                persistedSnapshot: [String: Any]?) {
+        self.init(sourceObject: source, objectID: source.objectID, oldVersion: Int64(oldVersion),
+                  newVersion: Int64(newVersion), objectSnapshot: source.conflictSnapshot(),
+                  cachedSnapshot: cachedSnapshot, persistedSnapshot: persistedSnapshot)
     }
 
     public var description: String {
@@ -176,3 +207,4 @@ public struct MergeConflict: Sendable, CustomStringConvertible {
         return "\(objectID): version \(oldVersion) in the context, \(newVersion) in the store"
     }
 }
+

@@ -28,13 +28,13 @@ struct ConflictResolver {
     /// object's values, the ones it last read, and the row's now.
     static func mergeConflicts(_ found: [VersionConflict]) -> [MergeConflict] {
         found.map { conflict in
-            let entity = conflict.object.entity
+            let object = conflict.object
             return MergeConflict(
                 sourceObject: conflict.object, objectID: conflict.object.objectID,
                 oldVersion: conflict.object.version, newVersion: conflict.version,
-                objectSnapshot: MergeConflict.attributeSnapshot(conflict.object.slots, entity: entity),
-                cachedSnapshot: MergeConflict.attributeSnapshot(conflict.object.committedSlots ?? conflict.object.slots, entity: entity),
-                persistedSnapshot: conflict.row.map { MergeConflict.attributeSnapshot($0.slots, entity: entity) } ?? [:])
+                objectSnapshot: object.conflictSnapshot(),
+                cachedSnapshot: object.conflictSnapshot(of: object.committedSlots ?? object.slots),
+                persistedSnapshot: conflict.row.map { object.conflictSnapshot(of: $0.slots) })
         }
     }
 

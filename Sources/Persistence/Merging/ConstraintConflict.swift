@@ -1,3 +1,5 @@
+import Foundation
+
 /// New objects of a save that break a uniqueness constraint (Core Data's `NSConstraintConflict`), handed to
 /// ``MergePolicy/resolve(constraintConflicts:)``.
 ///
@@ -10,19 +12,21 @@
 public struct ConstraintConflict: CustomStringConvertible {
     /// The constraint's attribute names.
     public let constraint: [String]
-    /// The values the conflicting objects share, by attribute name.
-    public let constraintValues: [String: PersistentValue]
+    /// The values the conflicting objects share, by attribute name (`NSNull()` for nil).
+    public let constraintValues: [String: Any]
     /// The stored object the new ones clash with, in the saving context (a fault until used), or nil when the
     /// clash is among new objects only.
     public let databaseObject: ManagedObject?
-    /// The stored attribute values of ``databaseObject`` (nil without one). Persistence reads them from the
-    /// object as this context last read it from the store.
-    public let databaseSnapshot: [String: PersistentValue]?
+    /// The stored values of ``databaseObject`` (nil without one), in the form of ``MergeConflict``'s snapshots
+    /// (attributes and to-one relationships' object IDs). Persistence reads them from the object as this context
+    /// last read it from the store.
+    public let databaseSnapshot: [String: Any]?
     /// The new objects in conflict.
     public let conflictingObjects: [ManagedObject]
-    /// The attribute values of each of ``conflictingObjects``, in the same order. A new object has no values
-    /// stored yet (Apple: "the original property values"): these are the ones it would be saved with.
-    public let conflictingSnapshots: [[String: PersistentValue]]
+    /// The values of each of ``conflictingObjects``, in the same order and the form of ``MergeConflict``'s
+    /// snapshots. A new object has no values stored yet (Apple: "the original property values"): these are the
+    /// ones it would be saved with. Keyed by `AnyHashable` as Core Data types them; a `String` subscript works.
+    public let conflictingSnapshots: [[AnyHashable: Any]]
     /// The store's findings behind a conflict with a stored row (empty for one among new objects).
     var clashes: [ConflictResolver.ConstraintClash] = []
 
@@ -30,14 +34,14 @@ public struct ConstraintConflict: CustomStringConvertible {
     /// saves make them, and you rarely need to. One you make resolves nothing under the default implementation:
     /// only those of a save do.
     public init(constraint: [String], database databaseObject: ManagedObject?,
-                databaseSnapshot: [String: PersistentValue]?, conflicting conflictingObjects: [ManagedObject],
-                conflictingSnapshots: [[String: PersistentValue]]) {
+                databaseSnapshot: [String: Any]?, conflicting conflictingObjects: [ManagedObject],
+                conflictingSnapshots: [[AnyHashable: Any]]) {
         self.constraint = constraint
         self.databaseObject = databaseObject
         self.databaseSnapshot = databaseSnapshot
         self.conflictingObjects = conflictingObjects
         self.conflictingSnapshots = conflictingSnapshots
-        var values: [String: PersistentValue] = [:]
+        var values: [String: Any] = [:]
         if let first = conflictingSnapshots.first {
             for name in constraint { values[name] = first[name] }
         }
@@ -47,22 +51,21 @@ public struct ConstraintConflict: CustomStringConvertible {
     /// A conflict among the new objects `objects`, which share the values of `constraint`.
     init(constraint: [String], amongNew objects: [ManagedObject]) {
         self.init(constraint: constraint, database: nil, databaseSnapshot: nil, conflicting: objects,
-                  conflictingSnapshots: objects.map { MergeConflict.attributeSnapshot($0.slots, entity: $0.entity) })
+                  conflictingSnapshots: objects.map { $0.conflictSnapshot() })
     }
 
     /// A conflict of the new objects of `clashes` with the stored `databaseObject`.
     init(constraint: [String], database databaseObject: ManagedObject, clashes: [ConflictResolver.ConstraintClash]) {
         let objects = clashes.map(\.object)
-        let snapshot: [String: PersistentValue]?
+        let snapshot: [String: Any]?
         if databaseObject.faultState != .fired { databaseObject.fireFault() }
         if databaseObject.isInaccessible || databaseObject.slots.isEmpty {
             snapshot = nil
         } else {
-            snapshot = MergeConflict.attributeSnapshot(databaseObject.committedSlots ?? databaseObject.slots,
-                                                       entity: databaseObject.entity)
+            snapshot = databaseObject.conflictSnapshot(of: databaseObject.committedSlots ?? databaseObject.slots)
         }
         self.init(constraint: constraint, database: databaseObject, databaseSnapshot: snapshot, conflicting: objects,
-                  conflictingSnapshots: objects.map { MergeConflict.attributeSnapshot($0.slots, entity: $0.entity) })
+                  conflictingSnapshots: objects.map { $0.conflictSnapshot() })
         self.clashes = clashes
     }
 
@@ -73,8 +76,8 @@ public struct ConstraintConflict: CustomStringConvertible {
         let storedID = databaseObject.map { [$0.objectID] } ?? []
         let conflicts = conflictingObjects.map { new in
             MergeConflict(sourceObject: new, objectID: new.objectID, oldVersion: new.version, newVersion: 0,
-                          objectSnapshot: MergeConflict.attributeSnapshot(new.slots, entity: new.entity),
-                          cachedSnapshot: [:], persistedSnapshot: [:], constraint: constraint,
+                          objectSnapshot: new.conflictSnapshot(), cachedSnapshot: nil, persistedSnapshot: nil,
+                          constraint: constraint,
                           conflictingObjectIDs: storedID)
         }
         return PersistenceError(.managedObjectConstraintMerge,
@@ -84,7 +87,7 @@ public struct ConstraintConflict: CustomStringConvertible {
 
     /// The constraint, the values and the objects.
     public var description: String {
-        let values = constraint.map { "\($0) = \(constraintValues[$0].map { "\($0)" } ?? "nil")" }.joined(separator: ", ")
+        let values = constraint.map { "\($0) = \(constraintValues[$0].map { $0 is NSNull ? "nil" : "\($0)" } ?? "nil")" }.joined(separator: ", ")
         let stored = databaseObject.map { " and stored \($0.objectID)" } ?? ""
         return "(\(values)) shared by \(conflictingObjects.map(\.objectID))\(stored)"
     }

@@ -177,8 +177,8 @@ extension ManagedObjectContext {
             guard !clashing.isEmpty else { continue }
             conflicts.append(MergeConflict(
                 sourceObject: object, objectID: object.objectID, oldVersion: object.version, newVersion: 0,
-                objectSnapshot: MergeConflict.attributeSnapshot(object.slots, entity: entity), cachedSnapshot: [:],
-                persistedSnapshot: [:], constraint: constraint, conflictingObjectIDs: clashing))
+                objectSnapshot: object.conflictSnapshot(), cachedSnapshot: nil, persistedSnapshot: nil,
+                constraint: constraint, conflictingObjectIDs: clashing))
         }
         let described = conflicts.first.map { "(\($0.constraint.joined(separator: ", ")))" } ?? "a uniqueness constraint"
         return PersistenceError(.managedObjectConstraintMerge,
