@@ -2,7 +2,7 @@ import Foundation
 @testable import Persistence
 import XCTest
 
-/// Code of the user's — `awakeFromFetch()`, `willSave()`, `didSave()` — never runs while the coordinator's lock is
+/// Code of the user's — `awakeFromFetch()`, `willSave()`, `didSave()`, `awake(fromSnapshotEvents:)` — never runs while the coordinator's lock is
 /// held: the store hands rows back as values and the context makes objects once the lock is released, so that
 /// code may use the store (from any thread) without waiting on itself.
 final class CoordinatorLockTests: PersistenceTestCase {
@@ -28,6 +28,24 @@ final class CoordinatorLockTests: PersistenceTestCase {
         LockProbeNote(context: container.viewContext).text = "new"
         try container.viewContext.save()
         XCTAssertEqual(LockProbeNote.probes.ran, ["willSave", "didSave"])
+        XCTAssertEqual(LockProbeNote.probes.heldDuring, [], "another thread could not take the coordinator's lock")
+    }
+
+    func testAMergePolicysSnapshotEventRunsOutsideTheCoordinatorsLock() throws {
+        let container = try makeContainer(model: LockProbeNote.model())
+        let note = LockProbeNote(context: container.viewContext)
+        note.text = "saved"
+        try container.viewContext.save()
+        let other = container.newBackgroundContext()
+        try other.performAndWait {
+            try other.existingObject(with: note.objectID).setValue("theirs", forKey: "text")
+            try other.save()
+        }
+        LockProbeNote.probes.reset()
+        note.text = "mine"
+        container.viewContext.mergePolicy = .mergeByPropertyStoreTrump
+        try container.viewContext.save()
+        XCTAssertEqual(LockProbeNote.probes.ran, ["willSave", "mergePolicy"])
         XCTAssertEqual(LockProbeNote.probes.heldDuring, [], "another thread could not take the coordinator's lock")
     }
 }
@@ -81,6 +99,11 @@ final class LockProbeNote: ManagedObject {
     override func didSave() {
         super.didSave()
         probe("didSave")
+    }
+
+    override func awake(fromSnapshotEvents flags: SnapshotEventType) {
+        super.awake(fromSnapshotEvents: flags)
+        if flags == .mergePolicy { probe("mergePolicy") }
     }
 
     static func model() throws -> ManagedObjectModel {

@@ -3,7 +3,8 @@ import Foundation
 import XCTest
 
 /// `awake(fromSnapshotEvents:)`: `.rollback` for saved objects a rollback restores, `.refresh` for an object
-/// refreshed with its changes merged; the flags carry Core Data's raw values.
+/// refreshed with its changes merged, `.mergePolicy` for an object a merge policy gave the store's values; the
+/// flags carry Core Data's raw values.
 final class SnapshotEventTests: PersistenceTestCase {
     /// A label that logs its snapshot events with the name it then holds.
     final class Label: ManagedObject {
@@ -19,6 +20,7 @@ final class SnapshotEventTests: PersistenceTestCase {
         try ManagedObjectModel(entities: [
             EntityDescription(name: "Label", managedObjectClass: Label.self, properties: [
                 .attribute("name", .string),
+                .attribute("note", .string),
             ]),
         ])
     }
@@ -84,6 +86,51 @@ final class SnapshotEventTests: PersistenceTestCase {
         let label = try savedLabel("saved")
         label.setValue("changed", forKey: "name")
         context.refresh(label, mergeChanges: false)
+        XCTAssertEqual(Label.log, [])
+    }
+
+    /// Saves `changes` to the label with `id` from another context, so this context's copy is a version behind.
+    private func changeElsewhere(_ id: ManagedObjectID, _ changes: [String: String]) throws {
+        let other = container.newBackgroundContext()
+        try other.performAndWait {
+            let label = try other.existingObject(with: id)
+            for (key, value) in changes { label.setValue(value, forKey: key) }
+            try other.save()
+        }
+    }
+
+    func testAStoreTrumpingPolicyAwakesTheObjectItGaveTheStoresValues() throws {
+        let label = try savedLabel("saved")
+        try changeElsewhere(label.objectID, ["name": "theirs"])
+        label.setValue("mine", forKey: "name")
+        label.setValue("a note", forKey: "note")
+        context.mergePolicy = .mergeByPropertyStoreTrump
+        try context.save()
+        XCTAssertEqual(Label.log, ["64 theirs"], "awakened once, after the store's value was taken")
+        XCTAssertEqual(label.value(forKey: "note") as? String, "a note")
+    }
+
+    func testAnObjectTrumpingPolicyAwakesOnlyWhenItTakesAStoreValue() throws {
+        let label = try savedLabel("saved")
+        try changeElsewhere(label.objectID, ["name": "theirs"])
+        label.setValue("mine", forKey: "name")
+        context.mergePolicy = .mergeByPropertyObjectTrump
+        try context.save()
+        XCTAssertEqual(Label.log, [], "the object's own values won: nothing came from the store")
+
+        try changeElsewhere(label.objectID, ["note": "their note"])
+        label.setValue("mine again", forKey: "name")
+        try context.save()
+        XCTAssertEqual(Label.log, ["64 mine again"], "the note came from the store")
+        XCTAssertEqual(label.value(forKey: "note") as? String, "their note")
+    }
+
+    func testOverwriteNeverAwakes() throws {
+        let label = try savedLabel("saved")
+        try changeElsewhere(label.objectID, ["name": "theirs", "note": "their note"])
+        label.setValue("mine", forKey: "name")
+        context.mergePolicy = .overwrite
+        try context.save()
         XCTAssertEqual(Label.log, [])
     }
 }

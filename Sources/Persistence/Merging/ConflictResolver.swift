@@ -65,17 +65,23 @@ struct ConflictResolver {
                 }
                 continue
             }
-            merge(object, with: row)
+            if merge(object, with: row) {
+                // Apple's `.mergePolicy` event: "a change due to conflict resolution during a save operation".
+                // Which objects get it is undocumented; here, each whose values the policy took from the store.
+                object.awake(fromSnapshotEvents: .mergePolicy)
+            }
             if object.changedIndexes.isEmpty { plan.removeUpdated(object) }
         }
     }
 
-    /// Applies the policy to one object in conflict with the store's `row`.
-    private func merge(_ object: ManagedObject, with row: StoreRow) {
+    /// Applies the policy to one object in conflict with the store's `row`; `true` when it took any of the
+    /// store's values that differ from the object's.
+    private func merge(_ object: ManagedObject, with row: StoreRow) -> Bool {
         let entity = object.entity
         let cached = object.committedSlots ?? object.slots
         let stored = row.slots
         var changed = object.changedIndexes
+        var tookStoreValues = false
         for index in entity.properties.indices {
             // The row has no value for a transient attribute to compare with: the object's own always stays.
             if entity.isTransient(at: index) { continue }
@@ -84,6 +90,7 @@ struct ConflictResolver {
                 if policy.mergeType == .rollback && changed.contains(index) {
                     object.slots[index] = .toMany(nil)
                     changed.remove(index)
+                    tookStoreValues = true
                 }
                 continue
             }
@@ -98,6 +105,7 @@ struct ConflictResolver {
             case .error: takeStore = false
             }
             if takeStore {
+                if !ManagedObject.same(object.slots[index], stored[index], ordered: true) { tookStoreValues = true }
                 refaultInverse(of: object, at: index)
                 object.slots[index] = stored[index]
                 changed.remove(index)
@@ -115,6 +123,7 @@ struct ConflictResolver {
             object.committedSlots = committed
         }
         object.version = row.version
+        return tookStoreValues
     }
 
     /// Before a to-one takes the store's value, the in-memory inverse lists of the old and new destination are

@@ -172,8 +172,10 @@ open class ManagedObject: CustomStringConvertible {
     /// It is called with ``SnapshotEventType/rollback`` for each changed or deleted saved object that
     /// ``ManagedObjectContext/rollback()`` restores (after the rollback, so the restored values are seen), and with
     /// ``SnapshotEventType/refresh`` for an object that ``ManagedObjectContext/refresh(_:mergeChanges:)`` keeps,
-    /// merging its changes over the store's values. The undo events are never passed, as this library has no undo
-    /// manager; merge-policy resolution does not call it yet.
+    /// merging its changes over the store's values, and with ``SnapshotEventType/mergePolicy`` for an object whose
+    /// values a merge policy took from the store while resolving a save's conflicts (on the saving context's queue,
+    /// before the save writes; which objects Core Data sends it to is undocumented). The undo events are never
+    /// passed, as this library has no undo manager.
     open func awake(fromSnapshotEvents flags: SnapshotEventType) {}
 
     // MARK: - Access and change notifications (see ManagedObject+PrimitiveValues.swift)
