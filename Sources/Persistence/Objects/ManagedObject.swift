@@ -179,6 +179,11 @@ open class ManagedObject: CustomStringConvertible {
     open func awake(fromSnapshotEvents flags: SnapshotEventType) {}
 
     // MARK: - Access and change notifications (see ManagedObject+PrimitiveValues.swift)
+    //
+    // These are for hand-written accessors, which call them around primitiveValue(forKey:) and
+    // setPrimitiveValue(_:forKey:). `@Managed` properties, value(forKey:) and setValue(_:forKey:) go straight to
+    // the object's storage and do not call them, so an override sees only hand-written accessors' calls. Whether
+    // Core Data's generated accessors call a subclass's override is undocumented.
 
     /// Announces that `key` (nil: any property) is about to be read: a fault is filled here, so that a
     /// hand-written getter may then read with ``primitiveValue(forKey:)``. Overrides must call `super`.
@@ -193,9 +198,11 @@ open class ManagedObject: CustomStringConvertible {
     /// Announces that `key` is about to change: the object records the change here, keeping the value it holds
     /// for ``committedValues(forKeys:)`` and ``ManagedObjectContext/rollback()``, so that a value then set with
     /// ``setPrimitiveValue(_:forKey:)`` is saved, marks a saved object updated, and is listed by the context's
-    /// next objects-did-change notification. Pair every call with ``didChangeValue(forKey:)``; overrides must call
-    /// `super`. An unknown key records nothing (Core Data's key-value observing does not check keys).
-    open func willChangeValue(forKey key: String) {
+    /// next objects-did-change notification. Pair every call with ``didChangeValue(forKey:)``. An unknown key
+    /// records nothing (Core Data's key-value observing does not check keys).
+    ///
+    /// Not overridable: Apple's documentation says "You must not override this method."
+    public func willChangeValue(forKey key: String) {
         checkQueue(key)
         guard let index = entity.propertyIndexByName[key] else { return }
         willChange(at: index)
