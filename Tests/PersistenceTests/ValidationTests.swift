@@ -71,7 +71,8 @@ final class ValidationTests: PersistenceTestCase {
 
     func testARequiredToOneAndToManyCounts() throws {
         let model = try ManagedObjectModel(entities: [
-            EntityDescription(name: "Team", properties: [.toMany("players", "Player", inverse: "team", optional: false, maxCount: 2)]),
+            EntityDescription(name: "Team", properties: [.toMany("players", "Player", inverse: "team", optional: false,
+                                                                 minCount: 1, maxCount: 2)]),
             EntityDescription(name: "Player", properties: [.toOne("team", "Team", inverse: "players", optional: false)]),
         ])
         let league = try makeContainer(model: model)
@@ -89,6 +90,23 @@ final class ValidationTests: PersistenceTestCase {
             extra.setValue(team, forKey: "team")
         }
         assertPersistenceError(.validationRelationshipExceedsMaximumCount) { try context.save() }
+    }
+
+    /// A required to-many with no minimum may be empty: Apple's minimum of 0 "means undefined", and a to-many's
+    /// value, a set, is never nil. Real apps rely on it (a country kept, empty, until a later save removes it).
+    func testARequiredToManyWithNoMinimumMayBeEmpty() throws {
+        let model = try ManagedObjectModel(entities: [
+            EntityDescription(name: "Country", properties: [.toMany("moods", "Mood", inverse: "country", optional: false)]),
+            EntityDescription(name: "Mood", properties: [.toOne("country", "Country", inverse: "moods")]),
+        ])
+        let context = try makeContainer(model: model).viewContext
+        let country = ManagedObject(entity: model.entitiesByName["Country"]!, insertInto: context)
+        let mood = ManagedObject(entity: model.entitiesByName["Mood"]!, insertInto: context)
+        mood.setValue(country, forKey: "country")
+        try context.save()
+        context.delete(mood)
+        XCTAssertNoThrow(try context.save(), "the country is saved with no moods")
+        XCTAssertEqual((country.value(forKey: "moods") as? Set<ManagedObject>)?.count, 0)
     }
 
     /// Apple: "The counts are only enforced if the relationship value in the containing object is not nil. That

@@ -26,8 +26,9 @@ public final class RelationshipDescription: @unchecked Sendable, CustomStringCon
     public let isOrdered: Bool
     /// What deleting an object does to the objects this relationship holds.
     public let deleteRule: DeleteRule
-    /// A non-optional to-one must point at an object when saved; a non-optional to-many must hold at least one
-    /// (Apple does not document this case; see ``minCount``).
+    /// A non-optional to-one must point at an object when saved. A non-optional to-many may still be empty unless
+    /// ``minCount`` asks for more: its value, a set, is never nil (Apple documents no more; set a minimum of 1 to
+    /// require an object).
     public let isOptional: Bool
     /// For a to-many: the fewest objects allowed at save (0 means no limit). As Apple documents, it applies only
     /// when the relationship holds something: an optional relationship may be empty whatever its minimum.

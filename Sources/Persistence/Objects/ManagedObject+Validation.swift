@@ -84,10 +84,11 @@ extension ManagedObject {
             } else {
                 // Only a loaded relationship can have changed; an unloaded one was valid when saved.
                 guard case .toMany(let related?) = slot(at: index) else { continue }
-                // Apple (NSRelationshipDescription, "Cardinality"): the counts apply only to a relationship that
-                // holds something, so an optional one may be empty whatever its minimum. Whether a non-optional
-                // to-many with no minimum may be empty Apple does not say; here it must hold one object.
-                let minimum = relationship.isOptional && related.count == 0 ? 0 : max(relationship.minCount, relationship.isOptional ? 0 : 1)
+                // Apple (NSRelationshipDescription, "Cardinality"): a minimum of 0 means none, and the counts apply
+                // only to a relationship that holds something, so an optional one may be empty whatever its
+                // minimum. A non-optional to-many with no minimum may be empty too: its value, a set, is never
+                // nil, and nothing sets a minimum (Apple does not say more; published apps save such empty sets).
+                let minimum = relationship.isOptional && related.count == 0 ? 0 : relationship.minCount
                 if related.count < minimum {
                     errors.append(PersistenceError(.validationRelationshipLacksMinimumCount,
                                                    "\(name).\(relationship.name) needs at least \(minimum) object(s) but holds \(related.count).",
