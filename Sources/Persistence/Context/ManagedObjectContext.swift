@@ -70,6 +70,10 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// The changes since the last did-change notification that the change lists do not show (see
     /// ``NotedChanges``).
     @exclusivity(unchecked) var noted = NotedChanges()
+    /// While a merge posts its did-change notification: the IDs of every object the merged save updated, registered
+    /// here or not. A merge refreshes only the objects the context holds; an observer that must also see the others
+    /// (a fetched results controller, for objects that now match its request) reads them here.
+    @exclusivity(unchecked) var mergedUpdateIDs: Set<ManagedObjectID>?
     /// The continuations of `saves()` streams.
     let saveObservers = SaveObservers()
     /// Which snapshot of the store this context reads (see ``setQueryGenerationFrom(_:)``).

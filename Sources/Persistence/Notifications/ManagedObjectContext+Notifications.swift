@@ -102,21 +102,31 @@ extension ManagedObjectContext {
         }
         if !refreshed.isEmpty { refreshed.subtract(deleted) }
         markNotified()
-        postDidChange(inserted: inserted, updated: updated, deleted: deleted, refreshed: refreshed)
+        let posted = postDidChange(inserted: inserted, updated: updated, deleted: deleted, refreshed: refreshed)
+        if !posted, let ids = mergedUpdateIDs, !ids.isEmpty {
+            NotificationCenter.default.post(name: Self.mergedUnregisteredUpdatesNotification, object: self)
+        }
         return inserted
     }
 
-    /// Posts ``didChangeObjectsNotification`` with these sets, unless all are empty.
+    /// Posts ``didChangeObjectsNotification`` with these sets, unless all are empty; `true` when it posted.
+    @discardableResult
     func postDidChange(inserted: Set<ManagedObject>, updated: Set<ManagedObject>, deleted: Set<ManagedObject>,
-                       refreshed: Set<ManagedObject> = []) {
-        guard !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty || !refreshed.isEmpty else { return }
+                       refreshed: Set<ManagedObject> = []) -> Bool {
+        guard !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty || !refreshed.isEmpty else { return false }
         NotificationCenter.default.post(name: Self.didChangeObjectsNotification, object: self, userInfo: [
             NotificationKey.insertedObjects.rawValue: inserted,
             NotificationKey.updatedObjects.rawValue: updated,
             NotificationKey.deletedObjects.rawValue: deleted,
             NotificationKey.refreshedObjects.rawValue: refreshed,
         ])
+        return true
     }
+
+    /// Posted (inside Persistence only) by a merge that changed no object this context holds but updated some it
+    /// does not, while ``mergedUpdateIDs`` names them: a fetched results controller must still look at them, though
+    /// the context has no change to report.
+    static let mergedUnregisteredUpdatesNotification = Notification.Name("Persistence.MergedUnregisteredUpdates")
 
     /// Posts the did-save notifications and tells the contexts that merge automatically and the `saves()` streams.
     func postSaveNotifications(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject],
@@ -231,7 +241,9 @@ extension ManagedObjectContext {
             object.managedObjectContext = nil
             removed.insert(object)
         }
+        mergedUpdateIDs = summary.updatedObjectIDs
         postChangeNotification(merged: faultedIn, refreshed: refreshed, removed: removed)
+        mergedUpdateIDs = nil
         guard !faultedIn.isEmpty || !refreshed.isEmpty || !removed.isEmpty else { return }
         NotificationCenter.default.post(name: Self.didMergeChangesObjectIDsNotification, object: self, userInfo: [
             NotificationKey.insertedObjectIDs.rawValue: Set(faultedIn.map(\.objectID)),
