@@ -342,18 +342,35 @@ final class FetchedResultsControllerTests: PersistenceTestCase {
         XCTAssertEqual(screen.list, listSections(of: controller))
     }
 
+    /// Saves `gadget` in a context of its own, so this test's context never registers it; returns its ID.
+    private func gadgetSavedElsewhere(_ shelf: String, rank: Int, inStock: Bool) throws -> ManagedObjectID {
+        let other = container.newBackgroundContext()
+        serials += 1
+        let serial = serials
+        return try other.performAndWait {
+            let gadget = Gadget(context: other)
+            gadget.serial = serial
+            gadget.shelf = shelf
+            gadget.rank = rank
+            gadget.inStock = inStock
+            try other.save()
+            return gadget.objectID
+        }
+    }
+
     func testSavesMergedFromAnotherContextAreFollowed() throws {
         let changed = gadget("a", rank: 1)
         let doomed = gadget("a", rank: 2)
-        let outOfStock = gadget("b", rank: 1, inStock: false)
         try context.save()
+        let outOfStockID = try gadgetSavedElsewhere("b", rank: 1, inStock: false)
         let screen = RowByRowScreen()
         let controller = controller()
         controller.delegate = screen
         try controller.performFetch()
         screen.show(controller)
         context.automaticallyMergesChangesFromParent = true
-        let ids = (changed.objectID, doomed.objectID, outOfStock.objectID)
+        let ids = (changed.objectID, doomed.objectID, outOfStockID)
+        XCTAssertNil(context.registeredObject(for: outOfStockID))
 
         let merged = expectation(description: "merged")
         screen.afterBatch = { merged.fulfill() }
@@ -376,6 +393,32 @@ final class FetchedResultsControllerTests: PersistenceTestCase {
         XCTAssertEqual(screen.problems, [])
         XCTAssertEqual(screen.list, listSections(of: controller))
         try assertShowsAFreshFetch(controller)
+    }
+
+    func testAMergeThatOnlyUpdatesAnUnregisteredObjectIntoTheResultsIsFollowed() throws {
+        gadget("a", rank: 1)
+        try context.save()
+        let id = try gadgetSavedElsewhere("a", rank: 2, inStock: false)
+        let screen = RowByRowScreen()
+        let controller = controller()
+        controller.delegate = screen
+        try controller.performFetch()
+        screen.show(controller)
+        XCTAssertNil(context.registeredObject(for: id))
+
+        let other = container.newBackgroundContext()
+        let saves = NotificationLog()
+        let token = NotificationCenter.default.addObserver(forName: ManagedObjectContext.didSaveObjectsNotification,
+                                                           object: other, queue: nil) { saves.append($0, flag: true) }
+        defer { NotificationCenter.default.removeObserver(token) }
+        try other.performAndWait {
+            (try other.existingObject(with: id) as? Gadget)?.inStock = true
+            try other.save()
+        }
+        context.mergeChanges(fromContextDidSave: try XCTUnwrap(saves.notes.first))
+        XCTAssertEqual(screen.calls, ["will", "insert - [0, 1]", "did"])
+        XCTAssertEqual(controller.fetchedObjects?.last?.objectID, id)
+        XCTAssertEqual(screen.list, listSections(of: controller))
     }
 
     func testAResetIsNotFollowedUntilTheNextFetch() throws {
