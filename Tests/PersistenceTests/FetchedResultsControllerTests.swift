@@ -421,6 +421,37 @@ final class FetchedResultsControllerTests: PersistenceTestCase {
         XCTAssertEqual(screen.list, listSections(of: controller))
     }
 
+    func testAChildContextsSaveIsFollowedInItsParentAndAChildFollowsItsOwnChanges() throws {
+        gadget("a", rank: 1)
+        try context.save()
+        let screen = RowByRowScreen()
+        let controller = controller()
+        controller.delegate = screen
+        try controller.performFetch()
+        screen.show(controller)
+
+        let child = ManagedObjectContext(concurrencyType: .mainQueue)
+        child.parent = context
+        let childScreen = RowByRowScreen()
+        let childController = FetchedResultsController(fetchRequest: GadgetModel.request(), managedObjectContext: child,
+                                                       sectionNameKeyPath: "shelf", cacheName: nil)
+        childController.delegate = childScreen
+        try childController.performFetch()
+        childScreen.show(childController)
+
+        gadget("b", rank: 1, in: child)
+        child.processPendingChanges()
+        XCTAssertEqual(childController.sections?.map(\.name), ["a", "b"])
+        XCTAssertEqual(controller.sections?.map(\.name), ["a"], "not saved into the parent yet")
+        try child.save()
+        context.processPendingChanges()
+        XCTAssertEqual(controller.sections?.map(\.name), ["a", "b"], "the child's save is the parent's change")
+        XCTAssertEqual(screen.problems + childScreen.problems, [])
+        XCTAssertEqual(screen.list, listSections(of: controller))
+        XCTAssertEqual(childScreen.list, listSections(of: childController))
+        try assertShowsAFreshFetch(controller)
+    }
+
     func testAResetIsNotFollowedUntilTheNextFetch() throws {
         gadget("a", rank: 1)
         try context.save()
@@ -449,6 +480,33 @@ final class FetchedResultsControllerTests: PersistenceTestCase {
         try controller.performFetch()
         XCTAssertEqual(controller.fetchedObjects?.count, 2)
         try assertShowsAFreshFetch(controller)
+
+        controller.fetchRequest.sortDescriptors = [FetchSortDescriptor(key: "shelf"),
+                                                   FetchSortDescriptor(key: "rank", ascending: false)]
+        XCTAssertEqual(controller.fetchedObjects?.map(\.rank), [1, 2], "so do they for a new sort")
+        try controller.performFetch()
+        XCTAssertEqual(controller.fetchedObjects?.map(\.rank), [2, 1])
+        try assertShowsAFreshFetch(controller)
+    }
+
+    func testAControllerMadeTypeErasedHandsItselfToItsDelegate() throws {
+        final class Recorder: FetchedResultsControllerDelegate {
+            var seen: FetchedResultsController<any FetchRequestResult>?
+            func controllerDidChangeContent(_ controller: FetchedResultsController<any FetchRequestResult>) {
+                seen = controller
+            }
+        }
+        let request = FetchRequest<any FetchRequestResult>(entityName: "Gadget")
+        request.sortDescriptors = [FetchSortDescriptor(key: "serial")]
+        let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context,
+                                                  sectionNameKeyPath: nil, cacheName: nil)
+        let recorder = Recorder()
+        controller.delegate = recorder
+        try controller.performFetch()
+        gadget("a", rank: 1)
+        context.processPendingChanges()
+        XCTAssertTrue(recorder.seen === controller)
+        XCTAssertEqual(controller.fetchedObjects?.count, 1)
     }
 
     func testTheDelegatesControllerIsTheSameController() throws {

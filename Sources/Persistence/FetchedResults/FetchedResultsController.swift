@@ -61,10 +61,10 @@ open class FetchedResultsController<Result> {
     /// ``performFetch()`` when the entity, its version hash, the sort keys, the section key path and the store
     /// files' modification dates all still match — saving the pass that names each object's section, at the price
     /// of the checks and a file to keep in step (and ``deleteCache(withName:)`` before changing the request).
-    /// Persistence keeps no such file: it names the sections in the same pass that makes the fetched objects, which
-    /// costs a fraction of reading their rows (see the measurements in the fetched results controller's commit), so a
-    /// cache would save little and could go stale. A name is accepted so Core Data code compiles and behaves the
-    /// same, minus the file.
+    /// Persistence keeps no such file: it names the sections in one pass over the fetched objects, which costs little
+    /// next to reading their rows (measured on 100,000 rows in 26 sections, ``performFetch()`` took about as long as
+    /// the fetch alone), so a cache would save little and could go stale. A name is accepted so Core Data code
+    /// compiles and behaves the same, minus the file.
     public let cacheName: String?
     let tracker: FetchedResultsTracker
     /// For a typed controller: the type-erased one handed to the delegate, made on first need.
@@ -151,9 +151,10 @@ open class FetchedResultsController<Result> {
     ///   with sort descriptors" when the request has none (Core Data raises this from its initializer, see
     ///   ``init(fetchRequest:managedObjectContext:sectionNameKeyPath:cacheName:)``); 134060 "The fetched object at
     ///   index *n* has an out of order section name '*name*'. Objects must be sorted by section name" — Core Data's
-    ///   error, naming the section the object interrupts — when a section's objects are not together because the
-    ///   first sort descriptor does not order them as the section key path does (a sort that disagrees but happens
-    ///   to keep every section together passes, as in Core Data); 134060 for a request whose result type is not
+    ///   error, which names the section the misplaced object turns up in — when a section's objects are not
+    ///   together because the first sort descriptor does not order them as the section key path does (a sort that
+    ///   disagrees but happens to keep every section together passes, as in Core Data); 134060 for a request whose
+    ///   result type is not
     ///   ``FetchRequestResultType/managedObjectResultType``; and whatever the fetch throws. After an error the
     ///   controller has no results (``fetchedObjects`` and ``sections`` are nil), as in Core Data.
     public func performFetch() throws {

@@ -84,6 +84,7 @@ final class FetchedResultsTracker {
 
     /// Runs the request and splits its objects into sections; see ``FetchedResultsController/performFetch()``.
     func performFetch() throws {
+        // On the context's queue, as Core Data runs it (and the delegate hears of it there, as of any change).
         try context.performAndWait {
             do {
                 try fetchAndSection()
@@ -92,12 +93,12 @@ final class FetchedResultsTracker {
                 replace(with: nil)
                 throw error
             }
+            if let delegate, !lacks.contains(.snapshot), let view = delegateView() {
+                // Core Data hands a snapshot delegate the fetched sections at once.
+                delegate.controller(view, didChangeContentWith: snapshot(reloading: []))
+            }
+            rememberReportedIDs()
         }
-        if let delegate, !lacks.contains(.snapshot), let view = delegateView() {
-            // Core Data hands a snapshot delegate the fetched sections at once.
-            delegate.controller(view, didChangeContentWith: snapshot(reloading: []))
-        }
-        rememberReportedIDs()
     }
 
     private func fetchAndSection() throws {
@@ -128,7 +129,7 @@ final class FetchedResultsTracker {
             if let open = current {
                 if open.name == name { continue }
                 guard !finished.contains(name) else {
-                    // Core Data's words, naming the section the object interrupts.
+                    // Core Data's words: it names the section the misplaced object turns up in, not its own.
                     throw PersistenceError(.coreData,
                                            "The fetched object at index \(index) has an out of order section name '\(open.name)'. Objects must be sorted by section name",
                                            object: object)
