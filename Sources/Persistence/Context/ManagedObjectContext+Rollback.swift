@@ -6,7 +6,15 @@ extension ManagedObjectContext {
     /// save fail too.
     public func rollback() {
         checkQueue("rollback()")
+        // Observers hear what the rollback undid, as changes like any other: the new objects they were told of are
+        // deleted, the deletions they were told of are inserted again, the rest set back is updated. (Apple does
+        // not document what its rollback posts.)
+        let unreportedDeletions = deleted.unreportedObjects()
+        var gone = Set<ManagedObject>()
+        var back = Set<ManagedObject>()
+        var setBack = Set<ManagedObject>()
         for object in inserted.objects {
+            if inserted.reportedInsertion(of: object) { gone.insert(object) }
             evict(object)
         }
         // Saved objects set back to their snapshot, told once each after the whole rollback.
@@ -14,15 +22,22 @@ extension ManagedObjectContext {
         var seen = Set<ObjectIdentifier>()
         for object in deleted.objects {
             object.deletedFlag = false
+            let toldDeleted = !unreportedDeletions.contains(object)
             if object.objectID.isTemporaryID {
+                // A new object deleted: observers still show it if they heard of its insertion but not its deletion.
+                if !toldDeleted && !noted.isUnreportedDeletion(object) { gone.insert(object) }
                 evict(object)
             } else {
+                if toldDeleted { back.insert(object) } else { setBack.insert(object) }
                 restored.append(object)
                 seen.insert(ObjectIdentifier(object))
             }
         }
         for object in updated.objects where object.managedObjectContext === self {
-            if seen.insert(ObjectIdentifier(object)).inserted { restored.append(object) }
+            if seen.insert(ObjectIdentifier(object)).inserted {
+                restored.append(object)
+                setBack.insert(object)
+            }
             if let committed = object.committedSlots { object.slots = committed }
             object.committedSlots = nil
             object.changedIndexes = []
@@ -37,12 +52,16 @@ extension ManagedObjectContext {
         for object in restored where object.managedObjectContext === self {
             object.awake(fromSnapshotEvents: .rollback)
         }
+        postDidChange(inserted: back, updated: setBack, deleted: gone)
     }
 
     /// Forgets everything: unsaved changes and every registered object. Objects fetched before must not be used
     /// afterwards; fetch again.
+    /// Observers get ``didChangeObjectsNotification`` with ``NotificationKey/invalidatedAllObjects`` (Core Data's
+    /// `NSInvalidatedAllObjectsKey`) and the forgotten objects' IDs.
     public func reset() {
         checkQueue("reset()")
+        let forgotten = registry.objects.map(\.objectID)
         invalidateAll()
         registry.removeAll()
         advanceQueryGeneration()
@@ -50,7 +69,9 @@ extension ManagedObjectContext {
         updated.removeAll()
         deleted.removeAll()
         preparedDeletions.removeAll()
+        noted.removeAll()
         misuseErrors.removeAll()
+        if !forgotten.isEmpty { postInvalidatedAll(forgotten) }
     }
 
     /// Re-reads `object` from the store. With `mergeChanges` false, unsaved changes are dropped and the object
@@ -60,9 +81,14 @@ extension ManagedObjectContext {
     /// Transient attributes follow Core Data: merging keeps their values in memory, changed or not (an object
     /// with transient attributes is then read again at once rather than turned into a fault, which would lose
     /// them); without merging they go back to their default values with everything else.
+    ///
+    /// Observers hear of it at the next ``processPendingChanges()`` (or save, or merge): the object is under
+    /// ``NotificationKey/refreshedObjects`` of ``didChangeObjectsNotification``, as Core Data's
+    /// `NSRefreshedObjectsKey`.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
         checkQueue("refresh(_:mergeChanges:)")
         guard object.managedObjectContext === self, !object.insertedFlag else { return }
+        noted.noteRefreshed(object)
         // Only a fired object can hold transient values that differ from the defaults.
         let keepsTransients = mergeChanges && object.entity.hasTransientAttributes && object.faultState == .fired
             && !object.isInaccessible

@@ -67,8 +67,13 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// contexts); the next save throws the first of them. Cleared by rollback and reset.
     var misuseErrors: [PersistenceError] = []
     private var unknownEntities: [ObjectIdentifier: EntityDescription] = [:]
-    /// Where the change lists stood at the last did-change notification.
-    @exclusivity(unchecked) var notificationMarks = (inserted: ObjectList.Mark(), updated: ObjectList.Mark(), deleted: ObjectList.Mark())
+    /// The changes since the last did-change notification that the change lists do not show (see
+    /// ``NotedChanges``).
+    @exclusivity(unchecked) var noted = NotedChanges()
+    /// While a merge posts its did-change notification: the IDs of every object the merged save updated, registered
+    /// here or not. A merge refreshes only the objects the context holds; an observer that must also see the others
+    /// (a fetched results controller, for objects that now match its request) reads them here.
+    @exclusivity(unchecked) var mergedUpdateIDs: Set<ManagedObjectID>?
     /// The continuations of `saves()` streams.
     let saveObservers = SaveObservers()
     /// Which snapshot of the store this context reads (see ``setQueryGenerationFrom(_:)``).
@@ -193,9 +198,10 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
             return
         }
         if object.deletedFlag, deleted.contains(object) {
-            // Re-inserting a deleted object undoes the delete, as in Core Data.
+            // Re-inserting a deleted object undoes the delete, as in Core Data; observers told of the deletion are
+            // told it is back.
             object.deletedFlag = false
-            deleted.remove(object)
+            if deleted.remove(object) { noted.noteReinserted(object) }
             // A later delete is a new deletion: it is prepared again.
             preparedDeletions.remove(object)
             willSaveChanges?.note(object)
@@ -231,17 +237,21 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         if object.faultState != .fired { object.fireFault() }
         object.deletedFlag = true
         if object.insertedFlag {
-            // Never saved: it is forgotten at save (its delete rules still tidy the graph).
+            // Never saved: it is forgotten at save (its delete rules still tidy the graph). Observers that never
+            // heard of it hear nothing of its deletion either.
             object.insertedFlag = false
-            inserted.remove(object)
+            if !inserted.remove(object) { noted.noteUnreportedDeletion(object) }
         }
+        noted.forgetReinsertion(of: object)
         deleted.append(object)
         willSaveChanges?.note(object)
     }
 
-    /// Called by an object the first time it changes after a save.
+    /// Called by an object the first time it changes after a save (or after a refresh or rollback dropped its
+    /// changes).
     func objectDidChange(_ object: ManagedObject) {
-        if !object.insertedFlag { updated.append(object) }
+        // Still in the list (joined before, perhaps reported): the next notification must tell of it all the same.
+        if !object.insertedFlag && !updated.append(object) { noted.noteUpdated(object) }
     }
 
     /// Remembers a mistake reported by API that cannot throw; ``save()`` throws it.

@@ -14,9 +14,19 @@ extension ManagedObjectContext {
     /// Posted after a save with the saved objects' IDs under the `…ObjectIDs` keys (`Set<ManagedObjectID>`): safe to
     /// read on any queue.
     public static let didSaveObjectIDsNotification = Notification.Name("NSManagedObjectContextDidSaveObjectIDsNotification")
-    /// Posted when objects of the context change: by ``processPendingChanges()``, before each save, and after a
-    /// merge (objects under the inserted, updated, deleted and refreshed keys). Also spelled
-    /// `Notification.Name.NSManagedObjectContextObjectsDidChange`.
+    /// Posted when objects of the context change: by ``processPendingChanges()``, before each save, after a merge,
+    /// and by ``rollback()`` and ``reset()``. Also spelled `Notification.Name.NSManagedObjectContextObjectsDidChange`.
+    ///
+    /// Each notification reports what changed since the one before, as sets of objects: under
+    /// ``NotificationKey/insertedObjects`` new objects (and merged insertions, and deletions undone),
+    /// ``NotificationKey/updatedObjects`` objects changed — every change, so an object changed again after it was
+    /// reported is reported again, and a new object changed after its insertion was reported is reported here —,
+    /// ``NotificationKey/deletedObjects`` deletions (and merged deletions), ``NotificationKey/refreshedObjects``
+    /// objects refreshed by ``refresh(_:mergeChanges:)`` or a merge. An object is under one key at most: a new
+    /// object only as inserted, a deleted one only as deleted; a new object deleted before its insertion was
+    /// reported is not reported at all. ``rollback()`` reports the new objects it drops as deleted, the deletions it
+    /// undoes as inserted and the objects it sets back as updated (Apple does not document what its rollback
+    /// posts). ``reset()`` posts ``NotificationKey/invalidatedAllObjects`` alone.
     public static let didChangeObjectsNotification = Notification.Name("NSManagedObjectContextObjectsDidChangeNotification")
     /// Posted by a context after it merged changes (``mergeChanges(fromContextDidSave:)``, automatic merging,
     /// ``mergeChanges(fromRemoteContextSave:into:)``), with the merged objects' IDs under the `…ObjectIDs` keys
@@ -47,8 +57,9 @@ extension ManagedObjectContext {
         case invalidatedObjects = "invalidated"
         /// The IDs of invalidated objects (`NSInvalidatedObjectIDsKey`); never posted here, as above.
         case invalidatedObjectIDs = "invalidated_objectIDs"
-        /// Present when every object of the context was invalidated (`NSInvalidatedAllObjectsKey`); never posted
-        /// here, as above.
+        /// Present when every object of the context was invalidated (`NSInvalidatedAllObjectsKey`): posted by
+        /// ``ManagedObjectContext/reset()``, with the IDs of the objects the context forgot (`[ManagedObjectID]`, as
+        /// Core Data's header says of this key).
         case invalidatedAllObjects = "invalidatedAll"
     }
 
@@ -65,24 +76,57 @@ extension ManagedObjectContext {
         return postChangeNotification()
     }
 
-    /// Posts ``didChangeObjectsNotification`` for the objects changed since the last one, if any.
+    /// Posts ``didChangeObjectsNotification`` for the objects changed since the last one, if any: the change lists'
+    /// new members, what ``noted`` holds, and what a merge brought (`merged` insertions, `refreshed` and
+    /// `removed` objects). An object is reported under one key: a new object only as inserted, a deleted one only
+    /// as deleted.
     /// Returns the set of inserted objects it reported, so a save can hand the same set to its did-save notification.
     @discardableResult
     func postChangeNotification(merged: Set<ManagedObject> = [], refreshed: Set<ManagedObject> = [],
                                 removed: Set<ManagedObject> = []) -> Set<ManagedObject> {
-        let inserted = self.inserted.objectSet(since: notificationMarks.inserted).union(merged)
-        let updated = self.updated.objectSet(since: notificationMarks.updated)
-        let deleted = self.deleted.objectSet(since: notificationMarks.deleted).union(removed)
+        var inserted = self.inserted.unreportedObjects()
+        if !merged.isEmpty { inserted.formUnion(merged) }
+        var updated = self.updated.unreportedObjects()
+        var deleted = self.deleted.unreportedObjects()
+        if !removed.isEmpty { deleted.formUnion(removed) }
+        var refreshed = refreshed
+        if !noted.isEmpty {
+            for object in noted.reinserted.values where !object.deletedFlag { inserted.insert(object) }
+            for object in noted.unreported.values { deleted.remove(object) }
+            updated.formUnion(noted.updated.values)
+            refreshed.formUnion(noted.refreshed.values)
+        }
+        if !updated.isEmpty {
+            updated.subtract(inserted)
+            updated.subtract(deleted)
+        }
+        if !refreshed.isEmpty { refreshed.subtract(deleted) }
         markNotified()
-        guard !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty || !refreshed.isEmpty else { return inserted }
+        let posted = postDidChange(inserted: inserted, updated: updated, deleted: deleted, refreshed: refreshed)
+        if !posted, let ids = mergedUpdateIDs, !ids.isEmpty {
+            NotificationCenter.default.post(name: Self.mergedUnregisteredUpdatesNotification, object: self)
+        }
+        return inserted
+    }
+
+    /// Posts ``didChangeObjectsNotification`` with these sets, unless all are empty; `true` when it posted.
+    @discardableResult
+    func postDidChange(inserted: Set<ManagedObject>, updated: Set<ManagedObject>, deleted: Set<ManagedObject>,
+                       refreshed: Set<ManagedObject> = []) -> Bool {
+        guard !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty || !refreshed.isEmpty else { return false }
         NotificationCenter.default.post(name: Self.didChangeObjectsNotification, object: self, userInfo: [
             NotificationKey.insertedObjects.rawValue: inserted,
             NotificationKey.updatedObjects.rawValue: updated,
             NotificationKey.deletedObjects.rawValue: deleted,
             NotificationKey.refreshedObjects.rawValue: refreshed,
         ])
-        return inserted
+        return true
     }
+
+    /// Posted (inside Persistence only) by a merge that changed no object this context holds but updated some it
+    /// does not, while ``mergedUpdateIDs`` names them: a fetched results controller must still look at them, though
+    /// the context has no change to report.
+    static let mergedUnregisteredUpdatesNotification = Notification.Name("Persistence.MergedUnregisteredUpdates")
 
     /// Posts the did-save notifications and tells the contexts that merge automatically and the `saves()` streams.
     func postSaveNotifications(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject],
@@ -149,7 +193,19 @@ extension ManagedObjectContext {
 
     /// Everything changed so far has been notified.
     func markNotified() {
-        notificationMarks = (inserted.mark, updated.mark, deleted.mark)
+        inserted.markReported()
+        updated.markReported()
+        deleted.markReported()
+        noted.removeAll()
+    }
+
+    /// Tells observers that every object of the context was invalidated (``reset()``), as Core Data does: the
+    /// notification carries ``NotificationKey/invalidatedAllObjects`` with the IDs of the objects the context
+    /// forgot (Core Data's header: "the values for these keys are arrays of objectIDs").
+    func postInvalidatedAll(_ ids: [ManagedObjectID]) {
+        NotificationCenter.default.post(name: Self.didChangeObjectsNotification, object: self, userInfo: [
+            NotificationKey.invalidatedAllObjects.rawValue: ids,
+        ])
     }
 
     /// Applies a save summary to this context.
@@ -185,7 +241,9 @@ extension ManagedObjectContext {
             object.managedObjectContext = nil
             removed.insert(object)
         }
+        mergedUpdateIDs = summary.updatedObjectIDs
         postChangeNotification(merged: faultedIn, refreshed: refreshed, removed: removed)
+        mergedUpdateIDs = nil
         guard !faultedIn.isEmpty || !refreshed.isEmpty || !removed.isEmpty else { return }
         NotificationCenter.default.post(name: Self.didMergeChangesObjectIDsNotification, object: self, userInfo: [
             NotificationKey.insertedObjectIDs.rawValue: Set(faultedIn.map(\.objectID)),

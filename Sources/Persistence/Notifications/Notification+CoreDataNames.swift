@@ -29,7 +29,7 @@ public let NSDeletedObjectsKey = ManagedObjectContext.NotificationKey.deletedObj
 public let NSRefreshedObjectsKey = ManagedObjectContext.NotificationKey.refreshedObjects.rawValue
 /// Invalidated objects (``ManagedObjectContext/NotificationKey/invalidatedObjects``; never posted here).
 public let NSInvalidatedObjectsKey = ManagedObjectContext.NotificationKey.invalidatedObjects.rawValue
-/// Every object invalidated (``ManagedObjectContext/NotificationKey/invalidatedAllObjects``; never posted here).
+/// Every object invalidated (``ManagedObjectContext/NotificationKey/invalidatedAllObjects``, posted by a reset).
 public let NSInvalidatedAllObjectsKey = ManagedObjectContext.NotificationKey.invalidatedAllObjects.rawValue
 /// The inserted objects' IDs (``ManagedObjectContext/NotificationKey/insertedObjectIDs``).
 public let NSInsertedObjectIDsKey = ManagedObjectContext.NotificationKey.insertedObjectIDs.rawValue

@@ -116,8 +116,10 @@ extension ManagedObject {
     @inline(__always)
     func willChange(at index: Int) {
         // A new object has nothing to record, unless its context is running `willSave()` (which must see every
-        // change): the common case of a bulk insert costs one test, and a context read.
-        if insertedFlag && faultState == .fired && managedObjectContext?.willSaveChanges == nil { return }
+        // change) or has reported its insertion (observers must hear of the change): the common case of a bulk
+        // insert costs one test, and a context read.
+        if insertedFlag && faultState == .fired, let context = managedObjectContext, context.willSaveChanges == nil,
+           !context.inserted.reportedInsertion(of: self) { return }
         recordChange(at: index)
     }
 
@@ -125,10 +127,17 @@ extension ManagedObject {
         if faultState != .fired { fireFault() }
         guard let context = managedObjectContext, context.primitiveWriter !== self else { return }
         if let changes = context.willSaveChanges { changes.note(self) }
-        guard !insertedFlag else { return }
+        guard !insertedFlag else {
+            // A new object's change is news only once its insertion was reported.
+            if context.inserted.reportedInsertion(of: self) { context.noted.noteUpdated(self) }
+            return
+        }
         if committedSlots == nil { committedSlots = slots }
         if changedIndexes.insert(index).inserted, changedIndexes.count == 1 {
             context.objectDidChange(self)
+        } else {
+            // Changed before: the object may have been reported already, and this change is news too.
+            context.noted.noteUpdated(self)
         }
     }
 

@@ -15,6 +15,9 @@ struct ObjectList {
     private(set) var count = 0
     /// Changes whenever positions are renumbered (compaction, removeAll), which invalidates older marks.
     private var generation = 0
+    /// Where the last did-change notification left the list: the objects at positions below it were reported.
+    /// Unlike a ``Mark`` it survives compaction, which renumbers it with the objects.
+    private(set) var reportedEnd = 0
 
     /// A point in the list's history: what was appended after it is what changed since.
     struct Mark {
@@ -33,12 +36,32 @@ struct ObjectList {
 
     /// ``objects(since:)`` as a set, built without an intermediate array (a save of many objects makes one).
     func objectSet(since mark: Mark) -> Set<ManagedObject> {
-        let start = mark.generation == generation ? min(mark.position, slots.count) : 0
+        objectSet(from: mark.generation == generation ? min(mark.position, slots.count) : 0)
+    }
+
+    /// The objects that joined since the last did-change notification (see ``markReported()``).
+    func unreportedObjects() -> Set<ManagedObject> {
+        objectSet(from: min(reportedEnd, slots.count))
+    }
+
+    private func objectSet(from start: Int) -> Set<ManagedObject> {
         var set = Set<ManagedObject>(minimumCapacity: slots.count - start)
         for object in slots[start...] {
             if let object { set.insert(object) }
         }
         return set
+    }
+
+    /// Every object now in the list has been reported.
+    mutating func markReported() {
+        reportedEnd = slots.count
+    }
+
+    /// `true` when `object`, a member of the inserted list, joined before the last did-change notification (cheap:
+    /// the object keeps its position in that list).
+    @inline(__always)
+    func reportedInsertion(of object: ManagedObject) -> Bool {
+        Int(object.insertedPosition) < reportedEnd
     }
 
     init(_ kind: Kind) {
@@ -49,23 +72,31 @@ struct ObjectList {
 
     func contains(_ object: ManagedObject) -> Bool { object.isInList(kind) }
 
-    mutating func append(_ object: ManagedObject) {
-        guard !object.isInList(kind) else { return }
+    /// Adds `object` at the end; `false` when it was in the list already (and stays where it was).
+    @discardableResult
+    mutating func append(_ object: ManagedObject) -> Bool {
+        guard !object.isInList(kind) else { return false }
         object.setInList(kind, position: slots.count)
         index?[ObjectIdentifier(object)] = slots.count
         slots.append(object)
         count += 1
+        return true
     }
 
-    mutating func remove(_ object: ManagedObject) {
+    /// Takes `object` out of the list; returns `true` when it was in the list since before the last did-change
+    /// notification (so observers were told of it).
+    @discardableResult
+    mutating func remove(_ object: ManagedObject) -> Bool {
         guard object.isInList(kind), let position = position(of: object),
-              position < slots.count, slots[position] === object else { return }
+              position < slots.count, slots[position] === object else { return false }
         slots[position] = nil
         object.leaveList(kind)
         index?[ObjectIdentifier(object)] = nil
         count -= 1
+        let reported = position < reportedEnd
         // Compact once holes dominate, so iteration stays proportional to the live count.
         if slots.count > 32 && count < slots.count / 2 { compact() }
+        return reported
     }
 
     mutating func removeAll() {
@@ -73,6 +104,7 @@ struct ObjectList {
         slots.removeAll()
         index = nil
         count = 0
+        reportedEnd = 0
         generation += 1
     }
 
@@ -103,7 +135,10 @@ struct ObjectList {
 
     private mutating func compact() {
         generation += 1
-        slots = slots.compactMap { $0 }
+        reportedEnd = slots[..<min(reportedEnd, slots.count)].reduce(0) { $1 == nil ? $0 : $0 + 1 }
+        // Filtered, not compactMapped: assigned back to an array of optionals, `compactMap { $0 }` would wrap each
+        // element again and keep every hole.
+        slots = slots.filter { $0 != nil }
         if kind == .inserted {
             for (position, object) in slots.enumerated() { object!.setInList(kind, position: position) }
         } else if index != nil {

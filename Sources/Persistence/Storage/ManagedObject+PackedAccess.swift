@@ -127,12 +127,17 @@ extension ManagedObject {
 
     /// The cell a typed setter may write directly: a new object's row, where nothing has to be recorded for
     /// rollback, and an attribute that takes the value as it is. Nil for the general way. (While the context runs
-    /// `willSave()`, the change is noted for the save's next round, as `willChange(at:)` does.)
+    /// `willSave()`, the change is noted for the save's next round, and once the object's insertion was reported,
+    /// for the next did-change notification, as `willChange(at:)` does.)
     @inline(__always)
     private func directCellToSet(ordinal: UInt8, kind: PackedRowLayout.CellKind) -> PackedOrdinalCell? {
         guard persistence_concurrency_debugging_enabled() == 0, insertedFlag, hasWritablePackedRow,
               let cell = ordinalCell(ordinal, kind: kind), cell.takesValueAsIs else { return nil }
-        if let changes = managedObjectContext?.willSaveChanges { changes.note(self) }
+        if let context = managedObjectContext {
+            if let changes = context.willSaveChanges { changes.note(self) }
+            // After its insertion was reported, a change to a new object is reported as an update.
+            if context.inserted.reportedInsertion(of: self) { context.noted.noteUpdated(self) }
+        }
         return cell
     }
 
