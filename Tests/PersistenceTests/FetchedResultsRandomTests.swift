@@ -39,7 +39,7 @@ final class FetchedResultsRandomTests: PersistenceTestCase {
         // Each run on a fresh store.
         try tearDownWithError()
         try setUpWithError()
-        var random = SplitMix64(seed: seed)
+        var random = SeededGenerator(seed: seed)
         context.mergePolicy = .mergeByPropertyObjectTrump
         let request = GadgetModel.request(sectioned: sectioned)
         let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context,
@@ -119,7 +119,7 @@ final class FetchedResultsRandomTests: PersistenceTestCase {
                 .sorted { $0.serial < $1.serial }
             return live.isEmpty ? nil : live[random.below(live.count)]
         }
-        func change(_ gadget: Gadget, using random: inout SplitMix64) {
+        func change(_ gadget: Gadget, using random: inout SeededGenerator) {
             switch random.below(4) {
             case 0: gadget.rank = random.below(10)
             case 1: gadget.shelf = Self.shelves[random.below(Self.shelves.count)]
@@ -200,32 +200,5 @@ final class FetchedResultsRandomTests: PersistenceTestCase {
         sections.map { section in
             "\(section.name):" + section.rows.map { "\(($0 as? Gadget)?.serial ?? -1)" }.joined(separator: ",")
         }.joined(separator: " ")
-    }
-}
-
-/// A small seeded generator (SplitMix64): the same seed gives the same run on every platform.
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A number in `0..<bound`.
-    mutating func below(_ bound: Int) -> Int {
-        Int(next() % UInt64(bound))
-    }
-
-    /// Another generator, seeded from this one.
-    mutating func split() -> SplitMix64 {
-        SplitMix64(seed: next())
     }
 }

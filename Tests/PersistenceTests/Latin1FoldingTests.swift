@@ -20,7 +20,7 @@ final class Latin1FoldingTests: XCTestCase {
         let foldings: [StringComparison.Options] = [[.caseInsensitive], [.diacriticInsensitive],
                                                    [.caseInsensitive, .diacriticInsensitive]]
         let characters = (0..<256).map { String(Character(Unicode.Scalar(UInt8($0)))) }
-        var random = SeededRandom(state: 0x1A71)
+        var random = SeededGenerator(seed: 0x1A71)
         var strings = characters + ["Crème Brûlée", "STRAßE", "Ærø ÿ", "LáSÉrBèAmZ", "µ ß ÿ ð Þ", "a\u{0}é"]
         for _ in 0..<500 {
             strings.append((0..<Int.random(in: 1...12, using: &random))
@@ -42,14 +42,5 @@ final class Latin1FoldingTests: XCTestCase {
         XCTAssertNil(broken.withUnsafeBufferPointer { Latin1Folding.fold($0, options: [.caseInsensitive]) })
         XCTAssertEqual(StringComparison.fold("Ελλάδα", options: [.caseInsensitive, .diacriticInsensitive]),
                        foundationFold("Ελλάδα", [.caseInsensitive, .diacriticInsensitive]))
-    }
-}
-
-/// A fixed-seed generator, so the random strings are the same in every run.
-private struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        return state ^ (state >> 29)
     }
 }

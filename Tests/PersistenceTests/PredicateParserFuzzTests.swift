@@ -5,18 +5,6 @@ import XCTest
 /// The parser meets a bounded stream of generated formats (fixed seed, so a failure reproduces): it never crashes,
 /// and whatever it accepts formats to text that parses back to the same predicate.
 final class PredicateParserFuzzTests: XCTestCase {
-    /// SplitMix64: small, fast, and the same on every platform.
-    private struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     private static let fragments = [
         "name", "director.name", "actors", "actors.name", "SELF", "#in", "a.b.c", "@count", ".@sum.price", ".@avg.", "%K",
         "%@", "%d", "%f", "%s", "$VAR", "==", "=", "!=", "<>", "<", "<=", "=<", ">", ">=", "=>", "BETWEEN", "IN", "CONTAINS",
@@ -27,12 +15,12 @@ final class PredicateParserFuzzTests: XCTestCase {
         ".", "..", "@", "#", "\\", "\0", "\u{FEFF}", "\u{10FFFF}", "\n", "\t", "  ",
     ]
 
-    private static func pick(_ options: [String], _ generator: inout Generator) -> String {
+    private static func pick(_ options: [String], _ generator: inout SeededGenerator) -> String {
         options[Int(generator.next() % UInt64(options.count))]
     }
 
     /// A grammatical predicate, nested at most a few levels.
-    private static func predicate(depth: Int, using generator: inout Generator) -> String {
+    private static func predicate(depth: Int, using generator: inout SeededGenerator) -> String {
         switch depth < 4 ? generator.next() % 6 : 5 {
         case 0: return "NOT " + predicate(depth: depth + 1, using: &generator)
         case 1: return "(" + predicate(depth: depth + 1, using: &generator) + " AND " + predicate(depth: depth + 1, using: &generator) + ")"
@@ -50,7 +38,7 @@ final class PredicateParserFuzzTests: XCTestCase {
         }
     }
 
-    private static func arguments(for format: String, using generator: inout Generator) -> [Any?] {
+    private static func arguments(for format: String, using generator: inout SeededGenerator) -> [Any?] {
         let count = format.components(separatedBy: "%").count - 1
         let pool: [Any?] = [nil, "name", "x\0y", 3, 2.5, Double.nan, true, ["a", 1], Date(timeIntervalSince1970: 0), UUID(),
                             Data([0, 1]), NSNull(), [Double.nan], Set(["b"]), "actors.name", "@count"]
@@ -58,7 +46,7 @@ final class PredicateParserFuzzTests: XCTestCase {
     }
 
     func testGeneratedFormatsNeverCrashTheParser() throws {
-        var generator = Generator(state: 0x5EED_0011)
+        var generator = SeededGenerator(seed: 0x5EED_0011)
         var accepted = 0
         var rejected = 0
         let deadline = Date().addingTimeInterval(3)
