@@ -26,6 +26,17 @@ final class FetchedResultsControllerTests: PersistenceTestCase {
                                  sectionNameKeyPath: sectioned ? "shelf" : nil, cacheName: nil)
     }
 
+    /// A controller with a row-by-row screen as its delegate, fetched and shown.
+    private func watchedController(sectioned: Bool = true, request: FetchRequest<Gadget> = GadgetModel.request()) throws
+        -> (FetchedResultsController<Gadget>, RowByRowScreen) {
+        let screen = RowByRowScreen()
+        let controller = controller(sectioned: sectioned, request: request)
+        controller.delegate = screen
+        try controller.performFetch()
+        screen.show(controller)
+        return (controller, screen)
+    }
+
     private func assertShowsAFreshFetch(_ controller: FetchedResultsController<Gadget>, sectioned: Bool = true,
                                         file: StaticString = #filePath, line: UInt = #line) throws {
         let fresh = try GadgetModel.freshRows(controller.fetchRequest, sectioned: sectioned, in: context)
@@ -205,11 +216,7 @@ final class FetchedResultsControllerTests: PersistenceTestCase {
     func testChangesShowAtProcessPendingChangesAndNotBefore() throws {
         let first = gadget("a", rank: 1)
         try context.save()
-        let screen = RowByRowScreen()
-        let controller = controller()
-        controller.delegate = screen
-        try controller.performFetch()
-        screen.show(controller)
+        let (controller, screen) = try watchedController()
 
         let added = gadget("a", rank: 0)
         XCTAssertEqual(controller.fetchedObjects, [first], "not until the context processes its changes")
@@ -225,11 +232,7 @@ final class FetchedResultsControllerTests: PersistenceTestCase {
         gadget("a", rank: 2)
         let changed = gadget("a", rank: 3)
         try context.save()
-        let screen = RowByRowScreen()
-        let controller = controller()
-        controller.delegate = screen
-        try controller.performFetch()
-        screen.show(controller)
+        let (controller, screen) = try watchedController()
 
         context.delete(doomed)
         changed.note = "polished"     // not a sort key: it keeps its place among the others
@@ -244,11 +247,7 @@ final class FetchedResultsControllerTests: PersistenceTestCase {
         gadget("a", rank: 2)
         let b1 = gadget("b", rank: 1)
         try context.save()
-        let screen = RowByRowScreen()
-        let controller = controller()
-        controller.delegate = screen
-        try controller.performFetch()
-        screen.show(controller)
+        let (controller, screen) = try watchedController()
 
         a1.rank = 5
         context.processPendingChanges()
@@ -268,11 +267,7 @@ final class FetchedResultsControllerTests: PersistenceTestCase {
         let hidden = gadget("a", rank: 1, inStock: false)
         let shown = gadget("a", rank: 2)
         try context.save()
-        let screen = RowByRowScreen()
-        let controller = controller()
-        controller.delegate = screen
-        try controller.performFetch()
-        screen.show(controller)
+        let (controller, screen) = try watchedController()
 
         hidden.inStock = true
         shown.inStock = false
@@ -284,11 +279,7 @@ final class FetchedResultsControllerTests: PersistenceTestCase {
     }
 
     func testChangesToANewObjectAndASecondChangeAreFollowed() throws {
-        let screen = RowByRowScreen()
-        let controller = controller()
-        controller.delegate = screen
-        try controller.performFetch()
-        screen.show(controller)
+        let (controller, screen) = try watchedController()
         let gadget = gadget("a", rank: 1)
         context.processPendingChanges()
         gadget.inStock = false
@@ -309,11 +300,7 @@ final class FetchedResultsControllerTests: PersistenceTestCase {
         let first = gadget("a", rank: 1)
         gadget("a", rank: 2)
         try context.save()
-        let screen = RowByRowScreen()
-        let controller = controller()
-        controller.delegate = screen
-        try controller.performFetch()
-        screen.show(controller)
+        let (controller, screen) = try watchedController()
         first.rank = 3
         context.processPendingChanges()
         XCTAssertEqual(controller.indexPath(forObject: first), IndexPath(row: 1, section: 0))
@@ -328,11 +315,7 @@ final class FetchedResultsControllerTests: PersistenceTestCase {
     func testARollbackIsFollowed() throws {
         let kept = gadget("a", rank: 1)
         try context.save()
-        let screen = RowByRowScreen()
-        let controller = controller()
-        controller.delegate = screen
-        try controller.performFetch()
-        screen.show(controller)
+        let (controller, screen) = try watchedController()
         gadget("a", rank: 2)
         context.delete(kept)
         context.processPendingChanges()
@@ -363,11 +346,7 @@ final class FetchedResultsControllerTests: PersistenceTestCase {
         let doomed = gadget("a", rank: 2)
         try context.save()
         let outOfStockID = try gadgetSavedElsewhere("b", rank: 1, inStock: false)
-        let screen = RowByRowScreen()
-        let controller = controller()
-        controller.delegate = screen
-        try controller.performFetch()
-        screen.show(controller)
+        let (controller, screen) = try watchedController()
         context.automaticallyMergesChangesFromParent = true
         let ids = (changed.objectID, doomed.objectID, outOfStockID)
         XCTAssertNil(context.registeredObject(for: outOfStockID))
@@ -399,11 +378,7 @@ final class FetchedResultsControllerTests: PersistenceTestCase {
         gadget("a", rank: 1)
         try context.save()
         let id = try gadgetSavedElsewhere("a", rank: 2, inStock: false)
-        let screen = RowByRowScreen()
-        let controller = controller()
-        controller.delegate = screen
-        try controller.performFetch()
-        screen.show(controller)
+        let (controller, screen) = try watchedController()
         XCTAssertNil(context.registeredObject(for: id))
 
         let other = container.newBackgroundContext()
@@ -424,11 +399,7 @@ final class FetchedResultsControllerTests: PersistenceTestCase {
     func testAChildContextsSaveIsFollowedInItsParentAndAChildFollowsItsOwnChanges() throws {
         gadget("a", rank: 1)
         try context.save()
-        let screen = RowByRowScreen()
-        let controller = controller()
-        controller.delegate = screen
-        try controller.performFetch()
-        screen.show(controller)
+        let (controller, screen) = try watchedController()
 
         let child = ManagedObjectContext(concurrencyType: .mainQueue)
         child.parent = context
