@@ -23,6 +23,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             guard store == nil else {
                 throw PersistenceError(.persistentStoreInvalidType, "This coordinator already has a store (\(store!.url.path)); Persistence supports one store per coordinator.", url: description.url)
             }
+            try LightweightMigration.migrateIfNeeded(storeAt: description.url, to: managedObjectModel, description: description)
             store = try SQLiteStore(description: description, model: managedObjectModel)
         }
     }
