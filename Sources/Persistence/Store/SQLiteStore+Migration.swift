@@ -32,6 +32,21 @@ extension SQLiteStore {
         }
     }
 
+    /// Copies the store at `source` over the store at `destination` (created if missing) with SQLite's online
+    /// backup, then keeps the destination in WAL mode.
+    static func copyStore(from source: URL, to destination: URL) throws {
+        do {
+            let from = try SQLiteConnection(path: source.path, options: [.readOnly])
+            let to = try SQLiteConnection(path: destination.path, options: [.readWrite, .create])
+            try from.backup(into: to)
+            try to.execute("PRAGMA journal_mode = WAL")
+            try to.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        } catch let error as SQLiteError {
+            throw PersistenceError(.persistentStoreSave, "Could not copy the store at \(source.path) to \(destination.path): \(error.message).",
+                                   sqliteCode: error.code, url: destination)
+        }
+    }
+
     /// Runs `plan` on the store file at `url` in one SQLite transaction, then writes `metadata`: either all of it
     /// happens or, whatever goes wrong (a check, a statement, the process killed), none of it does — SQLite rolls
     /// an unfinished transaction back, from its write-ahead log, when the file is next opened.
