@@ -59,12 +59,22 @@ enum MigrationLab {
     private static func alterTable(_ url: URL) throws -> Double {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["sqlite3", url.path, ".timer on",
-                             "BEGIN IMMEDIATE", "ALTER TABLE ZMOOD ADD COLUMN ZRATING INTEGER DEFAULT 0",
-                             "ALTER TABLE ZMOOD RENAME COLUMN ZREMOTEIDENTIFIER TO ZREMOTEID", "COMMIT"]
+        // The shell times statements read from its standard input (not those given as arguments).
+        process.arguments = ["sqlite3", url.path]
+        let input = Pipe()
         let output = Pipe()
+        process.standardInput = input
         process.standardOutput = output
         try process.run()
+        input.fileHandleForWriting.write(Data("""
+            .timer on
+            BEGIN IMMEDIATE;
+            ALTER TABLE ZMOOD ADD COLUMN ZRATING INTEGER DEFAULT 0;
+            ALTER TABLE ZMOOD RENAME COLUMN ZREMOTEIDENTIFIER TO ZREMOTEID;
+            COMMIT;
+
+            """.utf8))
+        try input.fileHandleForWriting.close()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         return text.split(separator: "\n").compactMap { line -> Double? in

@@ -16,6 +16,10 @@ enum LightweightMigration {
         else { return }
         // With automatic migration off, opening the store reports 134100.
         guard description.shouldMigrateStoreAutomatically else { return }
+        if let manager = description.stagedMigrationManager {
+            try manager.migrate(storeAt: url, metadata: metadata, to: model)
+            return
+        }
         guard description.shouldInferMappingModelAutomatically else {
             throw PersistenceError(.migrationMissingMappingModel,
                                    "Can't find mapping model for migration: the store at \(url.path) was written with another version of the model, and shouldInferMappingModelAutomatically is false (Persistence has no mapping model files). Let the mapping be inferred, or migrate in stages with a StagedMigrationManager.",
