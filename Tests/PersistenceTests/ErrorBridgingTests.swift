@@ -161,7 +161,13 @@ final class ErrorBridgingTests: PersistenceTestCase {
         let otherModel = try ManagedObjectModel(entities: [
             EntityDescription(name: "Movie", properties: [.attribute("title", .string), .attribute("minutes", .integer32)]),
         ])
-        let error = try XCTUnwrap(nsError { _ = try makeContainer(url: url, model: otherModel) })
+        let container = PersistentContainer(name: "Films", managedObjectModel: otherModel)
+        let description = PersistentStoreDescription(url: url)
+        description.shouldMigrateStoreAutomatically = false
+        container.persistentStoreDescriptions = [description]
+        nonisolated(unsafe) var loadError: (any Error)?
+        container.loadPersistentStores { _, error in loadError = error }
+        let error = try XCTUnwrap(loadError as? PersistenceError) as NSError
         XCTAssertEqual(error.code, 134_100)
         XCTAssertEqual(error.userInfo[NSFilePathErrorKey] as? String, url.path)
     }

@@ -50,4 +50,12 @@ public let NSPersistentStoreSaveError = PersistenceError.Code.persistentStoreSav
 public let NSCoreDataError = PersistenceError.Code.coreData.rawValue
 /// The model used to open the store is not the one that made it (``PersistenceError/Code/persistentStoreIncompatibleVersionHash``).
 public let NSPersistentStoreIncompatibleVersionHashError = PersistenceError.Code.persistentStoreIncompatibleVersionHash.rawValue
+/// A migration failed part-way; the store is as it was (``PersistenceError/Code/migration``, 134110).
+public let NSMigrationError = PersistenceError.Code.migration.rawValue
+/// No model version the app has wrote the store (``PersistenceError/Code/migrationMissingSourceModel``, 134130).
+public let NSMigrationMissingSourceModelError = PersistenceError.Code.migrationMissingSourceModel.rawValue
+/// No mapping could be inferred for a change (``PersistenceError/Code/migrationMissingMappingModel``, 134140).
+public let NSMigrationMissingMappingModelError = PersistenceError.Code.migrationMissingMappingModel.rawValue
+/// An inferred mapping model could not be made (``PersistenceError/Code/inferredMappingModel``, 134190).
+public let NSInferredMappingModelError = PersistenceError.Code.inferredMappingModel.rawValue
 #endif

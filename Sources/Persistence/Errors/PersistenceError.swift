@@ -41,6 +41,15 @@ public struct PersistenceError: Error, Sendable, CustomStringConvertible {
         public static let coreData = Code(rawValue: 134_060)
         /// 134100: the store was made with a different model.
         public static let persistentStoreIncompatibleVersionHash = Code(rawValue: 134_100)
+        /// 134110: a migration failed part-way (the store is left as it was); the message says where and why.
+        public static let migration = Code(rawValue: 134_110)
+        /// 134130: the store needs migrating but none of the model versions the app has is the one it was written with.
+        public static let migrationMissingSourceModel = Code(rawValue: 134_130)
+        /// 134140: no mapping from the store's model to the current one could be inferred (a change that is not
+        /// lightweight); the message names the entity, the property and why.
+        public static let migrationMissingMappingModel = Code(rawValue: 134_140)
+        /// 134190: an inferred mapping model could not be made.
+        public static let inferredMappingModel = Code(rawValue: 134_190)
         /// 256: the store file could not be read.
         public static let fileReadUnknown = Code(rawValue: 256)
         /// 257: no permission to read the store file or its folder.

@@ -30,19 +30,47 @@ public final class AttributeDescription: Sendable, CustomStringConvertible {
     /// with the store. It counts in the model's ``ManagedObjectModel/versionHash``. Fetches run by the store cannot
     /// use it in a predicate or sort descriptor; evaluate those on the objects in memory instead.
     public let isTransient: Bool
+    /// Core Data's `versionHashModifier`: any text, counted in ``versionHash``. Change it to mark the attribute as
+    /// another version when its values change meaning but nothing else about it does (Xcode's "Versioning Hash
+    /// Modifier", `versionHashModifier` in the model's XML).
+    public let versionHashModifier: String?
+    /// The attribute's name in the model version a store was written with, when it has been renamed since (Xcode's
+    /// "Renaming ID", `elementID` in the model's XML). Lightweight migration carries the old attribute's values
+    /// over to this one; without it a renamed attribute is a removed one and a new one, and its values are lost.
+    public let renamingIdentifier: String?
+    /// Core Data's version hash of the attribute: SHA-256 of what shapes the store, as Apple documents it for
+    /// `NSAttributeDescription.versionHash` — the name, `isOptional`, `isTransient`, the attribute type and
+    /// ``versionHashModifier`` (Core Data's `isReadOnly` does not exist here). The default value, the transformer
+    /// name and ``renamingIdentifier`` do not count. Apple does not publish its exact bytes: these hashes are not
+    /// equal to Core Data's, only built from the same fields.
+    public let versionHash: Data
 
     /// An attribute; ``PropertyDescription/attribute(_:_:optional:defaultValue:transient:)`` is the
     /// short way to declare one in a model.
     public init(name: String, type: AttributeType, isOptional: Bool = true, defaultValue: PersistentValue = .null,
-                valueTransformerName: String? = nil, isTransient: Bool = false) {
+                valueTransformerName: String? = nil, isTransient: Bool = false, versionHashModifier: String? = nil,
+                renamingIdentifier: String? = nil) {
         self.name = name
         self.attributeType = type
         self.isOptional = isOptional
         self.valueTransformerName = valueTransformerName
         self.isTransient = isTransient
+        self.versionHashModifier = versionHashModifier
+        self.renamingIdentifier = renamingIdentifier
         // Stored in the attribute's own form (an integer default of a double attribute becomes a double); one that
         // does not fit is kept as given and rejected by ManagedObjectModel.
         self.defaultValue = type.coerce(defaultValue) ?? defaultValue
+        var hasher = PropertyDescription.hasher(kind: "attribute", name: name, isOptional: isOptional,
+                                                isTransient: isTransient, modifier: versionHashModifier)
+        hasher.update(field: type.rawValue)
+        self.versionHash = hasher.finalize()
+    }
+
+    /// This attribute with other identifiers (see ``PropertyDescription/renamed(from:)``).
+    func with(versionHashModifier: String?, renamingIdentifier: String?) -> AttributeDescription {
+        AttributeDescription(name: name, type: attributeType, isOptional: isOptional, defaultValue: defaultValue,
+                             valueTransformerName: valueTransformerName, isTransient: isTransient,
+                             versionHashModifier: versionHashModifier, renamingIdentifier: renamingIdentifier)
     }
 
     public var description: String {

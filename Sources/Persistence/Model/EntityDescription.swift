@@ -1,3 +1,5 @@
+import Foundation
+
 /// One entity of a model: its name, the class of its objects, its attributes and relationships, its
 /// uniqueness constraints and its indexes.
 ///
@@ -59,6 +61,19 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     private(set) var familySharesClass = true
     /// Indexes on the entity's table (Core Data's fetch indexes); they speed fetches up and never change results.
     public let indexes: [FetchIndexDescription]
+    /// Core Data's `versionHashModifier`: any text, counted in ``versionHash``, to mark the entity as another
+    /// version when nothing else about it changed (Xcode's "Versioning Hash Modifier").
+    public let versionHashModifier: String?
+    /// The entity's name in the model version a store was written with, when it has been renamed since (Xcode's
+    /// "Renaming ID", `elementID` in the model's XML): lightweight migration keeps its objects.
+    public let renamingIdentifier: String?
+    /// Core Data's version hash of the entity: SHA-256 of what Apple lists for `NSEntityDescription.versionHash` —
+    /// the name, the superentity's version hash, whether it is abstract, the version hashes of its own properties
+    /// (in name order) and ``versionHashModifier``. The class, uniqueness constraints and indexes do not count (a
+    /// store's indexes are brought to the model's when it opens). A store keeps these hashes in its metadata
+    /// (`NSStoreModelVersionHashes`) and opens without migrating when they are the model's. Apple does not publish
+    /// its exact bytes: these are not equal to Core Data's, only built from the same fields.
+    public let versionHash: Data
 
     /// The entity's attributes by name, its superentities' included.
     public let attributesByName: [String: AttributeDescription]
@@ -106,7 +121,18 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     /// `properties` lists only its own; `managedObjectClass` defaults to the parent's class.
     public init(name: String, managedObjectClass: ManagedObject.Type? = nil, parent: EntityDescription? = nil,
                 isAbstract: Bool = false, properties: [PropertyDescription], uniquenessConstraints: [[String]] = [],
-                indexes: [FetchIndexDescription] = []) {
+                indexes: [FetchIndexDescription] = [], versionHashModifier: String? = nil,
+                renamingIdentifier: String? = nil) {
+        self.versionHashModifier = versionHashModifier
+        self.renamingIdentifier = renamingIdentifier
+        var hasher = SHA256()
+        hasher.update(field: "entity")
+        hasher.update(field: name)
+        hasher.update(parent?.versionHash ?? Data())
+        hasher.update(field: isAbstract ? "abstract" : "")
+        for property in properties.sorted(by: { $0.name < $1.name }) { hasher.update(property.versionHash) }
+        hasher.update(field: versionHashModifier ?? "")
+        self.versionHash = hasher.finalize()
         self.entityName = name
         self.managedObjectClass = managedObjectClass ?? parent?.managedObjectClass ?? ManagedObject.self
         self.superentity = parent

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The schema of a store: its entities, checked and linked together.
 ///
 /// Making a model checks it: every relationship names an existing destination and a matching inverse, names
@@ -9,8 +11,23 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
     /// The entities by name.
     public let entitiesByName: [String: EntityDescription]
     private let entitiesByClass: [ObjectIdentifier: EntityDescription]
-    /// A hash of everything that shapes the store's tables; a store made with another hash is incompatible (134100).
+    /// This library's first fingerprint of the whole model (FNV-1a of the tables, columns and indexes), which
+    /// stores written before per-entity hashes keep in their metadata: such a store opens with a model of the same
+    /// fingerprint, and from then on keeps ``entityVersionHashesByName`` as Core Data does.
     public let versionHash: String
+    /// Each entity's ``EntityDescription/versionHash``, by entity name: what a store keeps in its metadata
+    /// (`NSStoreModelVersionHashes`) and what decides whether a store and a model are compatible (see
+    /// ``isConfiguration(withName:compatibleWithStoreMetadata:)``).
+    public let entityVersionHashesByName: [String: Data]
+    /// Core Data's `versionChecksum`: one checksum (Base64 of SHA-256) of every entity's version hash, naming this
+    /// version of the model in a staged migration (``ManagedObjectModelReference``). Not equal to Core Data's.
+    public let versionChecksum: String
+    /// Identifiers of this version of the model, for your own use (Xcode's "Model Version Identifier",
+    /// `userDefinedModelVersionIdentifier` in the XML). As in Core Data they play no part in compatibility; a store
+    /// keeps them in its metadata (`NSStoreModelVersionIdentifiers`).
+    public var versionIdentifiers: Set<AnyHashable> = []
+    /// For a model read from a `.xcdatamodeld`: loads every version of it, for migration to find a store's model.
+    var versionsLoader: (@Sendable () throws -> [ManagedObjectModel])?
     /// Named groups of entities (Core Data's configurations), by name. A store here always holds every entity;
     /// configurations are kept so a model read from Xcode's format says what it declared.
     private let configurationMembers: [String: [EntityDescription]]
@@ -75,19 +92,34 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
         }
         self.configurationMembers = members
         self.versionHash = Self.hash(of: entities)
+        self.entityVersionHashesByName = Dictionary(uniqueKeysWithValues: entities.map { ($0.entityName, $0.versionHash) })
+        self.versionChecksum = Self.checksum(of: entityVersionHashesByName)
         for entity in entities { entity.managedObjectModel = self }
         for entity in entities { try entity.checkManagedObjectClass() }
         warnings = Self.defaultTransformerWarnings(for: entities)
         Self.printOnce(warnings)
     }
 
-    /// A model with no entities: what a container whose model could not be loaded holds.
-    init() {
+    /// A model with no entities (Core Data's `NSManagedObjectModel()`): what a coordinator needs for work on store
+    /// files that involves no objects (``PersistentStoreCoordinator/destroyPersistentStore(at:ofType:options:)``),
+    /// and what a container whose model could not be loaded holds.
+    public init() {
         entities = []
         entitiesByName = [:]
         entitiesByClass = [:]
         configurationMembers = [:]
         versionHash = Self.hash(of: [])
+        entityVersionHashesByName = [:]
+        versionChecksum = Self.checksum(of: [:])
+    }
+
+    private static func checksum(of hashes: [String: Data]) -> String {
+        var hasher = SHA256()
+        for name in hashes.keys.sorted() {
+            hasher.update(field: name)
+            hasher.update(hashes[name]!)
+        }
+        return hasher.finalize().base64EncodedString()
     }
 
     /// The entity whose objects are instances of `type`.

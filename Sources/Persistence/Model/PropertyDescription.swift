@@ -1,3 +1,5 @@
+import Foundation
+
 /// One property of an entity: an attribute or a relationship. The static functions are the short way to
 /// declare a model in code.
 public enum PropertyDescription: Sendable {
@@ -12,6 +14,61 @@ public enum PropertyDescription: Sendable {
         case .attribute(let a): return a.name
         case .relationship(let r): return r.name
         }
+    }
+
+    /// The property's version hash (see ``AttributeDescription/versionHash`` and
+    /// ``RelationshipDescription/versionHash``).
+    public var versionHash: Data {
+        switch self {
+        case .attribute(let a): return a.versionHash
+        case .relationship(let r): return r.versionHash
+        }
+    }
+
+    /// Core Data's `versionHashModifier` of the property.
+    public var versionHashModifier: String? {
+        switch self {
+        case .attribute(let a): return a.versionHashModifier
+        case .relationship(let r): return r.versionHashModifier
+        }
+    }
+
+    /// The property's name in an earlier model version (Core Data's `renamingIdentifier`), if it was renamed.
+    public var renamingIdentifier: String? {
+        switch self {
+        case .attribute(let a): return a.renamingIdentifier
+        case .relationship(let r): return r.renamingIdentifier
+        }
+    }
+
+    /// This property, renamed from `oldName` (its ``renamingIdentifier``): lightweight migration keeps the values
+    /// a store holds under `oldName`. `.attribute("remoteID", .string).renamed(from: "remoteIdentifier")`.
+    public func renamed(from oldName: String) -> PropertyDescription {
+        switch self {
+        case .attribute(let a): return .attribute(a.with(versionHashModifier: a.versionHashModifier, renamingIdentifier: oldName))
+        case .relationship(let r): return .relationship(r.with(versionHashModifier: r.versionHashModifier, renamingIdentifier: oldName))
+        }
+    }
+
+    /// This property with `modifier` as its ``versionHashModifier``: a store written before counts as another
+    /// version, so opening it migrates it.
+    public func versionHashModifier(_ modifier: String?) -> PropertyDescription {
+        switch self {
+        case .attribute(let a): return .attribute(a.with(versionHashModifier: modifier, renamingIdentifier: a.renamingIdentifier))
+        case .relationship(let r): return .relationship(r.with(versionHashModifier: modifier, renamingIdentifier: r.renamingIdentifier))
+        }
+    }
+
+    /// The hash every property's ``versionHash`` starts with: the fields Apple lists for
+    /// `NSPropertyDescription.versionHash` (`isReadOnly` does not exist here).
+    static func hasher(kind: String, name: String, isOptional: Bool, isTransient: Bool, modifier: String?) -> SHA256 {
+        var hasher = SHA256()
+        hasher.update(field: kind)
+        hasher.update(field: name)
+        hasher.update(field: isOptional ? "optional" : "required")
+        hasher.update(field: isTransient ? "transient" : "stored")
+        hasher.update(field: modifier ?? "")
+        return hasher
     }
 
     /// An attribute: `.attribute("title", .string, optional: false)`; one kept in memory only, never stored:

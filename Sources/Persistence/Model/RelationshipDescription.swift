@@ -35,6 +35,28 @@ public final class RelationshipDescription: @unchecked Sendable, CustomStringCon
     public let minCount: Int
     /// For a to-many: the most objects allowed at save (0 means no limit).
     public let maxCount: Int
+    /// Core Data's `versionHashModifier`: any text, counted in ``versionHash`` (see
+    /// ``AttributeDescription/versionHashModifier``).
+    public let versionHashModifier: String?
+    /// The relationship's name in the model version a store was written with, when it has been renamed since
+    /// (Xcode's "Renaming ID"); lightweight migration keeps its links under the new name.
+    public let renamingIdentifier: String?
+    /// Core Data's version hash of the relationship: SHA-256 of the name, `isOptional`, `isTransient` (always false
+    /// here), the destination entity's name, the inverse's name, the minimum and maximum counts (a to-one counts
+    /// as at most 1, as Core Data stores it) and ``versionHashModifier``, as Apple documents for
+    /// `NSRelationshipDescription.versionHash`. Whether an ordered to-many counts as another version is
+    /// undocumented; it does here, since the store keeps its order. The delete rule does not count. The bytes are
+    /// not Core Data's, only built from the same fields.
+    public var versionHash: Data {
+        var hasher = PropertyDescription.hasher(kind: "relationship", name: name, isOptional: isOptional,
+                                                isTransient: false, modifier: versionHashModifier)
+        hasher.update(field: destinationEntityName)
+        hasher.update(field: inverseName ?? "")
+        hasher.update(field: String(isToMany ? minCount : (isOptional ? 0 : 1)))
+        hasher.update(field: String(isToMany ? maxCount : 1))
+        hasher.update(field: isOrdered ? "ordered" : "")
+        return hasher.finalize()
+    }
 
     // Set once by ManagedObjectModel while it resolves names; never changed afterwards.
     /// The entity the relationship points at (set when the model is made).
@@ -46,7 +68,10 @@ public final class RelationshipDescription: @unchecked Sendable, CustomStringCon
     /// ``PropertyDescription/toMany(_:_:inverse:ordered:deleteRule:optional:minCount:maxCount:)`` are the short way
     /// to declare one in a model.
     public init(name: String, destination: String, inverse: String?, toMany: Bool = false, ordered: Bool = false,
-                deleteRule: DeleteRule = .nullify, isOptional: Bool = true, minCount: Int = 0, maxCount: Int = 0) {
+                deleteRule: DeleteRule = .nullify, isOptional: Bool = true, minCount: Int = 0, maxCount: Int = 0,
+                versionHashModifier: String? = nil, renamingIdentifier: String? = nil) {
+        self.versionHashModifier = versionHashModifier
+        self.renamingIdentifier = renamingIdentifier
         self.name = name
         self.destinationEntityName = destination
         self.inverseName = inverse
@@ -56,6 +81,14 @@ public final class RelationshipDescription: @unchecked Sendable, CustomStringCon
         self.isOptional = isOptional
         self.minCount = minCount
         self.maxCount = maxCount
+    }
+
+    /// This relationship with other identifiers (see ``PropertyDescription/renamed(from:)``).
+    func with(versionHashModifier: String?, renamingIdentifier: String?) -> RelationshipDescription {
+        RelationshipDescription(name: name, destination: destinationEntityName, inverse: inverseName, toMany: isToMany,
+                                ordered: isOrdered, deleteRule: deleteRule, isOptional: isOptional, minCount: minCount,
+                                maxCount: maxCount, versionHashModifier: versionHashModifier,
+                                renamingIdentifier: renamingIdentifier)
     }
 
     public var description: String {

@@ -101,6 +101,23 @@ final class SQLiteConnection {
         SQLiteError(code: sqlite3_extended_errcode(handle), message: lastErrorMessage, sql: sql)
     }
 
+    /// Copies this whole database into `destination` with SQLite's online backup API, which reads one consistent
+    /// state even while other connections write (what the `-wal` file holds included).
+    func backup(into destination: SQLiteConnection) throws {
+        guard let backup = sqlite3_backup_init(destination.handle, "main", handle, "main") else {
+            throw SQLiteError(code: sqlite3_extended_errcode(destination.handle), message: destination.lastErrorMessage, sql: "backup")
+        }
+        var rc: Int32
+        repeat {
+            rc = sqlite3_backup_step(backup, -1)
+            if rc == SQLITE_BUSY || rc == SQLITE_LOCKED { sqlite3_sleep(10) }
+        } while rc == SQLITE_OK || rc == SQLITE_BUSY || rc == SQLITE_LOCKED
+        let finish = sqlite3_backup_finish(backup)
+        guard rc == SQLITE_DONE, finish == SQLITE_OK else {
+            throw SQLiteError(code: rc == SQLITE_DONE ? finish : rc, message: destination.lastErrorMessage, sql: "backup")
+        }
+    }
+
     /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`; any error rolls the transaction back.
     func inTransaction<T>(_ body: () throws -> T) throws -> T {
         try execute("BEGIN IMMEDIATE")

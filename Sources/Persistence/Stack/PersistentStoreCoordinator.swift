@@ -16,14 +16,35 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         LoadedModels.add(managedObjectModel)
     }
 
-    /// Opens (creating if needed) the store described by `description`.
+    /// The loaded store, as Core Data's `NSPersistentStore` (see ``persistentStores``).
+    var loadedStore: PersistentStore?
+
+    /// Opens (creating if needed) the store described by `description`, migrating it first when it was written with
+    /// another version of the model (see ``PersistentStoreDescription/shouldMigrateStoreAutomatically``).
     /// - Throws: ``PersistenceError`` naming the file and the reason (see ``PersistentContainer/loadPersistentStores(completionHandler:)``).
-    public func addPersistentStore(with description: PersistentStoreDescription) throws {
+    @discardableResult
+    public func addPersistentStore(with description: PersistentStoreDescription) throws -> PersistentStore {
         try lock.withLock {
             guard store == nil else {
                 throw PersistenceError(.persistentStoreInvalidType, "This coordinator already has a store (\(store!.url.path)); Persistence supports one store per coordinator.", url: description.url)
             }
-            store = try SQLiteStore(description: description, model: managedObjectModel)
+            try LightweightMigration.migrateIfNeeded(storeAt: description.url, to: managedObjectModel, description: description)
+            let opened = try SQLiteStore(description: description, model: managedObjectModel)
+            store = opened
+            let added = PersistentStore(url: description.url, type: description.url.path == "/dev/null" ? CoreDataStoreName.inMemoryStoreType : CoreDataStoreName.sqliteStoreType,
+                                        identifier: opened.identifier, isReadOnly: description.isReadOnly,
+                                        options: description.storeOptions, configurationName: description.configuration,
+                                        coordinator: self)
+            loadedStore = added
+            return added
+        }
+    }
+
+    /// Closes the loaded store (``remove(_:)``).
+    func closeStore() {
+        lock.withLock {
+            store = nil
+            loadedStore = nil
         }
     }
 
@@ -63,6 +84,9 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     func schema() throws -> StoreSchema {
         try withStore { $0.schema }
     }
+
+    /// Runs `body` holding the lock.
+    func withLock<T>(_ body: () throws -> T) rethrows -> T { try lock.withLock(body) }
 
     /// Runs `body` with the store, holding the lock.
     func withStore<T>(_ body: (SQLiteStore) throws -> T) throws -> T {

@@ -11,6 +11,19 @@ public final class PersistentStoreDescription: @unchecked Sendable, CustomString
     public var isReadOnly = false
     /// Load on a background queue and call the completion handler there (instead of before returning).
     public var shouldAddStoreAsynchronously = false
+    /// Migrate a store written with another version of the model when it is loaded (Core Data's
+    /// `NSMigratePersistentStoresAutomaticallyOption`; true by default, as in Core Data). With it false, such a store
+    /// fails to load with 134100.
+    public var shouldMigrateStoreAutomatically = true
+    /// Infer the mapping for that migration (Core Data's `NSInferMappingModelAutomaticallyOption`; true by default).
+    /// Persistence has no mapping model files: with it false, a store that needs migrating fails to load with 134140.
+    public var shouldInferMappingModelAutomatically = true
+    /// The model configuration the store holds (Core Data's `configuration`); kept and reported by
+    /// ``PersistentStore/configurationName``. A store here always holds every entity of the model.
+    public var configuration: String?
+    /// Options given to ``PersistentStoreCoordinator/addPersistentStore(ofType:configurationName:at:options:)``
+    /// beyond those the properties above stand for.
+    var extraOptions: [AnyHashable: Any] = [:]
 
     /// A store at `url`, read and written, loaded before ``PersistentContainer/loadPersistentStores(completionHandler:)``
     /// returns.

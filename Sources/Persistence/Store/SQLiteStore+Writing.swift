@@ -8,7 +8,10 @@ extension SQLiteStore {
     }
 
     func commitWrite() throws {
+        // Metadata the app set goes to disk with the next save, as in Core Data.
+        if metadataChanged { try StoreMetadata.write(metadata, fingerprint: model.versionHash, to: connection) }
         try connection.execute("COMMIT")
+        metadataChanged = false
     }
 
     func rollbackWrite() {

@@ -21,7 +21,11 @@ final class SQLiteStore {
     /// The scope of this store's permanent IDs, by entity index (made once the store identifier is known).
     private(set) var idScopes: [ManagedObjectID.Scope] = []
 
-    static let formatVersion = "1"
+    /// The store's metadata as Core Data's dictionary, with the app's own keys; what ``PersistentStoreCoordinator/setMetadata(_:for:)``
+    /// sets is written with the next save.
+    var metadata: [String: Any] = [:]
+    /// `true` once the app has set metadata that is not yet written.
+    var metadataChanged = false
 
     init(description: PersistentStoreDescription, model: ManagedObjectModel) throws {
         self.url = description.url
@@ -144,7 +148,7 @@ final class SQLiteStore {
     /// is meant for a file nothing writes while it is open — a store shipped with an app.) When they exist, another
     /// connection is using them and they are shared as they are. A database in rollback-journal mode creates nothing
     /// when read.
-    private static func readOnlyOpening(of path: String) -> (name: String, options: SQLiteConnection.OpenOptions) {
+    static func readOnlyOpening(of path: String) -> (name: String, options: SQLiteConnection.OpenOptions) {
         let fileManager = FileManager.default
         guard isInWriteAheadLogMode(path),
               !fileManager.fileExists(atPath: path + "-wal"), !fileManager.fileExists(atPath: path + "-shm")
@@ -207,15 +211,62 @@ final class SQLiteStore {
             throw PersistenceError(.persistentStoreIncompatibleVersionHash,
                                    "The file \(path) is a SQLite database but not a store of this library (it has no Z_METADATA table).", url: url)
         }
-        let metadata = try readMetadata()
-        identifier = metadata["uuid"] ?? ""
-        let storedHash = metadata["modelHash"] ?? "none"
-        guard storedHash == model.versionHash else {
-            throw PersistenceError(.persistentStoreIncompatibleVersionHash,
-                                   "The model used to open the store is incompatible with the one used to create the store. The store at \(path) was made with model version \(storedHash); this model is \(model.versionHash). Delete the store or open it with its own model.",
-                                   url: url)
+        var metadata = try StoreMetadata.read(from: connection)
+        identifier = metadata[CoreDataStoreName.storeUUID] as? String ?? ""
+        guard model.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata) else {
+            throw Self.incompatible(metadata, model: model, url: url)
         }
-        if !readOnly { try useWriteAheadLog() }
+        if !readOnly {
+            try useWriteAheadLog()
+            // Indexes count in no version hash (as in Core Data), so a store whose hashes match may have others
+            // than the model's: they follow the model (undocumented what Core Data does; it keeps the store's).
+            let expected = schema.createStatements.compactMap { statement -> (name: String, sql: String)? in
+                let words = statement.split(separator: " ")
+                if statement.hasPrefix("CREATE INDEX ") { return (String(words[2]), statement) }
+                if statement.hasPrefix("CREATE UNIQUE INDEX ") { return (String(words[3]), statement) }
+                return nil
+            }
+            let existing = try connection.query("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")
+                .compactMap { row -> String? in if case .text(let sql) = row[1] { sql } else { nil } }
+            if Set(existing) != Set(expected.map(\.sql)) {
+                var current = ""
+                try connection.inTransaction { try Self.reconcileIndexes(expected, on: connection, current: &current) }
+            }
+            // A store written before per-entity hashes gets them now, as if it had always had them.
+            if StoreMetadata.entityHashes(in: metadata) == nil {
+                metadata = storeMetadata(custom: metadata)
+                try connection.inTransaction {
+                    try StoreMetadata.write(metadata, fingerprint: model.versionHash, to: connection)
+                }
+            }
+        }
+        self.metadata = metadata
+    }
+
+    /// Core Data's 134100 for a store whose model is not `model`, naming what differs.
+    static func incompatible(_ metadata: [String: Any], model: ManagedObjectModel, url: URL) -> PersistenceError {
+        var detail: String
+        if let stored = StoreMetadata.entityHashes(in: metadata) {
+            let current = model.entityVersionHashesByName
+            let names = Set(stored.keys).union(current.keys).sorted()
+            let changed = names.filter { stored[$0] != current[$0] }.map { name in
+                stored[name] == nil ? "\(name) (new)" : current[name] == nil ? "\(name) (not in this model)" : "\(name) (changed)"
+            }
+            detail = "Entities that differ: \(changed.joined(separator: ", "))."
+        } else {
+            detail = "The store was made with model version \(metadata[StoreMetadata.legacyModelHashKey] as? String ?? "none"); this model is \(model.versionHash)."
+        }
+        return PersistenceError(.persistentStoreIncompatibleVersionHash,
+                                "The model used to open the store is incompatible with the one used to create the store. The store at \(url.path) was written with another version of the model. \(detail) Let it migrate (shouldMigrateStoreAutomatically and shouldInferMappingModelAutomatically, both true by default), delete it, or open it with its own model.",
+                                url: url)
+    }
+
+    /// The metadata of a store of this model, keeping the app's own keys from `custom`.
+    func storeMetadata(custom: [String: Any]) -> [String: Any] {
+        StoreMetadata.dictionary(uuid: identifier, hashes: model.entityVersionHashesByName,
+                                 identifiers: Array(model.versionIdentifiers.map(\.base)),
+                                 checksum: model.versionChecksum,
+                                 custom: custom.filter { !StoreMetadata.storeKeys.contains($0.key) })
     }
 
     private func useWriteAheadLog() throws {
@@ -223,13 +274,6 @@ final class SQLiteStore {
         try connection.execute("PRAGMA synchronous = NORMAL")
     }
 
-    private func readMetadata() throws -> [String: String] {
-        var metadata: [String: String] = [:]
-        for row in try connection.query("SELECT Z_KEY, Z_VALUE FROM Z_METADATA") {
-            if case .text(let key) = row[0], case .text(let value) = row[1] { metadata[key] = value }
-        }
-        return metadata
-    }
 
     private func createSchema() throws {
         identifier = UUID().uuidString
@@ -237,9 +281,8 @@ final class SQLiteStore {
             try connection.execute("CREATE TABLE Z_METADATA (Z_KEY TEXT PRIMARY KEY, Z_VALUE TEXT)")
             try connection.execute("CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME TEXT NOT NULL, Z_MAX INTEGER NOT NULL)")
             for statement in schema.createStatements { try connection.execute(statement) }
-            for (key, value) in ["uuid": identifier, "modelHash": model.versionHash, "formatVersion": Self.formatVersion] {
-                try connection.run("INSERT INTO Z_METADATA (Z_KEY, Z_VALUE) VALUES (?, ?)", [.text(key), .text(value)])
-            }
+            metadata = storeMetadata(custom: [:])
+            try StoreMetadata.write(metadata, fingerprint: model.versionHash, to: connection)
             for table in schema.entities {
                 try connection.run("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_MAX) VALUES (?, ?, 0)",
                                    [.integer(table.number), .text(table.entity.entityName)])

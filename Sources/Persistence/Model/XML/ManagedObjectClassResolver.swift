@@ -8,6 +8,9 @@
 struct ManagedObjectClassResolver {
     let registered: [ManagedObject.Type]
     let moduleHints: [String]
+    /// Gives every entity plain `ManagedObject`s: for the other versions of a model, read only to migrate a store,
+    /// whose entities the app's classes (written for the current version) need not fit.
+    var plainObjectsOnly = false
 
     /// What a name resolved to.
     enum Resolution {
@@ -19,6 +22,7 @@ struct ManagedObjectClassResolver {
     }
 
     func resolve(_ representedClassName: String?) -> Resolution {
+        if plainObjectsOnly { return .found(ManagedObject.self) }
         guard let written = representedClassName, !written.isEmpty,
               written != "NSManagedObject", written != "ManagedObject" else { return .found(ManagedObject.self) }
         let name = written.hasPrefix(".") ? String(written.dropFirst()) : written

@@ -31,5 +31,45 @@ extension ManagedObjectModel {
             throw declarations.locate(error)
         }
         warnings = declarations.contents.warnings + warnings
+        if let identifier = declarations.contents.versionIdentifier { versionIdentifiers = [identifier] }
+        // The other versions of a `.xcdatamodeld`, for lightweight migration to find the model a store was written
+        // with (Core Data looks through the app's bundles for them).
+        // Only the versions before this one: a store written by a later version is not migrated back (which Core
+        // Data would do only if it found the later model among the app's; an app never ships its future models).
+        if let folder = try reader.modelFolder(for: url) {
+            let loaded = declarations.file.deletingLastPathComponent().lastPathComponent
+            versionsLoader = {
+                let plain = ManagedObjectClassResolver(registered: [], moduleHints: [], plainObjectsOnly: true)
+                let versions = try Self.versionURLs(ofModelAt: folder)
+                return try versions.prefix { $0.lastPathComponent != loaded }.reversed()
+                    .map { try ManagedObjectModel(reading: $0, classes: plain) }
+            }
+        }
+    }
+
+    /// Reads one version, with the class resolver of the model that asked for it.
+    private convenience init(reading url: URL, classes: ManagedObjectClassResolver) throws {
+        let declarations = try ModelFileReader(classes: classes).read(at: url)
+        do {
+            try self.init(entities: declarations.contents.entities, configurations: declarations.contents.configurations)
+        } catch {
+            throw declarations.locate(error)
+        }
+        if let identifier = declarations.contents.versionIdentifier { versionIdentifiers = [identifier] }
+    }
+
+    /// The versions of the Xcode model at `url` — the `.xcdatamodel` folders of a `.xcdatamodeld` — in Xcode's
+    /// order (`Moody.xcdatamodel`, `Moody 2.xcdatamodel`, … `Moody 10.xcdatamodel`); a single `.xcdatamodel`
+    /// (or its `contents` file) is its own only version. Read each with ``init(contentsOf:managedObjectClasses:modules:)``;
+    /// the current one is the version `.xccurrentversion` names, which reading the `.xcdatamodeld` itself gives.
+    public static func versionURLs(ofModelAt url: URL) throws -> [URL] {
+        let reader = ModelFileReader(classes: ManagedObjectClassResolver(registered: [], moduleHints: []))
+        guard let folder = try reader.modelFolder(for: url) else { return [url] }
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+            .filter { $0.hasSuffix(".xcdatamodel") }
+        // By name without the extension: "Moody" before "Moody 2" ("Moody 2.x" would sort before "Moody.x").
+        func stem(_ name: String) -> String { String(name.dropLast(".xcdatamodel".count)) }
+        return names.sorted { stem($0).compare(stem($1), options: .numeric) == .orderedAscending }
+            .map { folder.appendingPathComponent($0) }
     }
 }

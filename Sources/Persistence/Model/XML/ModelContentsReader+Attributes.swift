@@ -44,7 +44,15 @@ extension ModelContentsReader {
         }
         let defaultValue = try self.defaultValue(of: element, type: type, fail: fail)
         return AttributeDescription(name: name, type: type, isOptional: element.flag("optional"), defaultValue: defaultValue,
-                                    valueTransformerName: transformerName, isTransient: element.flag("transient"))
+                                    valueTransformerName: transformerName, isTransient: element.flag("transient"),
+                                    versionHashModifier: nonEmpty(element["versionHashModifier"]),
+                                    renamingIdentifier: nonEmpty(element["elementID"]))
+    }
+
+    /// `text`, or nil when it is missing or empty (Xcode writes empty fields as absent, but a hand-written file may not).
+    func nonEmpty(_ text: String?) -> String? {
+        guard let text, !text.isEmpty else { return nil }
+        return text
     }
 
     /// The attribute's default value: `defaultValueString` in the attribute's own notation, or for a date

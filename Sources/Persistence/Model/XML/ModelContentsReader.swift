@@ -21,6 +21,8 @@ struct ModelContentsReader {
         var unresolvedClassNames: [String] = []
         /// The line of each entity (`"Movie"`) and property (`"Movie.title"`), for errors the model's checks find.
         var lines: [String: Int] = [:]
+        /// Xcode's "Model Version Identifier" (`userDefinedModelVersionIdentifier`), if set.
+        var versionIdentifier: String?
     }
 
     /// The document versions this reader knows (Xcode has written `1.0` since Xcode 4).
@@ -38,6 +40,7 @@ struct ModelContentsReader {
             throw invalid("unknown model document version '\(version)'; this reader knows \(Self.knownDocumentVersions.sorted().joined(separator: ", ")). Save the model with a current Xcode or declare it in code.", line: root.line)
         }
         var result = Result()
+        result.versionIdentifier = nonEmpty(root["userDefinedModelVersionIdentifier"])
         var declarations: [EntityDeclaration] = []
         for child in root.children {
             switch child.name {
@@ -76,6 +79,8 @@ struct ModelContentsReader {
         let properties: [PropertyDescription]
         let constraints: [[String]]
         let indexes: [FetchIndexDescription]
+        let versionHashModifier: String?
+        let renamingIdentifier: String?
     }
 
     /// Makes the entities in the file's order, each parent before its subentities (a subentity takes the parent's
@@ -102,7 +107,8 @@ struct ModelContentsReader {
                                            managedObjectClass: try objectClass(of: declaration, parent: parent, into: &result),
                                            parent: parent, isAbstract: declaration.isAbstract,
                                            properties: declaration.properties, uniquenessConstraints: declaration.constraints,
-                                           indexes: declaration.indexes)
+                                           indexes: declaration.indexes, versionHashModifier: declaration.versionHashModifier,
+                                           renamingIdentifier: declaration.renamingIdentifier)
             made[declaration.name] = entity
             return entity
         }
@@ -177,7 +183,9 @@ struct ModelContentsReader {
         }
         return EntityDeclaration(name: name, parentName: element["parentEntity"], isAbstract: element.flag("isAbstract"),
                                  representedClassName: element["representedClassName"], line: element.line,
-                                 properties: properties, constraints: constraints, indexes: indexes)
+                                 properties: properties, constraints: constraints, indexes: indexes,
+                                 versionHashModifier: nonEmpty(element["versionHashModifier"]),
+                                 renamingIdentifier: nonEmpty(element["elementID"]))
     }
 
     private func readFetchIndex(_ element: ModelFileElement, entity: String) throws -> FetchIndexDescription {
@@ -241,7 +249,9 @@ struct ModelContentsReader {
         if !toMany { _ = try count("minCount"); _ = try count("maxCount") }
         return RelationshipDescription(name: name, destination: destination, inverse: element["inverseName"],
                                        toMany: toMany, ordered: element.flag("ordered"), deleteRule: rule,
-                                       isOptional: element.flag("optional"), minCount: minCount, maxCount: maxCount)
+                                       isOptional: element.flag("optional"), minCount: minCount, maxCount: maxCount,
+                                       versionHashModifier: nonEmpty(element["versionHashModifier"]),
+                                       renamingIdentifier: nonEmpty(element["elementID"]))
     }
 
     // MARK: - Errors

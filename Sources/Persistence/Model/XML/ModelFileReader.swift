@@ -45,6 +45,17 @@ struct ModelFileReader {
         return Declarations(file: contents, contents: try ModelContentsReader(file: contents, classes: classes).read(root))
     }
 
+    /// The `.xcdatamodeld` folder `url` is or lies in (a version folder or its `contents` file), or nil for a model
+    /// that is not part of one.
+    func modelFolder(for url: URL) throws -> URL? {
+        var candidate = url.standardizedFileURL
+        for _ in 0..<3 {
+            if candidate.pathExtension == "xcdatamodeld" { return candidate }
+            candidate.deleteLastPathComponent()
+        }
+        return nil
+    }
+
     /// The `contents` file that holds the model at `url`.
     func contentsFile(for url: URL) throws -> URL {
         var isFolder: ObjCBool = false

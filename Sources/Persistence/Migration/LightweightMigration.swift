@@ -1,0 +1,58 @@
+import Foundation
+
+/// Migrates a store file, when it is loaded, from the model version it was written with to the coordinator's
+/// model, as Core Data does with `NSMigratePersistentStoresAutomaticallyOption` and
+/// `NSInferMappingModelAutomaticallyOption`: it reads the store's metadata, finds the version whose entity hashes
+/// are the store's among the versions the app has, infers the mapping and rewrites the store in one transaction.
+enum LightweightMigration {
+    /// Migrates the store at `url` to `model` when it was written with another version; does nothing for a store
+    /// that is missing, not a store, or already of `model` (loading then reports what is wrong).
+    static func migrateIfNeeded(storeAt url: URL, to model: ManagedObjectModel,
+                                description: PersistentStoreDescription) throws {
+        guard url.path != "/dev/null", !description.isReadOnly,
+              FileManager.default.fileExists(atPath: url.path),
+              let metadata = try? SQLiteStore.metadata(at: url),
+              !model.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata)
+        else { return }
+        // With automatic migration off, opening the store reports 134100.
+        guard description.shouldMigrateStoreAutomatically else { return }
+        if let manager = description.stagedMigrationManager {
+            try manager.migrate(storeAt: url, metadata: metadata, to: model)
+            return
+        }
+        guard description.shouldInferMappingModelAutomatically else {
+            throw PersistenceError(.migrationMissingMappingModel,
+                                   "Can't find mapping model for migration: the store at \(url.path) was written with another version of the model, and shouldInferMappingModelAutomatically is false (Persistence has no mapping model files). Let the mapping be inferred, or migrate in stages with a StagedMigrationManager.",
+                                   url: url)
+        }
+        guard let source = try sourceModel(for: metadata, among: model) else {
+            throw PersistenceError(.migrationMissingSourceModel,
+                                   "Persistent store migration failed, missing source managed object model: none of the model versions the app has wrote the store at \(url.path). \(versionsHint(model)) Keep every version the app ever shipped in its .xcdatamodeld (Xcode: Editor > Add Model Version), or delete the store.",
+                                   url: url)
+        }
+        try migrate(storeAt: url, metadata: metadata, from: source, to: model)
+    }
+
+    /// The version among `model`'s (the other versions of its `.xcdatamodeld`) that wrote a store with `metadata`.
+    static func sourceModel(for metadata: [String: Any], among model: ManagedObjectModel) throws -> ManagedObjectModel? {
+        try (model.versionsLoader?() ?? []).first { $0.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata) }
+    }
+
+    private static func versionsHint(_ model: ManagedObjectModel) -> String {
+        model.versionsLoader == nil
+            ? "The model was made in code, so it knows no other versions; migrate with a StagedMigrationManager naming the old version, or read the model from its .xcdatamodeld."
+            : "The versions of its .xcdatamodeld were searched."
+    }
+
+    /// Infers the mapping from `source` to `destination` and rewrites the store at `url` in one transaction.
+    static func migrate(storeAt url: URL, metadata: [String: Any], from source: ManagedObjectModel,
+                        to destination: ManagedObjectModel) throws {
+        let plan = try MigrationPlanner(from: source, to: destination, existingIndexes: try SQLiteStore.indexes(at: url)).plan()
+        let custom = metadata.filter { !StoreMetadata.storeKeys.contains($0.key) }
+        let uuid = metadata[CoreDataStoreName.storeUUID] as? String ?? UUID().uuidString
+        let migrated = StoreMetadata.dictionary(uuid: uuid, hashes: destination.entityVersionHashesByName,
+                                                identifiers: Array(destination.versionIdentifiers.map(\.base)),
+                                                checksum: destination.versionChecksum, custom: custom)
+        try SQLiteStore.migrate(at: url, plan: plan, metadata: migrated, fingerprint: destination.versionHash)
+    }
+}
