@@ -13,7 +13,7 @@ enum MigrationLab {
         let model = try writeModel(in: folder)
         let store = folder.appendingPathComponent("Moods.sqlite")
         do {
-            let v1 = try ManagedObjectModel(contentsOf: model.appendingPathComponent("Moods.xcdatamodel"))
+            let v1 = try ManagedObjectModel(contentsOf: model.appendingPathComponent("Moods.xcdatamodel"), managedObjectClasses: [])
             let container = try load(v1, at: store)
             var made = 0
             let fill = BatchInsertRequest(entityName: "Mood") { row in
@@ -31,7 +31,7 @@ enum MigrationLab {
         let copy = folder.appendingPathComponent("Copy.sqlite")
         try FileManager.default.copyItem(at: store, to: copy)
 
-        let v2 = try ManagedObjectModel(contentsOf: model)
+        let v2 = try ManagedObjectModel(contentsOf: model, managedObjectClasses: [])
         _ = try reporter.measure("lightweight migration on load", note: { "\($0) moods after" }) { () throws -> Int in
             let container = try load(v2, at: store)
             return try container.viewContext.count(for: FetchRequest<ManagedObject>(entityName: "Mood"))

@@ -15,7 +15,7 @@ let arguments = CommandLine.arguments
 //   PersistenceCrashWriter migrate MODEL.xcdatamodeld STORE-PATH STARTED-MARKER
 if arguments.count == 5, arguments[1] == "migrate" {
     do {
-        let model = try ManagedObjectModel(contentsOf: URL(fileURLWithPath: arguments[2]))
+        let model = try ManagedObjectModel(contentsOf: URL(fileURLWithPath: arguments[2]), managedObjectClasses: [])
         let container = PersistentContainer(name: "CrashMigrator", managedObjectModel: model)
         container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: arguments[3]))]
         _ = FileManager.default.createFile(atPath: arguments[4], contents: Data())

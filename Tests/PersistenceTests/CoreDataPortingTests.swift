@@ -16,6 +16,13 @@ private typealias NSSortDescriptor = FetchSortDescriptor
 private typealias NSMergePolicy = MergePolicy
 private typealias NSMergePolicyType = MergePolicyType
 private typealias NSFetchRequestResult = FetchRequestResult
+private typealias NSEntityDescription = EntityDescription
+private typealias NSManagedObjectModel = ManagedObjectModel
+private typealias NSPersistentStoreCoordinator = PersistentStoreCoordinator
+private typealias NSPersistentStoreDescription = PersistentStoreDescription
+private typealias NSPersistentStore = PersistentStore
+private typealias NSFetchedResultsController<Result> = FetchedResultsController<Result>
+private typealias NSFetchedResultsControllerDelegate = FetchedResultsControllerDelegate
 
 /// An app's helper protocol as Core Data apps declare it.
 private protocol Named: NSFetchRequestResult {
@@ -55,6 +62,20 @@ final class CoreDataPortingTests: PersistenceTestCase {
         let ids: [NSManagedObjectID] = inserted.map { $0.map(\.objectID) } ?? []
         XCTAssertTrue(ids.allSatisfy { !$0.isTemporaryID })
         XCTAssertEqual((Movie.self as any Named.Type).entityName, "Movie")
+    }
+
+    /// A stack's store code as apps write it: the coordinator's stores, their metadata, the store type constant.
+    func testStoreCodeReadsAsWritten() throws {
+        let coordinator: NSPersistentStoreCoordinator = container.persistentStoreCoordinator
+        let store: NSPersistentStore = try XCTUnwrap(coordinator.persistentStores.first)
+        XCTAssertEqual(store.type, NSSQLiteStoreType, "a store at /dev/null is an SQLite store, as in Core Data")
+        var metadata = coordinator.metadata(for: store)
+        metadata["lastImport"] = "2026-11-26"
+        coordinator.setMetadata(metadata, for: store)
+        XCTAssertEqual(coordinator.metadata(for: store)["lastImport"] as? String, "2026-11-26")
+        let entity: NSEntityDescription = Movie.entity()
+        let model: NSManagedObjectModel = coordinator.managedObjectModel
+        XCTAssertTrue(model.entitiesByName[entity.name!] === entity)
     }
 
     /// Core Data types an entity's name `String?`, and real code unwraps it (`entity().name!`).

@@ -60,7 +60,7 @@ final class MigrationCrashTests: XCTestCase {
 
     /// A version-1 store of `rows` entries (written with SQL: the library made the tables).
     private func writeStore(at url: URL, model: URL) throws {
-        let v1 = try ManagedObjectModel(contentsOf: model.appendingPathComponent("Entries.xcdatamodel"))
+        let v1 = try ManagedObjectModel(contentsOf: model.appendingPathComponent("Entries.xcdatamodel"), managedObjectClasses: [])
         do {
             let container = PersistentContainer(name: "Entries", managedObjectModel: v1)
             container.persistentStoreDescriptions = [PersistentStoreDescription(url: url)]
@@ -108,8 +108,8 @@ final class MigrationCrashTests: XCTestCase {
         let model = try writeModel(in: root)
         let template = root.appendingPathComponent("template.sqlite")
         try writeStore(at: template, model: model)
-        let v1 = try ManagedObjectModel(contentsOf: model.appendingPathComponent("Entries.xcdatamodel"))
-        let v2 = try ManagedObjectModel(contentsOf: model)
+        let v1 = try ManagedObjectModel(contentsOf: model.appendingPathComponent("Entries.xcdatamodel"), managedObjectClasses: [])
+        let v2 = try ManagedObjectModel(contentsOf: model, managedObjectClasses: [])
 
         // One whole run, to time the migration.
         let timing = root.appendingPathComponent("timing")

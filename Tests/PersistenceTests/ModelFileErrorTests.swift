@@ -11,7 +11,7 @@ final class ModelFileErrorTests: PersistenceTestCase {
                                 entity: String? = nil, key: String? = nil,
                                 file: StaticString = #filePath, line: UInt = #line) throws -> PersistenceError? {
         let url = try ModelFixtures.url(path)
-        let error = assertPersistenceError(code, file: file, line: line) { _ = try ManagedObjectModel(contentsOf: url) }
+        let error = assertPersistenceError(code, file: file, line: line) { _ = try ManagedObjectModel(contentsOf: url, managedObjectClasses: []) }
         guard let error else { return nil }
         for fragment in fragments {
             XCTAssertTrue(error.message.contains(fragment), "'\(error.message)' lacks '\(fragment)'", file: file, line: line)
@@ -142,7 +142,7 @@ final class ModelFileErrorTests: PersistenceTestCase {
     func testACompiledModelIsExplained() throws {
         let folder = try temporaryFolder().appendingPathComponent("Films.momd")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let error = assertPersistenceError(.fileReadCorruptFile) { _ = try ManagedObjectModel(contentsOf: folder) }
+        let error = assertPersistenceError(.fileReadCorruptFile) { _ = try ManagedObjectModel(contentsOf: folder, managedObjectClasses: []) }
         XCTAssertTrue(error?.message.contains("compiled by Xcode's momc") == true, error?.message ?? "")
     }
 
@@ -155,7 +155,7 @@ final class ModelFileErrorTests: PersistenceTestCase {
             ("not xml", "the file is empty or is not XML"),
         ] {
             try Data(text.utf8).write(to: file)
-            let error = assertPersistenceError(.fileReadCorruptFile) { _ = try ManagedObjectModel(contentsOf: file) }
+            let error = assertPersistenceError(.fileReadCorruptFile) { _ = try ManagedObjectModel(contentsOf: file, managedObjectClasses: []) }
             XCTAssertTrue(error?.message.contains(expected) == true, "\(text.debugDescription): \(error?.message ?? "")")
         }
     }
@@ -174,7 +174,7 @@ final class ModelFileErrorTests: PersistenceTestCase {
             }
             try Data(bytes).write(to: file)
             do {
-                _ = try ManagedObjectModel(contentsOf: file)
+                _ = try ManagedObjectModel(contentsOf: file, managedObjectClasses: [])
                 read += 1
             } catch let error as PersistenceError {
                 XCTAssertFalse(error.message.isEmpty)
@@ -190,7 +190,7 @@ final class ModelFileErrorTests: PersistenceTestCase {
         let depth = 200_000
         try Data(("<model>" + String(repeating: "<userInfo>", count: depth) + String(repeating: "</userInfo>", count: depth) + "</model>").utf8)
             .write(to: file)
-        let error = assertPersistenceError(.fileReadCorruptFile) { _ = try ManagedObjectModel(contentsOf: file) }
+        let error = assertPersistenceError(.fileReadCorruptFile) { _ = try ManagedObjectModel(contentsOf: file, managedObjectClasses: []) }
         XCTAssertTrue(error?.message.contains("nested more than 64 levels deep") == true, error?.message ?? "")
     }
 
@@ -201,7 +201,7 @@ final class ModelFileErrorTests: PersistenceTestCase {
                 <entity name="Note"><attribute name="due" optional="YES" attributeType="Date" defaultDateTimeInterval="1e999"/></entity>
             </model>
             """.utf8).write(to: file)
-        let error = assertPersistenceError(.coreData) { _ = try ManagedObjectModel(contentsOf: file) }
+        let error = assertPersistenceError(.coreData) { _ = try ManagedObjectModel(contentsOf: file, managedObjectClasses: []) }
         XCTAssertTrue(error?.message.contains("defaultDateTimeInterval '1e999' is not a number of seconds") == true, error?.message ?? "")
     }
 
@@ -212,7 +212,7 @@ final class ModelFileErrorTests: PersistenceTestCase {
         var refused = 0
         for length in stride(from: 0, to: data.count, by: 97) {
             try data.prefix(length).write(to: file)
-            do { _ = try ManagedObjectModel(contentsOf: file) } catch is PersistenceError { refused += 1 }
+            do { _ = try ManagedObjectModel(contentsOf: file, managedObjectClasses: []) } catch is PersistenceError { refused += 1 }
         }
         XCTAssertEqual(refused, (data.count + 96) / 97, "every truncated file is refused")
     }

@@ -11,7 +11,7 @@ final class ModelFileTests: PersistenceTestCase {
     }
 
     private func catalog() throws -> ManagedObjectModel {
-        try ManagedObjectModel(contentsOf: ModelFixtures.url("Catalog.xcdatamodel"))
+        try ManagedObjectModel(contentsOf: ModelFixtures.url("Catalog.xcdatamodel"), managedObjectClasses: [])
     }
 
     // MARK: - Versions and equality with the code model
@@ -23,6 +23,15 @@ final class ModelFileTests: PersistenceTestCase {
         XCTAssertNil(movie.attributesByName["budget"], "only Films (version 1) has Movie.budget")
         XCTAssertEqual(model.entities.map(\.name), ["Actor", "Director", "Movie", "Sample", "Scene", "Studio"])
         XCTAssertEqual(model.warnings, [])
+    }
+
+    /// Core Data's `NSManagedObjectModel(contentsOf:)` is failable; code written for it reads the same here.
+    func testTheFailableInitializerReadsAModelOrAnswersNil() throws {
+        let url = try ModelFixtures.url("Catalog.xcdatamodel")
+        let model: ManagedObjectModel? = ManagedObjectModel(contentsOf: url)
+        XCTAssertEqual(model?.entities.isEmpty, false)
+        let missing = url.deletingLastPathComponent().appendingPathComponent("Nowhere.xcdatamodel")
+        XCTAssertNil(ManagedObjectModel(contentsOf: missing))
     }
 
     func testTheFileModelEqualsTheCodeModelOfTheSameEntities() throws {
@@ -116,7 +125,7 @@ final class ModelFileTests: PersistenceTestCase {
 
     func testMultipleEntitiesClaimingOneSubclassAreReported() throws {
         let error = assertPersistenceError(.coreData) {
-            _ = try ManagedObjectModel(contentsOf: ModelFixtures.url("Invalid/DuplicateClass.xml"))
+            _ = try ManagedObjectModel(contentsOf: ModelFixtures.url("Invalid/DuplicateClass.xml"), managedObjectClasses: [])
         }
         let message = error?.message ?? ""
         XCTAssertTrue(message.contains("Multiple entity descriptions claim the subclass Director"), message)

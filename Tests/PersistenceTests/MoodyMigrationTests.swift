@@ -19,7 +19,7 @@ final class MoodyMigrationTests: MigrationTestCase {
 
     private func version(_ number: Int) throws -> ManagedObjectModel {
         let name = number == 1 ? "Moody.xcdatamodel" : "Moody \(number).xcdatamodel"
-        return try ManagedObjectModel(contentsOf: try moody().appendingPathComponent(name))
+        return try ManagedObjectModel(contentsOf: try moody().appendingPathComponent(name), managedObjectClasses: [])
     }
 
     /// A version-1 store: Europe, Germany in it, and three moods in Germany.
@@ -47,11 +47,11 @@ final class MoodyMigrationTests: MigrationTestCase {
     func testEveryVersionIsReadableAndTheyAreListedInXcodesOrder() throws {
         let versions = try ManagedObjectModel.versionURLs(ofModelAt: try moody())
         XCTAssertEqual(versions.map(\.lastPathComponent), ["Moody.xcdatamodel"] + (2...6).map { "Moody \($0).xcdatamodel" })
-        let models = try versions.map { try ManagedObjectModel(contentsOf: $0) }
+        let models = try versions.map { try ManagedObjectModel(contentsOf: $0, managedObjectClasses: []) }
         XCTAssertEqual(models.map { $0.versionIdentifiers }, (1...6).map { [AnyHashable(String($0))] })
         XCTAssertEqual(Set(models.map(\.versionChecksum)).count, 6, "six different versions")
         XCTAssertEqual(models[1].entitiesByName["Mood"]?.attributesByName["remoteID"]?.renamingIdentifier, "remoteIdentifier")
-        let current = try ManagedObjectModel(contentsOf: try moody())
+        let current = try ManagedObjectModel(contentsOf: try moody(), managedObjectClasses: [])
         XCTAssertEqual(current.versionIdentifiers, ["6"], ".xccurrentversion names version 6")
     }
 
@@ -89,7 +89,7 @@ final class MoodyMigrationTests: MigrationTestCase {
 
     func testAVersionOneStoreMigratesToTheCurrentVersionInOneGo() throws {
         let url = try versionOneStore()
-        let current = try ManagedObjectModel(contentsOf: try moody())
+        let current = try ManagedObjectModel(contentsOf: try moody(), managedObjectClasses: [])
         let container = try open(url, current)
         try checkMoods(in: container)
         XCTAssertEqual(try PersistentStoreCoordinator.metadataForPersistentStore(ofType: NSSQLiteStoreType, at: url)[NSStoreModelVersionIdentifiersKey] as? [String], ["6"])

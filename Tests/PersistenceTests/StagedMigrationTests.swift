@@ -65,6 +65,33 @@ final class StagedMigrationTests: MigrationTestCase {
             try PersistentStoreCoordinator.metadataForPersistentStore(ofType: NSSQLiteStoreType, at: url)))
     }
 
+    /// The handlers are the app's code: they run while the store is migrated, before it opens, and not under the
+    /// lock of the coordinator that is loading it (another thread can use that coordinator meanwhile).
+    func testHandlersRunOutsideTheLoadingCoordinatorsLock() throws {
+        let v1 = try people(.attribute("first", .string))
+        let v2 = try people(.attribute("first", .string), .attribute("age", .integer16))
+        let url = try store(v1) { insert("Person", ["first": "Ada"], into: $0) }
+        let container = PersistentContainer(name: "People", managedObjectModel: v2)
+        let coordinator = container.persistentStoreCoordinator
+        let stage = CustomMigrationStage(migratingFrom: reference(v1), to: reference(v2))
+        nonisolated(unsafe) var blocked: Bool?
+        stage.willMigrateHandler = { _, _ in
+            let taken = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                _ = coordinator.persistentStores
+                taken.signal()
+            }
+            blocked = taken.wait(timeout: .now() + 2) == .timedOut
+        }
+        let description = PersistentStoreDescription(url: url)
+        description.setOption(StagedMigrationManager([stage]), forKey: NSPersistentStoreStagedMigrationManagerOptionKey)
+        container.persistentStoreDescriptions = [description]
+        nonisolated(unsafe) var failure: (any Error)?
+        container.loadPersistentStores { _, error in failure = error }
+        XCTAssertNil(failure)
+        XCTAssertEqual(blocked, false, "another thread could take the coordinator's lock during the handler")
+    }
+
     func testAFailingHandlerFailsTheLoadAndLeavesTheStoreOnItsVersion() throws {
         let v1 = try people(.attribute("first", .string))
         let v2 = try people(.attribute("first", .string), .attribute("age", .integer16))

@@ -169,7 +169,7 @@ public final class ManagedObjectModelReference: NSObject, @unchecked Sendable {
     /// current version).
     public init(fileURL: URL, versionChecksum: String) {
         self.versionChecksum = versionChecksum
-        self.load = { try ManagedObjectModel(contentsOf: fileURL) }
+        self.load = { try ManagedObjectModel(contentsOf: fileURL, managedObjectClasses: []) }
     }
 
     /// The model, read if need be; an error when its checksum is not ``versionChecksum``.

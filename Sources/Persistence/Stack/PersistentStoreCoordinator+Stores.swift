@@ -20,14 +20,8 @@ extension PersistentStoreCoordinator {
     @discardableResult
     public func addPersistentStore(ofType storeType: String, configurationName: String? = nil, at storeURL: URL,
                                    options: [AnyHashable: Any]? = nil) throws -> PersistentStore {
-        let url: URL
-        switch storeType {
-        case CoreDataStoreName.inMemoryStoreType: url = URL(fileURLWithPath: "/dev/null")
-        case CoreDataStoreName.sqliteStoreType: url = storeURL
-        default:
-            throw PersistenceError(.persistentStoreInvalidType, "Unsupported store type '\(storeType)': Persistence keeps stores in SQLite (NSSQLiteStoreType), or in memory (NSInMemoryStoreType).", url: storeURL)
-        }
-        let description = PersistentStoreDescription(url: url)
+        let description = PersistentStoreDescription(url: storeURL)
+        description.type = storeType
         func flag(_ key: String) -> Bool { (options?[key] as? Bool) ?? (options?[key] as? NSNumber)?.boolValue ?? false }
         description.isReadOnly = flag(CoreDataStoreName.readOnly)
         description.shouldMigrateStoreAutomatically = flag(CoreDataStoreName.migrateAutomatically)

@@ -24,14 +24,31 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// - Throws: ``PersistenceError`` naming the file and the reason (see ``PersistentContainer/loadPersistentStores(completionHandler:)``).
     @discardableResult
     public func addPersistentStore(with description: PersistentStoreDescription) throws -> PersistentStore {
-        try lock.withLock {
-            guard store == nil else {
-                throw PersistenceError(.persistentStoreInvalidType, "This coordinator already has a store (\(store!.url.path)); Persistence supports one store per coordinator.", url: description.url)
-            }
+        func checkNoStore() throws {
+            guard let store else { return }
+            throw PersistenceError(.persistentStoreInvalidType, "This coordinator already has a store (\(store.url.path)); Persistence supports one store per coordinator.", url: description.url)
+        }
+        guard description.type == CoreDataStoreName.sqliteStoreType || description.type == CoreDataStoreName.inMemoryStoreType else {
+            throw PersistenceError(.persistentStoreInvalidType, "Unsupported store type '\(description.type)': Persistence keeps stores in SQLite (NSSQLiteStoreType), or in memory (NSInMemoryStoreType).", url: description.url)
+        }
+        try lock.withLock(checkNoStore)
+        // Outside the lock: a staged migration's handlers are the app's code (the store is not open yet, so there
+        // is nothing the lock would guard).
+        if description.type != CoreDataStoreName.inMemoryStoreType {
             try LightweightMigration.migrateIfNeeded(storeAt: description.url, to: managedObjectModel, description: description)
-            let opened = try SQLiteStore(description: description, model: managedObjectModel)
+        }
+        return try lock.withLock {
+            try checkNoStore()
+            let opened: SQLiteStore
+            if description.type == CoreDataStoreName.inMemoryStoreType, description.url.path != "/dev/null" {
+                let inMemory = PersistentStoreDescription.inMemory()
+                inMemory.isReadOnly = description.isReadOnly
+                opened = try SQLiteStore(description: inMemory, model: managedObjectModel)
+            } else {
+                opened = try SQLiteStore(description: description, model: managedObjectModel)
+            }
             store = opened
-            let added = PersistentStore(url: description.url, type: description.url.path == "/dev/null" ? CoreDataStoreName.inMemoryStoreType : CoreDataStoreName.sqliteStoreType,
+            let added = PersistentStore(url: description.url, type: description.type,
                                         identifier: opened.identifier, isReadOnly: description.isReadOnly,
                                         options: description.storeOptions, configurationName: description.configuration,
                                         coordinator: self)

@@ -7,6 +7,12 @@ import Foundation
 public final class PersistentStoreDescription: @unchecked Sendable, CustomStringConvertible {
     /// The store file (`/dev/null` for an in-memory store).
     public var url: URL
+    /// The kind of store (Core Data's `type`): ``NSSQLiteStoreType``, the default — a store at `/dev/null` is an
+    /// SQLite store too, in memory — or ``NSInMemoryStoreType``, which Persistence also keeps in SQLite at
+    /// `/dev/null` (whatever ``url`` says). Where they differ: Core Data's own in-memory store supports neither batch
+    /// requests nor persistent history; Persistence's does. Tests that should behave as on Apple platforms use an
+    /// SQLite store at `/dev/null`, as lesson 1 does.
+    public var type = NSSQLiteStoreType
     /// Open the store without writing to it; saves fail.
     public var isReadOnly = false
     /// Load on a background queue and call the completion handler there (instead of before returning).

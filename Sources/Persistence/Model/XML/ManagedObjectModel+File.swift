@@ -14,7 +14,7 @@ extension ManagedObjectModel {
     /// `modules`). When none is found the entity uses `ManagedObject`, as Core Data does, and ``warnings``
     /// says so.
     ///
-    /// Unlike Core Data's failable initialiser this one throws, and the error names the file, the line, the
+    /// Unlike Core Data's failable ``init(contentsOf:)`` this one throws, and the error names the file, the line, the
     /// entity and the property: a file that is missing (260) or not well-formed XML (259), an unknown document
     /// version or attribute type, a relationship to a missing entity or a missing inverse, and features this
     /// library does not support yet (transient relationships, derived attributes, validation rules, fetched
@@ -44,6 +44,18 @@ extension ManagedObjectModel {
                 return try versions.prefix { $0.lastPathComponent != loaded }.reversed()
                     .map { try ManagedObjectModel(reading: $0, classes: plain) }
             }
+        }
+    }
+
+    /// Reads a model drawn in Xcode, as Core Data's `NSManagedObjectModel(contentsOf:)` does: nil when it cannot be
+    /// read. The reason is printed to standard error; to handle it, call
+    /// ``init(contentsOf:managedObjectClasses:modules:)``, which throws it (and takes the classes to use).
+    public convenience init?(contentsOf url: URL) {
+        do {
+            try self.init(contentsOf: url, managedObjectClasses: [], modules: [])
+        } catch {
+            FileHandle.standardError.write(Data("ManagedObjectModel(contentsOf: \(url.path)): \(error)\n".utf8))
+            return nil
         }
     }
 
