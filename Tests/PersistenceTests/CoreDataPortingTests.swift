@@ -23,6 +23,8 @@ private typealias NSPersistentStoreDescription = PersistentStoreDescription
 private typealias NSPersistentStore = PersistentStore
 private typealias NSFetchedResultsController<Result> = FetchedResultsController<Result>
 private typealias NSFetchedResultsControllerDelegate = FetchedResultsControllerDelegate
+private typealias NSMappingModel = MappingModel
+private typealias NSMigrationManager = MigrationManager
 
 /// An app's helper protocol as Core Data apps declare it.
 private protocol Named: NSFetchRequestResult {
