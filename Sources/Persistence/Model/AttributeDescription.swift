@@ -30,16 +30,24 @@ public final class AttributeDescription: Sendable, CustomStringConvertible {
     /// with the store. It counts in the model's ``ManagedObjectModel/versionHash``. Fetches run by the store cannot
     /// use it in a predicate or sort descriptor; evaluate those on the objects in memory instead.
     public let isTransient: Bool
+    /// Whether persistent history keeps the attribute's value when its object is deleted (Core Data's
+    /// `preservesValueInHistoryOnDeletion`, Xcode's "Preserve After Deletion", `preserveAfterDeletion="YES"` in
+    /// the model file): the deletion's ``PersistentHistoryChange/tombstone`` then holds it, so a reader of the
+    /// history can tell which object went (by a UUID, say) after its row is gone. It changes no table, so it does not
+    /// count in the model's ``ManagedObjectModel/versionHash``; a transient attribute has no stored value to keep.
+    public let preservesValueInHistoryOnDeletion: Bool
 
     /// An attribute; ``PropertyDescription/attribute(_:_:optional:defaultValue:transient:)`` is the
     /// short way to declare one in a model.
     public init(name: String, type: AttributeType, isOptional: Bool = true, defaultValue: PersistentValue = .null,
-                valueTransformerName: String? = nil, isTransient: Bool = false) {
+                valueTransformerName: String? = nil, isTransient: Bool = false,
+                preservesValueInHistoryOnDeletion: Bool = false) {
         self.name = name
         self.attributeType = type
         self.isOptional = isOptional
         self.valueTransformerName = valueTransformerName
         self.isTransient = isTransient
+        self.preservesValueInHistoryOnDeletion = preservesValueInHistoryOnDeletion
         // Stored in the attribute's own form (an integer default of a double attribute becomes a double); one that
         // does not fit is kept as given and rejected by ManagedObjectModel.
         self.defaultValue = type.coerce(defaultValue) ?? defaultValue

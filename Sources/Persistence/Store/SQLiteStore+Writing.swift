@@ -4,14 +4,23 @@ import Foundation
 /// ``rollbackWrite()``, so a save is applied whole or not at all.
 extension SQLiteStore {
     func beginWrite() throws {
+        try checkWritable()
         try connection.execute("BEGIN IMMEDIATE")
+        do {
+            try beginHistoryTransaction()
+        } catch {
+            rollbackWrite()
+            throw error
+        }
     }
 
     func commitWrite() throws {
+        try endHistoryTransaction()
         try connection.execute("COMMIT")
     }
 
     func rollbackWrite() {
+        abandonHistoryTransaction()
         if connection.isInTransaction { try? connection.execute("ROLLBACK") }
     }
 

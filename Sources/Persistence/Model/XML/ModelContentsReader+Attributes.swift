@@ -44,7 +44,9 @@ extension ModelContentsReader {
         }
         let defaultValue = try self.defaultValue(of: element, type: type, fail: fail)
         return AttributeDescription(name: name, type: type, isOptional: element.flag("optional"), defaultValue: defaultValue,
-                                    valueTransformerName: transformerName, isTransient: element.flag("transient"))
+                                    valueTransformerName: transformerName, isTransient: element.flag("transient"),
+                                    // Xcode's "Preserve After Deletion" checkbox.
+                                    preservesValueInHistoryOnDeletion: element.flag("preserveAfterDeletion"))
     }
 
     /// The attribute's default value: `defaultValueString` in the attribute's own notation, or for a date
