@@ -9,6 +9,9 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     private var store: SQLiteStore?
     /// Contexts that merge other contexts' saves automatically (held weakly).
     let mergingContexts = ContextList()
+    /// Posts remote-change notifications, for a store loaded with
+    /// `NSPersistentStoreRemoteChangeNotificationPostOptionKey`.
+    private(set) var remoteChangeWatcher: RemoteChangeWatcher?
 
     /// A coordinator with no store yet (a container opens it; contexts set it as ``ManagedObjectContext/persistentStoreCoordinator``).
     public init(managedObjectModel: ManagedObjectModel) {
@@ -23,8 +26,17 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             guard store == nil else {
                 throw PersistenceError(.persistentStoreInvalidType, "This coordinator already has a store (\(store!.url.path)); Persistence supports one store per coordinator.", url: description.url)
             }
-            store = try SQLiteStore(description: description, model: managedObjectModel)
+            let store = try SQLiteStore(description: description, model: managedObjectModel)
+            if try description.boolOption(PersistentStoreDescription.remoteChangeNotificationPostOptionKey) == true {
+                remoteChangeWatcher = try RemoteChangeWatcher(coordinator: self, store: store)
+            }
+            self.store = store
         }
+    }
+
+    deinit {
+        // The watcher's connection closes before the store's (which removes an in-memory store's file).
+        remoteChangeWatcher?.stop()
     }
 
     /// Hands a save to every other context that merges automatically, on its own queue.
@@ -70,6 +82,10 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             guard let store else {
                 throw PersistenceError(.persistentStoreInvalidType, "No store is loaded: call loadPersistentStores(completionHandler:) first and check its error.")
             }
+            // A write wakes the remote-change watchers of this process on the same file at once (others see it at
+            // their next look).
+            let writes = store.writeCount
+            defer { if store.writeCount != writes { RemoteChangeWatcher.storeDidChange(path: store.path) } }
             do {
                 return try body(store)
             } catch let error as SQLiteError {

@@ -109,6 +109,10 @@ extension SQLiteStore {
         return number
     }
 
+    /// A number that moves whenever this store writes a row: the coordinator compares it around its calls to tell
+    /// the remote-change watchers of this process that the file changed.
+    var writeCount: Int { connection.totalChanges }
+
     // MARK: - Reading and purging
 
     /// Reads, or deletes, the transactions `query` selects.
