@@ -4,7 +4,10 @@ import Foundation
 ///
 /// Like every context method, call these on the context's queue. Batch requests go straight to the store in
 /// one transaction of their own: they neither read nor change this context (its registered objects keep their
-/// values, its unsaved changes stay unsaved and are not written), and they post no notifications.
+/// values, its unsaved changes stay unsaved and are not written), and they post no notifications. (A store with
+/// persistent history records them, by this context's ``transactionAuthor``, and a coordinator loaded with
+/// `NSPersistentStoreRemoteChangeNotificationPostOptionKey` posts its remote-change notification for them, as for
+/// any write.)
 extension ManagedObjectContext {
     /// Runs a batch update in the store (see ``BatchUpdateRequest``).
     /// - Throws: ``PersistenceError``: 134020 unknown entity or attribute (the message lists the valid ones),

@@ -37,7 +37,7 @@ public final class AttributeDescription: Sendable, CustomStringConvertible {
     /// count in the model's ``ManagedObjectModel/versionHash``; a transient attribute has no stored value to keep.
     public let preservesValueInHistoryOnDeletion: Bool
 
-    /// An attribute; ``PropertyDescription/attribute(_:_:optional:defaultValue:transient:)`` is the
+    /// An attribute; ``PropertyDescription/attribute(_:_:optional:defaultValue:transient:preservesValueInHistoryOnDeletion:)`` is the
     /// short way to declare one in a model.
     public init(name: String, type: AttributeType, isOptional: Bool = true, defaultValue: PersistentValue = .null,
                 valueTransformerName: String? = nil, isTransient: Bool = false,

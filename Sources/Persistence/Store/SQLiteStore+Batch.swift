@@ -190,6 +190,7 @@ extension SQLiteStore {
         let place = "Batch insert into \(plan.entity.entityName)"
         return try inBatchTransaction(place) {
             var next = try allocatePrimaryKeys(for: plan.entity, count: plan.rows.count)
+            let firstKey = next
             // Rows usually all give the same keys, so one prepared statement serves them all.
             var statements: [[Int]: SQLiteStatement] = [:]
             defer { for statement in statements.values { try? statement.reset() } }
@@ -231,12 +232,16 @@ extension SQLiteStore {
                     while try statement.step() {}
                 }
                 count += connection.changes
-                // A new row is recorded here (an upsert's update, by the update trigger: see StoreHistorySchema).
-                if written.primaryKey == next, written.entity === plan.entity, recordsHistory {
+                // An upsert's new row is recorded here (its update, by the update trigger: see StoreHistorySchema).
+                if upserts, written.primaryKey == next, written.entity === plan.entity, recordsHistory {
                     try recordInsertion(of: plan.entity, primaryKey: next)
                 }
                 if plan.returnsKeys { keys.append(written) }
                 next += 1
+            }
+            // Without upserts every row is new, under fresh keys: recorded in one statement.
+            if !upserts, recordsHistory, next > firstKey {
+                try recordInsertions(in: schema[plan.entity.rootEntity], keys: firstKey...(next - 1))
             }
             return (count, plan.returnsKeys ? keys.map { objectID(of: $0.entity, primaryKey: $0.primaryKey) } : nil)
         }
