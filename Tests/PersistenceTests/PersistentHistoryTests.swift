@@ -136,6 +136,41 @@ final class PersistentHistoryTests: PersistenceTestCase {
         XCTAssertLessThan(transactions[0].token, transactions[1].token)
     }
 
+    func testEachObjectIsOneChangePerTransactionWithItsToManyRelationships() throws {
+        let films = try HistoryModel.container(HistoryModel.description(), model: TestModel.make())
+        let view = films.viewContext
+        let movie = Movie(context: view)
+        movie.title = "Ran"
+        movie.year = 1985
+        movie.scenes = (1...3).map { number in
+            let scene = Scene(context: view)
+            scene.number = number
+            return scene
+        }
+        try view.save()
+        // Each scene's row is inserted, then given its place: still one insertion each.
+        let inserted = try XCTUnwrap(view.history().last?.changes)
+        XCTAssertEqual(inserted.count, 4)
+        XCTAssertTrue(inserted.allSatisfy { $0.changeType == .insert })
+
+        let actor = Actor(context: view)
+        actor.name = "Tatsuya Nakadai"
+        movie.actors = [actor]
+        movie.scenes = movie.scenes.reversed()
+        movie.rating = 8.2
+        try view.save()
+        let changes = try XCTUnwrap(view.history().last?.changes)
+        XCTAssertEqual(Set(changes.map(\.changedObjectID)).count, changes.count, "one change per object")
+        let movieChange = try XCTUnwrap(changes.first { $0.changedObjectID == movie.objectID })
+        XCTAssertEqual(movieChange.changeType, .update)
+        XCTAssertEqual(Set(movieChange.updatedProperties?.map(\.name) ?? []), ["actors", "scenes", "rating"])
+        XCTAssertEqual(changes.first { $0.changedObjectID == actor.objectID }?.changeType, .insert)
+        // The first and last scenes changed places: updated, with no property of their own.
+        let moved = changes.filter { $0.changedObjectID.entityName == "Scene" }
+        XCTAssertTrue(moved.contains { $0.changedObjectID == movie.scenes.first?.objectID })
+        XCTAssertTrue(moved.allSatisfy { $0.changeType == .update && $0.updatedProperties == [] })
+    }
+
     // MARK: - Batch requests
 
     func testBatchRequestsAreRecordedWithTheirContextsAuthor() throws {

@@ -13,12 +13,13 @@ public final class PersistentHistoryChange: @unchecked Sendable, CustomStringCon
     /// The object that changed. For a deletion, the object no longer exists: use the ID to remove it from what you
     /// show, or the ``tombstone`` to know what it was.
     public let changedObjectID: ManagedObjectID
-    /// For an update: the properties whose stored values changed — attributes, to-one relationships, and an ordered
-    /// relationship's positions (reported as the child's to-one). `nil` for an insertion or deletion.
+    /// For an update: the properties whose stored values changed — attributes and to-one relationships (as the row
+    /// holds them: set to the value it had, a property has not changed), and the to-many relationships a save
+    /// changed. `nil` for an insertion or deletion.
     ///
-    /// Persistence records what changed in the row, so a to-many relationship kept on the other objects' rows (the
-    /// children's keys, a join table) is reported on those objects, not here; Core Data's list of a save's to-many
-    /// changes is undocumented.
+    /// A child of an ordered relationship whose place in it changed is updated with no property of its own (the
+    /// change is its parent's relationship). A batch delete's nullify rule reports the to-one relationships it
+    /// cleared, not the to-many lists it shortened. What Core Data lists in these cases is undocumented.
     public let updatedProperties: Set<PropertyDescription>?
     /// For a deletion: the deleted object's values of the attributes marked
     /// ``AttributeDescription/preservesValueInHistoryOnDeletion``, by attribute name (values that were nil are left

@@ -137,22 +137,27 @@ public final class PersistentHistoryChangeRequest: PersistentStoreRequest, Custo
         case .deleteBeforeToken, .deleteBeforeDate: deletes = true
         case .fetchAfterToken, .fetchAfterDate, .fetchMatching: deletes = false
         }
+        // A purge reads nothing back: it answers with its status, or with how many transactions it deleted.
         return StoreHistoryQuery(selection: selection, deletes: deletes,
-                                 readsTransactions: resultType == .transactionsOnly || resultType == .transactionsAndChanges,
-                                 readsChanges: [.transactionsAndChanges, .changesOnly, .objectIDs].contains(resultType),
-                                 countsChanges: resultType == .count && !deletes)
+                                 readsTransactions: !deletes && (resultType == .transactionsOnly || resultType == .transactionsAndChanges),
+                                 readsChanges: !deletes && [.transactionsAndChanges, .changesOnly, .objectIDs].contains(resultType),
+                                 countsChanges: !deletes && resultType == .count)
     }
 
     /// The result of the store's answer, as the result type asks.
     func result(from answer: StoreHistoryAnswer) -> PersistentHistoryResult {
         let result: Any?
+        switch operation {
+        case .deleteBeforeToken, .deleteBeforeDate:
+            return PersistentHistoryResult(resultType: resultType, result: resultType == .count ? answer.numbers.count : true)
+        case .fetchAfterToken, .fetchAfterDate, .fetchMatching:
+            break
+        }
         switch resultType {
         case .statusOnly:
             result = true
         case .count:
-            if case .deleteBeforeToken = operation { result = answer.numbers.count }
-            else if case .deleteBeforeDate = operation { result = answer.numbers.count }
-            else { result = answer.changeCount }
+            result = answer.changeCount
         case .objectIDs:
             var seen = Set<ManagedObjectID>()
             result = answer.changes.compactMap { seen.insert($0.objectID).inserted ? $0.objectID : nil }

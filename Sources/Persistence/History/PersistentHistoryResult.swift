@@ -1,9 +1,9 @@
 /// What a ``PersistentHistoryChangeRequest`` returns (Core Data's `NSPersistentHistoryResult`): its ``result``, as
 /// its ``resultType`` says. A request that fails throws instead.
 ///
-/// A purge (`deleteHistory(before:)`) answers as a fetch of the same transactions would, read before they were
-/// deleted; ``PersistentHistoryResultType/count`` counts the deleted transactions. What Core Data returns for a
-/// purge with result types other than status and count is undocumented.
+/// A purge (`deleteHistory(before:)`) reads nothing back: with ``PersistentHistoryResultType/count`` it answers how
+/// many transactions it deleted, with any other result type `true`. What Core Data returns for a purge is
+/// undocumented.
 public struct PersistentHistoryResult: PersistentStoreResult, CustomStringConvertible {
     /// The request's result type, which decides ``result``.
     public let resultType: PersistentHistoryResultType

@@ -6,8 +6,8 @@ public enum PersistentHistoryResultType: Int, Sendable, Hashable {
     /// The IDs of the objects the selected transactions changed, each once, in the order of their first change
     /// (`[ManagedObjectID]`).
     case objectIDs = 1
-    /// For a fetch: how many changes the selected transactions hold; for a purge: how many transactions it deleted
-    /// (`Int`). Apple documents the fetch's count only.
+    /// For a fetch: how many changes the selected transactions hold (one per object and transaction); for a purge:
+    /// how many transactions it deleted (`Int`). Apple documents the fetch's count only.
     case count = 2
     /// The selected transactions without their changes (`[PersistentHistoryTransaction]`, each with `changes` nil).
     case transactionsOnly = 3

@@ -92,6 +92,25 @@ extension SQLiteStore {
         while try statement.step() {}
     }
 
+    /// Records that a save changed the to-many relationships `properties` (indexes) of a row of `entity`: they have
+    /// no column for the update trigger to see. The reader folds this into the row's update.
+    func recordToManyChanges(of entity: EntityDescription, primaryKey: Int64, properties: [Int]) throws {
+        guard let history, let number = history.currentTransaction else { return }
+        let bits = properties.compactMap { history.schema.toManyBits[entity.index][$0] }
+        guard !bits.isEmpty else { return }
+        var masks = Array(repeating: Int64(0), count: history.schema.maskColumnCount)
+        for bit in bits {
+            masks[bit / StoreHistorySchema.bitsPerMask] |= Int64(1) << Int64(bit % StoreHistorySchema.bitsPerMask)
+        }
+        let columns = masks.indices.map(StoreHistorySchema.maskColumn)
+        let statement = try connection.cachedStatement("""
+            INSERT INTO ACHANGE (ZTRANSACTIONID, ZENTITY, ZENTITYPK, ZCHANGETYPE\(columns.map { ", " + $0 }.joined())) \
+            VALUES (?, ?, ?, 1\(String(repeating: ", ?", count: columns.count)))
+            """)
+        try statement.bind([.integer(number), .integer(schema[entity].number), .integer(primaryKey)] + masks.map(SQLiteValue.integer))
+        while try statement.step() {}
+    }
+
     /// Whether the write under way is recorded in history.
     var recordsHistory: Bool { history?.currentTransaction != nil }
 

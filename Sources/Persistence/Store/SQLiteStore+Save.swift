@@ -198,6 +198,11 @@ extension SQLiteStore {
             try writingRow(item(place), primaryKey: update.primaryKey) {
                 _ = try updateRow(table, primaryKey: update.primaryKey, expectedVersion: update.expectedVersion, changes: changes)
             }
+            // The trigger sees the row's columns; the to-many lists the save changed have none (see StoreHistorySchema).
+            if recordsHistory, changes.count < update.changes.count {
+                try recordToManyChanges(of: update.entity, primaryKey: update.primaryKey,
+                                        properties: update.changes.lazy.filter { table.columns[$0.index] == nil }.map(\.index))
+            }
         }
     }
 

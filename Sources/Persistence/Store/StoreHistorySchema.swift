@@ -5,7 +5,8 @@
 ///   `AUTOINCREMENT`, so a number stays above every purged one), time, author, context name, bundle and process.
 /// - `ACHANGE`: a row per row a transaction wrote — the transaction, the entity (`Z_ENT`), the row's key, the kind
 ///   (0 insert, 1 update, 2 delete: ``PersistentHistoryChangeType``'s raw values), for an update the changed
-///   columns as bit masks (`ZCOLUMNS`, `ZCOLUMNS1`…, 63 columns each), and for a deletion the values of the attributes
+///   columns and to-many relationships as bit masks (`ZCOLUMNS`, `ZCOLUMNS1`…, 63 bits each; see
+///   ``TrackedTable``), and for a deletion the values of the attributes
 ///   marked ``AttributeDescription/preservesValueInHistoryOnDeletion`` (`ZTOMBSTONE0`…, raw stored values). A row
 ///   written twice in one transaction (inserted, then given its place in an ordered relationship) has two rows here;
 ///   the reader folds them into one change per object.
@@ -25,10 +26,12 @@
 /// (the `sqlite3` shell) is neither recorded as one of this store's transactions nor broken by them.
 struct StoreHistorySchema {
     /// A table of the model (a root entity's, shared by its hierarchy) and the columns whose changes its update
-    /// trigger records, in bit order.
+    /// trigger records, in bit order. The bits after the columns' stand for the to-many relationships of the
+    /// table's entities, which have no column: a save sets them for the objects whose to-many lists it changed.
     struct TrackedTable {
         let table: EntityTable
         let columns: [String]
+        let bitCount: Int
     }
 
     private let schema: StoreSchema
@@ -36,6 +39,8 @@ struct StoreHistorySchema {
     /// Per entity index: for each bit of its table's masks, the entity's property stored in that column (nil for a
     /// column of another entity of the hierarchy).
     let maskProperties: [[Int?]]
+    /// Per entity index: the bit of each of its to-many relationships, by property index.
+    let toManyBits: [[Int: Int]]
     /// Per entity index: the property indexes of the attributes whose values a deletion keeps, in tombstone order.
     let tombstoneProperties: [[Int]]
     /// How many `ZCOLUMNS` and `ZTOMBSTONE` columns `ACHANGE` needs for this model.
@@ -49,6 +54,7 @@ struct StoreHistorySchema {
         var tables: [TrackedTable] = []
         var maskProperties: [[Int?]] = Array(repeating: [], count: schema.entities.count)
         var tombstoneProperties: [[Int]] = Array(repeating: [], count: schema.entities.count)
+        var toManyBits: [[Int: Int]] = Array(repeating: [:], count: schema.entities.count)
         for root in schema.entities where root.entity.superentity == nil {
             // The table's columns in the order the schema creates them: each entity's own, parents first.
             var columns: [String] = []
@@ -61,13 +67,29 @@ struct StoreHistorySchema {
                     columns.append(column)
                 }
             }
-            tables.append(TrackedTable(table: root, columns: columns))
+            // One bit per to-many relationship of the hierarchy (a subentity shares its parent's).
+            var relationshipBits: [ObjectIdentifier: Int] = [:]
+            for member in root.entity.family {
+                for index in member.properties.indices.dropFirst(member.inheritedPropertyCount) {
+                    guard let relationship = member.relationshipAt[index], relationship.isToMany else { continue }
+                    relationshipBits[ObjectIdentifier(relationship)] = columns.count + relationshipBits.count
+                }
+            }
+            tables.append(TrackedTable(table: root, columns: columns, bitCount: columns.count + relationshipBits.count))
             for member in root.entity.family.map({ schema[$0] }) {
                 var propertyOfColumn: [String: Int] = [:]
                 for (index, column) in member.columns.enumerated() { if let column { propertyOfColumn[column] = index } }
-                // An order column records a change of the parent's ordered to-many; here it is the to-one's.
-                for (index, column) in member.orderColumns { propertyOfColumn[column] = index }
-                maskProperties[member.entity.index] = columns.map { propertyOfColumn[$0] }
+                // An order column is a child's place in its parent's ordered to-many: a change of the parent's
+                // relationship, not of a property of the child, so its bit names no property.
+                var properties = columns.map { propertyOfColumn[$0] } + Array(repeating: nil, count: relationshipBits.count)
+                var bits: [Int: Int] = [:]
+                for (index, relationship) in member.entity.relationshipAt.enumerated() {
+                    guard let relationship, let bit = relationshipBits[ObjectIdentifier(relationship)] else { continue }
+                    properties[bit] = index
+                    bits[index] = bit
+                }
+                maskProperties[member.entity.index] = properties
+                toManyBits[member.entity.index] = bits
                 tombstoneProperties[member.entity.index] = member.entity.properties.indices.filter { index in
                     guard let attribute = member.entity.attributeAt[index] else { return false }
                     return attribute.preservesValueInHistoryOnDeletion && !attribute.isTransient && member.columns[index] != nil
@@ -77,7 +99,8 @@ struct StoreHistorySchema {
         self.tables = tables
         self.maskProperties = maskProperties
         self.tombstoneProperties = tombstoneProperties
-        let widest = tables.map(\.columns.count).max() ?? 0
+        self.toManyBits = toManyBits
+        let widest = tables.map(\.bitCount).max() ?? 0
         maskColumnCount = max(1, (widest + Self.bitsPerMask - 1) / Self.bitsPerMask)
         tombstoneColumnCount = tombstoneProperties.map(\.count).max() ?? 0
     }
