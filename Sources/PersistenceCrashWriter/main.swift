@@ -1,24 +1,35 @@
 import Foundation
 import Persistence
 
-// Saves batches of objects into a store, one transaction per batch, until it is killed. The crash-consistency test
-// kills it at random moments and checks that the store always holds whole batches.
+// Saves batches of objects into a store, one transaction per batch. The crash-consistency tests kill it at random
+// moments and check that the store always holds whole batches (and, with history, each batch's history with it);
+// the persistent history tests run it as a second process writing to a store another process watches.
 //
 //   PersistenceCrashWriter STORE-PATH BATCH-SIZE
-//   PersistenceCrashWriter migrate MODEL.xcdatamodeld STORE-PATH STARTED-MARKER   (see below)
+//       saves batches until it is killed
+//   PersistenceCrashWriter --history STORE-PATH BATCH-SIZE
+//       the same with persistent history tracking on (author "crash-writer")
+//   PersistenceCrashWriter --history-once STORE-PATH COUNT AUTHOR
+//       saves one batch of COUNT objects with history on, as AUTHOR, prints "transaction N committed at T"
+//       (T in seconds since 1970) and exits
+//   PersistenceCrashWriter migrate MODEL.xcdatamodeld STORE-PATH STARTED-MARKER
+//       migrates the store to the model's current version, once (see below)
 
-let arguments = CommandLine.arguments
+let usage = """
+    usage: PersistenceCrashWriter [--history] STORE-PATH BATCH-SIZE
+           PersistenceCrashWriter --history-once STORE-PATH COUNT AUTHOR
+           PersistenceCrashWriter migrate MODEL.xcdatamodeld STORE-PATH STARTED-MARKER
+
+    """
 
 // Migrates a store to the current version of a model read from a .xcdatamodeld, once; the crash-consistency test
 // kills it mid-migration and checks that the store is either the old one, whole, or the migrated one.
-//
-//   PersistenceCrashWriter migrate MODEL.xcdatamodeld STORE-PATH STARTED-MARKER
-if arguments.count == 5, arguments[1] == "migrate" {
+if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "migrate" {
     do {
-        let model = try ManagedObjectModel(contentsOf: URL(fileURLWithPath: arguments[2]), managedObjectClasses: [])
+        let model = try ManagedObjectModel(contentsOf: URL(fileURLWithPath: CommandLine.arguments[2]), managedObjectClasses: [])
         let container = PersistentContainer(name: "CrashMigrator", managedObjectModel: model)
-        container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: arguments[3]))]
-        _ = FileManager.default.createFile(atPath: arguments[4], contents: Data())
+        container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: CommandLine.arguments[3]))]
+        _ = FileManager.default.createFile(atPath: CommandLine.arguments[4], contents: Data())
         let started = Date()
         nonisolated(unsafe) var loadError: (any Error)?
         container.loadPersistentStores { _, error in loadError = error }
@@ -31,8 +42,29 @@ if arguments.count == 5, arguments[1] == "migrate" {
     }
 }
 
-guard arguments.count == 3, let batchSize = Int(arguments[2]), batchSize > 0 else {
-    FileHandle.standardError.write(Data("usage: PersistenceCrashWriter STORE-PATH BATCH-SIZE\n".utf8))
+enum Mode {
+    case loop(history: Bool)
+    case once(author: String)
+}
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+let mode: Mode
+switch arguments.first {
+case "--history":
+    arguments.removeFirst()
+    mode = .loop(history: true)
+case "--history-once":
+    arguments.removeFirst()
+    guard arguments.count == 3 else {
+        FileHandle.standardError.write(Data(usage.utf8))
+        exit(2)
+    }
+    mode = .once(author: arguments.removeLast())
+default:
+    mode = .loop(history: false)
+}
+guard arguments.count == 2, let batchSize = Int(arguments[1]), batchSize > 0 else {
+    FileHandle.standardError.write(Data(usage.utf8))
     exit(2)
 }
 
@@ -49,12 +81,22 @@ do {
         ]),
     ])
     let container = PersistentContainer(name: "CrashWriter", managedObjectModel: model)
-    container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: arguments[1]))]
+    let description = PersistentStoreDescription(url: URL(fileURLWithPath: arguments[0]))
+    switch mode {
+    case .loop(history: false): break
+    case .loop(history: true), .once:
+        description.setOption(true as NSNumber, forKey: NSPersistentHistoryTrackingKey)
+    }
+    container.persistentStoreDescriptions = [description]
     nonisolated(unsafe) var loadError: (any Error)?
     container.loadPersistentStores { _, error in loadError = error }
     if let loadError { throw loadError }
 
     let context = container.newBackgroundContext()
+    switch mode {
+    case .loop(let history): context.transactionAuthor = history ? "crash-writer" : nil
+    case .once(let author): context.transactionAuthor = author
+    }
     try context.performAndWait {
         let newest = FetchRequest<Entry>(entityName: "Entry")
         newest.sortDescriptors = [FetchSortDescriptor(key: "batch", ascending: false)]
@@ -67,7 +109,22 @@ do {
                 entry.serial = Int64(serial)
             }
             try context.save()
+            let saved = Date()
             context.reset()
+            if case .once = mode {
+                // This process's newest transaction.
+                let mine = PersistentHistoryTransaction.fetchRequest!
+                mine.predicate = FetchPredicate(format: "processID == %@", String(ProcessInfo.processInfo.processIdentifier))
+                mine.sortDescriptors = [FetchSortDescriptor(key: "transactionNumber", ascending: false)]
+                mine.fetchLimit = 1
+                let request = PersistentHistoryChangeRequest.fetchHistory(withFetch: mine)
+                request.resultType = .transactionsOnly
+                let number = try context.execute(request).transactions?.first?.transactionNumber ?? 0
+                // When the save committed, for the reader to measure how soon it heard of it.
+                let committed = String(format: "%.6f", saved.timeIntervalSince1970)
+                FileHandle.standardOutput.write(Data("transaction \(number) committed at \(committed)\n".utf8))
+                return
+            }
             FileHandle.standardOutput.write(Data("saved batch \(batch)\n".utf8))
             batch += 1
         }

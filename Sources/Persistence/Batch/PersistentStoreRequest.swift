@@ -9,10 +9,13 @@ public enum PersistentStoreRequestType: Sendable, Hashable {
     case batchUpdateRequestType
     /// A ``BatchDeleteRequest``.
     case batchDeleteRequestType
+    /// A ``PersistentHistoryChangeRequest``. Core Data's enumeration names no case for it (its history request's
+    /// type is undocumented); this one does, so a switch over request types can tell it apart.
+    case historyChangeRequestType
 }
 
-/// A request a context hands to the store as a whole rather than object by object: the batch requests and the
-/// asynchronous fetch (Core Data's `NSPersistentStoreRequest`).
+/// A request a context hands to the store as a whole rather than object by object: the batch requests, the
+/// asynchronous fetch and the persistent history request (Core Data's `NSPersistentStoreRequest`).
 ///
 /// Run one with `context.execute(_:)`. Each request type also has an `execute` overload that returns its own
 /// result type, so `try context.execute(BatchDeleteRequest(…))` is a ``BatchDeleteResult`` with no cast.

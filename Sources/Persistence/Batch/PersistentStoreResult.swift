@@ -1,4 +1,4 @@
 /// What `ManagedObjectContext.execute(_:)` returns (Core Data's
-/// `NSPersistentStoreResult`): a ``BatchUpdateResult``, ``BatchDeleteResult``, ``BatchInsertResult`` or
-/// ``AsynchronousFetchResult``. The typed `execute` overloads return these directly.
+/// `NSPersistentStoreResult`): a ``BatchUpdateResult``, ``BatchDeleteResult``, ``BatchInsertResult``,
+/// ``AsynchronousFetchResult`` or ``PersistentHistoryResult``. The typed `execute` overloads return these directly.
 public protocol PersistentStoreResult {}

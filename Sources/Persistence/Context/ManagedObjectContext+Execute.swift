@@ -4,7 +4,10 @@ import Foundation
 ///
 /// Like every context method, call these on the context's queue. Batch requests go straight to the store in
 /// one transaction of their own: they neither read nor change this context (its registered objects keep their
-/// values, its unsaved changes stay unsaved and are not written), and they post no notifications.
+/// values, its unsaved changes stay unsaved and are not written), and they post no notifications. (A store with
+/// persistent history records them, by this context's ``transactionAuthor``, and a coordinator loaded with
+/// `NSPersistentStoreRemoteChangeNotificationPostOptionKey` posts its remote-change notification for them, as for
+/// any write.)
 extension ManagedObjectContext {
     /// Runs a batch update in the store (see ``BatchUpdateRequest``).
     /// - Throws: ``PersistenceError``: 134020 unknown entity or attribute (the message lists the valid ones),
@@ -15,7 +18,7 @@ extension ManagedObjectContext {
         checkQueue("execute(BatchUpdateRequest)")
         let (coordinator, entity) = try storeRequestTarget(entityName: request.entityName, resultClass: nil)
         let plan = try request.plan(for: entity, schema: coordinator.schema())
-        let (count, objectIDs) = try coordinator.withStore { try $0.executeBatchUpdate(plan) }
+        let (count, objectIDs) = try withHistoryOrigin { try coordinator.withStore { try $0.executeBatchUpdate(plan) } }
         return BatchUpdateResult(resultType: request.resultType, count: count, objectIDs: objectIDs)
     }
 
@@ -31,7 +34,7 @@ extension ManagedObjectContext {
         }
         let (coordinator, entity) = try storeRequestTarget(entityName: request.entityName, resultClass: request.resultClass)
         let plan = try request.plan(for: entity, schema: coordinator.schema(), storeIdentifier: coordinator.storeIdentifier ?? "")
-        let (count, objectIDs) = try coordinator.withStore { try $0.executeBatchDelete(plan) }
+        let (count, objectIDs) = try withHistoryOrigin { try coordinator.withStore { try $0.executeBatchDelete(plan) } }
         return BatchDeleteResult(resultType: request.resultType, count: count, objectIDs: objectIDs)
     }
 
@@ -45,7 +48,7 @@ extension ManagedObjectContext {
         checkQueue("execute(BatchInsertRequest)")
         let (coordinator, entity) = try storeRequestTarget(entityName: request.entityName, resultClass: nil)
         let plan = try request.plan(for: entity, schema: coordinator.schema())
-        let (count, objectIDs) = try coordinator.withStore { try $0.executeBatchInsert(plan) }
+        let (count, objectIDs) = try withHistoryOrigin { try coordinator.withStore { try $0.executeBatchInsert(plan) } }
         return BatchInsertResult(resultType: request.resultType, count: count, objectIDs: objectIDs)
     }
 
@@ -105,8 +108,9 @@ extension ManagedObjectContext {
         case let delete as BatchDeleteRequest: return try execute(delete)
         case let insert as BatchInsertRequest: return try execute(insert)
         case let fetch as any AsynchronousFetchStarting: return try fetch.start(in: self)
+        case let history as PersistentHistoryChangeRequest: return try execute(history)
         default:
-            throw PersistenceError(.coreData, "\(type(of: request)) is not a request this library can execute. Use BatchUpdateRequest, BatchDeleteRequest, BatchInsertRequest or AsynchronousFetchRequest.")
+            throw PersistenceError(.coreData, "\(type(of: request)) is not a request this library can execute. Use BatchUpdateRequest, BatchDeleteRequest, BatchInsertRequest, AsynchronousFetchRequest or PersistentHistoryChangeRequest.")
         }
     }
 

@@ -43,7 +43,8 @@ extension ManagedObjectContext {
         try resolveDuplicateInsertions(in: &plan, under: policy)
         try validateForSave(inserted: plan.inserted, updated: plan.updated)
 
-        let ids = try write(&plan, policy: policy, to: coordinator)
+        // The transaction's history names this context as its author (see ManagedObjectContext+History.swift).
+        let ids = try withHistoryOrigin { try write(&plan, policy: policy, to: coordinator) }
         let insertedObjects = plan.inserted
         let updatedObjects = plan.updated
         var deletedIDs: [ManagedObjectID] = []

@@ -21,8 +21,13 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     public var persistentStoreCoordinator: PersistentStoreCoordinator? {
         didSet { model = persistentStoreCoordinator?.managedObjectModel }
     }
-    /// A name for debugging output.
+    /// A name for debugging output, recorded in persistent history as each transaction's
+    /// ``PersistentHistoryTransaction/contextName``.
     public var name: String?
+    /// Who this context's saves and batch requests are by, recorded in persistent history as each transaction's
+    /// ``PersistentHistoryTransaction/author`` (Core Data's `transactionAuthor`): set it ("app", "importer",
+    /// "widget") and a reader of the history can skip its own transactions. It stays set for every later save.
+    public var transactionAuthor: String?
     /// Whatever the app wants to keep with the context (Core Data's `userInfo`, a mutable dictionary shared by
     /// reference). Persistence never reads or writes it. Use it on the context's queue, like the context.
     public let userInfo = NSMutableDictionary()

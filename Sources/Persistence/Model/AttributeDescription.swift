@@ -44,12 +44,18 @@ public final class AttributeDescription: Sendable, CustomStringConvertible {
     /// name and ``renamingIdentifier`` do not count. Apple does not publish its exact bytes: these hashes are not
     /// equal to Core Data's, only built from the same fields.
     public let versionHash: Data
+    /// Whether persistent history keeps the attribute's value when its object is deleted (Core Data's
+    /// `preservesValueInHistoryOnDeletion`, Xcode's "Preserve After Deletion", `preserveAfterDeletion="YES"` in
+    /// the model file): the deletion's ``PersistentHistoryChange/tombstone`` then holds it, so a reader of the
+    /// history can tell which object went (by a UUID, say) after its row is gone. It changes no table, so it does not
+    /// count in ``versionHash``; a transient attribute has no stored value to keep.
+    public let preservesValueInHistoryOnDeletion: Bool
 
-    /// An attribute; ``PropertyDescription/attribute(_:_:optional:defaultValue:transient:)`` is the
+    /// An attribute; ``PropertyDescription/attribute(_:_:optional:defaultValue:transient:preservesValueInHistoryOnDeletion:)`` is the
     /// short way to declare one in a model.
     public init(name: String, type: AttributeType, isOptional: Bool = true, defaultValue: PersistentValue = .null,
                 valueTransformerName: String? = nil, isTransient: Bool = false, versionHashModifier: String? = nil,
-                renamingIdentifier: String? = nil) {
+                renamingIdentifier: String? = nil, preservesValueInHistoryOnDeletion: Bool = false) {
         self.name = name
         self.attributeType = type
         self.isOptional = isOptional
@@ -57,6 +63,7 @@ public final class AttributeDescription: Sendable, CustomStringConvertible {
         self.isTransient = isTransient
         self.versionHashModifier = versionHashModifier
         self.renamingIdentifier = renamingIdentifier
+        self.preservesValueInHistoryOnDeletion = preservesValueInHistoryOnDeletion
         // Stored in the attribute's own form (an integer default of a double attribute becomes a double); one that
         // does not fit is kept as given and rejected by ManagedObjectModel.
         self.defaultValue = type.coerce(defaultValue) ?? defaultValue

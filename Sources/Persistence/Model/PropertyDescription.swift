@@ -73,11 +73,15 @@ public enum PropertyDescription: Sendable {
 
     /// An attribute: `.attribute("title", .string, optional: false)`; one kept in memory only, never stored:
     /// `.attribute("isExpanded", .boolean, defaultValue: false, transient: true)` (see
-    /// ``AttributeDescription/isTransient``).
+    /// ``AttributeDescription/isTransient``); one whose value persistent history keeps when its object is deleted:
+    /// `.attribute("uuid", .uuid, preservesValueInHistoryOnDeletion: true)` (see
+    /// ``AttributeDescription/preservesValueInHistoryOnDeletion``).
     public static func attribute(_ name: String, _ type: AttributeType, optional: Bool = true,
-                                 defaultValue: PersistentValue = .null, transient: Bool = false) -> PropertyDescription {
+                                 defaultValue: PersistentValue = .null, transient: Bool = false,
+                                 preservesValueInHistoryOnDeletion: Bool = false) -> PropertyDescription {
         .attribute(AttributeDescription(name: name, type: type, isOptional: optional, defaultValue: defaultValue,
-                                        isTransient: transient))
+                                        isTransient: transient,
+                                        preservesValueInHistoryOnDeletion: preservesValueInHistoryOnDeletion))
     }
 
     /// A transformable attribute: `.transformable("tags", transformer: "TagsTransformer")`. Its values are turned

@@ -87,6 +87,8 @@ final class SQLiteConnection {
     }
 
     var changes: Int { Int(sqlite3_changes(handle)) }
+    /// The rows this connection has changed since it opened (triggers' changes included): moves with every write.
+    var totalChanges: Int { Int(sqlite3_total_changes64(handle)) }
     var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
     var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }
 

@@ -27,7 +27,18 @@ extension PersistentStoreCoordinator {
         description.shouldMigrateStoreAutomatically = flag(CoreDataStoreName.migrateAutomatically)
         description.shouldInferMappingModelAutomatically = flag(CoreDataStoreName.inferMappingModel)
         description.configuration = configurationName
-        description.extraOptions = options ?? [:]
+        for (key, value) in options ?? [:] {
+            guard let key = key as? String, ![CoreDataStoreName.readOnly, CoreDataStoreName.migrateAutomatically,
+                                              CoreDataStoreName.inferMappingModel].contains(key) else { continue }
+            // Swift values do not bridge to NSObject on Linux: the common ones are converted.
+            let object: NSObject? = switch value {
+            case let flag as Bool: NSNumber(value: flag)
+            case let number as Int: NSNumber(value: number)
+            case let text as String: NSString(string: text)
+            default: value as? NSObject
+            }
+            description.setOption(object, forKey: key)
+        }
         return try addPersistentStore(with: description)
     }
 

@@ -9,6 +9,9 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     private var store: SQLiteStore?
     /// Contexts that merge other contexts' saves automatically (held weakly).
     let mergingContexts = ContextList()
+    /// Posts remote-change notifications, for a store loaded with
+    /// `NSPersistentStoreRemoteChangeNotificationPostOptionKey`.
+    private(set) var remoteChangeWatcher: RemoteChangeWatcher?
 
     /// A coordinator with no store yet (a container opens it; contexts set it as ``ManagedObjectContext/persistentStoreCoordinator``).
     public init(managedObjectModel: ManagedObjectModel) {
@@ -43,9 +46,13 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             if description.type == CoreDataStoreName.inMemoryStoreType, description.url.path != "/dev/null" {
                 let inMemory = PersistentStoreDescription.inMemory()
                 inMemory.isReadOnly = description.isReadOnly
+                inMemory.options = description.options
                 opened = try SQLiteStore(description: inMemory, model: managedObjectModel)
             } else {
                 opened = try SQLiteStore(description: description, model: managedObjectModel)
+            }
+            if try description.boolOption(PersistentStoreDescription.remoteChangeNotificationPostOptionKey) == true {
+                remoteChangeWatcher = try RemoteChangeWatcher(coordinator: self, store: opened)
             }
             store = opened
             let added = PersistentStore(url: description.url, type: description.type,
@@ -62,7 +69,14 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         lock.withLock {
             store = nil
             loadedStore = nil
+            remoteChangeWatcher?.stop()
+            remoteChangeWatcher = nil
         }
+    }
+
+    deinit {
+        // The watcher's connection closes before the store's (which removes an in-memory store's file).
+        remoteChangeWatcher?.stop()
     }
 
     /// Hands a save to every other context that merges automatically, on its own queue.
@@ -111,6 +125,10 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             guard let store else {
                 throw PersistenceError(.persistentStoreInvalidType, "No store is loaded: call loadPersistentStores(completionHandler:) first and check its error.")
             }
+            // A write wakes the remote-change watchers of this process on the same file at once (others see it at
+            // their next look).
+            let writes = store.writeCount
+            defer { if store.writeCount != writes { RemoteChangeWatcher.storeDidChange(path: store.path) } }
             do {
                 return try body(store)
             } catch let error as SQLiteError {

@@ -27,9 +27,12 @@ public final class PersistentStoreDescription: @unchecked Sendable, CustomString
     /// The model configuration the store holds (Core Data's `configuration`); kept and reported by
     /// ``PersistentStore/configurationName``. A store here always holds every entity of the model.
     public var configuration: String?
-    /// Options given to ``PersistentStoreCoordinator/addPersistentStore(ofType:configurationName:at:options:)``
-    /// beyond those the properties above stand for.
-    var extraOptions: [AnyHashable: Any] = [:]
+    /// The store options set with ``setOption(_:forKey:)``, by key (Core Data's `options`): among them
+    /// `NSPersistentHistoryTrackingKey` and `NSPersistentStoreRemoteChangeNotificationPostOptionKey`, whose values
+    /// are `NSNumber`s (`true as NSNumber`), and ``NSPersistentStoreStagedMigrationManagerOptionKey``. The options
+    /// the properties above stand for are set through them. Keys the store does not know are kept and ignored, as in
+    /// Core Data.
+    public internal(set) var options: [String: NSObject] = [:]
 
     /// A store at `url`, read and written, loaded before ``PersistentContainer/loadPersistentStores(completionHandler:)``
     /// returns.

@@ -190,24 +190,30 @@ extension SQLiteStore {
         let place = "Batch insert into \(plan.entity.entityName)"
         return try inBatchTransaction(place) {
             var next = try allocatePrimaryKeys(for: plan.entity, count: plan.rows.count)
+            let firstKey = next
             // Rows usually all give the same keys, so one prepared statement serves them all.
             var statements: [[Int]: SQLiteStatement] = [:]
             defer { for statement in statements.values { try? statement.reset() } }
             var keys: [StoreKey] = []
             var count = 0
+            // History records the rows an upsert inserted, not those it updated (the update trigger records them):
+            // with history, every upsert says which row it wrote.
+            let upserts = !plan.entity.uniquenessConstraints.isEmpty
+            let readsWrittenRows = plan.readsWrittenRows || (upserts && recordsHistory)
+            let returning = readsWrittenRows && !plan.readsWrittenRows ? " RETURNING Z_PK" + (plan.entity.isInHierarchy ? ", Z_ENT" : "") : ""
             for (position, row) in plan.rows.enumerated() {
                 let statement: SQLiteStatement
                 if let prepared = statements[row.given] {
                     try prepared.reset(clearingBindings: false)
                     statement = prepared
                 } else {
-                    statement = try connection.prepare(plan.insertSQL(given: row.given))
+                    statement = try connection.prepare(plan.insertSQL(given: row.given) + returning)
                     statements[row.given] = statement
                 }
                 try statement.bind(next, at: 1)
                 for (column, value) in row.values.enumerated() { try statement.bind(value, at: Int32(column + 2)) }
                 var written = StoreKey(primaryKey: next, entity: plan.entity)
-                if plan.readsWrittenRows {
+                if readsWrittenRows {
                     // An upsert that updated a stored row returns that row's key (and, in a hierarchy, its entity).
                     if try statement.step(), let key = storeKey(statement, of: plan.entity, readsFamily: plan.entity.isInHierarchy) {
                         written = key
@@ -226,8 +232,16 @@ extension SQLiteStore {
                     while try statement.step() {}
                 }
                 count += connection.changes
+                // An upsert's new row is recorded here (its update, by the update trigger: see StoreHistorySchema).
+                if upserts, written.primaryKey == next, written.entity === plan.entity, recordsHistory {
+                    try recordInsertion(of: plan.entity, primaryKey: next)
+                }
                 if plan.returnsKeys { keys.append(written) }
                 next += 1
+            }
+            // Without upserts every row is new, under fresh keys: recorded in one statement.
+            if !upserts, recordsHistory, next > firstKey {
+                try recordInsertions(in: schema[plan.entity.rootEntity], keys: firstKey...(next - 1))
             }
             return (count, plan.returnsKeys ? keys.map { objectID(of: $0.entity, primaryKey: $0.primaryKey) } : nil)
         }
@@ -238,8 +252,16 @@ extension SQLiteStore {
     /// Runs `body` in one transaction, rolled back on any error; SQLite's errors become ``PersistenceError``s that
     /// say which request failed, with the SQL.
     private func inBatchTransaction<T>(_ place: String, _ body: () throws -> T) throws -> T {
+        try checkWritable()
+        defer { abandonHistoryTransaction() }
         do {
-            return try connection.inTransaction(body)
+            return try connection.inTransaction {
+                // The request's history is written in its transaction, by the triggers (see StoreHistorySchema).
+                try beginHistoryTransaction()
+                let result = try body()
+                try endHistoryTransaction()
+                return result
+            }
         } catch let error as SQLiteError where error.isConstraintViolation {
             throw PersistenceError(.managedObjectConstraintMerge,
                                    "\(place) would break a uniqueness constraint (\(error.message)); nothing was written.",

@@ -81,6 +81,8 @@ extension SQLiteStore {
                     try connection.execute(statement)
                 }
                 try reconcileIndexes(plan.expectedIndexes, on: connection, current: &current)
+                current = "persistent history"
+                try expireHistory(on: connection)
                 current = "metadata"
                 try StoreMetadata.write(metadata, fingerprint: fingerprint, to: connection)
             }
@@ -90,6 +92,22 @@ extension SQLiteStore {
         }
         // The next open reads the migrated store; give its pages back to the file now.
         try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
+    /// Persistent history recorded before a migration names entities and properties by their numbers in the old
+    /// model, which the new one may give to others; rather than let it read back wrong, a migration deletes it and
+    /// marks it purged, so a reader whose token is older gets 134301 ("history token expired") and reads the store
+    /// afresh. Core Data carries history across a lightweight migration; this is where Persistence differs.
+    static func expireHistory(on connection: SQLiteConnection) throws {
+        let tables = try connection.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'ATRANSACTION'")
+        guard !tables.isEmpty, case .integer(let newest)? = try connection.query("SELECT MAX(Z_PK) FROM ATRANSACTION").first?.first
+        else { return }
+        try connection.execute("DELETE FROM ACHANGE")
+        try connection.execute("DELETE FROM ATRANSACTION")
+        let rows = try connection.query("SELECT Z_VALUE FROM Z_METADATA WHERE Z_KEY = ?", [.text(StoreHistory.purgedThroughKey)])
+        let purged: Int64 = if case .text(let text)? = rows.first?.first { Int64(text) ?? 0 } else { 0 }
+        try connection.run("INSERT INTO Z_METADATA (Z_KEY, Z_VALUE) VALUES (?, ?) ON CONFLICT (Z_KEY) DO UPDATE SET Z_VALUE = excluded.Z_VALUE",
+                           [.text(StoreHistory.purgedThroughKey), .text(String(max(newest, purged)))])
     }
 
     /// Makes the store's indexes exactly `expected`: drops the others and creates the missing ones. Also used when

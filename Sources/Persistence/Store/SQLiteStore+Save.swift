@@ -19,7 +19,8 @@ extension SQLiteStore {
                 return .conflicts(versions: versions, clashes: clashes)
             }
             var keys = request.newRowKeys
-            let counts = try allocateKeys(for: request.inserts, into: &keys)
+            var freshKeys: [(root: EntityDescription, keys: ClosedRange<Int64>)] = []
+            let counts = try allocateKeys(for: request.inserts, into: &keys, fresh: &freshKeys)
 
             for deletes in request.deletes {
                 let table = schema[deletes.entity]
@@ -29,6 +30,7 @@ extension SQLiteStore {
             }
             try insertRows(request.inserts, item: StoreSaveRequest.Item.insert, keys: keys)
             try insertRows(request.reinserts, item: StoreSaveRequest.Item.reinsert, keys: keys)
+            if recordsHistory { try recordInsertions(of: request, keys: keys, fresh: freshKeys) }
             try updateRows(request.takeovers, item: StoreSaveRequest.Item.takeover, keys: keys)
             try updateRows(request.updates, item: StoreSaveRequest.Item.update, keys: keys)
             for write in request.toManyWrites { try writeToMany(write, keys: keys) }
@@ -106,8 +108,10 @@ extension SQLiteStore {
             .map { objectID(of: $0.entity, primaryKey: $0.primaryKey) }
     }
 
-    /// Gives each new row without a key its key (in `keys`, by number); returns how many, by entity index.
-    private func allocateKeys(for inserts: [StoreSaveRequest.Insert], into keys: inout [Int64]) throws -> [Int] {
+    /// Gives each new row without a key its key (in `keys`, by number); returns how many, by entity index. When the
+    /// write is recorded in history, `fresh` gets the range of keys given in each table.
+    private func allocateKeys(for inserts: [StoreSaveRequest.Insert], into keys: inout [Int64],
+                              fresh: inout [(root: EntityDescription, keys: ClosedRange<Int64>)]) throws -> [Int] {
         var counts = Array(repeating: 0, count: model.entities.count)
         for insert in inserts where insert.key == 0 { counts[insert.entity.index] += Int(insert.count) }
         // Keys are counted per root: the entities of a hierarchy draw from one range.
@@ -118,6 +122,7 @@ extension SQLiteStore {
         var next = Array(repeating: Int64(0), count: counts.count)
         for (index, count) in rootCounts.enumerated() where count > 0 {
             next[index] = try allocatePrimaryKeys(for: model.entities[index], count: count)
+            if recordsHistory { fresh.append((model.entities[index], next[index]...(next[index] + Int64(count) - 1))) }
         }
         // The rows are in the order of the context's list, so the last one's number sizes the keys at once.
         if let last = inserts.last, Int(last.number + last.count) > keys.count {
@@ -132,6 +137,21 @@ extension SQLiteStore {
             }
         }
         return counts
+    }
+
+    /// Records the save's new rows in history: the fresh keys of each table in one statement, the rows that came
+    /// with a key of their own (reserved earlier, or written again under their old key) one by one.
+    private func recordInsertions(of request: StoreSaveRequest, keys: [Int64],
+                                  fresh: [(root: EntityDescription, keys: ClosedRange<Int64>)]) throws {
+        for (root, range) in fresh { try recordInsertions(in: schema[root], keys: range) }
+        for insert in request.inserts where insert.key != 0 {
+            for offset in 0..<Int(insert.count) {
+                if let key = insert.row(offset).resolved(in: keys) { try recordInsertion(of: insert.entity, primaryKey: key) }
+            }
+        }
+        for insert in request.reinserts {
+            if let key = insert.row(0).resolved(in: keys) { try recordInsertion(of: insert.entity, primaryKey: key) }
+        }
     }
 
     /// Inserts the rows of `inserts`; the table is looked up once per run. `item` names a row by its place.
@@ -177,6 +197,11 @@ extension SQLiteStore {
             }
             try writingRow(item(place), primaryKey: update.primaryKey) {
                 _ = try updateRow(table, primaryKey: update.primaryKey, expectedVersion: update.expectedVersion, changes: changes)
+            }
+            // The trigger sees the row's columns; the to-many lists the save changed have none (see StoreHistorySchema).
+            if recordsHistory, changes.count < update.changes.count {
+                try recordToManyChanges(of: update.entity, primaryKey: update.primaryKey,
+                                        properties: update.changes.lazy.filter { table.columns[$0.index] == nil }.map(\.index))
             }
         }
     }

@@ -4,17 +4,26 @@ import Foundation
 /// ``rollbackWrite()``, so a save is applied whole or not at all.
 extension SQLiteStore {
     func beginWrite() throws {
+        try checkWritable()
         try connection.execute("BEGIN IMMEDIATE")
+        do {
+            try beginHistoryTransaction()
+        } catch {
+            rollbackWrite()
+            throw error
+        }
     }
 
     func commitWrite() throws {
         // Metadata the app set goes to disk with the next save, as in Core Data.
         if metadataChanged { try StoreMetadata.write(metadata, fingerprint: model.versionHash, to: connection) }
+        try endHistoryTransaction()
         try connection.execute("COMMIT")
         metadataChanged = false
     }
 
     func rollbackWrite() {
+        abandonHistoryTransaction()
         if connection.isInTransaction { try? connection.execute("ROLLBACK") }
     }
 

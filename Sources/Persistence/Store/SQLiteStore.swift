@@ -9,8 +9,8 @@ final class SQLiteStore {
     let isInMemory: Bool
     /// What SQLite is given to open the file (a `file:` URI for an immutable read-only store), and how: a query
     /// generation's snapshot opens the file the same way.
-    private let openName: String
-    private let openOptions: SQLiteConnection.OpenOptions
+    let openName: String
+    let openOptions: SQLiteConnection.OpenOptions
     let model: ManagedObjectModel
     let schema: StoreSchema
     /// The store's UUID, kept in its metadata; part of every permanent object ID.
@@ -20,6 +20,8 @@ final class SQLiteStore {
     private var insertStatements: [SQLiteStatement?]
     /// The scope of this store's permanent IDs, by entity index (made once the store identifier is known).
     private(set) var idScopes: [ManagedObjectID.Scope] = []
+    /// Persistent history, when the file has it or the store was opened to track it (see `SQLiteStore+History.swift`).
+    var history: StoreHistory?
 
     /// The store's metadata as Core Data's dictionary, with the app's own keys; what ``PersistentStoreCoordinator/setMetadata(_:for:)``
     /// sets is written with the next save.
@@ -53,10 +55,12 @@ final class SQLiteStore {
             throw PersistenceError(.fileReadUnknown, "Could not open the store at \(path): \(error.message).",
                                    sqliteCode: error.code, url: url)
         }
+        let tracksHistory = try description.boolOption(PersistentStoreDescription.persistentHistoryTrackingKey) ?? false
         do {
             try StoreFunctions.register(on: connection)
             try prepare(readOnly: description.isReadOnly)
             idScopes = model.entities.map { ManagedObjectID.Scope.named($0.entityName, store: identifier) }
+            try openHistory(tracking: tracksHistory, readOnly: description.isReadOnly)
         } catch let error as SQLiteError {
             // The file exists but is not a database.
             if error.primaryCode == SQLiteError.ResultCode.notADatabase {
@@ -316,7 +320,8 @@ final class SQLiteStore {
     /// `counts[i]` keys of `entities[i]`, in one transaction; returns their IDs, a list per entity. The keys are
     /// handed out only once the transaction that reserved them has committed.
     func reservePermanentIDs(for entities: [EntityDescription], counts: [Int]) throws -> [[ManagedObjectID]] {
-        try connection.inTransaction {
+        try checkWritable()
+        return try connection.inTransaction {
             try zip(entities, counts).map { entity, count in
                 let first = try allocatePrimaryKeys(for: entity, count: count)
                 return (0..<count).map { objectID(of: entity, primaryKey: first + Int64($0)) }

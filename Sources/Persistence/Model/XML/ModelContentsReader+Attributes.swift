@@ -46,7 +46,9 @@ extension ModelContentsReader {
         return AttributeDescription(name: name, type: type, isOptional: element.flag("optional"), defaultValue: defaultValue,
                                     valueTransformerName: transformerName, isTransient: element.flag("transient"),
                                     versionHashModifier: nonEmpty(element["versionHashModifier"]),
-                                    renamingIdentifier: nonEmpty(element["elementID"]))
+                                    renamingIdentifier: nonEmpty(element["elementID"]),
+                                    // Xcode's "Preserve After Deletion" checkbox.
+                                    preservesValueInHistoryOnDeletion: element.flag("preserveAfterDeletion"))
     }
 
     /// `text`, or nil when it is missing or empty (Xcode writes empty fields as absent, but a hand-written file may not).

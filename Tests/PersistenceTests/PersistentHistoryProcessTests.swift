@@ -1,0 +1,152 @@
+import Foundation
+@testable import Persistence
+import XCTest
+
+/// Persistent history between two processes on one store file: a second process (the package's
+/// PersistenceCrashWriter) writes, this one is told and reads the transaction from history; and a writer killed
+/// mid-save leaves each change with its history, or neither.
+final class PersistentHistoryProcessTests: XCTestCase {
+    private typealias Entry = HistoryModel.Entry
+
+    /// The writer executable next to the test bundle (built by `swift build --build-tests`).
+    private static var writer: URL {
+        var folder = Bundle.main.bundleURL
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            folder = bundle.bundleURL.deletingLastPathComponent()
+        }
+        if folder.pathExtension == "xctest" { folder.deleteLastPathComponent() }
+        return folder.appendingPathComponent("PersistenceCrashWriter")
+    }
+
+    private struct WriterMissing: Error {}
+
+    private func checkWriter() throws -> URL {
+        let writer = Self.writer
+        guard FileManager.default.isExecutableFile(atPath: writer.path) else {
+            XCTFail("\(writer.path) is missing: build with `swift build --build-tests` before `swift test`")
+            throw WriterMissing()
+        }
+        return writer
+    }
+
+    private func temporaryStore() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("history-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+        return folder.appendingPathComponent("entries.sqlite")
+    }
+
+    func testAnotherProcessesSaveIsPostedAndReadFromHistory() throws {
+        let writer = try checkWriter()
+        let store = try temporaryStore()
+        let container = try HistoryModel.container(HistoryModel.description(store, remoteChanges: true),
+                                                   model: HistoryModel.makeWriterModel())
+        let view = container.viewContext
+        view.transactionAuthor = "app"
+        let first = Entry(context: view)
+        first.batch = 0
+        first.serial = 0
+        try view.save()
+        let start = try XCTUnwrap(container.persistentStoreCoordinator.currentPersistentHistoryToken(fromStores: nil))
+
+        let notes = Notes()
+        let arrivals = Notes()
+        let observer = NotificationCenter.default.addObserver(forName: .NSPersistentStoreRemoteChange,
+                                                              object: container.persistentStoreCoordinator, queue: nil) { note in
+            // Only the other process's transaction: this one's own save was posted already, or is about to be.
+            guard let token = note.userInfo?[NSPersistentHistoryTokenKey] as? PersistentHistoryToken, start < token else { return }
+            arrivals.append(Notification(name: note.name, userInfo: ["at": Date()]))
+            notes.append(note)
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+
+        let process = Process()
+        process.executableURL = writer
+        process.arguments = ["--history-once", store.path, "5", "widget"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        process.waitUntilExit()
+        let written = Date()
+        XCTAssertEqual(process.terminationStatus, 0)
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+
+        while notes.count == 0 && Date().timeIntervalSince(written) < 5 { Thread.sleep(forTimeInterval: 0.001) }
+        let note = try XCTUnwrap(notes.all.first, "no remote-change notification for the other process's save")
+        let words = printed.split(separator: " ")
+        if let committed = words.last.flatMap({ Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }),
+           let arrived = arrivals.all.first?.userInfo?["at"] as? Date {
+            let latency = arrived.timeIntervalSince1970 - committed
+            print("remote change from another process posted \(String(format: "%.1f", latency * 1000)) ms after its commit")
+            XCTAssertLessThan(latency, 1, "seen on the watcher's timer, not later")
+        }
+        XCTAssertEqual(note.userInfo?[NSPersistentStoreURLKey] as? URL, store)
+        let token = try XCTUnwrap(note.userInfo?[NSPersistentHistoryTokenKey] as? PersistentHistoryToken)
+
+        let unread = try view.history(after: start)
+        XCTAssertEqual(unread.count, 1)
+        let transaction = try XCTUnwrap(unread.first)
+        XCTAssertEqual(transaction.token, token)
+        XCTAssertTrue(printed.hasPrefix("transaction \(transaction.transactionNumber) committed at "), printed)
+        XCTAssertEqual(transaction.author, "widget")
+        XCTAssertEqual(transaction.processID, String(process.processIdentifier))
+        XCTAssertNotEqual(transaction.processID, String(ProcessInfo.processInfo.processIdentifier))
+        XCTAssertEqual(transaction.bundleID, "PersistenceCrashWriter")
+        XCTAssertEqual(transaction.changes?.map(\.changeType), Array(repeating: .insert, count: 5))
+
+        // Merged into the view context, the other process's objects are registered there.
+        view.mergeChanges(fromContextDidSave: transaction.objectIDNotification())
+        let merged = view.registeredObjects.compactMap { $0 as? Entry }.filter { $0.batch == 1 }
+        XCTAssertEqual(merged.count, 5)
+        XCTAssertEqual(Set(merged.map(\.serial)), Set(0..<5))
+    }
+
+    func testAWriterKilledMidSaveLeavesEachChangeWithItsHistoryOrNeither() throws {
+        let writer = try checkWriter()
+        let store = try temporaryStore()
+        let batchSize = 5_000
+        var grew = 0
+        var previousTransactions = 0
+        for attempt in 0..<15 {
+            let process = Process()
+            process.executableURL = writer
+            process.arguments = ["--history", store.path, String(batchSize)]
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            Thread.sleep(forTimeInterval: Double.random(in: 0.1...0.4))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationReason, .uncaughtSignal, "attempt \(attempt): the writer ended on its own")
+
+            guard FileManager.default.fileExists(atPath: store.path) else { continue }
+            let file = try SQLiteConnection(path: store.path)
+            XCTAssertEqual(try file.query("PRAGMA integrity_check").first, [.text("ok")], "attempt \(attempt)")
+            guard try !file.query("SELECT name FROM sqlite_master WHERE name = 'ACHANGE'").isEmpty else { continue }
+            func count(_ sql: String) throws -> Int {
+                guard case .integer(let value)? = try file.query(sql).first?.first else { return -1 }
+                return Int(value)
+            }
+            // Whole batches, one transaction each, and one insertion recorded per row: no row without its history,
+            // no history without its row.
+            let batches = try count("SELECT COUNT(DISTINCT ZBATCH) FROM ZENTRY")
+            XCTAssertEqual(try count("SELECT COUNT(*) FROM ZENTRY"), batches * batchSize, "attempt \(attempt)")
+            XCTAssertEqual(try count("SELECT COUNT(*) FROM ATRANSACTION"), batches, "attempt \(attempt)")
+            XCTAssertEqual(try count("SELECT COUNT(*) FROM ACHANGE"), batches * batchSize, "attempt \(attempt)")
+            XCTAssertEqual(try count("SELECT COUNT(*) FROM (SELECT Z_PK FROM ZENTRY EXCEPT SELECT ZENTITYPK FROM ACHANGE WHERE ZCHANGETYPE = 0)"),
+                           0, "attempt \(attempt): a row without its history")
+            XCTAssertEqual(try count("SELECT COUNT(*) FROM (SELECT ZENTITYPK FROM ACHANGE EXCEPT SELECT Z_PK FROM ZENTRY)"),
+                           0, "attempt \(attempt): history without its row")
+            XCTAssertEqual(try count("SELECT COUNT(*) FROM (SELECT ZTRANSACTIONID FROM ACHANGE GROUP BY ZTRANSACTIONID HAVING COUNT(*) != \(batchSize))"),
+                           0, "attempt \(attempt): a transaction with part of its batch")
+            if batches > previousTransactions { grew += 1 }
+            previousTransactions = batches
+        }
+        XCTAssertGreaterThan(grew, 0, "the writer never managed to save: the test proved nothing")
+
+        // The history reads back through the library, every transaction by the writer.
+        let container = try HistoryModel.container(HistoryModel.description(store), model: HistoryModel.makeWriterModel())
+        let transactions = try container.viewContext.history()
+        XCTAssertEqual(transactions.count, previousTransactions)
+        XCTAssertTrue(transactions.allSatisfy { $0.author == "crash-writer" && $0.changes?.count == batchSize })
+    }
+}
