@@ -8,22 +8,8 @@ final class CrashConsistencyTests: XCTestCase {
     private let batchSize = 10_000
     private let kills = 50
 
-    /// The writer executable next to the test bundle (built by `swift build --build-tests`).
-    private static var writer: URL {
-        var folder = Bundle.main.bundleURL
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            folder = bundle.bundleURL.deletingLastPathComponent()
-        }
-        if folder.pathExtension == "xctest" { folder.deleteLastPathComponent() }
-        return folder.appendingPathComponent("PersistenceCrashWriter")
-    }
-
     func testAKilledWriterLeavesOnlyWholeTransactions() throws {
-        let writer = Self.writer
-        guard FileManager.default.isExecutableFile(atPath: writer.path) else {
-            XCTFail("\(writer.path) is missing: build with `swift build --build-tests` before `swift test`")
-            return
-        }
+        _ = try CrashWriter.checked()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("crash-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -32,16 +18,8 @@ final class CrashConsistencyTests: XCTestCase {
         var previousRows = 0
         var grew = 0
         for attempt in 0..<kills {
-            let process = Process()
-            process.executableURL = writer
-            process.arguments = [store.path, String(batchSize)]
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            // Long enough to start and to be inside a transaction most of the time.
-            Thread.sleep(forTimeInterval: Double.random(in: 0.1...0.4))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            XCTAssertEqual(process.terminationReason, .uncaughtSignal, "attempt \(attempt): the writer ended on its own")
+            XCTAssertEqual(try CrashWriter.runAndKill([store.path, String(batchSize)]), .uncaughtSignal,
+                           "attempt \(attempt): the writer ended on its own")
 
             guard FileManager.default.fileExists(atPath: store.path) else { continue }
             let connection = try SQLiteConnection(path: store.path)

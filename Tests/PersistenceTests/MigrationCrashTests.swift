@@ -9,16 +9,6 @@ final class MigrationCrashTests: XCTestCase {
     private let rows = 100_000
     private let kills = 12
 
-    /// The writer executable next to the test bundle (built by `swift build --build-tests`).
-    private static var writer: URL {
-        var folder = Bundle.main.bundleURL
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            folder = bundle.bundleURL.deletingLastPathComponent()
-        }
-        if folder.pathExtension == "xctest" { folder.deleteLastPathComponent() }
-        return folder.appendingPathComponent("PersistenceCrashWriter")
-    }
-
     private static func contents(_ entities: String, identifier: Int) -> String {
         """
         <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
@@ -83,7 +73,7 @@ final class MigrationCrashTests: XCTestCase {
     private func migrate(_ store: URL, model: URL, killingAfter delay: Double?) throws -> Process {
         let marker = store.deletingLastPathComponent().appendingPathComponent("started")
         let process = Process()
-        process.executableURL = Self.writer
+        process.executableURL = CrashWriter.url
         process.arguments = ["migrate", model.path, store.path, marker.path]
         process.standardOutput = FileHandle.nullDevice
         try process.run()
@@ -98,8 +88,8 @@ final class MigrationCrashTests: XCTestCase {
     }
 
     func testAKilledMigrationLeavesTheOldStoreWholeOrTheNewOne() throws {
-        guard FileManager.default.isExecutableFile(atPath: Self.writer.path) else {
-            XCTFail("\(Self.writer.path) is missing: build with `swift build --build-tests` before `swift test`")
+        guard FileManager.default.isExecutableFile(atPath: CrashWriter.url.path) else {
+            XCTFail("\(CrashWriter.url.path) is missing: build with `swift build --build-tests` before `swift test`")
             return
         }
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("migration-crash-\(UUID().uuidString)")

@@ -8,27 +8,6 @@ import XCTest
 final class PersistentHistoryProcessTests: XCTestCase {
     private typealias Entry = HistoryModel.Entry
 
-    /// The writer executable next to the test bundle (built by `swift build --build-tests`).
-    private static var writer: URL {
-        var folder = Bundle.main.bundleURL
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            folder = bundle.bundleURL.deletingLastPathComponent()
-        }
-        if folder.pathExtension == "xctest" { folder.deleteLastPathComponent() }
-        return folder.appendingPathComponent("PersistenceCrashWriter")
-    }
-
-    private struct WriterMissing: Error {}
-
-    private func checkWriter() throws -> URL {
-        let writer = Self.writer
-        guard FileManager.default.isExecutableFile(atPath: writer.path) else {
-            XCTFail("\(writer.path) is missing: build with `swift build --build-tests` before `swift test`")
-            throw WriterMissing()
-        }
-        return writer
-    }
-
     private func temporaryStore() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("history-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -37,7 +16,7 @@ final class PersistentHistoryProcessTests: XCTestCase {
     }
 
     func testAnotherProcessesSaveIsPostedAndReadFromHistory() throws {
-        let writer = try checkWriter()
+        let writer = try CrashWriter.checked()
         let store = try temporaryStore()
         let container = try HistoryModel.container(HistoryModel.description(store, remoteChanges: true),
                                                    model: HistoryModel.makeWriterModel())
@@ -102,21 +81,14 @@ final class PersistentHistoryProcessTests: XCTestCase {
     }
 
     func testAWriterKilledMidSaveLeavesEachChangeWithItsHistoryOrNeither() throws {
-        let writer = try checkWriter()
+        _ = try CrashWriter.checked()
         let store = try temporaryStore()
         let batchSize = 5_000
         var grew = 0
         var previousTransactions = 0
         for attempt in 0..<15 {
-            let process = Process()
-            process.executableURL = writer
-            process.arguments = ["--history", store.path, String(batchSize)]
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            Thread.sleep(forTimeInterval: Double.random(in: 0.1...0.4))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            XCTAssertEqual(process.terminationReason, .uncaughtSignal, "attempt \(attempt): the writer ended on its own")
+            XCTAssertEqual(try CrashWriter.runAndKill(["--history", store.path, String(batchSize)]), .uncaughtSignal,
+                           "attempt \(attempt): the writer ended on its own")
 
             guard FileManager.default.fileExists(atPath: store.path) else { continue }
             let file = try SQLiteConnection(path: store.path)
