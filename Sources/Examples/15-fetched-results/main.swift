@@ -104,8 +104,8 @@ do {
     do {
         try wrong.performFetch()
     } catch {
-        print("   sorted by time, sections by platform: error \((error as NSError).code), "
-            + ((error as? PersistenceError)?.message ?? "\(error)"))
+        print("   sorted by time, sections by platform: performFetch() failed with error \((error as NSError).code):")
+        print("     " + ((error as? PersistenceError)?.message ?? "\(error)"))
     }
     let board = FetchedResultsController(fetchRequest: boardRequest(), managedObjectContext: container.viewContext,
                                          sectionNameKeyPath: "platform", cacheName: nil)
@@ -148,17 +148,16 @@ do {
     // region: snapshot
     final class SnapshotBoard: FetchedResultsControllerDelegate {
         var last = DiffableDataSourceSnapshotReference()
-        var count = 0
+        var log: [String] = []
         var names: (ManagedObjectID) -> String = { _ in "?" }
 
         func controller(_ controller: FetchedResultsController<any FetchRequestResult>,
                         didChangeContentWith snapshot: DiffableDataSourceSnapshotReference) {
             let difference = snapshot.itemDifference(from: last)
-            print("   snapshot: platforms \(snapshot.sectionIdentifiers), \(snapshot.numberOfItems) departures; "
-                + "reload \(snapshot.reloadedItemIdentifiers.map(names)); since the last one: "
-                + "\(difference.insertions.count) insertion(s), \(difference.removals.count) removal(s)")
+            log.append("snapshot \(log.count + 1): platforms \(snapshot.sectionIdentifiers), "
+                + "\(snapshot.numberOfItems) departures (\(difference.insertions.count) in, "
+                + "\(difference.removals.count) out); reload \(snapshot.reloadedItemIdentifiers.map(names))")
             last = snapshot
-            count += 1
         }
     }
     // endregion: snapshot
@@ -174,7 +173,7 @@ do {
     // region: difference
     final class DifferenceList: FetchedResultsControllerDelegate {
         var ids: [ManagedObjectID] = []
-        var count = 0
+        var log: [String] = []
         var names: (ManagedObjectID) -> String = { _ in "?" }
 
         func controller(_ controller: FetchedResultsController<any FetchRequestResult>,
@@ -182,13 +181,12 @@ do {
             for change in diff {
                 switch change {
                 case .remove(let offset, let id, let to):
-                    print("   remove \(names(id)) at \(offset)" + (to.map { " (goes to \($0))" } ?? ""))
+                    log.append("remove \(names(id)) at \(offset)" + (to.map { " (goes to \($0))" } ?? ""))
                 case .insert(let offset, let id, let from):
-                    print("   insert \(names(id)) at \(offset)" + (from.map { " (came from \($0))" } ?? ""))
+                    log.append("insert \(names(id)) at \(offset)" + (from.map { " (came from \($0))" } ?? ""))
                 }
             }
             ids = ids.applying(diff) ?? []
-            count += 1
         }
     }
     // endregion: difference
@@ -203,7 +201,10 @@ do {
     list.ids = allDay.fetchedObjects?.map(\.objectID) ?? []
 
     try feedSavesTheMorningChanges(into: container)
-    runMainQueue { list.count == 1 && snapshots.count == 2 }
+    runMainQueue { !list.log.isEmpty && snapshots.log.count == 2 }
+    for line in snapshots.log { print("   " + line) }
+    print("   the list by time, told as a difference:")
+    for line in list.log { print("     " + line) }
     print("   the list by time now reads: \(trains(allDay.fetchedObjects ?? []))")
     print("   and its IDs, kept from the differences alone, agree: \(list.ids == allDay.fetchedObjects?.map(\.objectID))")
 }
