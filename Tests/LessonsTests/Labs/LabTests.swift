@@ -25,7 +25,7 @@ final class LabTests: TemporaryFolderTestCase {
     func testAnUnknownLabNamesTheLabsThereAre() {
         XCTAssertThrowsError(try LabCatalog.lab(named: "serch")) { error in
             XCTAssertEqual((error as? LessonsError)?.kind, .unknownChoice)
-            XCTAssertEqual("\(error)", "there is no lab called 'serch'. The labs: search, delete, import, faults.")
+            XCTAssertEqual("\(error)", "there is no lab called 'serch'. The labs: search, delete, import, faults, fetched-results.")
         }
         XCTAssertEqual(try LabCatalog.lab(named: "delete").defaultRows, 10_000)
     }
@@ -109,6 +109,8 @@ final class LabTests: TemporaryFolderTestCase {
             "import": ["merging every page", "no merging, one reset at the end",
                        "pinned to a query generation, then moved on"],
             "faults": ["objects as faults", "objects not as faults", "dictionaries of the one attribute"],
+            "fetched-results": ["fetch alone, for comparison", "performFetch", "merge of 1,000 changed objects, no controller",
+                                "merge of 1,000 changed objects, followed", "performFetch again, for comparison"],
         ]
         var notes: [String: [String]] = [:]
         for lab in LabCatalog.all {
