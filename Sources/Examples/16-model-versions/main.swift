@@ -1,0 +1,1 @@
+print("lesson 16")
