@@ -104,6 +104,7 @@ final class LessonsCLITests: TemporaryFolderTestCase {
         XCTAssertEqual(list.status, 0)
         XCTAssertTrue(list.stdout.hasPrefix("Core Data workbook — 16 lessons, 0 done\n"), list.stdout)
         XCTAssertTrue(list.stdout.contains("  11  "), list.stdout)
+        XCTAssertTrue(list.stdout.contains("  16  new         Changing the model: versions and migration"), list.stdout)
     }
 
     func testUnknownLessonGolden() throws {
