@@ -156,7 +156,7 @@ do {
 
 print("")
 print("6. A mapping inferred, checked and run by hand")
-// region: manual
+// region: not-lightweight
 let typeChanged = try ManagedObjectModel(entities: [
     EntityDescription(name: "Run", properties: [
         .attribute("date", .date, optional: false),
@@ -172,6 +172,8 @@ do {
     let why = error.message.split(separator: ":", maxSplits: 1).last?.components(separatedBy: ". ").first ?? ""
     print("   distance as a string: \(error.code.rawValue),\(why)")
 }
+// endregion: not-lightweight
+// region: manual
 let mapping = try MappingModel.inferredMappingModel(forSourceModel: v1, destinationModel: v2)
 let oldCopy = newStore("old-copy")
 let upgraded = newStore("upgraded")
