@@ -139,7 +139,9 @@ final class LabTests: TemporaryFolderTestCase {
         XCTAssertEqual(Set(notes["faults"] ?? []).count, 1, "every way averages the same: \(notes["faults"] ?? [])")
         XCTAssertEqual(notes["delete"], Array(repeating: "0 decks and 0 cards left", count: 3))
         XCTAssertEqual(notes["migration"]?.prefix(2), ["300 moods after", "300 moods"])
-        XCTAssertTrue(notes["migration"]?.last?.hasPrefix("sqlite3's own timer: ") == true, "\(notes["migration"] ?? [])")
+        // The third way needs the sqlite3 shell, a package of its own; without it the way says so.
+        XCTAssertTrue(["sqlite3's own timer: ", "not measured: no sqlite3 shell"].contains { notes["migration"]?.last?.hasPrefix($0) == true },
+                      "\(notes["migration"] ?? [])")
         // 1,000 items on screen before the import of 300: whatever the way, the list ends on the newest item,
         // and only the merging view context holds every item.
         XCTAssertEqual(notes["import"], [
