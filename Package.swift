@@ -26,6 +26,7 @@ let lessons: [LessonTargets] = [
     .init(id: "12-batch-requests"),
     .init(id: "13-searching-and-async-fetching"),
     .init(id: "15-fetched-results"),
+    .init(id: "16-model-versions", exampleResources: ["Runs.xcdatamodeld"]),
 ]
 
 let package = Package(

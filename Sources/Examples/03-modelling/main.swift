@@ -115,7 +115,7 @@ drawn.loadPersistentStores { _, error in
 let drawnModel = drawn.managedObjectModel
 let recipeClass = drawnModel.entitiesByName["Recipe"]?.managedObjectClass ?? ManagedObject.self
 print("   entities \(drawnModel.entities.map(\.name)); Recipe's class is \(recipeClass)")
-print("   the same model as the one in code: \(drawnModel.versionHash == cookbook.versionHash)")
+print("   the same model as the one in code: \(drawnModel.entityVersionHashesByName == cookbook.entityVersionHashesByName)")
 // endregion: model-file
 
 print("")

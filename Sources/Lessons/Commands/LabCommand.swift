@@ -12,7 +12,7 @@ struct LabCommand: ParsableCommand {
             the work, its time here, the document's own figure and the peak memory meanwhile.
             """)
 
-    @Argument(help: "The lab: search, delete, import or faults.")
+    @Argument(help: "The lab: search, delete, import, faults or migration.")
     var name: String?
 
     @Option(help: ArgumentHelp("Run smaller: this many rows instead of the lab's full size.", valueName: "n"))

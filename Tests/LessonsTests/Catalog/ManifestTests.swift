@@ -2,13 +2,13 @@ import XCTest
 @testable import LessonsKit
 
 final class ManifestTests: XCTestCase {
-    func testTheRealManifestListsFifteenLessonsInOrder() throws {
+    func testTheRealManifestListsSixteenLessonsInOrder() throws {
         let catalog = try Catalog.load(Workspace(packageRoot: TestPaths.packageRoot))
-        XCTAssertEqual(catalog.lessons.map(\.number), Array(1...15))
+        XCTAssertEqual(catalog.lessons.map(\.number), Array(1...16))
         XCTAssertEqual(catalog.lessons.map(\.slug), [
             "testing", "stack", "modelling", "contexts-and-crud", "saving-safely", "faults-and-fetching",
             "threads-and-queues", "child-contexts", "responding-to-changes", "query-generations", "merge-rules",
-            "batch-requests", "searching-and-async-fetching", "persistent-history", "fetched-results",
+            "batch-requests", "searching-and-async-fetching", "persistent-history", "fetched-results", "model-versions",
         ])
         for lesson in catalog.lessons {
             let number = lesson.number < 10 ? "0\(lesson.number)" : "\(lesson.number)"
@@ -30,10 +30,11 @@ final class ManifestTests: XCTestCase {
         XCTAssertEqual(try catalog.lesson(named: "05").slug, "saving-safely")
         XCTAssertEqual(try catalog.lesson(named: "Saving-Safely").number, 5)
         XCTAssertEqual(try catalog.lesson(named: "05-saving-safely").number, 5)
-        XCTAssertThrowsError(try catalog.lesson(named: "16")) { error in
+        XCTAssertThrowsError(try catalog.lesson(named: "17")) { error in
             let message = (error as? LessonsError)?.description ?? ""
-            XCTAssertTrue(message.hasPrefix("unknown lesson \"16\". Valid lessons:\n"), message)
+            XCTAssertTrue(message.hasPrefix("unknown lesson \"17\". Valid lessons:\n"), message)
             XCTAssertTrue(message.contains("  13  searching-and-async-fetching  Searching and asynchronous fetching"))
+            XCTAssertTrue(message.contains("  16  model-versions                Changing the model"), message)
             XCTAssertTrue(message.contains("  15  fetched-results               Lists that follow the store"), message)
         }
     }

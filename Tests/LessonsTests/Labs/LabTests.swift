@@ -25,7 +25,7 @@ final class LabTests: TemporaryFolderTestCase {
     func testAnUnknownLabNamesTheLabsThereAre() {
         XCTAssertThrowsError(try LabCatalog.lab(named: "serch")) { error in
             XCTAssertEqual((error as? LessonsError)?.kind, .unknownChoice)
-            XCTAssertEqual("\(error)", "there is no lab called 'serch'. The labs: search, delete, import, faults, fetched-results.")
+            XCTAssertEqual("\(error)", "there is no lab called 'serch'. The labs: search, delete, import, faults, fetched-results, migration.")
         }
         XCTAssertEqual(try LabCatalog.lab(named: "delete").defaultRows, 10_000)
     }
@@ -111,6 +111,8 @@ final class LabTests: TemporaryFolderTestCase {
             "faults": ["objects as faults", "objects not as faults", "dictionaries of the one attribute"],
             "fetched-results": ["fetch alone, for comparison", "performFetch", "merge of 1,000 changed objects, no controller",
                                 "merge of 1,000 changed objects, followed", "performFetch again, for comparison"],
+            "migration": ["lightweight migration on load", "opening the migrated store",
+                          "ALTER TABLE by hand in the sqlite3 shell"],
         ]
         var notes: [String: [String]] = [:]
         for lab in LabCatalog.all {
@@ -138,6 +140,10 @@ final class LabTests: TemporaryFolderTestCase {
         XCTAssertEqual(Set(notes["search"] ?? []).count, 1, "every way finds the same: \(notes["search"] ?? [])")
         XCTAssertEqual(Set(notes["faults"] ?? []).count, 1, "every way averages the same: \(notes["faults"] ?? [])")
         XCTAssertEqual(notes["delete"], Array(repeating: "0 decks and 0 cards left", count: 3))
+        XCTAssertEqual(notes["migration"]?.prefix(2), ["300 moods after", "300 moods"])
+        // The third way needs the sqlite3 shell, a package of its own; without it the way says so.
+        XCTAssertTrue(["sqlite3's own timer: ", "not measured: no sqlite3 shell"].contains { notes["migration"]?.last?.hasPrefix($0) == true },
+                      "\(notes["migration"] ?? [])")
         // 1,000 items on screen before the import of 300: whatever the way, the list ends on the newest item,
         // and only the merging view context holds every item.
         XCTAssertEqual(notes["import"], [

@@ -1,0 +1,47 @@
+import Foundation
+import KataSupport
+import Persistence
+
+/// The reference solution with known mistakes behind `Decoy.isActive(…)` (see `Sources/Decoys/Decoy.swift`).
+public enum BirdLogVersions {
+    public static func version2() throws -> ManagedObjectModel {
+        try second.get()
+    }
+
+    public static func version3() throws -> ManagedObjectModel {
+        try third.get()
+    }
+
+    private static let second = Result {
+        try ManagedObjectModel(entities: [EntityDescription(name: "Sighting", properties: sightingProperties)])
+    }
+
+    private static let third = Result {
+        try ManagedObjectModel(entities: [
+            EntityDescription(name: "Sighting", managedObjectClass: Sighting.self, properties: sightingProperties + [
+                .attribute("speciesKey", .string, optional: false, defaultValue: ""),
+            ]),
+        ])
+    }
+
+    private static var sightingProperties: [PropertyDescription] {
+        let remarks: PropertyDescription = Decoy.isActive("rename-without-identifier")
+            ? .attribute("remarks", .string)                  // a new attribute; notes' values are dropped
+            : PropertyDescription.attribute("remarks", .string).renamed(from: "notes")
+        let place: PropertyDescription
+        if Decoy.isActive("required-without-default") {
+            place = .attribute("place", .string, optional: false)            // old rows have nothing to put there
+        } else if Decoy.isActive("new-attribute-left-optional") {
+            place = .attribute("place", .string)                             // old rows keep nil
+        } else {
+            place = .attribute("place", .string, optional: false, defaultValue: .string(Sighting.unrecordedPlace))
+        }
+        return [
+            .attribute("species", .string, optional: false),
+            .attribute("count", .integer16, optional: false, defaultValue: 1),
+            remarks,
+            place,
+            .attribute("seenAt", .date, optional: false),
+        ]
+    }
+}
