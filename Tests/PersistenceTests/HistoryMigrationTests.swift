@@ -3,8 +3,8 @@ import Foundation
 import XCTest
 
 /// Persistent history and lightweight migration on one store. History recorded before a migration names entities and
-/// properties by the old model's numbering; rather than read back wrong, it is expired by the migration (Core Data
-/// carries it over: a difference the library documents), and a reader with an older token is told to start afresh.
+/// properties by the old model's numbering; rather than read back wrong, it is expired by the migration (what
+/// Core Data does is undocumented), and a reader with an older token is told to start afresh.
 final class HistoryMigrationTests: MigrationTestCase {
     private func open(_ url: URL, _ model: ManagedObjectModel, versions: [ManagedObjectModel] = []) throws -> PersistentContainer {
         if !versions.isEmpty { model.versionsLoader = { versions } }

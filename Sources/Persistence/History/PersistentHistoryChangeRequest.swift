@@ -30,9 +30,9 @@ import Foundation
 /// program writes without recording. History requests read the store's newest history, whatever snapshot the
 /// executing context is pinned to.
 ///
-/// Where Persistence differs: a migration to another model version (``PersistentStoreDescription/shouldMigrateStoreAutomatically``)
-/// expires the history recorded before it, which Core Data carries over; readers whose tokens are older get 134301
-/// and read the store afresh, as after a purge.
+/// A migration to another model version (``PersistentStoreDescription/shouldMigrateStoreAutomatically``) expires
+/// the history recorded before it — what Core Data does with that history is undocumented —: readers whose tokens
+/// are older get 134301 and read the store afresh, as after a purge.
 public final class PersistentHistoryChangeRequest: PersistentStoreRequest, CustomStringConvertible {
     /// What ``PersistentHistoryResult/result`` holds (transactions with their changes by default).
     public var resultType: PersistentHistoryResultType = .transactionsAndChanges

@@ -97,7 +97,7 @@ extension SQLiteStore {
     /// Persistent history recorded before a migration names entities and properties by their numbers in the old
     /// model, which the new one may give to others; rather than let it read back wrong, a migration deletes it and
     /// marks it purged, so a reader whose token is older gets 134301 ("history token expired") and reads the store
-    /// afresh. Core Data carries history across a lightweight migration; this is where Persistence differs.
+    /// afresh. What Core Data does with history across a migration is undocumented.
     static func expireHistory(on connection: SQLiteConnection) throws {
         let tables = try connection.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'ATRANSACTION'")
         guard !tables.isEmpty, case .integer(let newest)? = try connection.query("SELECT MAX(Z_PK) FROM ATRANSACTION").first?.first
