@@ -99,10 +99,10 @@ final class LessonsCLITests: TemporaryFolderTestCase {
             + "                  manager to an injected one\n"), real.stdout)
     }
 
-    func testTheRealManifestLists13Lessons() throws {
+    func testTheRealManifestLists14Lessons() throws {
         let list = try lessons(["list", "--progress-file", progressFile.path], fixture: false)
         XCTAssertEqual(list.status, 0)
-        XCTAssertTrue(list.stdout.hasPrefix("Core Data workbook — 13 lessons, 0 done\n"), list.stdout)
+        XCTAssertTrue(list.stdout.hasPrefix("Core Data workbook — 14 lessons, 0 done\n"), list.stdout)
         XCTAssertTrue(list.stdout.contains("  11  "), list.stdout)
     }
 

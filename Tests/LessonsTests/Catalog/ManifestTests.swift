@@ -30,9 +30,9 @@ final class ManifestTests: XCTestCase {
         XCTAssertEqual(try catalog.lesson(named: "05").slug, "saving-safely")
         XCTAssertEqual(try catalog.lesson(named: "Saving-Safely").number, 5)
         XCTAssertEqual(try catalog.lesson(named: "05-saving-safely").number, 5)
-        XCTAssertThrowsError(try catalog.lesson(named: "14")) { error in
+        XCTAssertThrowsError(try catalog.lesson(named: "99")) { error in
             let message = (error as? LessonsError)?.description ?? ""
-            XCTAssertTrue(message.hasPrefix("unknown lesson \"14\". Valid lessons:\n"), message)
+            XCTAssertTrue(message.hasPrefix("unknown lesson \"99\". Valid lessons:\n"), message)
             XCTAssertTrue(message.contains("  13  searching-and-async-fetching  Searching and asynchronous fetching"))
         }
     }
