@@ -248,14 +248,14 @@ final class LessonsCLITests: TemporaryFolderTestCase {
     func testLabListsTheLabsAndRefusesBadChoices() throws {
         let list = try lessons(["lab"])
         XCTAssertEqual(list.status, 0)
-        XCTAssertTrue(list.stdout.contains("\n  search  three contains[cd] terms over 1.6 million cards"), list.stdout)
-        XCTAssertTrue(list.stdout.contains("\n  faults  averaging one attribute over 200,000 objects"), list.stdout)
+        XCTAssertTrue(list.stdout.contains("\n  search   three contains[cd] terms over 1.6 million cards"), list.stdout)
+        XCTAssertTrue(list.stdout.contains("\n  faults   averaging one attribute over 200,000 objects"), list.stdout)
         XCTAssertTrue(list.stdout.hasSuffix("Run one with `swift run lessons lab NAME` (add --rows N or --scale F to "
             + "run smaller, --json for machines).\n"), list.stdout)
         let unknown = try lessons(["lab", "serch"])
         XCTAssertEqual(unknown.status, 64, "a usage error, like an unknown lesson number")
         XCTAssertEqual(unknown.stderr,
-                       "Error: there is no lab called 'serch'. The labs: search, delete, import, faults.\n")
+                       "Error: there is no lab called 'serch'. The labs: search, delete, import, faults, history.\n")
         for (arguments, message) in [(["lab", "search", "--rows", "0"], "--rows must be a positive number, not 0."),
                                      (["lab", "search", "--scale", "20"], "--scale must be more than 0 and at most 10"),
                                      (["lab", "search", "--rows", "5", "--scale", "1"], "give --rows or --scale, not both.")] {

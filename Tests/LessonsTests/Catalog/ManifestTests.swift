@@ -2,13 +2,13 @@ import XCTest
 @testable import LessonsKit
 
 final class ManifestTests: XCTestCase {
-    func testTheRealManifestListsThirteenLessonsInOrder() throws {
+    func testTheRealManifestListsFourteenLessonsInOrder() throws {
         let catalog = try Catalog.load(Workspace(packageRoot: TestPaths.packageRoot))
-        XCTAssertEqual(catalog.lessons.map(\.number), Array(1...13))
+        XCTAssertEqual(catalog.lessons.map(\.number), Array(1...14))
         XCTAssertEqual(catalog.lessons.map(\.slug), [
             "testing", "stack", "modelling", "contexts-and-crud", "saving-safely", "faults-and-fetching",
             "threads-and-queues", "child-contexts", "responding-to-changes", "query-generations", "merge-rules",
-            "batch-requests", "searching-and-async-fetching",
+            "batch-requests", "searching-and-async-fetching", "persistent-history",
         ])
         for lesson in catalog.lessons {
             let number = lesson.number < 10 ? "0\(lesson.number)" : "\(lesson.number)"
