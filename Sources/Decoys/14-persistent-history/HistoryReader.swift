@@ -8,9 +8,10 @@ public final class HistoryReader: @unchecked Sendable {
     public let author: String
     public let tokenURL: URL
 
-    public var token: PersistentHistoryToken? { lock.withLock { lastToken } }
+    public var token: PersistentHistoryToken? { tokenLock.withLock { lastToken } }
 
-    private let lock = NSLock()
+    private let catchingUp = NSLock()
+    private let tokenLock = NSLock()
     private var lastToken: PersistentHistoryToken?
     private let historyContext: ManagedObjectContext
 
@@ -29,9 +30,9 @@ public final class HistoryReader: @unchecked Sendable {
     }
 
     public func catchUp() throws -> HistoryCatchUp {
-        try lock.withLock {
+        try catchingUp.withLock {
             let context = historyContext
-            let after = lastToken
+            let after = token
             let transactions: [PersistentHistoryTransaction]
             do {
                 transactions = try context.performAndWait {
@@ -97,7 +98,7 @@ public final class HistoryReader: @unchecked Sendable {
             let data = try NSKeyedArchiver.archivedData(withRootObject: token, requiringSecureCoding: true)
             try data.write(to: tokenURL, options: .atomic)
         }
-        lastToken = token
+        tokenLock.withLock { lastToken = token }
     }
 
     private static func isExpiredToken(_ error: any Error) -> Bool {

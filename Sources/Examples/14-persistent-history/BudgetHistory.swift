@@ -8,8 +8,10 @@ final class BudgetHistory: @unchecked Sendable {
     /// The author of the app's own saves, which the view context has already.
     let me: String
     let bookmarkFile: URL
-    /// Guards `bookmark`, and lets one catch-up run at a time.
-    private let lock = NSLock()
+    /// One catch-up at a time: two notifications close together must not merge the same transactions twice.
+    private let oneAtATime = NSLock()
+    /// Guards `bookmark` for a moment only, so that `token` can be read while a catch-up waits for the main queue.
+    private let bookmarkLock = NSLock()
     private var bookmark: PersistentHistoryToken?
 
     init(_ container: PersistentContainer, me: String, bookmarkFile: URL) {
@@ -23,13 +25,13 @@ final class BudgetHistory: @unchecked Sendable {
         // endregion: restore
     }
 
-    var token: PersistentHistoryToken? { lock.withLock { bookmark } }
+    var token: PersistentHistoryToken? { bookmarkLock.withLock { bookmark } }
 
     /// Reads on from the bookmark and merges the others' transactions; returns what it read and what it merged.
     func catchUp() throws -> (read: [PersistentHistoryTransaction], merged: [PersistentHistoryTransaction]) {
-        try lock.withLock {
+        try oneAtATime.withLock {
             // region: read
-            let request = PersistentHistoryChangeRequest.fetchHistory(after: bookmark)
+            let request = PersistentHistoryChangeRequest.fetchHistory(after: token)
             let reader = container.newBackgroundContext()
             let unread = try reader.performAndWait { try reader.execute(request).transactions ?? [] }
             // endregion: read
@@ -46,7 +48,7 @@ final class BudgetHistory: @unchecked Sendable {
             if let newest = unread.last?.token {
                 let archive = try NSKeyedArchiver.archivedData(withRootObject: newest, requiringSecureCoding: true)
                 try archive.write(to: bookmarkFile, options: .atomic)
-                bookmark = newest
+                bookmarkLock.withLock { bookmark = newest }
             }
             // endregion: keep
             return (unread, fromOthers)
@@ -55,7 +57,7 @@ final class BudgetHistory: @unchecked Sendable {
 
     /// After a 134301: re-read what the view context holds and go on from the newest transaction.
     func startOver() throws {
-        try lock.withLock {
+        try oneAtATime.withLock {
             // region: start-over
             let newest = container.persistentStoreCoordinator.currentPersistentHistoryToken(fromStores: nil)
             let screen = container.viewContext
@@ -64,7 +66,7 @@ final class BudgetHistory: @unchecked Sendable {
                 try NSKeyedArchiver.archivedData(withRootObject: newest, requiringSecureCoding: true)
                     .write(to: bookmarkFile, options: .atomic)
             }
-            bookmark = newest
+            bookmarkLock.withLock { bookmark = newest }
             // endregion: start-over
         }
     }

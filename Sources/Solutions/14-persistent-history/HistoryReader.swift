@@ -14,11 +14,14 @@ public final class HistoryReader: @unchecked Sendable {
     public let tokenURL: URL
 
     /// The token of the last transaction read, `nil` before the first.
-    public var token: PersistentHistoryToken? { lock.withLock { lastToken } }
+    public var token: PersistentHistoryToken? { tokenLock.withLock { lastToken } }
 
     /// One catch-up at a time: two remote-change notifications close together must not read (and merge) the same
-    /// transactions twice. It also guards ``lastToken``.
-    private let lock = NSLock()
+    /// transactions twice.
+    private let catchingUp = NSLock()
+    /// Guards `lastToken`, only for a moment: ``token`` may be read on any thread, the main one included, while a
+    /// catch-up waits for the main queue to merge.
+    private let tokenLock = NSLock()
     private var lastToken: PersistentHistoryToken?
     /// Where the history is read: off the main queue, which the view context needs for the merges.
     private let historyContext: ManagedObjectContext
@@ -46,9 +49,9 @@ public final class HistoryReader: @unchecked Sendable {
     /// token has expired (134301), re-reads what the view context holds instead and starts over from the newest
     /// token.
     public func catchUp() throws -> HistoryCatchUp {
-        try lock.withLock {
+        try catchingUp.withLock {
             let context = historyContext
-            let after = lastToken
+            let after = token
             let transactions: [PersistentHistoryTransaction]
             do {
                 transactions = try context.performAndWait {
@@ -87,7 +90,7 @@ public final class HistoryReader: @unchecked Sendable {
             let data = try NSKeyedArchiver.archivedData(withRootObject: token, requiringSecureCoding: true)
             try data.write(to: tokenURL, options: .atomic)
         }
-        lastToken = token
+        tokenLock.withLock { lastToken = token }
     }
 
     private static func isExpiredToken(_ error: any Error) -> Bool {

@@ -14,11 +14,14 @@ public final class HistoryReader: @unchecked Sendable {
     public let tokenURL: URL
 
     /// The token of the last transaction read, `nil` before the first.
-    public var token: PersistentHistoryToken? { lock.withLock { lastToken } }
+    public var token: PersistentHistoryToken? { tokenLock.withLock { lastToken } }
 
     /// One catch-up at a time: two remote-change notifications close together must not read (and merge) the same
-    /// transactions twice. It also guards `lastToken`.
-    private let lock = NSLock()
+    /// transactions twice.
+    private let catchingUp = NSLock()
+    /// Guards `lastToken`, only for a moment: ``token`` may be read on any thread, the main one included, while a
+    /// catch-up waits for the main queue to merge.
+    private let tokenLock = NSLock()
     private var lastToken: PersistentHistoryToken?
 
     /// A reader for `author`, going on from the token kept at `tokenURL` by an earlier launch, if any.
