@@ -25,6 +25,7 @@ let lessons: [LessonTargets] = [
     .init(id: "11-merge-rules"),
     .init(id: "12-batch-requests"),
     .init(id: "13-searching-and-async-fetching"),
+    .init(id: "14-persistent-history"),
     .init(id: "15-fetched-results"),
     .init(id: "16-model-versions", exampleResources: ["Runs.xcdatamodeld"]),
 ]

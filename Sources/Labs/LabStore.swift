@@ -7,14 +7,16 @@ final class LabStore {
     let folder: URL
     let container: PersistentContainer
 
-    init(model: ManagedObjectModel) throws {
+    /// A store of its own for `model`, loaded with the store `options` (Core Data's keys, such as
+    /// `NSPersistentHistoryTrackingKey`).
+    init(model: ManagedObjectModel, options: [String: NSObject] = [:]) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("persistence-lab-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         Self.folders.insert(folder)
         container = PersistentContainer(name: "Lab", managedObjectModel: model)
-        container.persistentStoreDescriptions = [
-            PersistentStoreDescription(url: folder.appendingPathComponent("Lab.sqlite")),
-        ]
+        let description = PersistentStoreDescription(url: folder.appendingPathComponent("Lab.sqlite"))
+        for (key, value) in options { description.setOption(value, forKey: key) }
+        container.persistentStoreDescriptions = [description]
         nonisolated(unsafe) var failure: (any Error)?
         container.loadPersistentStores { _, error in failure = error }
         if let failure {

@@ -10,6 +10,7 @@ let labs: [String: (rows: Int, run: @Sendable (Int, LabReporter) throws -> Void)
     "delete": (10_000, DeleteLab.run),
     "import": (200_000, ImportLab.run),
     "faults": (200_000, FaultsLab.run),
+    "history": (200_000, HistoryLab.run),
     "fetched-results": (100_000, FetchedResultsLab.run),
     "migration": (200_000, MigrationLab.run),
 ]

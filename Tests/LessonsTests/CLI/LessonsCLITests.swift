@@ -255,12 +255,13 @@ final class LessonsCLITests: TemporaryFolderTestCase {
         XCTAssertTrue(list.stdout.contains("\n  faults           averaging one attribute over 200,000 objects"), list.stdout)
         XCTAssertTrue(list.stdout.contains("\n  fetched-results  a fetched results controller over 100,000 items"), list.stdout)
         XCTAssertTrue(list.stdout.contains("\n  migration        200,000 rows migrated on load"), list.stdout)
+        XCTAssertTrue(list.stdout.contains("\n  history          a 200,000-row batch import"), list.stdout)
         XCTAssertTrue(list.stdout.hasSuffix("Run one with `swift run lessons lab NAME` (add --rows N or --scale F to "
             + "run smaller, --json for machines).\n"), list.stdout)
         let unknown = try lessons(["lab", "serch"])
         XCTAssertEqual(unknown.status, 64, "a usage error, like an unknown lesson number")
         XCTAssertEqual(unknown.stderr,
-                       "Error: there is no lab called 'serch'. The labs: search, delete, import, faults, fetched-results, migration.\n")
+                       "Error: there is no lab called 'serch'. The labs: search, delete, import, faults, history, fetched-results, migration.\n")
         for (arguments, message) in [(["lab", "search", "--rows", "0"], "--rows must be a positive number, not 0."),
                                      (["lab", "search", "--scale", "20"], "--scale must be more than 0 and at most 10"),
                                      (["lab", "search", "--rows", "5", "--scale", "1"], "give --rows or --scale, not both.")] {

@@ -25,7 +25,7 @@ final class LabTests: TemporaryFolderTestCase {
     func testAnUnknownLabNamesTheLabsThereAre() {
         XCTAssertThrowsError(try LabCatalog.lab(named: "serch")) { error in
             XCTAssertEqual((error as? LessonsError)?.kind, .unknownChoice)
-            XCTAssertEqual("\(error)", "there is no lab called 'serch'. The labs: search, delete, import, faults, fetched-results, migration.")
+            XCTAssertEqual("\(error)", "there is no lab called 'serch'. The labs: search, delete, import, faults, history, fetched-results, migration.")
         }
         XCTAssertEqual(try LabCatalog.lab(named: "delete").defaultRows, 10_000)
     }
@@ -109,6 +109,8 @@ final class LabTests: TemporaryFolderTestCase {
             "import": ["merging every page", "no merging, one reset at the end",
                        "pinned to a query generation, then moved on"],
             "faults": ["objects as faults", "objects not as faults", "dictionaries of the one attribute"],
+            "history": ["batch insert, history off", "hand merge of the returned IDs", "batch insert, history on",
+                        "merge through history"],
             "fetched-results": ["fetch alone, for comparison", "performFetch", "merge of 1,000 changed objects, no controller",
                                 "merge of 1,000 changed objects, followed", "performFetch again, for comparison"],
             "migration": ["lightweight migration on load", "opening the migrated store",
@@ -146,6 +148,13 @@ final class LabTests: TemporaryFolderTestCase {
                       "\(notes["migration"] ?? [])")
         // 1,000 items on screen before the import of 300: whatever the way, the list ends on the newest item,
         // and only the merging view context holds every item.
+        // Whichever way the 300 imported items came, the view context ends holding them all beside the list.
+        XCTAssertEqual(notes["history"], [
+            "300 rows inserted, their IDs returned",
+            "the view context holds 1300 objects, its list starts at item 1299",
+            "300 rows inserted, each change recorded in the same transaction",
+            "the view context holds 1300 objects, its list starts at item 1299",
+        ])
         XCTAssertEqual(notes["import"], [
             "the view context merged 1 page, holds 1300 objects, its list starts at item 1299",
             "the view context merged 0 pages, holds 1000 objects, its list starts at item 1299",

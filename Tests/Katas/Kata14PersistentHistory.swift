@@ -1,0 +1,587 @@
+import Foundation
+import KataSupport
+import Persistence
+import XCTest
+// The code under test: your starters, or (for `lessons verify`) the reference solutions or the decoys.
+#if Solutions
+import Solutions
+#elseif Decoys
+import Decoys
+#else
+import Workbook
+#endif
+
+/// Lesson 14 — Persistent history: catching up with changes you did not make. A to-do app whose widget and calendar
+/// import write to the same store: the stack records history and posts remote changes (kata 1); the import signs its
+/// transactions (2); the app's history reader merges other authors' transactions into the view context on its queue
+/// (3), skips its own (4) and moves its token on (5); the import's batch reaches the screen through history alone
+/// (6); the token outlives the reader (7); a purge keeps what the slowest reader still needs (8); and an expired
+/// token starts the reader over (9).
+///
+/// Katas 2–9 run on a store of their own at `/dev/null` that records history, with the view context signed as the
+/// app. The reader is called from a background queue, as a remote-change notification would call it; merges into the
+/// view context happen on the main queue, which runs while a kata waits. Every wait has a time limit.
+final class Kata14PersistentHistory: KataCase {
+    override class var lesson: Int { 14 }
+    override class var folder: String { "14-persistent-history" }
+    override class func makeModel() throws -> ManagedObjectModel { try TodoModel.shared() }
+
+    /// The kata's store: `/dev/null`, recording persistent history.
+    private var store: PersistentContainer!
+    /// A folder of the kata's own for the readers' token files.
+    private var folder: URL!
+    /// The store's main-queue context, signed as the app.
+    private var view: ManagedObjectContext { store.viewContext }
+    /// Where the app's reader keeps its token.
+    private var appTokenURL: URL { folder.appendingPathComponent("app-token.data") }
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        store = try Self.makeStore()
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("kata14-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        store = nil
+        if let folder { try? FileManager.default.removeItem(at: folder) }
+        folder = nil
+        try super.tearDownWithError()
+    }
+
+    /// A loaded container on a private in-memory store that records persistent history, its view context signed
+    /// as the app — what kata 1 asks of `TodoStack`, made here so that the later katas do not depend on it.
+    private static func makeStore() throws -> PersistentContainer {
+        let container = PersistentContainer(name: TodoModel.name, managedObjectModel: try TodoModel.shared())
+        let description = PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))
+        description.setOption(true as NSNumber, forKey: NSPersistentHistoryTrackingKey)
+        container.persistentStoreDescriptions = [description]
+        nonisolated(unsafe) var loadError: (any Error)?
+        container.loadPersistentStores { _, error in loadError = error }
+        if let loadError { throw loadError }
+        container.viewContext.name = "viewContext"
+        container.viewContext.transactionAuthor = TodoAuthor.app
+        return container
+    }
+
+    // MARK: Waiting, with a time limit
+
+    /// Runs the main queue (where merges into the view context happen) until `condition` holds, for at most
+    /// `timeout` seconds. Returns whether it held.
+    private func eventually(_ timeout: TimeInterval = 5, _ condition: () -> Bool) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while !condition() {
+            if Date() > deadline { return false }
+            RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.01))
+        }
+        return true
+    }
+
+    /// Lets the main queue run for a moment, so that anything already queued there has happened before a kata
+    /// checks that something did *not* happen.
+    private func settle() {
+        RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.2))
+    }
+
+    /// A value set on another queue and read on this one.
+    private final class Box<Value>: @unchecked Sendable {
+        private let lock = NSLock()
+        private var stored: Value
+        init(_ value: Value) { stored = value }
+        var value: Value {
+            get { lock.withLock { stored } }
+            set { lock.withLock { stored = newValue } }
+        }
+    }
+
+    // MARK: The app, its widget, the store
+
+    /// A reader for the app, keeping its token in the kata's folder.
+    private func appReader() -> HistoryReader {
+        HistoryReader(container: store, author: TodoAuthor.app, tokenURL: appTokenURL)
+    }
+
+    /// Runs `reader.catchUp()` on a background queue — as the handler of a remote-change notification does, on the
+    /// queue the notification came on — and waits for it while the main queue runs.
+    private func catchUpInBackground(_ reader: HistoryReader) throws -> HistoryCatchUp {
+        let result = Box<Result<HistoryCatchUp, any Error>?>(nil)
+        DispatchQueue.global().async { result.value = Result { try reader.catchUp() } }
+        try expect(eventually(10) { result.value != nil }, "catchUp() did not return within ten seconds. Is it "
+            + "waiting for the main queue from the main queue, or holding a lock a merge needs?")
+        return try result.value!.get()
+    }
+
+    /// An item the app saved from its view context (author: the app), its values read as a list on screen would.
+    @discardableResult
+    private func appSaves(_ title: String) throws -> TodoItem {
+        let item = TodoItem(context: view)
+        item.title = title
+        try view.save()
+        _ = item.done
+        return item
+    }
+
+    /// The widget writes to the store: its own context, signed as the widget, saving `change`.
+    private func widget(_ change: (ManagedObjectContext) throws -> Void) throws {
+        let widget = store.newBackgroundContext()
+        widget.name = "widget"
+        widget.transactionAuthor = TodoAuthor.widget
+        try widget.performAndWait {
+            try change(widget)
+            try widget.save()
+        }
+    }
+
+    /// The widget adds an item; returns its ID.
+    @discardableResult
+    private func widgetAdds(_ title: String) throws -> ManagedObjectID {
+        var id: ManagedObjectID?
+        try widget { context in
+            let item = TodoItem(context: context)
+            item.title = title
+            try context.obtainPermanentIDs(for: [item])
+            id = item.objectID
+        }
+        return try require(id, "the kata's widget could not add \(title).")
+    }
+
+    /// The widget ticks off the item titled `title`.
+    private func widgetTicksOff(_ title: String) throws {
+        try widget { context in
+            let request = TodoItem.fetchRequest()
+            request.predicate = FetchPredicate(format: "title == %@", title)
+            for item in try context.fetch(request) { item.done = true }
+        }
+    }
+
+    /// The store's history after `token` (all of it for `nil`), read through a context of its own.
+    private func storedHistory(after token: PersistentHistoryToken? = nil,
+                               in container: PersistentContainer? = nil) throws -> [PersistentHistoryTransaction] {
+        let reader = (container ?? store).newBackgroundContext()
+        return try reader.performAndWait {
+            try reader.execute(PersistentHistoryChangeRequest.fetchHistory(after: token)).transactions ?? []
+        }
+    }
+
+    /// The token of the store's newest transaction.
+    private func newestToken() -> PersistentHistoryToken? {
+        store.persistentStoreCoordinator.currentPersistentHistoryToken(fromStores: nil)
+    }
+
+    /// The IDs of the stored items with these titles.
+    private func storedIDs(_ titles: [String]) throws -> Set<ManagedObjectID> {
+        let reader = store.newBackgroundContext()
+        return try reader.performAndWait {
+            let request = TodoItem.fetchRequest()
+            request.predicate = FetchPredicate(format: "title IN %@", titles)
+            return Set(try reader.fetch(request).map(\.objectID))
+        }
+    }
+
+    /// Writes `token` where a reader keeps it, archived as Core Data's tokens are.
+    private func keep(_ token: PersistentHistoryToken?, at url: URL) throws {
+        let token = try require(token, "the kata's store has no history token to keep.")
+        try NSKeyedArchiver.archivedData(withRootObject: token, requiringSecureCoding: true).write(to: url)
+    }
+
+    /// The token archived at `url` (as Core Data's tokens are archived), if any.
+    private func archivedToken(at url: URL) -> PersistentHistoryToken? {
+        guard let data = try? Data(contentsOf: url) else { return nil }
+        return try? NSKeyedUnarchiver.unarchivedObject(ofClass: PersistentHistoryToken.self, from: data)
+    }
+
+    /// Why `expected`, written by another author, did not reach the view context through `merges`.
+    private func whyNotMerged(_ merges: MergeLog) -> String {
+        merges.count == 0
+            ? "Nothing at all was merged into the view context: merge each transaction of another author — its "
+                + "objectIDNotification(), with mergeChanges(fromContextDidSave:) — into the view context, not into "
+                + "the context that read the history, and not by re-reading objects."
+            : "The merges into the view context named other objects."
+    }
+
+    /// Checks that one catch-up, reading on from the reader's token, merged the widget's one new item and nothing
+    /// else. `when` says when the kata catches up ("after the relaunch").
+    private func expectOnlyTheNewItem(_ item: ManagedObjectID, _ merges: MergeLog, _ result: HistoryCatchUp,
+                                      when: String) throws {
+        _ = eventually { merges.all.contains(item) }
+        settle()
+        try expect(merges.all.contains(item), "\(when) the widget added an item, and catchUp() (which returned "
+            + "\(result)) did not bring it to the view context. " + whyNotMerged(merges))
+        try expect(merges.all == [item] && result == .merged(1), "\(when) the widget added one item, and catchUp() "
+            + "returned \(result) and merged \(merges.all.count) object(s) into the view context: only the "
+            + "transactions after the reader's token should be read, and only the widget's one merged.")
+    }
+
+    /// The error code of a Persistence (or Core Data) error; nil for a starter's `KataNotDone`.
+    private func code(of error: any Error) -> Int? {
+        error is KataNotDone ? nil : (error as NSError).code
+    }
+
+    /// A token as the learner can read it.
+    private func describe(_ token: PersistentHistoryToken?) -> String {
+        token.map { "\($0)" } ?? "nil"
+    }
+
+    // MARK: Turning history on
+
+    func test01_theStackRecordsHistoryFromItsFirstSave() {
+        kata(1, in: "TodoStack.swift", "makeContainer(storeURL:)") {
+            let stack = try TodoStack.makeContainer(storeURL: URL(fileURLWithPath: "/dev/null"))
+            try expect(!stack.persistentStoreCoordinator.persistentStores.isEmpty, "makeContainer(storeURL:) returned "
+                + "a container whose store is not loaded: call loadPersistentStores and pass its error on.")
+            let remoteChanges = NotificationLog(.NSPersistentStoreRemoteChange, from: stack.persistentStoreCoordinator)
+            let item = TodoItem(context: stack.viewContext)
+            item.title = "Buy milk"
+            try stack.viewContext.save()
+            let transactions: [PersistentHistoryTransaction]
+            do {
+                transactions = try storedHistory(in: stack)
+            } catch {
+                guard code(of: error) == PersistenceError.Code.coreData.rawValue else { throw error }
+                try expect(false, "the store refused a history request (\(code(of: error) ?? 0)): it keeps no "
+                    + "history. Set NSPersistentHistoryTrackingKey (true as NSNumber) on the store description before "
+                    + "loadPersistentStores — a store reads its options once, when it opens, and history only records "
+                    + "what happens while it is on.")
+                return
+            }
+            try expect(transactions.count == 1, "the view context saved once, and the history holds "
+                + "\(transactions.count) transactions.")
+            let author = transactions[0].author
+            try expect(author == TodoAuthor.app, "the view context's save is in the history with the author "
+                + "\(author.map { "\"\($0)\"" } ?? "nil"), not \"\(TodoAuthor.app)\". Set the view context's "
+                + "transactionAuthor to TodoAuthor.app, so that the app's reader can tell its own saves from the others'.")
+            try expect(eventually(3) { remoteChanges.count > 0 }, "the view context saved and the coordinator posted no "
+                + "NSPersistentStoreRemoteChange notification within three seconds. The app learns of the widget's "
+                + "writes from it: set NSPersistentStoreRemoteChangeNotificationPostOptionKey (true as NSNumber) on "
+                + "the description too.")
+        }
+    }
+
+    func test02_theCalendarImportSignsItsTransactions() {
+        kata(2, in: "CalendarImporter.swift", "importReminders(_:)") {
+            try appSaves("Buy milk")
+            let start = newestToken()
+            let reminders = ["Dentist", "Pay rent", "Call mum"].map(ReminderEntry.init(title:))
+            let count = try CalendarImporter(container: store).importReminders(reminders)
+            let written = try storedHistory(after: start)
+            try expect(!written.isEmpty, "importReminders(_:) wrote nothing to the store: the history has no "
+                + "transaction after the app's save.")
+            let authors = Set(written.map { $0.author ?? "nil" })
+            try expect(!authors.contains("nil"), "the import's transaction has no author: the reader cannot tell "
+                + "who wrote it. Set transactionAuthor = TodoAuthor.calendarImport on the background context that "
+                + "runs the import, before it executes the request.")
+            try expect(!authors.contains(TodoAuthor.app), "the import's transaction is signed \"\(TodoAuthor.app)\", "
+                + "the app's own author: the app's reader skips its own transactions, so it would never bring the "
+                + "reminders to the screen. Sign the import's context with TodoAuthor.calendarImport.")
+            try expect(authors == [TodoAuthor.calendarImport], "the import's transactions are signed "
+                + "\(authors.sorted()), not \"\(TodoAuthor.calendarImport)\".")
+            let stored = try storedIDs(reminders.map(\.title)).count
+            try expect(stored == 3, "the store has \(stored) of the three imported reminders.")
+            try expect(count == 3, "importReminders(_:) returned \(count) for three reminders it inserted.")
+        }
+    }
+
+    // MARK: Reading and merging
+
+    func test03_theReaderMergesAnotherAuthorsChangeOnTheMainQueue() {
+        kata(3, in: "HistoryReader.swift", "catchUp()") {
+            let milk = try appSaves("Buy milk")
+            let reader = appReader()
+            let merges = MergeLog(view)
+            try widgetTicksOff("Buy milk")
+            let result = try catchUpInBackground(reader)
+            _ = eventually { milk.done }
+            if !milk.done {
+                let merged = merges.count > 0 ? "" : " The view context merged nothing at all."
+                try expect(false, "the widget ticked off Buy milk, and after catchUp() the view context still shows "
+                    + "it not done.\(merged) For each transaction of another author, merge its "
+                    + "objectIDNotification() into the view context with mergeChanges(fromContextDidSave:) — the "
+                    + "view context, not the background context that read the history.")
+            }
+            try expect(merges.count > 0 && merges.updated.contains(milk.objectID), "the view context shows Buy milk "
+                + "done, but it never merged a change to it: re-reading objects (refresh, refreshAllObjects, a new "
+                + "fetch) gets the new values without telling anyone what changed. Merge the transaction's "
+                + "objectIDNotification() with mergeChanges(fromContextDidSave:): the merge posts the view context's "
+                + "notifications naming the objects, which a list on screen waits for.")
+            try expect(merges.allOnMain, "a merge into the view context ran on a background thread. catchUp() is "
+                + "called from any queue (a remote-change notification comes on a private one): merge inside "
+                + "viewContext.performAndWait (or perform).")
+            guard case .merged(let count) = result, count >= 1 else {
+                try expect(false, "catchUp() merged the widget's change and returned \(result): it should return "
+                    + ".merged with the number of transactions it merged.")
+                return
+            }
+        }
+    }
+
+    func test04_theReaderSkipsTheAppsOwnSaves() {
+        kata(4, in: "HistoryReader.swift", "catchUp()") {
+            let milk = try appSaves("Buy milk")
+            let eggs = try appSaves("Buy eggs")
+            milk.title = "Buy oat milk"
+            try view.save()
+            let plants = try widgetAdds("Water the plants")
+            let reader = appReader()
+            let merges = MergeLog(view)
+            let result = try catchUpInBackground(reader)
+            _ = eventually { merges.inserted.contains(plants) }
+            settle()
+            let own = [milk, eggs].filter { merges.all.contains($0.objectID) }.map(\.title)
+            try expect(own.isEmpty, "catchUp() merged the app's own saves back into the view context (it refreshed "
+                + "\(own)): the view context made those changes, and merging them again only turns its objects "
+                + "into faults and tells the screen they changed. Skip the transactions whose author is the "
+                + "reader's own (the reader's author property, TodoAuthor.app here).")
+            try expect(merges.inserted.contains(plants), "the widget added \"Water the plants\", and catchUp() did not "
+                + "merge it into the view context. " + (merges.count == 0 ? whyNotMerged(merges)
+                    : "Only the app's own transactions are to be skipped."))
+            try expect(result == .merged(1), "catchUp() returned \(result): of the four transactions it read, one "
+                + "was the widget's and three were the app's own, so it merged one.")
+        }
+    }
+
+    func test05_theReaderMovesItsTokenOn() {
+        kata(5, in: "HistoryReader.swift", "catchUp()") {
+            try widgetAdds("Buy milk")
+            let reader = appReader()
+            _ = try catchUpInBackground(reader)
+            try expect(reader.token != nil && reader.token == newestToken(), "after catchUp() the reader's token is "
+                + "\(describe(reader.token)), not the token of the newest transaction it read "
+                + "(\(describe(newestToken()))): the next catch-up would read the same transactions again. Keep the "
+                + "last transaction's token.")
+            try appSaves("Buy eggs")
+            let ownLast = try catchUpInBackground(reader)
+            try expect(reader.token == newestToken(), "the newest transaction is the app's own save, and after "
+                + "catchUp() the reader's token is still \(describe(reader.token)). Skip your own transactions, but "
+                + "move the token past them too: the token says how far the reader has read, not what it merged.")
+            try expect(ownLast == .merged(0), "catchUp() returned \(ownLast) after reading only the app's own save.")
+            let merges = MergeLog(view)
+            let again = try catchUpInBackground(reader)
+            settle()
+            try expect(again == .merged(0) && merges.count == 0, "nothing was written since the last catch-up, and "
+                + "catchUp() returned \(again) and merged \(merges.count) time(s): it read old transactions again. "
+                + "Fetch the history after the reader's token, then move the token to the last transaction read.")
+            let bread = try widgetAdds("Buy bread")
+            let next = try catchUpInBackground(reader)
+            try expectOnlyTheNewItem(bread, merges, next, when: "then")
+        }
+    }
+
+    // MARK: A batch import, through history
+
+    func test06_theCalendarImportReachesTheScreenThroughHistory() {
+        kata(6, in: "CalendarImporter.swift", "importReminders(_:)") {
+            try appSaves("Buy milk")
+            let reader = appReader()
+            let merges = MergeLog(view)
+            let saves = NotificationLog(ManagedObjectContext.didSaveObjectsNotification, from: nil)
+            let reminders = ["Dentist", "Pay rent", "Call mum"].map(ReminderEntry.init(title:))
+            let count = try CalendarImporter(container: store).importReminders(reminders)
+            settle()
+            try expect(saves.count == 0, "importReminders(_:) saved a context (\(saves.count) did-save "
+                + "notification(s)): making an object per reminder and saving is what a batch insert replaces. Run "
+                + "one BatchInsertRequest with a dictionary per reminder; the history records it all the same.")
+            try expect(merges.count == 0, "importReminders(_:) merged its rows into the view context itself — "
+                + "lesson 12's hand-made notification. With history on, that is the reader's job: the import only "
+                + "writes, and catchUp() brings the rows. Merged here too, they reach the view context twice.")
+            let imported = try storedIDs(reminders.map(\.title))
+            try expect(imported.count == 3, "the store has \(imported.count) of the three imported reminders.")
+            let result = try catchUpInBackground(reader)
+            _ = eventually { merges.inserted.isSuperset(of: imported) }
+            if result == .merged(0) {
+                try expect(false, "the reader merged nothing after the import: it took the import's transaction for "
+                    + "the app's own. Sign the import's context with TodoAuthor.calendarImport, not the app's author.")
+            }
+            try expect(merges.inserted.isSuperset(of: imported), "after catchUp() the view context was not told of "
+                + "the \(imported.subtracting(merges.inserted).count) imported item(s) it does not have: the history "
+                + "holds their insertion, and merging the transaction's objectIDNotification() registers them in the "
+                + "view context and reports them as inserted — which a list on screen waits for. "
+                + whyNotMerged(merges))
+            try expect(count == 3, "importReminders(_:) returned \(count) for three reminders it inserted.")
+        }
+    }
+
+    // MARK: Between launches
+
+    func test07_theTokenOutlivesTheReader() {
+        kata(7, in: "HistoryReader.swift", "restoredToken(at:)") {
+            try widgetAdds("Buy milk")
+            var reader: HistoryReader? = appReader()
+            _ = try catchUpInBackground(try require(reader, "the kata's reader is gone."))
+            let kept = try require(reader?.token, "after catchUp() the reader has no token.")
+            try expect(FileManager.default.fileExists(atPath: appTokenURL.path), "after catchUp() there is no file at "
+                + "the reader's tokenURL: the token lives in memory only, and the next launch reads (and merges) the "
+                + "whole history again. Archive it (NSKeyedArchiver, requiringSecureCoding: true) and write it to "
+                + "tokenURL each time it moves.")
+            let archived = archivedToken(at: appTokenURL)
+            try expect(archived == kept, "tokenURL holds something NSKeyedUnarchiver does not read back as the "
+                + "reader's token (\(describe(archived))). Keep it the way Core Data's tokens are kept: "
+                + "NSKeyedArchiver.archivedData(withRootObject:requiringSecureCoding: true).")
+            let missing = folder.appendingPathComponent("never-written.data")
+            let none = try HistoryReader.restoredToken(at: missing)
+            try expect(none == nil, "restoredToken(at:) of a file that does not exist — the first launch — "
+                + "returned \(describe(none)), not nil.")
+            let restored = try HistoryReader.restoredToken(at: appTokenURL)
+            try expect(restored == kept, "restoredToken(at:) read back \(describe(restored)), not the token the "
+                + "reader kept (\(describe(kept))). Unarchive it with NSKeyedUnarchiver.unarchivedObject(ofClass: "
+                + "PersistentHistoryToken.self, from:).")
+            reader = nil                                          // the app quits…
+            let bread = try widgetAdds("Buy bread")               // …the widget writes meanwhile…
+            let relaunched = appReader()                          // …and the app starts again
+            try expect(relaunched.token == kept, "a new reader on the same tokenURL starts with the token "
+                + "\(describe(relaunched.token)), not the one kept (\(describe(kept))).")
+            let merges = MergeLog(view)
+            let result = try catchUpInBackground(relaunched)
+            try expectOnlyTheNewItem(bread, merges, result, when: "while the app was away,")
+        }
+    }
+
+    // MARK: Purging
+
+    func test08_aPurgeKeepsWhatTheSlowestReaderNeeds() {
+        kata(8, in: "HistoryPurger.swift", "purge()") {
+            var tokens: [PersistentHistoryToken] = []
+            for title in ["A", "B", "C", "D", "E"] {
+                try widgetAdds("Item \(title)")
+                tokens.append(try require(newestToken(), "the kata's store has no history token."))
+            }
+            let widgetTokenURL = folder.appendingPathComponent("widget-token.data")
+            try keep(tokens[1], at: widgetTokenURL)               // the widget has read up to B
+            try keep(tokens[3], at: appTokenURL)                  // the app up to D
+            let purger = HistoryPurger(container: store, readerTokenURLs: [appTokenURL, widgetTokenURL])
+            let purgedBefore = try purger.purge()
+            let unread: [PersistentHistoryTransaction]
+            do {
+                unread = try storedHistory(after: tokens[1])
+            } catch {
+                guard code(of: error) == NSPersistentHistoryTokenExpiredError else { throw error }
+                try expect(false, "after the purge the widget, which had read up to B, can no longer read on: "
+                    + "its token has expired (134301), because the purge deleted history it had not read yet. "
+                    + "Purge before the oldest token of all the readers, not the newest, nor everything.")
+                return
+            }
+            try expect(unread.map(\.token) == Array(tokens[2...]), "after the purge the widget, which had read up to "
+                + "B, reads \(unread.count) transaction(s) on, not the three it has not read (C, D, E).")
+            let left = try storedHistory().map(\.token)
+            try expect(!left.contains(tokens[0]), "purge() deleted nothing that every reader had read: transaction A "
+                + "is still in the history. Delete the history before the oldest of the readers' tokens.")
+            try expect(purgedBefore == tokens[1], "purge() returned \(describe(purgedBefore)), not the token it "
+                + "purged before: the oldest of the readers' tokens, the widget's (\(describe(tokens[1]))).")
+
+            // Both readers have read everything now; a third has never run.
+            try keep(tokens[4], at: widgetTokenURL)
+            try keep(tokens[4], at: appTokenURL)
+            let shareExtension = folder.appendingPathComponent("share-extension-token.data")
+            let before = try storedHistory().count
+            let again = try HistoryPurger(container: store, readerTokenURLs: [appTokenURL, widgetTokenURL, shareExtension])
+                .purge()
+            let after = try storedHistory().count
+            try expect(after == before && again == nil, "the share extension has never read the history (it has no "
+                + "token file yet), so it needs all of it — and purge() deleted \(before - after) transaction(s) and "
+                + "returned \(describe(again)). A reader without a token means nothing may go: return nil.")
+        }
+    }
+
+    // MARK: When the token has expired
+
+    func test09_anExpiredTokenStartsOver() {
+        kata(9, in: "HistoryReader.swift", "catchUp()") {
+            let milk = try appSaves("Buy milk")
+            let reader = appReader()
+            _ = try catchUpInBackground(reader)
+            try expect(reader.token != nil, "after catchUp() the reader has no token: keep the last transaction's "
+                + "token (kata 5), or no purge can ever leave it behind.")
+            try widgetTicksOff("Buy milk")
+            try widgetAdds("Buy eggs")
+            // Another reader purged everything: the history after this reader's token is gone.
+            let janitor = store.newBackgroundContext()
+            try janitor.performAndWait {
+                _ = try janitor.execute(PersistentHistoryChangeRequest.deleteHistory(before: nil as PersistentHistoryToken?))
+            }
+            let result: HistoryCatchUp
+            do {
+                result = try catchUpInBackground(reader)
+            } catch {
+                guard code(of: error) == NSPersistentHistoryTokenExpiredError else { throw error }
+                try expect(false, "catchUp() threw 134301 (NSPersistentHistoryTokenExpiredError): the history after "
+                    + "its token was purged. That is no reason to stop — catch it, re-read what the view context "
+                    + "holds, take the store's newest token (currentPersistentHistoryToken(fromStores:)) and return "
+                    + ".startedOver, or every later catch-up fails the same way.")
+                return
+            }
+            try expect(result == .startedOver, "the reader's token had expired, and catchUp() returned \(result), not "
+                + ".startedOver: the app's lists must fetch again, since nothing can tell what changed.")
+            let newest = newestToken()
+            try expect(reader.token == newest, "after starting over the reader's token is \(describe(reader.token)), "
+                + "not the store's newest (\(describe(newest))): the next catch-up runs into 134301 again.")
+            let kept = archivedToken(at: appTokenURL)
+            let inFile = FileManager.default.fileExists(atPath: appTokenURL.path)
+                ? "tokenURL holds \(describe(kept))" : "there is no token at tokenURL (kata 7)"
+            try expect(kept == newest, "after starting over, \(inFile), not the newest token: the next launch would "
+                + "not go on from where the reader started over. Keep the new token there too.")
+            _ = eventually { milk.done }
+            try expect(milk.done, "after starting over the view context still shows Buy milk not done, as the widget "
+                + "left it in the purged history. Nothing can say what changed, so re-read everything the view "
+                + "context holds (refreshAllObjects() on its queue).")
+            let merges = MergeLog(view)
+            let bread = try widgetAdds("Buy bread")
+            let next = try catchUpInBackground(reader)
+            try expectOnlyTheNewItem(bread, merges, next, when: "after starting over,")
+        }
+    }
+}
+
+/// The did-merge notifications of one context (`didMergeChangesObjectIDsNotification`): which object IDs each
+/// merge brought in, refreshed or removed, and whether every merge ran on the main thread.
+private final class MergeLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var merges: [(inserted: Set<ManagedObjectID>, updated: Set<ManagedObjectID>, deleted: Set<ManagedObjectID>)] = []
+    private var offMain = false
+    private var observer: (any NSObjectProtocol)?
+
+    init(_ context: ManagedObjectContext) {
+        observer = NotificationCenter.default.addObserver(
+            forName: ManagedObjectContext.didMergeChangesObjectIDsNotification, object: context, queue: nil
+        ) { [weak self] note in
+            func ids(_ key: ManagedObjectContext.NotificationKey) -> Set<ManagedObjectID> {
+                note.userInfo?[key.rawValue] as? Set<ManagedObjectID> ?? []
+            }
+            let merge = (ids(.insertedObjectIDs), ids(.updatedObjectIDs), ids(.deletedObjectIDs))
+            let onMain = Thread.isMainThread
+            self?.lock.withLock {
+                self?.merges.append(merge)
+                if !onMain { self?.offMain = true }
+            }
+        }
+    }
+
+    deinit {
+        if let observer { NotificationCenter.default.removeObserver(observer) }
+    }
+
+    var count: Int { lock.withLock { merges.count } }
+    var inserted: Set<ManagedObjectID> { lock.withLock { Set(merges.flatMap(\.inserted)) } }
+    var updated: Set<ManagedObjectID> { lock.withLock { Set(merges.flatMap(\.updated)) } }
+    var all: Set<ManagedObjectID> {
+        lock.withLock { Set(merges.flatMap { $0.inserted.union($0.updated).union($0.deleted) }) }
+    }
+    var allOnMain: Bool { lock.withLock { !offMain } }
+}
+
+/// Counts the notifications of one name (from one object, or any), from any thread.
+private final class NotificationLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var posted = 0
+    private var observer: (any NSObjectProtocol)?
+
+    init(_ name: Notification.Name, from object: AnyObject?) {
+        observer = NotificationCenter.default.addObserver(forName: name, object: object, queue: nil) { [weak self] _ in
+            self?.lock.withLock { self?.posted += 1 }
+        }
+    }
+
+    deinit {
+        if let observer { NotificationCenter.default.removeObserver(observer) }
+    }
+
+    var count: Int { lock.withLock { posted } }
+}
