@@ -30,39 +30,11 @@ final class Kata09RespondingToChanges: KataCase {
 
     // MARK: Waiting, with a time limit
 
-    /// Runs the main queue (where merges into the view context happen) until `condition` holds, for at most
-    /// `timeout` seconds. Returns whether it held.
-    private func eventually(_ timeout: TimeInterval = 5, _ condition: () -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while !condition() {
-            if Date() > deadline { return false }
-            RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.01))
-        }
-        return true
-    }
-
-    /// Lets the main queue run for a moment, so that anything already queued there has happened before a kata
-    /// checks that something did *not* happen.
-    private func settle() {
-        RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.2))
-    }
-
-    /// A value set on another queue and read on this one.
-    private final class Box<Value>: @unchecked Sendable {
-        private let lock = NSLock()
-        private var stored: Value
-        init(_ value: Value) { stored = value }
-        var value: Value {
-            get { lock.withLock { stored } }
-            set { lock.withLock { stored = newValue } }
-        }
-    }
-
     /// Runs `work` in `context` with `perform` — on the context's own thread, as an app's background work runs —
     /// and waits for it (five seconds at most). Returns what it returned.
     private func inBackground<T: Sendable>(_ context: ManagedObjectContext, _ what: String,
                                            _ work: @escaping @Sendable () throws -> T) throws -> T {
-        let result = Box<Result<T, any Error>?>(nil)
+        let result = LockedBox<Result<T, any Error>?>(nil)
         context.perform { result.value = Result { try work() } }
         try expect(eventually { result.value != nil }, "the kata's own background work (\(what)) did not finish "
             + "within five seconds: is the main queue blocked, or a context's queue waiting for it?")
@@ -264,8 +236,8 @@ final class Kata09RespondingToChanges: KataCase {
             let fern = try viewPlants("Fern")[0]
             let coordinator = container.persistentStoreCoordinator
             let view = context
-            let pageSaves = Box(0)
-            let merges = Box(0)
+            let pageSaves = LockedBox(0)
+            let merges = LockedBox(0)
             let saved = NotificationCenter.default.addObserver(
                 forName: ManagedObjectContext.didSaveObjectsNotification, object: nil, queue: nil
             ) { note in
@@ -283,7 +255,7 @@ final class Kata09RespondingToChanges: KataCase {
                 NotificationCenter.default.removeObserver(changed)
             }
             let names = (1...250).map { "Plant \($0)" }
-            let outcome = Box<(any Error)??>(nil)
+            let outcome = LockedBox<(any Error)??>(nil)
             PlantImporter(container: container).importPlants(named: names, pageSize: 50) { outcome.value = .some($0) }
             try expect(eventually(10) { outcome.value != nil }, "importPlants(named:pageSize:completion:) never called "
                 + "its completion (waited ten seconds): call it once, at the end, from the view context's perform.")
@@ -321,7 +293,7 @@ final class Kata09RespondingToChanges: KataCase {
                 try remover.save()
             }
             let coordinator = container.persistentStoreCoordinator
-            let saves = Box(0)
+            let saves = LockedBox(0)
             let saved = NotificationCenter.default.addObserver(
                 forName: ManagedObjectContext.didSaveObjectsNotification, object: nil, queue: nil
             ) { note in

@@ -36,17 +36,6 @@ final class Kata11MergeRules: KataCase {
 
     // MARK: Helpers
 
-    /// Runs the main queue — where completions and automatic merges arrive — until `condition` holds, for at most
-    /// `timeout` seconds. Returns whether it held.
-    private func eventually(_ timeout: TimeInterval = patience, _ condition: () -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while !condition() {
-            if Date() > deadline { return false }
-            RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.01))
-        }
-        return true
-    }
-
     /// Lets the main queue run until everything queued for the view context so far has run.
     private func drainViewContext() throws {
         let reached = Box<Bool>()

@@ -59,23 +59,6 @@ final class Kata13SearchingAndAsyncFetching: KataCase {
             + "some of the words in its name: every word must match (AND), not any of them (OR).")
     }
 
-    /// Runs the main queue (where the view context's completions run) until `condition` holds, for at most
-    /// `timeout` seconds. Returns whether it held.
-    private func eventually(_ timeout: TimeInterval = 5, _ condition: () -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while !condition() {
-            if Date() > deadline { return false }
-            RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.01))
-        }
-        return true
-    }
-
-    /// Lets the main queue run for a moment, so that what was already on its way has arrived before a kata checks
-    /// that something did *not* happen.
-    private func settle() {
-        RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.5))
-    }
-
     /// What `resultsDidChange` saw: how often it ran, and whether always on the main thread. It may be called on
     /// another queue by mistake, hence the lock.
     private final class Calls: @unchecked Sendable {
@@ -212,7 +195,7 @@ final class Kata13SearchingAndAsyncFetching: KataCase {
             let third = try screen.search("crème b")
             try expect(eventually { calls.made > 0 }, "no results within 5 seconds after three searches: "
                 + "resultsDidChange never ran (kata 4 first).")
-            settle()
+            settle(0.5)
             try expect(first.isCancelled && second.isCancelled, "three searches were started one after the other, "
                 + "and the progress of the first two was not cancelled: each new search must cancel the one before "
                 + "it (cancel its progress). Otherwise a slower, older answer can replace the newest one.")
@@ -229,7 +212,7 @@ final class Kata13SearchingAndAsyncFetching: KataCase {
             // The user closes the screen while a search runs.
             let closed = try screen.search("tart")
             screen.cancelSearch()
-            settle()
+            settle(0.5)
             try expect(closed.isCancelled, in: "cancelSearch()", "cancelSearch() did not cancel the running "
                 + "search's progress: forgetting the search is not stopping it. Cancel the progress of the search "
                 + "that is running.")

@@ -66,34 +66,6 @@ final class Kata14PersistentHistory: KataCase {
 
     // MARK: Waiting, with a time limit
 
-    /// Runs the main queue (where merges into the view context happen) until `condition` holds, for at most
-    /// `timeout` seconds. Returns whether it held.
-    private func eventually(_ timeout: TimeInterval = 5, _ condition: () -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while !condition() {
-            if Date() > deadline { return false }
-            RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.01))
-        }
-        return true
-    }
-
-    /// Lets the main queue run for a moment, so that anything already queued there has happened before a kata
-    /// checks that something did *not* happen.
-    private func settle() {
-        RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.2))
-    }
-
-    /// A value set on another queue and read on this one.
-    private final class Box<Value>: @unchecked Sendable {
-        private let lock = NSLock()
-        private var stored: Value
-        init(_ value: Value) { stored = value }
-        var value: Value {
-            get { lock.withLock { stored } }
-            set { lock.withLock { stored = newValue } }
-        }
-    }
-
     // MARK: The app, its widget, the store
 
     /// A reader for the app, keeping its token in the kata's folder.
@@ -104,7 +76,7 @@ final class Kata14PersistentHistory: KataCase {
     /// Runs `reader.catchUp()` on a background queue — as the handler of a remote-change notification does, on the
     /// queue the notification came on — and waits for it while the main queue runs.
     private func catchUpInBackground(_ reader: HistoryReader) throws -> HistoryCatchUp {
-        let result = Box<Result<HistoryCatchUp, any Error>?>(nil)
+        let result = LockedBox<Result<HistoryCatchUp, any Error>?>(nil)
         DispatchQueue.global().async { result.value = Result { try reader.catchUp() } }
         try expect(eventually(10) { result.value != nil }, "catchUp() did not return within ten seconds. Is it "
             + "waiting for the main queue from the main queue, or holding a lock a merge needs?")

@@ -193,17 +193,6 @@ final class Kata15FetchedResults: KataCase {
 
     // MARK: Waiting, with a time limit
 
-    /// Runs the main queue (where automatic merges into the view context happen) until `condition` holds, for at
-    /// most `timeout` seconds. Returns whether it held.
-    private func eventually(_ timeout: TimeInterval = 5, _ condition: () -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while !condition() {
-            if Date() > deadline { return false }
-            RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.01))
-        }
-        return true
-    }
-
     // MARK: Showing what was fetched
 
     func test01_showDrawsTheFetchedSectionsOnce() {

@@ -28,6 +28,23 @@ class KataCase: XCTestCase {
         throw KataSetupError(message: "\(self) does not say which model its katas use (override makeModel())")
     }
 
+    /// Runs the main queue (where merges into the view context happen) until `condition` holds, for at most
+    /// `timeout` seconds. Returns whether it held.
+    func eventually(_ timeout: TimeInterval = 5, _ condition: () -> Bool) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while !condition() {
+            if Date() > deadline { return false }
+            RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.01))
+        }
+        return true
+    }
+
+    /// Lets the main queue run for `seconds`, so that anything already queued there has happened before a kata
+    /// checks that something did *not* happen.
+    func settle(_ seconds: TimeInterval = 0.2) {
+        RunLoop.current.run(until: Date(timeIntervalSinceNow: seconds))
+    }
+
     /// `keyPath` of every stored `Object`, in its order: read by a new background context, so it is what the store
     /// holds, not what some context has in memory.
     func storedValues<Object: ManagedObject, Value>(_ keyPath: KeyPath<Object, Value>,
