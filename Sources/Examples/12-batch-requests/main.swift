@@ -77,24 +77,6 @@ func importCatalog(_ entries: [DeckEntry], into container: PersistentContainer) 
     return written
 }
 
-/// Counts the did-save notifications of every context, to show that batch requests post none.
-final class SaveCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var saves = 0
-    private var observer: (any NSObjectProtocol)?
-
-    init() {
-        observer = NotificationCenter.default.addObserver(forName: ManagedObjectContext.didSaveObjectsNotification,
-                                                          object: nil, queue: nil) { [weak self] _ in
-            self?.lock.withLock { self?.saves += 1 }
-        }
-    }
-
-    deinit { if let observer { NotificationCenter.default.removeObserver(observer) } }
-
-    var count: Int { lock.withLock { saves } }
-}
-
 print("1. A batch update writes the store and tells no context")
 do {
     let container = try makeContainer()

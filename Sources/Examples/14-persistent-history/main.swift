@@ -1,4 +1,5 @@
 import Foundation
+import KataSupport
 import Persistence
 
 // Lesson 14's runnable example: a budget app whose store file is also written by a bank-statement import (a batch
@@ -74,24 +75,6 @@ func wholeHistory(_ container: PersistentContainer) throws -> [PersistentHistory
     return try context.performAndWait {
         try context.execute(PersistentHistoryChangeRequest.fetchHistory(after: nil as PersistentHistoryToken?)).transactions ?? []
     }
-}
-
-/// Counts the did-save notifications of every context, to show that a batch request posts none.
-final class SaveCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var saves = 0
-    private var observer: (any NSObjectProtocol)?
-
-    init() {
-        observer = NotificationCenter.default.addObserver(forName: ManagedObjectContext.didSaveObjectsNotification,
-                                                          object: nil, queue: nil) { [weak self] _ in
-            self?.lock.withLock { self?.saves += 1 }
-        }
-    }
-
-    deinit { if let observer { NotificationCenter.default.removeObserver(observer) } }
-
-    var count: Int { lock.withLock { saves } }
 }
 
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("budget-\(UUID().uuidString)")
