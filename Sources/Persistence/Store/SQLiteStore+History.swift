@@ -157,18 +157,23 @@ extension SQLiteStore {
             try connection.run("DELETE FROM ACHANGE WHERE ZTRANSACTIONID IN (SELECT t0.Z_PK FROM ATRANSACTION t0 WHERE \(condition.sql))",
                                condition.arguments)
             try connection.run("DELETE FROM ATRANSACTION AS t0 WHERE \(condition.sql)", condition.arguments)
-            let purged = max(newest, try purgedThrough())
-            try connection.run("INSERT INTO Z_METADATA (Z_KEY, Z_VALUE) VALUES (?, ?) ON CONFLICT (Z_KEY) DO UPDATE SET Z_VALUE = excluded.Z_VALUE",
-                               [.text(StoreHistory.purgedThroughKey), .text(String(purged))])
+            try Self.markHistoryPurged(through: newest, on: connection)
             return answer
         }
     }
 
-    /// The highest transaction number purged so far (0: none).
-    private func purgedThrough() throws -> Int64 {
+    /// The highest transaction number purged from the store on `connection` so far (0: none).
+    static func purgedThrough(on connection: SQLiteConnection) throws -> Int64 {
         let rows = try connection.query("SELECT Z_VALUE FROM Z_METADATA WHERE Z_KEY = ?", [.text(StoreHistory.purgedThroughKey)])
         guard case .text(let text)? = rows.first?.first else { return 0 }
         return Int64(text) ?? 0
+    }
+
+    /// Records that history through transaction `number` is gone (never lowering the mark), so older tokens expire.
+    static func markHistoryPurged(through number: Int64, on connection: SQLiteConnection) throws {
+        let purged = max(number, try purgedThrough(on: connection))
+        try connection.run("INSERT INTO Z_METADATA (Z_KEY, Z_VALUE) VALUES (?, ?) ON CONFLICT (Z_KEY) DO UPDATE SET Z_VALUE = excluded.Z_VALUE",
+                           [.text(StoreHistory.purgedThroughKey), .text(String(purged))])
     }
 
     /// A reader whose token is older than purged history has missed changes it can no longer read: Core Data's
@@ -180,7 +185,7 @@ extension SQLiteStore {
                                    "The persistent history token belongs to another store (\(store)); this store is \(identifier). Read the store afresh and keep a token of this store.",
                                    url: url)
         }
-        let purged = try purgedThrough()
+        let purged = try Self.purgedThrough(on: connection)
         guard number >= purged else {
             throw PersistenceError(.persistentHistoryTokenExpired,
                                    "The persistent history token (transaction \(number)) has expired: the history after it up to transaction \(purged) was deleted. Read the store afresh, then go on from the newest token.",

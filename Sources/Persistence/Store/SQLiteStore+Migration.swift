@@ -104,10 +104,7 @@ extension SQLiteStore {
         else { return }
         try connection.execute("DELETE FROM ACHANGE")
         try connection.execute("DELETE FROM ATRANSACTION")
-        let rows = try connection.query("SELECT Z_VALUE FROM Z_METADATA WHERE Z_KEY = ?", [.text(StoreHistory.purgedThroughKey)])
-        let purged: Int64 = if case .text(let text)? = rows.first?.first { Int64(text) ?? 0 } else { 0 }
-        try connection.run("INSERT INTO Z_METADATA (Z_KEY, Z_VALUE) VALUES (?, ?) ON CONFLICT (Z_KEY) DO UPDATE SET Z_VALUE = excluded.Z_VALUE",
-                           [.text(StoreHistory.purgedThroughKey), .text(String(max(newest, purged)))])
+        try markHistoryPurged(through: newest, on: connection)
     }
 
     /// Makes the store's indexes exactly `expected`: drops the others and creates the missing ones. Also used when
