@@ -30,18 +30,17 @@ let lessons: [LessonTargets] = [
     .init(id: "16-model-versions", exampleResources: ["Runs.xcdatamodeld"]),
 ]
 
+/// `LESSONS_KATA_SUBJECTS=all` (set by `lessons verify` and scripts/check) adds the katas built against the
+/// solutions and against the decoys to the package, beside the learner's, so that one build compiles Persistence
+/// once for all three. Without it a learner's `swift test` builds and runs the starters' katas only.
+let kataSubjects = Context.environment["LESSONS_KATA_SUBJECTS"] == "all" ? ["Solutions", "Decoys"] : []
+
 let package = Package(
     name: "CoreDataWorkbook",
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "Persistence", targets: ["Persistence"]),
         .executable(name: "lessons", targets: ["Lessons"]),
-    ],
-    // Which code Tests/Katas is built against (see lessons/README.md, "Katas"): the learner's starters by default,
-    // the reference solutions with `--traits Solutions`, the known-wrong answers with `--traits Decoys`.
-    traits: [
-        .trait(name: "Solutions", description: "Build the katas against Sources/Solutions instead of Sources/Workbook."),
-        .trait(name: "Decoys", description: "Build the katas against Sources/Decoys (LESSONS_DECOY picks the mistake)."),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -91,20 +90,19 @@ let package = Package(
 
         // Model files in Xcode's format, found the way an app finds its own (Bundle.module).
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence"], resources: [.copy("Fixtures/Models")]),
-        .testTarget(
-            name: "Katas",
-            dependencies: [
-                "Persistence", "KataSupport", "Workbook",
-                .target(name: "Solutions", condition: .when(traits: ["Solutions"])),
-                .target(name: "Decoys", condition: .when(traits: ["Decoys"])),
-            ]
-        ),
+        // The katas against the learner's starters: what `swift test` runs.
+        .testTarget(name: "Katas", dependencies: ["Persistence", "KataSupport", "Workbook"]),
         // Fixtures and golden files are read from the source tree (#filePath), not built.
         .testTarget(name: "LessonsTests", dependencies: ["LessonsKit"], exclude: ["Fixtures", "Golden"]),
     ] + lessons.map { lesson in
         // One runnable example per lesson (swift run lessons run N).
         .executableTarget(name: "example\(lesson.id)", dependencies: ["Persistence", "KataSupport"],
                           path: "Sources/Examples/\(lesson.id)", resources: lesson.exampleResources.map { .copy($0) })
+    } + kataSubjects.map { subject in
+        // The same kata files against the reference solutions or the decoys, for `lessons verify` only
+        // (lessons/README.md, "Katas"): Tests/KatasSolutions and Tests/KatasDecoys are links to Tests/Katas.
+        .testTarget(name: "Katas\(subject)", dependencies: ["Persistence", "KataSupport", .target(name: subject)],
+                    swiftSettings: [.define(subject)])
     },
     swiftLanguageModes: [.v6]
 )

@@ -19,7 +19,7 @@ struct RunCommand: ParsableCommand {
             throw LessonsError(.notThereYet, "lesson \(lesson.number)'s runnable example is not written yet "
                 + "(\(example.path) does not exist; it will run as `swift run \(example.product)`).")
         }
-        let arguments = ["swift", "run"] + KataSubject.starters.buildOptions(in: catalog.workspace) + [example.product]
+        let arguments = ["swift", "run"] + catalog.workspace.buildOptions + [example.product]
         Console.note("$ " + arguments.joined(separator: " "))
         let status = try ProcessRunner.runAttached(arguments, in: catalog.workspace.packageRoot)
         if status != 0 { throw ExitCode(status) }

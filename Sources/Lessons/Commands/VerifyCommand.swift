@@ -12,8 +12,9 @@ struct VerifyCommand: ParsableCommand {
             fail cleanly, naming lesson, file and function), the reference solutions (each must pass) and every \
             decoy (each must be caught), checks that every kata is failed by at least one decoy (unless the manifest \
             exempts it with a reason), and runs each example. Lessons with nothing written yet are listed as \
-            planned. The solutions and decoys are built in .build/lessons/solutions and .build/lessons/decoys; \
-            the first run builds them (about a minute each on two cores), later runs are incremental. Logs are \
+            planned. One build serves all three: the package is built with LESSONS_KATA_SUBJECTS=all, which adds \
+            the katas compiled against the solutions and against the decoys beside the learner's, in the usual \
+            build folder; a learner's next `swift test` drops them again (a relink, not a rebuild). Logs are \
             kept in .build/lessons/.
             """)
 

@@ -16,3 +16,20 @@ extension Workspace {
         return files.sorted()
     }
 }
+
+extension Workspace {
+    /// Keeps a run's complete output in `.build/lessons/NAME` (for when a summary is not enough); the file, or nil
+    /// when it could not be written.
+    @discardableResult
+    func saveLog(_ output: String, name: String) -> URL? {
+        let folder = packageRoot.appendingPathComponent(".build/lessons")
+        let file = folder.appendingPathComponent(name)
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(output.utf8).write(to: file, options: .atomic)
+            return file
+        } catch {
+            return nil
+        }
+    }
+}

@@ -23,6 +23,16 @@ public struct Workspace: Sendable, Equatable {
 
     public var manifestFile: URL { lessonsDirectory.appendingPathComponent("manifest.json") }
 
+    /// The options that select the build folder: `--scratch-path DIR`, or none for SwiftPM's default.
+    public var buildOptions: [String] {
+        scratchPath.map { ["--scratch-path", $0.path] } ?? []
+    }
+
+    /// The build folder itself: ``scratchPath``, or SwiftPM's default `.build`.
+    public var buildFolder: URL {
+        scratchPath ?? packageRoot.appendingPathComponent(".build", isDirectory: true)
+    }
+
     /// Finds the package root: the nearest folder at or above `start` that holds `Package.swift` and
     /// `lessons/manifest.json`; else the same search from the executable's folder (`swift run` from elsewhere).
     public static func locateRoot(from start: URL, executable: URL?) throws(LessonsError) -> URL {

@@ -46,10 +46,11 @@ public struct KataRunner: Sendable {
     public func run(filter: String, environment: [String: String] = [:], skipBuild: Bool = false,
                     logName: String = "last-check.log",
                     onProgress: (XCTestOutputParser) -> Void = { _ in }) throws(LessonsError) -> Run {
-        var arguments = command + subject.buildOptions(in: workspace)
+        var arguments = command + workspace.buildOptions
         if skipBuild { arguments.append("--skip-build") }
         arguments += ["--filter", filter]
-        return try launch(arguments, environment: environment, logName: logName, onProgress: onProgress)
+        return try launch(arguments, environment: buildEnvironment.merging(environment) { _, new in new },
+                          logName: logName, onProgress: onProgress)
     }
 
     private func launch(_ arguments: [String], environment: [String: String], logName: String,
@@ -66,30 +67,35 @@ public struct KataRunner: Sendable {
             onProgress(parser)
         }
         let report = parser.finish()
-        return Run(report: report, exitStatus: status, log: saveLog(output, name: logName))
+        return Run(report: report, exitStatus: status, log: workspace.saveLog(output, name: logName))
     }
 
-    /// Runs one suite of the build that is already there, without asking SwiftPM whether it is up to date: the
-    /// test executable straight from the build folder when there is one (Linux; XCTest takes `Katas.Suite`), which
-    /// saves SwiftPM's two seconds of start-up a run — `lessons verify` runs a suite once per decoy. Elsewhere (a
-    /// macOS test bundle needs `xctest` to load it) it is `swift test --skip-build`.
-    public func runBuilt(suite: String, environment: [String: String] = [:], logName: String,
+    /// The environment the package is built under for this subject: the starters' katas are in every build,
+    /// the others only in one made with ``KataSubject/verifyEnvironment``.
+    public var buildEnvironment: [String: String] {
+        subject == .starters ? [:] : KataSubject.verifyEnvironment
+    }
+
+    /// Runs suites of the build that is already there, without asking SwiftPM whether it is up to date: the test
+    /// executable straight from the build folder when there is one (Linux; XCTest takes a comma-separated list
+    /// of `Module.Suite`), which saves SwiftPM's two seconds of start-up a run — `lessons verify` runs a suite
+    /// once per decoy. Elsewhere (a macOS test bundle needs `xctest` to load it) it is `swift test --skip-build`.
+    public func runBuilt(suites: [String], environment: [String: String] = [:], logName: String,
                          onProgress: (XCTestOutputParser) -> Void = { _ in }) throws(LessonsError) -> Run {
         guard command == ["swift", "test"], let executable = testExecutable() else {
-            return try run(filter: Self.filter(suite: suite, kata: nil), environment: environment, skipBuild: true,
-                           logName: logName, onProgress: onProgress)
+            let pattern = "^\(subject.testModule)\\.(" + suites.joined(separator: "|") + ")/"
+            return try run(filter: pattern, environment: environment, skipBuild: true, logName: logName,
+                           onProgress: onProgress)
         }
-        return try launch([executable.path, "\(Self.testModule).\(suite)"], environment: environment,
-                          logName: logName, onProgress: onProgress)
+        let selectors = suites.map(subject.selector(suite:)).joined(separator: ",")
+        return try launch([executable.path, selectors], environment: environment, logName: logName,
+                          onProgress: onProgress)
     }
 
-    /// The test target of the katas.
-    static let testModule = "Katas"
-
-    /// The package's test executable in this subject's build folder (`<build>/debug/<Package>PackageTests.xctest`),
-    /// when it is a plain executable file, as on Linux.
+    /// The package's test executable in the build folder (`<build>/debug/<Package>PackageTests.xctest`), when it
+    /// is a plain executable file, as on Linux.
     public func testExecutable() -> URL? {
-        let folder = subject.buildFolder(in: workspace).appendingPathComponent("debug", isDirectory: true)
+        let folder = workspace.buildFolder.appendingPathComponent("debug", isDirectory: true)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         for name in names.sorted() where name.hasSuffix("PackageTests.xctest") {
             let url = folder.appendingPathComponent(name)
@@ -100,17 +106,5 @@ public struct KataRunner: Sendable {
             }
         }
         return nil
-    }
-
-    private func saveLog(_ output: String, name: String) -> URL? {
-        let folder = workspace.packageRoot.appendingPathComponent(".build/lessons")
-        let file = folder.appendingPathComponent(name)
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try Data(output.utf8).write(to: file, options: .atomic)
-            return file
-        } catch {
-            return nil
-        }
     }
 }

@@ -1,22 +1,25 @@
 import Foundation
 
-/// The code a kata run is built against: the learner's starters (`Sources/Workbook`, the default build), the
-/// reference solutions (`--traits Solutions`) or the decoys (`--traits Decoys`).
+/// The code a kata run is built against: the learner's starters (`Sources/Workbook`), the reference solutions
+/// (`Sources/Solutions`) or the decoys (`Sources/Decoys`).
 ///
-/// A trait is a compilation condition for every target of the package, so switching it recompiles Persistence
-/// too (about 30 s on two cores). Solutions and decoys are therefore built in folders of their own inside the
-/// build folder, and the learner's build is never switched back and forth.
+/// The same kata files are compiled once per subject, as test modules of their own in one build folder:
+/// `Katas` (the starters, all a learner's `swift test` builds), and — when the package is built with
+/// ``verifyEnvironment`` — `KatasSolutions` and `KatasDecoys` beside it (`Tests/KatasSolutions` and
+/// `Tests/KatasDecoys` are links to `Tests/Katas`; each module defines its subject's name, which the kata files'
+/// `#if Solutions … #elseif Decoys` read). Persistence and everything else is compiled once for all three, and
+/// a learner's build is never switched back and forth: adding the two modules only relinks the test executable.
 public enum KataSubject: String, Sendable, CaseIterable {
     case starters
     case solutions
     case decoys
 
-    /// The SwiftPM trait that selects this code; nil for the default build.
-    public var trait: String? {
+    /// The test module that holds the katas built against this subject.
+    public var testModule: String {
         switch self {
-        case .starters: return nil
-        case .solutions: return "Solutions"
-        case .decoys: return "Decoys"
+        case .starters: return "Katas"
+        case .solutions: return "KatasSolutions"
+        case .decoys: return "KatasDecoys"
         }
     }
 
@@ -29,23 +32,18 @@ public enum KataSubject: String, Sendable, CaseIterable {
         }
     }
 
-    /// The `--scratch-path` for this subject: the workspace's build folder for the starters, a folder inside it
-    /// for the others (`.build/lessons/solutions`).
-    public func scratchPath(in workspace: Workspace) -> URL? {
-        guard self != .starters else { return workspace.scratchPath }
-        return KataSubject.starters.buildFolder(in: workspace).appendingPathComponent("lessons/\(rawValue)", isDirectory: true)
+    /// The environment under which the package's manifest adds the solutions' and decoys' kata modules
+    /// (Package.swift reads it); scripts/check builds with it too, so that its builds and verify's are one.
+    public static let verifyEnvironment = ["LESSONS_KATA_SUBJECTS": "all"]
+
+    /// The `XCTest` selector of a suite of this subject's module: `KatasSolutions.Kata01Testing`.
+    public func selector(suite: String) -> String {
+        "\(testModule).\(suite)"
     }
 
-    /// The build folder itself: ``scratchPath(in:)``, or SwiftPM's default `.build` where that is nil.
-    public func buildFolder(in workspace: Workspace) -> URL {
-        scratchPath(in: workspace) ?? workspace.packageRoot.appendingPathComponent(".build", isDirectory: true)
-    }
-
-    /// The options that select this build: `--scratch-path DIR --traits NAME`, as far as they apply.
-    public func buildOptions(in workspace: Workspace) -> [String] {
-        var options: [String] = []
-        if let scratch = scratchPath(in: workspace) { options += ["--scratch-path", scratch.path] }
-        if let trait { options += ["--traits", trait] }
-        return options
+    /// The subject whose code a compiler message is about, from the file it names; nil when the file is shared
+    /// by every subject (Persistence, KataSupport, the kata files themselves).
+    public static func owning(_ message: String) -> KataSubject? {
+        allCases.first { message.contains($0.sourceFolder + "/") }
     }
 }

@@ -84,7 +84,8 @@ public struct KataVerification: Sendable, Equatable {
         }
     }
 
-    /// Compiler errors of a subject that did not build (its checks are then left out).
+    /// Compiler errors by the subject whose code they are in (shared code counts as the starters'); when there
+    /// are any, nothing ran.
     public var buildErrors: [KataSubject: [String]] = [:]
     public var starters: [SuiteCheck] = []
     public var solutions: [SuiteCheck] = []
@@ -117,8 +118,13 @@ public struct KataVerification: Sendable, Equatable {
         var lines: [String] = []
         /// True when the subject built; otherwise its errors are listed instead of its checks.
         func built(_ subject: KataSubject) -> Bool {
-            guard let errors = buildErrors[subject] else { return true }
-            lines.append("  \(bad) did not build (see .build/lessons/verify-\(subject.rawValue).log):")
+            guard !buildErrors.isEmpty else { return true }
+            guard let errors = buildErrors[subject] else {
+                lines.append("  \(bad) not run: the build failed (see the errors listed here and in "
+                    + ".build/lessons/verify-build.log)")
+                return false
+            }
+            lines.append("  \(bad) did not build (see .build/lessons/verify-build.log):")
             lines += errors.prefix(5).map { "      " + $0 }
             if errors.count > 5 { lines.append("      … and \(errors.count - 5) more") }
             return false
@@ -140,9 +146,9 @@ public struct KataVerification: Sendable, Equatable {
         }
         section("Katas against the starters (Sources/Workbook):", .starters, starters,
                 "fail, each naming the lesson, the file and the function to change")
-        section("Katas against the reference solutions (Sources/Solutions, --traits Solutions):", .solutions,
+        section("Katas against the reference solutions (Sources/Solutions):", .solutions,
                 solutions, "pass")
-        lines.append(paint("Decoys (Sources/Decoys, --traits Decoys, one run each):", TextStyle(bold: true)))
+        lines.append(paint("Decoys (Sources/Decoys, one run each):", TextStyle(bold: true)))
         _ = built(.decoys)
         let idWidth = decoys.map(\.id.count).max() ?? 0
         for decoy in decoys {
@@ -179,7 +185,7 @@ public struct KataVerification: Sendable, Equatable {
             }
             lines.append("")
         }
-        lines.append(paint("Examples (swift run):", TextStyle(bold: true)))
+        lines.append(paint("Examples:", TextStyle(bold: true)))
         for example in examples {
             if let problem = example.problem {
                 lines.append("  \(bad) lesson \(example.lesson), \(example.product): \(problem)")

@@ -29,65 +29,66 @@ public struct KataVerifier: Sendable {
         self.language = language
     }
 
-    /// Runs everything, in the order that keeps the learner's build as it was: the starters and examples in the
-    /// workspace's build folder first, then the solutions and the decoys in folders of their own.
+    /// Runs everything from one build: the package with the katas compiled once per subject (see ``KataSubject``),
+    /// then the starters' katas, the examples, the solutions' katas and one run per decoy, each straight from the
+    /// build folder.
     public func run(progress: Progress = { _, _ in }) throws(LessonsError) -> KataVerification {
         var result = KataVerification()
         guard !entries.isEmpty else { return result }
-        let filter = entries.map { KataRunner.filter(suite: $0.suite.name, kata: nil) }.joined(separator: "|")
+        let suites = entries.map(\.suite.name)
+
+        let buildStep = "building the katas against the starters, the solutions and the decoys"
+        progress(buildStep, nil)
+        let errors = try build { progress(buildStep, $0) }
+        guard errors.isEmpty else {
+            // One build for all three: a subject's own code is blamed on it, shared code on the starters.
+            result.buildErrors = Dictionary(grouping: relative(errors)) { KataSubject.owning($0) ?? .starters }
+            return result
+        }
 
         progress("katas against the starters", nil)
         let starters = try KataRunner(workspace: workspace, subject: .starters, language: language)
-            .run(filter: filter, logName: "verify-starters.log") { progress("katas against the starters", $0) }
-        if starters.report.buildFailed {
-            result.buildErrors[.starters] = relative(starters.report.buildErrors)
-        } else {
-            result.starters = entries.map { Self.judgeStarters($0, report: starters.report) }
-        }
+            .runBuilt(suites: suites, logName: "verify-starters.log") { progress("katas against the starters", $0) }
+        result.starters = entries.map { Self.judgeStarters($0, report: starters.report) }
 
-        // One build for every example, then each runs straight from the build folder (one SwiftPM start-up,
-        // not one per example).
-        progress("building the examples", nil)
-        let examplesBuilt = try buildExamples()
         for entry in entries {
             progress("example of lesson \(entry.lesson.number)", nil)
-            result.examples.append(try runExample(entry.lesson, built: examplesBuilt))
+            result.examples.append(try runExample(entry.lesson))
         }
 
-        let solutionsStep = "katas against the solutions (built in "
-            + "\(workspace.displayPath(KataSubject.solutions.scratchPath(in: workspace)!)))"
-        progress(solutionsStep, nil)
+        progress("katas against the solutions", nil)
         let solutions = try KataRunner(workspace: workspace, subject: .solutions, language: language)
-            .run(filter: filter, logName: "verify-solutions.log") { progress(solutionsStep, $0) }
-        if solutions.report.buildFailed {
-            result.buildErrors[.solutions] = relative(solutions.report.buildErrors)
-        } else {
-            result.solutions = entries.map { Self.judgeSolutions($0, report: solutions.report) }
-        }
+            .runBuilt(suites: suites, logName: "verify-solutions.log") { progress("katas against the solutions", $0) }
+        result.solutions = entries.map { Self.judgeSolutions($0, report: solutions.report) }
 
-        var built = false
+        let decoys = KataRunner(workspace: workspace, subject: .decoys, language: language)
         for entry in entries {
             for decoy in entry.lesson.decoys?.cases ?? [] {
                 let step = "decoy \(decoy.id)"
                 progress(step, nil)
-                // The first run builds the decoys; the others run that build as it is.
-                let runner = KataRunner(workspace: workspace, subject: .decoys, language: language)
-                let environment = ["LESSONS_DECOY": decoy.id]
-                let run = built
-                    ? try runner.runBuilt(suite: entry.suite.name, environment: environment,
-                                          logName: "verify-decoy-\(decoy.id).log") { progress(step, $0) }
-                    : try runner.run(filter: KataRunner.filter(suite: entry.suite.name, kata: nil),
-                                     environment: environment, logName: "verify-decoys.log") { progress(step, $0) }
-                if run.report.buildFailed {
-                    result.buildErrors[.decoys] = relative(run.report.buildErrors)
-                    return result
-                }
-                built = true
+                let run = try decoys.runBuilt(suites: [entry.suite.name], environment: ["LESSONS_DECOY": decoy.id],
+                                              logName: "verify-decoy-\(decoy.id).log") { progress(step, $0) }
                 result.decoys.append(Self.judgeDecoy(decoy, of: entry, report: run.report))
             }
         }
         result.coverage = entries.map { Self.judgeCoverage($0, decoys: result.decoys) }
         return result
+    }
+
+    /// Builds the package with the katas of every subject (and the examples); returns the compiler's errors.
+    private func build(onProgress: (XCTestOutputParser) -> Void) throws(LessonsError) -> [String] {
+        let arguments = ["swift", "build", "--build-tests"] + workspace.buildOptions
+        let environment = ProcessInfo.processInfo.environment.merging(KataSubject.verifyEnvironment) { _, new in new }
+        var parser = XCTestOutputParser()
+        var output = ""
+        let status = try ProcessRunner.run(arguments, in: workspace.packageRoot, environment: environment) { line in
+            output += line + "\n"
+            parser.consume(line)
+            onProgress(parser)
+        }
+        workspace.saveLog(output, name: "verify-build.log")
+        let errors = parser.finish().buildErrors
+        return status == 0 ? [] : errors.isEmpty ? ["swift build exited with status \(status)"] : errors
     }
 
     /// Compiler messages with paths relative to the package root, each once (the compiler repeats them).
@@ -97,20 +98,14 @@ public struct KataVerifier: Sendable {
             .filter { seen.insert($0).inserted }
     }
 
-    /// Builds the package in the learner's build folder; false when the build failed (each example then goes
-    /// through `swift run`, which reports its own errors).
-    private func buildExamples() throws(LessonsError) -> Bool {
-        let arguments = ["swift", "build"] + KataSubject.starters.buildOptions(in: workspace)
-        return try ProcessRunner.run(arguments, in: workspace.packageRoot) { _ in } == 0
-    }
-
-    private func runExample(_ lesson: Lesson, built: Bool) throws(LessonsError) -> KataVerification.ExampleCheck {
+    /// Runs a lesson's example from the build folder (built with everything else).
+    private func runExample(_ lesson: Lesson) throws(LessonsError) -> KataVerification.ExampleCheck {
         let product = lesson.example.product
         var output: [String] = []
-        let executable = KataSubject.starters.buildFolder(in: workspace).appendingPathComponent("debug/\(product)")
-        let arguments = built && FileManager.default.isExecutableFile(atPath: executable.path)
+        let executable = workspace.buildFolder.appendingPathComponent("debug/\(product)")
+        let arguments = FileManager.default.isExecutableFile(atPath: executable.path)
             ? [executable.path]
-            : ["swift", "run"] + KataSubject.starters.buildOptions(in: workspace) + [product]
+            : ["swift", "run"] + workspace.buildOptions + [product]
         let status = try ProcessRunner.run(arguments, in: workspace.packageRoot) { output.append($0) }
         guard status == 0 else {
             let tail = output.suffix(3).joined(separator: " / ")

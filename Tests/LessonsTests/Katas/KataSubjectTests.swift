@@ -2,16 +2,35 @@ import XCTest
 @testable import LessonsKit
 
 final class KataSubjectTests: XCTestCase {
-    func testEachSubjectHasItsTraitAndBuildFolder() {
+    func testEachSubjectHasItsTestModuleInOneBuildFolder() {
+        XCTAssertEqual(KataSubject.allCases.map(\.testModule), ["Katas", "KatasSolutions", "KatasDecoys"])
+        XCTAssertEqual(KataSubject.solutions.selector(suite: "Kata01Testing"), "KatasSolutions.Kata01Testing")
         let root = URL(fileURLWithPath: "/work/book")
         let plain = Workspace(packageRoot: root)
-        XCTAssertEqual(KataSubject.starters.buildOptions(in: plain), [])
-        XCTAssertEqual(KataSubject.solutions.buildOptions(in: plain),
-                       ["--scratch-path", "/work/book/.build/lessons/solutions", "--traits", "Solutions"])
+        XCTAssertEqual(plain.buildOptions, [])
+        XCTAssertEqual(plain.buildFolder.path, "/work/book/.build")
         let scratch = Workspace(packageRoot: root, scratchPath: root.appendingPathComponent(".build-katas"))
-        XCTAssertEqual(KataSubject.starters.buildOptions(in: scratch), ["--scratch-path", "/work/book/.build-katas"])
-        XCTAssertEqual(KataSubject.decoys.buildOptions(in: scratch),
-                       ["--scratch-path", "/work/book/.build-katas/lessons/decoys", "--traits", "Decoys"])
+        XCTAssertEqual(scratch.buildOptions, ["--scratch-path", "/work/book/.build-katas"])
+        XCTAssertEqual(scratch.buildFolder.path, "/work/book/.build-katas")
+        XCTAssertEqual(KataRunner(workspace: plain, subject: .starters).buildEnvironment, [:])
+        XCTAssertEqual(KataRunner(workspace: plain, subject: .decoys).buildEnvironment, ["LESSONS_KATA_SUBJECTS": "all"])
+    }
+
+    func testACompilerErrorIsBlamedOnTheSubjectWhoseCodeItIsIn() {
+        XCTAssertEqual(KataSubject.owning("Sources/Decoys/05-saving-safely/ItemStore.swift:3:1: error: x"), .decoys)
+        XCTAssertEqual(KataSubject.owning("Sources/Solutions/05-saving-safely/ItemStore.swift:3:1: error: x"), .solutions)
+        XCTAssertEqual(KataSubject.owning("Sources/Workbook/05-saving-safely/ItemStore.swift:3:1: error: x"), .starters)
+        XCTAssertNil(KataSubject.owning("Sources/Persistence/Context/ManagedObjectContext.swift:1:1: error: x"))
+    }
+
+    /// The two extra kata modules are the kata files themselves, through links, so they cannot drift apart.
+    func testTheSolutionsAndDecoysKataFoldersAreLinksToTheKatas() throws {
+        let tests = TestPaths.packageRoot.appendingPathComponent("Tests")
+        for name in ["KatasSolutions", "KatasDecoys"] {
+            let destination = try FileManager.default.destinationOfSymbolicLink(
+                atPath: tests.appendingPathComponent(name).path)
+            XCTAssertEqual(destination, "Katas", name)
+        }
     }
 
     func testTheBuildFolderIsFoundFromTheExecutable() {

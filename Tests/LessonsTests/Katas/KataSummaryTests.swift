@@ -86,26 +86,34 @@ final class KataSummaryTests: TemporaryFolderTestCase {
     }
 
     func testABuiltSuiteRunsStraightFromTheBuildFolder() throws {
-        // A stand-in for the package's test executable in the decoys' build folder: it prints what it was given.
-        let folder = temporary.appendingPathComponent(".build/lessons/decoys/debug")
+        // A stand-in for the package's test executable in the build folder: it prints what it was given.
+        let folder = temporary.appendingPathComponent(".build/debug")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let executable = folder.appendingPathComponent("WorkbookPackageTests.xctest")
         try "#!/bin/sh\necho \"args=$* decoy=$LESSONS_DECOY\"\n".write(to: executable, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: executable.path)
         let runner = KataRunner(workspace: Workspace(packageRoot: temporary), subject: .decoys)
         XCTAssertEqual(runner.testExecutable()?.path, executable.path)
-        let run = try runner.runBuilt(suite: "Kata05SavingSafely", environment: ["LESSONS_DECOY": "forgets-rollback"],
+        let run = try runner.runBuilt(suites: ["Kata05SavingSafely"], environment: ["LESSONS_DECOY": "forgets-rollback"],
                                       logName: "built.log")
         XCTAssertEqual(try String(contentsOf: run.log!, encoding: .utf8),
-                       "args=Katas.Kata05SavingSafely decoy=forgets-rollback\n")
+                       "args=KatasDecoys.Kata05SavingSafely decoy=forgets-rollback\n")
+        // Several suites of one subject go to one process, each named with the subject's module.
+        let solutions = try KataRunner(workspace: Workspace(packageRoot: temporary), subject: .solutions)
+            .runBuilt(suites: ["Kata01Testing", "Kata02Stack"], logName: "several.log")
+        XCTAssertEqual(try String(contentsOf: solutions.log!, encoding: .utf8),
+                       "args=KatasSolutions.Kata01Testing,KatasSolutions.Kata02Stack decoy=\n")
 
-        // Without such an executable (a macOS bundle is a folder), and with another command, SwiftPM runs it.
-        XCTAssertNil(KataRunner(workspace: Workspace(packageRoot: temporary), subject: .solutions).testExecutable())
-        let substitute = KataRunner(workspace: Workspace(packageRoot: temporary), command: ["sh", "-c", "echo \"$*\"", "sh"],
+        // Without such an executable (a macOS bundle is a folder), and with another command, SwiftPM runs it,
+        // with the environment that puts the subject's katas in the package.
+        let elsewhere = temporary.appendingPathComponent("elsewhere")
+        XCTAssertNil(KataRunner(workspace: Workspace(packageRoot: elsewhere), subject: .solutions).testExecutable())
+        let script = "echo \"LESSONS_KATA_SUBJECTS=$LESSONS_KATA_SUBJECTS $*\""
+        let substitute = KataRunner(workspace: Workspace(packageRoot: temporary), command: ["sh", "-c", script, "sh"],
                                     subject: .decoys)
-        let fallback = try substitute.runBuilt(suite: "Kata05SavingSafely", logName: "fallback.log")
-        XCTAssertTrue(try String(contentsOf: fallback.log!, encoding: .utf8)
-            .hasSuffix("--traits Decoys --skip-build --filter Kata05SavingSafely/\n"))
+        let fallback = try substitute.runBuilt(suites: ["Kata05SavingSafely", "Kata06Faults"], logName: "fallback.log")
+        XCTAssertEqual(try String(contentsOf: fallback.log!, encoding: .utf8),
+                       "LESSONS_KATA_SUBJECTS=all --skip-build --filter ^KatasDecoys\\.(Kata05SavingSafely|Kata06Faults)/\n")
     }
 
     func testRunnerPassesTheLearnersLanguageToTheKatas() throws {

@@ -96,7 +96,10 @@ final class KataVerifierTests: XCTestCase {
             .init(lesson: 1, suite: "Kata01Testing", katas: 10, good: 10, problems: []),
             .init(lesson: 2, suite: "Kata02Stack", katas: 8, good: 7, problems: ["test03_c passes against the untouched starter"]),
         ]
-        verification.buildErrors[.solutions] = ["Sources/Solutions/02-stack/StorageProvider.swift:3:1: error: expected declaration"]
+        verification.solutions = [
+            .init(lesson: 1, suite: "Kata01Testing", katas: 10, good: 10, problems: []),
+            .init(lesson: 2, suite: "Kata02Stack", katas: 8, good: 7, problems: ["test05_e fails: XCTAssertTrue failed"]),
+        ]
         verification.decoys = [
             .init(lesson: 1, id: "create-without-save", mistake: "never saves", caughtBy: [1], problem: nil),
             .init(lesson: 1, id: "unsorted-list", mistake: "no sort descriptor", caughtBy: [5, 9], problem: nil),
@@ -113,5 +116,20 @@ final class KataVerifierTests: XCTestCase {
         XCTAssertFalse(verification.ok)
         assertMatchesGolden(verification.render(colors: false) + verification.summary + "\n", "verify-katas.txt")
         XCTAssertTrue(verification.render(colors: true).contains("\u{1B}["), "colours when asked for")
+    }
+
+    /// One build serves every subject, so a compile error stops them all: each error is listed under the subject
+    /// whose code it is in, the other subjects say they did not run.
+    func testABuildFailureListsItsErrorsUnderTheirSubject() {
+        var verification = KataVerification()
+        verification.buildErrors[.decoys] = ["Sources/Decoys/02-stack/StorageProvider.swift:3:1: error: expected declaration"]
+        let report = verification.render(colors: false)
+        XCTAssertFalse(verification.ok)
+        XCTAssertEqual(report.components(separatedBy: "not run: the build failed").count - 1, 2, report)
+        XCTAssertTrue(report.contains("""
+            Decoys (Sources/Decoys, one run each):
+              ✗ did not build (see .build/lessons/verify-build.log):
+                  Sources/Decoys/02-stack/StorageProvider.swift:3:1: error: expected declaration
+            """), report)
     }
 }
