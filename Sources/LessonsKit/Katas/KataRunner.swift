@@ -57,8 +57,7 @@ public struct KataRunner: Sendable {
                         onProgress: (XCTestOutputParser) -> Void) throws(LessonsError) -> Run {
         var parser = XCTestOutputParser()
         var output = ""
-        var environment = environment
-        if let language, environment["LESSONS_LANG"] == nil { environment["LESSONS_LANG"] = language.rawValue }
+        let environment = withLanguage(environment)
         let processEnvironment = environment.isEmpty
             ? nil : ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         let status = try ProcessRunner.run(arguments, in: workspace.packageRoot, environment: processEnvironment) { line in
@@ -70,26 +69,40 @@ public struct KataRunner: Sendable {
         return Run(report: report, exitStatus: status, log: workspace.saveLog(output, name: logName))
     }
 
+    /// `environment` with the learner's language added, unless it names one itself.
+    private func withLanguage(_ environment: [String: String]) -> [String: String] {
+        var environment = environment
+        if let language, environment["LESSONS_LANG"] == nil { environment["LESSONS_LANG"] = language.rawValue }
+        return environment
+    }
+
     /// The environment the package is built under for this subject: the starters' katas are in every build,
     /// the others only in one made with ``KataSubject/verifyEnvironment``.
     public var buildEnvironment: [String: String] {
         subject == .starters ? [:] : KataSubject.verifyEnvironment
     }
 
-    /// Runs suites of the build that is already there, without asking SwiftPM whether it is up to date: the test
-    /// executable straight from the build folder when there is one (Linux; XCTest takes a comma-separated list
-    /// of `Module.Suite`), which saves SwiftPM's two seconds of start-up a run — `lessons verify` runs a suite
-    /// once per decoy. Elsewhere (a macOS test bundle needs `xctest` to load it) it is `swift test --skip-build`.
+    /// Runs suites of the build that is already there, without asking SwiftPM whether it is up to date (see
+    /// ``builtInvocation(suites:environment:)``).
     public func runBuilt(suites: [String], environment: [String: String] = [:], logName: String,
                          onProgress: (XCTestOutputParser) -> Void = { _ in }) throws(LessonsError) -> Run {
+        let (arguments, environment) = builtInvocation(suites: suites, environment: environment)
+        return try launch(arguments, environment: environment, logName: logName, onProgress: onProgress)
+    }
+
+    /// The command that runs suites of the build that is there, and the environment it adds: the test executable
+    /// straight from the build folder when there is one (Linux; XCTest takes a comma-separated list of
+    /// `Module.Suite`), which saves SwiftPM's two seconds of start-up a run — `lessons verify` runs a suite once
+    /// per decoy. Elsewhere (a macOS test bundle needs `xctest` to load it) it is `swift test --skip-build`.
+    public func builtInvocation(suites: [String],
+                                environment: [String: String] = [:]) -> (arguments: [String], environment: [String: String]) {
         guard command == ["swift", "test"], let executable = testExecutable() else {
             let pattern = "^\(subject.testModule)\\.(" + suites.joined(separator: "|") + ")/"
-            return try run(filter: pattern, environment: environment, skipBuild: true, logName: logName,
-                           onProgress: onProgress)
+            return (command + workspace.buildOptions + ["--skip-build", "--filter", pattern],
+                    withLanguage(buildEnvironment.merging(environment) { _, new in new }))
         }
         let selectors = suites.map(subject.selector(suite:)).joined(separator: ",")
-        return try launch([executable.path, selectors], environment: environment, logName: logName,
-                          onProgress: onProgress)
+        return ([executable.path, selectors], withLanguage(environment))
     }
 
     /// The package's test executable in the build folder (`<build>/debug/<Package>PackageTests.xctest`), when it

@@ -30,8 +30,8 @@ public struct KataVerifier: Sendable {
     }
 
     /// Runs everything from one build: the package with the katas compiled once per subject (see ``KataSubject``),
-    /// then the starters' katas, the examples, the solutions' katas and one run per decoy, each straight from the
-    /// build folder.
+    /// then the starters' katas, the solutions' katas, one run per decoy and every example, straight from the
+    /// build folder and several at a time.
     public func run(progress: Progress = { _, _ in }) throws(LessonsError) -> KataVerification {
         var result = KataVerification()
         guard !entries.isEmpty else { return result }
@@ -46,33 +46,81 @@ public struct KataVerifier: Sendable {
             return result
         }
 
-        progress("katas against the starters", nil)
-        let starters = try KataRunner(workspace: workspace, subject: .starters, language: language)
-            .runBuilt(suites: suites, logName: "verify-starters.log") { progress("katas against the starters", $0) }
-        result.starters = entries.map { Self.judgeStarters($0, report: starters.report) }
-
-        for entry in entries {
-            progress("example of lesson \(entry.lesson.number)", nil)
-            result.examples.append(try runExample(entry.lesson))
-        }
-
-        progress("katas against the solutions", nil)
-        let solutions = try KataRunner(workspace: workspace, subject: .solutions, language: language)
-            .runBuilt(suites: suites, logName: "verify-solutions.log") { progress("katas against the solutions", $0) }
-        result.solutions = entries.map { Self.judgeSolutions($0, report: solutions.report) }
-
-        let decoys = KataRunner(workspace: workspace, subject: .decoys, language: language)
+        // Every run from here on is a program the build made, and most of their time is spent waiting on queues
+        // and timers: the starters' katas, the solutions' katas, one run per decoy and every example go to a
+        // pool that keeps a few going at once, each with a log of its own.
+        var runs: [Run] = [
+            .katas(.starters, suites: suites, environment: [:], log: "verify-starters.log"),
+            .katas(.solutions, suites: suites, environment: [:], log: "verify-solutions.log"),
+        ]
+        runs += entries.map { .example($0.lesson) }
         for entry in entries {
             for decoy in entry.lesson.decoys?.cases ?? [] {
-                let step = "decoy \(decoy.id)"
-                progress(step, nil)
-                let run = try decoys.runBuilt(suites: [entry.suite.name], environment: ["LESSONS_DECOY": decoy.id],
-                                              logName: "verify-decoy-\(decoy.id).log") { progress(step, $0) }
-                result.decoys.append(Self.judgeDecoy(decoy, of: entry, report: run.report))
+                runs.append(.katas(.decoys, suites: [entry.suite.name], environment: ["LESSONS_DECOY": decoy.id],
+                                   log: "verify-decoy-\(decoy.id).log"))
+            }
+        }
+        let logs = workspace.packageRoot.appendingPathComponent(".build/lessons", isDirectory: true)
+        do {
+            try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
+        } catch {
+            throw LessonsError(.io, "cannot create \(workspace.displayPath(logs)): \(error.localizedDescription)")
+        }
+        let jobs = runs.map { job(for: $0, logs: logs) }
+        // Without a test executable to run directly (macOS), each run is a `swift test`, and those wait for each
+        // other's lock on the build folder anyway.
+        let width = KataRunner(workspace: workspace).testExecutable() == nil ? 1 : ProcessPool.defaultWidth
+        var finished = 0
+        let statuses = ProcessPool.run(jobs, in: workspace.packageRoot, width: width) { _, _ in
+            finished += 1
+            progress("runs \(finished) of \(jobs.count) (starters, solutions, examples, decoys)", nil)
+        }
+
+        var decoyIndex = 0
+        let decoyCases = entries.flatMap { entry in (entry.lesson.decoys?.cases ?? []).map { (entry, $0) } }
+        for (run, (job, status)) in zip(runs, zip(jobs, statuses)) {
+            let output = (try? String(contentsOf: job.log, encoding: .utf8)) ?? ""
+            switch run {
+            case .katas(.starters, _, _, _):
+                let report = XCTestOutputParser.parse(output)
+                result.starters = entries.map { Self.judgeStarters($0, report: report) }
+            case .katas(.solutions, _, _, _):
+                let report = XCTestOutputParser.parse(output)
+                result.solutions = entries.map { Self.judgeSolutions($0, report: report) }
+            case .katas(.decoys, _, _, _):
+                let (entry, decoy) = decoyCases[decoyIndex]
+                decoyIndex += 1
+                result.decoys.append(Self.judgeDecoy(decoy, of: entry, report: XCTestOutputParser.parse(output)))
+            case .example(let lesson):
+                result.examples.append(Self.judgeExample(lesson, status: status, output: output))
             }
         }
         result.coverage = entries.map { Self.judgeCoverage($0, decoys: result.decoys) }
         return result
+    }
+
+    /// One program to run after the build.
+    private enum Run {
+        /// Suites of one subject's kata module, with `environment` added (`LESSONS_DECOY`), logged to `log`.
+        case katas(KataSubject, suites: [String], environment: [String: String], log: String)
+        /// A lesson's example.
+        case example(Lesson)
+    }
+
+    private func job(for run: Run, logs: URL) -> ProcessPool.Job {
+        switch run {
+        case let .katas(subject, suites, environment, log):
+            let (arguments, environment) = KataRunner(workspace: workspace, subject: subject, language: language)
+                .builtInvocation(suites: suites, environment: environment)
+            return .init(arguments: arguments, environment: environment, log: logs.appendingPathComponent(log))
+        case .example(let lesson):
+            let product = lesson.example.product
+            let executable = workspace.buildFolder.appendingPathComponent("debug/\(product)")
+            let arguments = FileManager.default.isExecutableFile(atPath: executable.path)
+                ? [executable.path]
+                : ["swift", "run", "--skip-build"] + workspace.buildOptions + [product]
+            return .init(arguments: arguments, log: logs.appendingPathComponent("verify-example-\(lesson.number).log"))
+        }
     }
 
     /// Builds the package with the katas of every subject (and the examples); returns the compiler's errors.
@@ -98,23 +146,17 @@ public struct KataVerifier: Sendable {
             .filter { seen.insert($0).inserted }
     }
 
-    /// Runs a lesson's example from the build folder (built with everything else).
-    private func runExample(_ lesson: Lesson) throws(LessonsError) -> KataVerification.ExampleCheck {
+    // MARK: Rules
+
+    /// An example must end with status 0; otherwise the last lines of its output say why.
+    public static func judgeExample(_ lesson: Lesson, status: Int32, output: String) -> KataVerification.ExampleCheck {
         let product = lesson.example.product
-        var output: [String] = []
-        let executable = workspace.buildFolder.appendingPathComponent("debug/\(product)")
-        let arguments = FileManager.default.isExecutableFile(atPath: executable.path)
-            ? [executable.path]
-            : ["swift", "run"] + workspace.buildOptions + [product]
-        let status = try ProcessRunner.run(arguments, in: workspace.packageRoot) { output.append($0) }
         guard status == 0 else {
-            let tail = output.suffix(3).joined(separator: " / ")
+            let tail = output.split(separator: "\n").suffix(3).joined(separator: " / ")
             return .init(lesson: lesson.number, product: product, problem: "exit status \(status): \(tail)")
         }
         return .init(lesson: lesson.number, product: product, problem: nil)
     }
-
-    // MARK: Rules
 
     /// Against the starters every kata must fail by assertion or error — not pass, crash or be skipped — and its
     /// message must name the lesson and a starter file.

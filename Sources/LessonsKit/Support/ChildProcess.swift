@@ -21,6 +21,9 @@ struct ChildProcess {
         /// A group of its own, away from the terminal's signals; what `lessons` receives while waiting is
         /// passed on to the whole group (builds and test runs whose output is read through a pipe).
         case own
+        /// This process's group, with nothing passed on: for several children at once (``ProcessPool``), which
+        /// the terminal's Ctrl-C ends together with `lessons`. Interrupt forwarding follows one child only.
+        case sharedUnforwarded
     }
 
     enum Input {
@@ -29,12 +32,14 @@ struct ChildProcess {
         case pipe
     }
 
-    enum Output {
+    enum Output: Equatable {
         case inherit
         /// Standard output and error merged into one pipe, read with ``readOutput(_:)``.
         case merged
         /// Standard output into the pipe; standard error discarded.
         case standardOutputOnly
+        /// Standard output and error merged into a file, created or emptied first.
+        case file(String)
     }
 
     /// How the child ended: its exit status (128 + the signal's number when a signal ended it) and the
@@ -84,7 +89,14 @@ struct ChildProcess {
             try check(posix_spawn_file_actions_adddup2(&actions, read, 0), "adddup2")
         }
         var childOutput: Int32?, parentOutput: Int32?
-        if output != .inherit {
+        switch output {
+        case .inherit:
+            break
+        case .file(let path):
+            try check(posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY | O_CREAT | O_TRUNC, 0o644),
+                      "addopen")
+            try check(posix_spawn_file_actions_adddup2(&actions, 1, 2), "adddup2")
+        case .merged, .standardOutputOnly:
             guard let (read, write) = Self.makePipe() else { throw fail("pipe") }
             opened += [read, write]
             (childOutput, parentOutput) = (write, read)
@@ -130,18 +142,19 @@ struct ChildProcess {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
-        InterruptForwarding.begin()
+        let forwards = group != .sharedUnforwarded
+        if forwards { InterruptForwarding.begin() }
         var pid: pid_t = 0
         let result = posix_spawn(&pid, "/usr/bin/env", &actions, &attributes, argv, envp)
         if let childInput { close(childInput) }
         if let childOutput { close(childOutput) }
         guard result == 0 else {
-            InterruptForwarding.end()
+            if forwards { InterruptForwarding.end() }
             if let parentInput { close(parentInput) }
             if let parentOutput { close(parentOutput) }
             throw LessonsError(.io, "cannot start \(name): \(String(cString: strerror(result)))")
         }
-        InterruptForwarding.forward(to: pid, group: group)
+        if forwards { InterruptForwarding.forward(to: pid, group: group) }
         return ChildProcess(pid: pid, group: group, inputDescriptor: parentInput, outputDescriptor: parentOutput)
     }
 
@@ -186,7 +199,7 @@ struct ChildProcess {
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         if let descriptor = outputDescriptor { close(descriptor) }
         outputDescriptor = nil
-        let interrupt = InterruptForwarding.end()
+        let interrupt = group == .sharedUnforwarded ? nil : InterruptForwarding.end()
         let signal = status & 0x7F
         return Termination(status: signal == 0 ? (status >> 8) & 0xFF : 128 + signal, interrupt: interrupt)
     }

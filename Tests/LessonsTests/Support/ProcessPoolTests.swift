@@ -1,0 +1,49 @@
+import Foundation
+import XCTest
+@testable import LessonsKit
+
+/// Many programs a few at a time (`lessons verify`'s runs): they really overlap, each has a log and a temporary
+/// folder of its own, and every status comes back in the jobs' order.
+final class ProcessPoolTests: TemporaryFolderTestCase {
+    /// A job that marks itself started, waits (up to five seconds) until `expected` jobs have, then prints how many
+    /// it saw and its TMPDIR, and exits with `code`.
+    private func job(_ index: Int, expected: Int, code: Int) -> ProcessPool.Job {
+        let marks = temporary.appendingPathComponent("marks").path
+        let script = """
+            touch "\(marks)/\(index)"; i=0
+            while [ "$(ls "\(marks)" | wc -l)" -lt \(expected) ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done
+            echo "saw $(ls "\(marks)" | wc -l) tmp=$TMPDIR job=$JOB"; exit \(code)
+            """
+        return .init(arguments: ["sh", "-c", script], environment: ["JOB": "\(index)"],
+                     log: temporary.appendingPathComponent("job\(index).log"))
+    }
+
+    func testJobsRunTogetherEachWithItsOwnLogAndTemporaryFolder() throws {
+        try FileManager.default.createDirectory(at: temporary.appendingPathComponent("marks"),
+                                                withIntermediateDirectories: true)
+        let jobs = (0..<3).map { job($0, expected: 3, code: $0) }
+        var finished: [String] = []
+        let statuses = ProcessPool.run(jobs, in: temporary, width: 3) { index, status in
+            finished.append("\(index):\(status)")
+        }
+        XCTAssertEqual(statuses, [0, 1, 2])
+        XCTAssertEqual(finished.sorted(), ["0:0", "1:1", "2:2"], "each job is reported once as it ends")
+        var folders: Set<String> = []
+        for (index, job) in jobs.enumerated() {
+            let line = try String(contentsOf: job.log, encoding: .utf8).trimmingWhitespace
+            XCTAssertTrue(line.hasPrefix("saw 3 "), "job \(index) ran while the others did: \(line)")
+            XCTAssertTrue(line.hasSuffix("job=\(index)"), "job \(index) got its own environment: \(line)")
+            folders.insert(String(line.split(separator: " ")[2]))
+        }
+        XCTAssertEqual(folders.count, 3, "every job has a temporary folder of its own: \(folders)")
+        XCTAssertFalse(folders.contains { FileManager.default.fileExists(atPath: String($0.dropFirst(4))) },
+                       "the temporary folders are removed afterwards")
+    }
+
+    func testAJobThatCannotStartHasStatus127AndSaysWhy() throws {
+        let log = temporary.appendingPathComponent("missing.log")
+        let statuses = ProcessPool.run([.init(arguments: ["lessons-no-such-program-here"], log: log)], in: temporary)
+        XCTAssertEqual(statuses, [127])
+        XCTAssertTrue(try String(contentsOf: log, encoding: .utf8).contains("lessons-no-such-program-here"))
+    }
+}
