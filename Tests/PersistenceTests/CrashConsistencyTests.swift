@@ -8,7 +8,7 @@ import XCTest
 ///
 /// The kills are not at random moments but at each point where a crash can leave something different on disk; the
 /// writer is stopped, looked at from outside (the WAL locks it holds, the state of the log, what it printed: see
-/// ``CrashWriter/kill(_:store:at:when:file:line:)``) and killed only in the state wanted, so each point is hit on
+/// `CrashWriter.kill`) and killed only in the state wanted, so each point is hit on
 /// every run (a run that cannot reach one fails), rather than 50 random kills hitting most of them most of the time:
 ///
 /// 1. creating a fresh store (inside the schema's transaction): nothing of the half-made schema may remain;

@@ -80,7 +80,7 @@ final class PersistentHistoryProcessTests: XCTestCase {
         XCTAssertEqual(Set(merged.map(\.serial)), Set(0..<5))
     }
 
-    /// The writer is killed once at each point where a save can be cut short (see ``CrashWriter/kill(_:store:at:when:file:line:)``,
+    /// The writer is killed once at each point where a save can be cut short (see `CrashWriter.kill`,
     /// which stops it, looks at its WAL locks and the log, and kills it only in the state wanted — rather than 15
     /// kills at random moments hoping to hit them): inside a save's transaction with nothing on disk yet, in the
     /// middle of the commit (frames of the transaction in the log, no commit frame), and between two saves. Each

@@ -26,20 +26,24 @@ enum CrashWriter {
     }
 
     /// Runs the writer with `arguments` on `store` and kills it with SIGKILL at the first moment `point` accepts:
-    /// every few hundred microseconds the writer is stopped (SIGSTOP), looked at from outside (``WriterState``),
+    /// every `interval` microseconds the writer is stopped (SIGSTOP), looked at from outside (``WriterState``),
     /// and either killed there or let go on (SIGCONT). A kill therefore lands exactly in the state `point` saw.
     /// When `missed` accepts a state, this run has gone past the point (a short moment, such as opening the store):
     /// it is killed there and the writer started again, up to 20 times. Answers the state of the kill at `point`,
     /// or nil (with a failure) when the writer ended first or the point never came.
+    /// `beforeEachRun` prepares the store for each run (say, a fresh copy); `every` is the time between two looks,
+    /// in microseconds, shorter than the shortest point wanted lasts.
     static func kill(_ arguments: [String], store: URL, at pointName: String, when point: (WriterState) -> Bool,
-                     missed: (WriterState) -> Bool = { _ in false },
+                     missed: (WriterState) -> Bool = { _ in false }, beforeEachRun: () throws -> Void = {},
+                     every interval: UInt32 = 200,
                      file: StaticString = #filePath, line: UInt = #line) throws -> WriterState? {
         let deadline = Date().addingTimeInterval(60)
         for _ in 0..<20 {
+            try beforeEachRun()
             let writer = try WatchedProcess(url: url, arguments: arguments)
             defer { writer.killAndWait() }
             while Date() < deadline {
-                usleep(200)
+                usleep(interval)
                 guard writer.pause() else {
                     XCTFail("the writer ended (\(writer.terminationDescription)) before \(pointName): \(writer.printed)",
                             file: file, line: line)
