@@ -41,9 +41,15 @@ final class CrashConsistencyTests: XCTestCase {
             return Int(count) / batchSize
         }
 
-        // 1. Creating the store: the schema's transaction, before the store is loaded.
+        // 1. Creating the store: the schema's transaction, before the store is loaded. A short moment: a run that
+        // gets past it is killed and the writer started again on a fresh store.
         var point = "creating the store"
-        _ = try XCTUnwrap(CrashWriter.kill(arguments, store: store, at: point) { $0.holdsWriteLock && $0.count("opened") == 0 })
+        _ = try XCTUnwrap(CrashWriter.kill(arguments, store: store, at: point,
+                                           when: { $0.holdsWriteLock && $0.count("opened") == 0 },
+                                           missed: { $0.count("opened") == 1 },
+                                           beforeEachRun: {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store.path + suffix) }
+        }))
         XCTAssertEqual(try SQLiteConnection(path: store.path).query("SELECT name FROM sqlite_master"), [],
                        "\(point): part of the schema survived")
         XCTAssertEqual(try batches(after: point), 0)
