@@ -6,7 +6,8 @@ import Persistence
 // the persistent history tests run it as a second process writing to a store another process watches.
 //
 //   PersistenceCrashWriter STORE-PATH BATCH-SIZE
-//       saves batches until it is killed
+//       prints "opened" once the store is loaded, then saves batches until it is killed, printing "saved batch N"
+//       after each
 //   PersistenceCrashWriter --history STORE-PATH BATCH-SIZE
 //       the same with persistent history tracking on (author "crash-writer")
 //   PersistenceCrashWriter --history-once STORE-PATH COUNT AUTHOR
@@ -91,6 +92,9 @@ do {
     nonisolated(unsafe) var loadError: (any Error)?
     container.loadPersistentStores { _, error in loadError = error }
     if let loadError { throw loadError }
+
+    // The crash tests tell a kill while the store opens from one after it.
+    if case .loop = mode { FileHandle.standardOutput.write(Data("opened\n".utf8)) }
 
     let context = container.newBackgroundContext()
     switch mode {

@@ -2,12 +2,23 @@ import Foundation
 @testable import Persistence
 import XCTest
 
-/// A process migrating a 100,000-row store is killed with SIGKILL at random moments: afterwards the store is either
-/// the old one, whole and still opening with the old model, or the migrated one — never anything in between — and
-/// opening it again with the new model finishes the work.
+/// A process migrating a 100,000-row store is killed with SIGKILL: afterwards the store is either the old one, whole
+/// and still opening with the old model, or the migrated one — never anything in between — and opening it again with
+/// the new model finishes the work.
+///
+/// The kills are not at random moments but at each point where a kill leaves something different on disk (see
+/// `CrashWriter.kill`: the writer is stopped, looked at from
+/// outside, and killed only in the state wanted), each on a fresh copy of the old store, so every run hits each:
+///
+/// 1. the store open, its migration's transaction not begun: the old store;
+/// 2. inside the migration's transaction, nothing of it in the log yet: the old store;
+/// 3. inside the transaction, with its uncommitted pages already in the log (100,000 rows moved overflow SQLite's
+///    page cache, which spills them there): the old store, the log's pages ignored;
+/// 4. after the commit, while the process checkpoints or opens the migrated store: the new store.
+///
+/// The twelve random kills before hit 1–3 and 4 in proportion to their length, and a run could miss one.
 final class MigrationCrashTests: XCTestCase {
     private let rows = 100_000
-    private let kills = 12
 
     private static func contents(_ entities: String, identifier: Int) -> String {
         """
@@ -69,20 +80,13 @@ final class MigrationCrashTests: XCTestCase {
         try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
-    /// Runs the writer on `store`; kills it `delay` seconds after it starts migrating (never, for nil).
-    private func migrate(_ store: URL, model: URL, killingAfter delay: Double?) throws -> Process {
-        let marker = store.deletingLastPathComponent().appendingPathComponent("started")
+    /// Runs the writer on `store` to the end.
+    private func migrate(_ store: URL, model: URL) throws -> Process {
         let process = Process()
         process.executableURL = CrashWriter.url
-        process.arguments = ["migrate", model.path, store.path, marker.path]
+        process.arguments = ["migrate", model.path, store.path, store.deletingLastPathComponent().appendingPathComponent("started").path]
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        if let delay {
-            let deadline = Date().addingTimeInterval(10)
-            while !FileManager.default.fileExists(atPath: marker.path) && Date() < deadline { usleep(1_000) }
-            Thread.sleep(forTimeInterval: delay)
-            kill(process.processIdentifier, SIGKILL)
-        }
         process.waitUntilExit()
         return process
     }
@@ -101,35 +105,69 @@ final class MigrationCrashTests: XCTestCase {
         let v1 = try ManagedObjectModel(contentsOf: model.appendingPathComponent("Entries.xcdatamodel"), managedObjectClasses: [])
         let v2 = try ManagedObjectModel(contentsOf: model, managedObjectClasses: [])
 
-        // One whole run, to time the migration.
-        let timing = root.appendingPathComponent("timing")
-        try FileManager.default.createDirectory(at: timing, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: template, to: timing.appendingPathComponent("store.sqlite"))
+        // One whole run: the migration itself succeeds in the other process.
+        let whole = root.appendingPathComponent("whole")
+        try FileManager.default.createDirectory(at: whole, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: template, to: whole.appendingPathComponent("store.sqlite"))
         let started = Date()
-        let whole = try migrate(timing.appendingPathComponent("store.sqlite"), model: model, killingAfter: nil)
+        let finished = try migrate(whole.appendingPathComponent("store.sqlite"), model: model)
         let duration = Date().timeIntervalSince(started)
-        XCTAssertEqual(whole.terminationStatus, 0, "the migration itself must succeed")
+        XCTAssertEqual(finished.terminationStatus, 0, "the migration itself must succeed")
 
+        /// Whether the committed store is still the old version (read while the writer is stopped: what a kill
+        /// then leaves).
+        func isOld(_ store: URL) -> Bool? {
+            guard let metadata = try? PersistentStoreCoordinator.metadataForPersistentStore(ofType: NSSQLiteStoreType, at: store)
+            else { return nil }
+            return v1.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata)
+        }
+        nonisolated(unsafe) var seenTransaction = false
+        let points: [(name: String, old: Bool, when: (WriterState, URL) -> Bool)] = [
+            ("the store open, the migration not begun", true, { state, store in
+                state.hasStoreOpen && !state.holdsWriteLock && !state.holdsCheckpointLock && isOld(store) == true
+            }),
+            ("inside the migration's transaction, nothing in the log", true, { state, _ in
+                state.holdsWriteLock && !state.holdsCheckpointLock && !state.hasUncommittedFrames
+            }),
+            ("inside the migration's transaction, its pages spilled into the log", true, { state, _ in
+                state.holdsWriteLock && !state.holdsCheckpointLock && state.hasUncommittedFrames
+            }),
+            ("after the commit", false, { state, store in
+                // The store is read only once the transaction has been seen: before it, it is surely old.
+                if state.holdsWriteLock { seenTransaction = true }
+                return seenTransaction && (!state.holdsWriteLock || state.holdsCheckpointLock) && isOld(store) == false
+            }),
+        ]
         var old = 0, new = 0
-        for attempt in 0..<kills {
+        for (attempt, point) in points.enumerated() {
+            seenTransaction = false
             let folder = root.appendingPathComponent("attempt-\(attempt)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let store = folder.appendingPathComponent("store.sqlite")
-            try FileManager.default.copyItem(at: template, to: store)
-            let process = try migrate(store, model: model, killingAfter: Double.random(in: 0...duration))
-            XCTAssertTrue(process.terminationReason == .uncaughtSignal || process.terminationStatus == 0, "attempt \(attempt)")
+            let marker = folder.appendingPathComponent("started")
+            // Each run on a fresh copy of the old store; one that got past the point (it had begun the transaction, or
+            // committed) is killed and the next run starts again.
+            _ = try XCTUnwrap(CrashWriter.kill(["migrate", model.path, store.path, marker.path], store: store, at: point.name,
+                                               when: { point.when($0, store) },
+                                               missed: { state in point.old && (state.holdsCheckpointLock || isOld(store) == false) },
+                                               beforeEachRun: {
+                try? FileManager.default.removeItem(at: folder)
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                try FileManager.default.copyItem(at: template, to: store)
+            }, every: 1_000))
 
             let integrity = try SQLiteConnection(path: store.path).query("PRAGMA integrity_check")
-            XCTAssertEqual(integrity.first, [.text("ok")], "attempt \(attempt)")
+            XCTAssertEqual(integrity.first, [.text("ok")], point.name)
             let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(ofType: NSSQLiteStoreType, at: store)
             if v1.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata) {
                 old += 1
+                XCTAssertTrue(point.old, "\(point.name): the store is still the old version")
                 let connection = try SQLiteConnection(path: store.path)
                 XCTAssertEqual(try connection.query("SELECT COUNT(*), SUM(ZSERIAL), SUM(ZBATCH) FROM ZENTRY").first,
                                [.integer(Int64(rows)), .integer(Int64(rows * (rows + 1) / 2)), try connection.query("SELECT SUM(Z_PK / 100) FROM ZENTRY").first![0]],
-                               "attempt \(attempt): the old store is whole")
+                               "\(point.name): the old store is whole")
             } else {
-                XCTAssertTrue(v2.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata), "attempt \(attempt): the store is one version or the other")
+                XCTAssertTrue(v2.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata), "\(point.name): the store is one version or the other")
+                XCTAssertFalse(point.old, "\(point.name): the store was migrated")
                 new += 1
             }
             // Opening it finishes (or redoes) the migration.
@@ -137,15 +175,16 @@ final class MigrationCrashTests: XCTestCase {
             container.persistentStoreDescriptions = [PersistentStoreDescription(url: store)]
             nonisolated(unsafe) var failure: (any Error)?
             container.loadPersistentStores { _, error in failure = error }
-            XCTAssertNil(failure, "attempt \(attempt)")
+            XCTAssertNil(failure, point.name)
             let count = try container.viewContext.count(for: FetchRequest<ManagedObject>(entityName: "Record"))
-            XCTAssertEqual(count, rows, "attempt \(attempt)")
+            XCTAssertEqual(count, rows, point.name)
             let last = FetchRequest<ManagedObject>(entityName: "Entry")
             last.predicate = FetchPredicate(format: "serial == %@", NSNumber(value: rows))
             XCTAssertEqual((try container.viewContext.fetch(last).first?.value(forKey: "group") as? NSNumber)?.intValue, rows / 100,
-                           "attempt \(attempt): the renamed attribute kept its values")
+                           "\(point.name): the renamed attribute kept its values")
         }
-        XCTAssertGreaterThan(old, 0, "no kill landed before the migration committed: the test proved nothing")
-        print("MigrationCrashTests: migration took \(duration) s; after \(kills) kills \(old) stores were the old version, \(new) the new one")
+        XCTAssertEqual(old, 3, "kills before the migration committed")
+        XCTAssertEqual(new, 1, "kills after it")
+        print("MigrationCrashTests: migration took \(duration) s")
     }
 }

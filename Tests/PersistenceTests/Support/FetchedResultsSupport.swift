@@ -195,9 +195,13 @@ final class DifferenceScreen: FetchedResultsControllerDelegate {
     private(set) var otherCalls = 0
     var afterDifference: (() -> Void)?
 
+    /// The last difference applied.
+    private(set) var lastDifference: CollectionDifference<ManagedObjectID>?
+
     func controller(_ controller: FetchedResultsController<any FetchRequestResult>,
                     didChangeContentWith diff: CollectionDifference<ManagedObjectID>) {
         differences += 1
+        lastDifference = diff
         ids = ids.applying(diff) ?? []
         afterDifference?()
     }
