@@ -37,6 +37,10 @@ enum CrashWriter {
                      missed: (WriterState) -> Bool = { _ in false }, beforeEachRun: () throws -> Void = {},
                      every interval: UInt32 = 200,
                      file: StaticString = #filePath, line: UInt = #line) throws -> WriterState? {
+        #if !os(Linux)
+        // The writer's state is read from /proc (its descriptors, its locks), which Linux has and macOS has not.
+        throw XCTSkip("killing the writer at a chosen point reads /proc, which only Linux has")
+        #endif
         let deadline = Date().addingTimeInterval(60)
         for _ in 0..<20 {
             try beforeEachRun()
