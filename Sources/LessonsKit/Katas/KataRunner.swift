@@ -27,9 +27,11 @@ public struct KataRunner: Sendable {
         public var log: URL?
     }
 
-    /// The `--filter` pattern for a suite or one kata: anchored so `Kata01` does not also run `Kata010…`.
+    /// The `--filter` pattern for a suite or one kata of the starters' module: anchored so `Kata01` does not also
+    /// run `Kata010…`, nor the same suite of the solutions' and decoys' modules when a build has them.
     public static func filter(suite: String, kata: String?) -> String {
-        kata.map { "\(suite)/\($0)$" } ?? "\(suite)/"
+        let prefix = "^\(KataSubject.starters.testModule)\\.\(suite)/"
+        return kata.map { prefix + "\($0)$" } ?? prefix
     }
 
     /// Runs one suite, or one kata of it.

@@ -74,7 +74,7 @@ final class KataSummaryTests: TemporaryFolderTestCase {
         let fixture = TestPaths.fixtures.appendingPathComponent("xctest/kata05-failures.txt").path
         // `sh -c SCRIPT FILE --filter X`: the script prints the captured output and fails like swift test.
         let runner = KataRunner(workspace: Workspace(packageRoot: temporary),
-                                command: ["sh", "-c", "cat \"$0\"; test \"$1 $2\" = \"--filter Kata05SavingSafely/\"; exit 1", fixture])
+                                command: ["sh", "-c", "cat \"$0\"; test \"$1 $2\" = \"--filter ^Katas\\\\.Kata05SavingSafely/\"; exit 1", fixture])
         var updates = 0
         let suite = KataSuite(name: "Kata05SavingSafely", file: "F", katas: [])
         let run = try runner.run(suite, kata: nil) { _ in updates += 1 }
@@ -82,7 +82,9 @@ final class KataSummaryTests: TemporaryFolderTestCase {
         XCTAssertEqual(run.report.results.count, 5)
         XCTAssertGreaterThan(updates, 40)
         XCTAssertEqual(try String(contentsOf: run.log!, encoding: .utf8), try TestPaths.fixture("xctest/kata05-failures.txt"))
-        XCTAssertEqual(KataRunner.filter(suite: "Kata05SavingSafely", kata: "test01_passes"), "Kata05SavingSafely/test01_passes$")
+        XCTAssertEqual(KataRunner.filter(suite: "Kata05SavingSafely", kata: "test01_passes"),
+                       "^Katas\\.Kata05SavingSafely/test01_passes$")
+        XCTAssertEqual(KataRunner.filter(suite: "Kata05SavingSafely", kata: nil), "^Katas\\.Kata05SavingSafely/")
     }
 
     func testABuiltSuiteRunsStraightFromTheBuildFolder() throws {
