@@ -13,6 +13,7 @@ import Synchronization
 ///   `total fetch execution time: …s for N rows.`, a count's `total count request execution time`, a fault
 ///   filled from the store (`fault fulfilled from database for : <ID>`), a to-many relationship read.
 /// - 2: also each bound value (`CoreData: details: SQLite bind[0] = 18`) and a summary of each fetch.
+/// - 3: as 2 (Core Data's level 3 also lists the fetched objects; this log never names an object).
 /// - 4: also the query plan SQLite chose for each `SELECT` (its `EXPLAIN QUERY PLAN`).
 ///
 /// This type has no Core Data counterpart: it is how code — a test, a kata — switches the logs and reads them.
