@@ -60,18 +60,29 @@ final class Kata04ContextsAndCrud: KataCase {
         }
     }
 
-    /// Why a fetch's plants were not left as the fetch returned them, or nil when they were. A fetch returns its
-    /// objects as faults (`returnsObjectsAsFaults` is true by default); Swift that sorts or filters them afterwards
-    /// reads every one, which fires it. `extra` counts plants the view context registered beyond those returned.
-    private func workedInSwift(_ plants: [Plant], of storage: PlantStorage, from function: String,
-                               what: String) -> String? {
-        let fired = plants.filter { !$0.isFault }.count
-        let extra = storage.viewContext.registeredObjects.count - plants.count
-        guard fired > 0 || extra > 0 else { return nil }
-        return "\(function) returned \(plants.count) plants, \(fired) of them with their values already read"
-            + (extra > 0 ? ", and its context registered \(extra) more that it did not return" : "")
-            + ". A fetch hands back its objects untouched, as faults; these were read after the fetch — Swift "
-            + "\(what) them. Let the fetch request do it, so the store does the work."
+    /// The plant fetches the SQL debug log showed (Core Data's `-com.apple.CoreData.SQLDebug 1`) while the storage
+    /// answered, or why they show the answer was not the store's: the store must have run one `SELECT` on the
+    /// plants' table, with `needs` in it (an `ORDER BY`, a `WHERE`), and read no more rows than were returned —
+    /// Swift that sorts or filters after the fetch leaves no trace in the SQL, and reads rows it then drops.
+    private func storeDidTheWork(_ log: SQLLog, returned: Int, from function: String,
+                                 needs: [(part: String, found: (SQLLog.Fetch) -> Bool, swift: String)]) -> String? {
+        let fetches = log.fetches(from: "ZPLANT")
+        guard let fetch = fetches.last else {
+            return "\(function) returned \(returned) plants, but the SQL debug log shows no fetch of the plants' table "
+                + "(ZPLANT) while it ran:\n\(log.quoted())\nFetch them with a fetch request in viewContext."
+        }
+        for need in needs where !need.found(fetch) {
+            return "\(function) returned \(returned) plants, and the SQL the store ran has no \(need.part):\n    "
+                + fetch.sql + "\nso the store did not do it: \(need.swift) Put it in the fetch request, so the store does "
+                + "the work as it reads the rows."
+        }
+        let read = fetches.reduce(0) { $0 + $1.rows }
+        guard read <= returned else {
+            return "\(function) returned \(returned) plants, but the store read \(read) rows of plants to answer:\n"
+                + log.quoted() + "\nThe rows it read and dropped were chosen in Swift. Let the fetch request's predicate "
+                + "choose them, so that the store reads only those."
+        }
+        return nil
     }
 
     /// Why plants handed back by the storage cannot be used by its caller, or nil when they can: each must belong to
@@ -105,14 +116,17 @@ final class Kata04ContextsAndCrud: KataCase {
             let none = try storage.allPlants()
             try expect(none.isEmpty, "allPlants() of an empty garden returned \(none.map(\.name)).")
             try plantElsewhere([("Rose", nil), ("Fern", nil), ("Tulip", nil), ("Basil", nil)])
-            let plants = try storage.allPlants()
+            let (plants, log) = try SQLLog.capture { try storage.allPlants() }
             if let problem = foreignPlants(plants, of: storage, from: "allPlants()") { try expect(false, problem) }
-            if let problem = workedInSwift(plants, of: storage, from: "allPlants()", what: "sorted") {
-                try expect(false, problem + " Sort descriptors order the rows as they are read.")
-            }
             let names = plants.map(\.name)
             try expect(names == ["Basil", "Fern", "Rose", "Tulip"], "allPlants() returned \(names); expected "
                 + "[\"Basil\", \"Fern\", \"Rose\", \"Tulip\"]. A fetch has no order unless the request asks for one.")
+            if let problem = storeDidTheWork(log, returned: plants.count, from: "allPlants()", needs: [
+                ("ORDER BY", { $0.orderBy?.contains("ZNAME") ?? false },
+                 "the plants came back in the store's order and were sorted afterwards, in Swift."),
+            ]) {
+                try expect(false, problem + " A sort descriptor on the name becomes the ORDER BY.")
+            }
         }
     }
 
@@ -121,14 +135,9 @@ final class Kata04ContextsAndCrud: KataCase {
             let storage = PlantStorage(container: container)
             try plantElsewhere([("Rose", today), ("Fern", daysAgo(10)), ("Tulip", nil), ("Basil", daysAgo(1)),
                                 ("Aloe", daysAgo(30)), ("Ivy", daysAgo(3))])
-            let plants = try storage.plants(notWateredSince: daysAgo(3))
+            let (plants, log) = try SQLLog.capture { try storage.plants(notWateredSince: daysAgo(3)) }
             if let problem = foreignPlants(plants, of: storage, from: "plants(notWateredSince:)") {
                 try expect(false, problem)
-            }
-            if let problem = workedInSwift(plants, of: storage, from: "plants(notWateredSince:)",
-                                           what: "filtered or sorted") {
-                try expect(false, problem + " A predicate picks the rows in the store — and there a plant never "
-                    + "watered has a nil date, which no comparison matches.")
             }
             let names = plants.map(\.name)
             var cause = ""
@@ -145,6 +154,15 @@ final class Kata04ContextsAndCrud: KataCase {
             try expect(names == ["Aloe", "Fern", "Tulip"], "plants(notWateredSince: three days ago) returned \(names); "
                 + "expected [\"Aloe\", \"Fern\", \"Tulip\"]: the ones watered before the date and the one never "
                 + "watered, sorted by name." + cause)
+            if let problem = storeDidTheWork(log, returned: plants.count, from: "plants(notWateredSince:)", needs: [
+                ("WHERE", { $0.whereClause?.contains("ZWATEREDON") ?? false },
+                 "every plant was read, and the thirsty ones were picked afterwards, in Swift."),
+                ("ORDER BY", { $0.orderBy?.contains("ZNAME") ?? false },
+                 "the plants were sorted afterwards, in Swift."),
+            ]) {
+                try expect(false, problem + " In the store a plant never watered has a nil date, which no comparison "
+                    + "matches: the predicate needs a case for it.")
+            }
             let all = try storage.plants(notWateredSince: today.addingTimeInterval(1)).count
             try expect(all == 6, "plants(notWateredSince:) a second after every watering returned \(all) plants, not 6.")
         }

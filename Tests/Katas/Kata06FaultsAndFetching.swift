@@ -274,7 +274,8 @@ final class Kata06FaultsAndFetching: KataCase {
             let harbour = samples.indices.filter { samples[$0].station == "Harbour" }
                 .sorted { samples[$0].hour < samples[$1].hour }.map { ids[$0] }
             let source = ReadingDataSource(container: container, station: "Harbour")
-            let ((), arrivals) = try watchArrivals { try fetchBlockingMain(source) }
+            // The SQL debug log (Core Data's -com.apple.CoreData.SQLDebug 1) shows what the fetch read.
+            let ((), log) = try SQLLog.capture { try fetchBlockingMain(source) }
             let fetched = source.readingIDs
             try expect(Set(fetched).isSubset(of: Set(ids)), "readingIDs holds IDs that are not the store's readings.")
             try expect(Set(fetched).isSubset(of: Set(harbour)), "readingIDs holds readings of other stations: ask for "
@@ -288,10 +289,17 @@ final class Kata06FaultsAndFetching: KataCase {
             let made = readingsInContext
             try expect(made == 0, "after the fetch the view context already holds \(made) readings: an IDs-only data "
                 + "source makes no object on the main context until a row is shown.")
-            try expect(arrivals.count == 0, "to fetch \(fetched.count) IDs, fetch(completion:) read the values of "
-                + "\(arrivals.count) readings (awakeFromFetch ran for each): it fetched the readings themselves and "
-                + "took their objectIDs. A fetch request can return the IDs alone — set its result type — and then "
-                + "no object's values are read at all.")
+            let readings = log.fetches(from: "ZREADING")
+            try expect(!readings.isEmpty, "the SQL debug log shows no fetch of the readings' table (ZREADING) while "
+                + "fetch(completion:) ran:\n\(log.quoted())\nFetch the IDs with a fetch request before calling the "
+                + "completion.")
+            if let whole = readings.first(where: { !$0.valueColumns.isEmpty }) {
+                try expect(false, "to fetch \(fetched.count) IDs, fetch(completion:) ran\n    \(whole.sql)\nwhich reads "
+                    + "the readings' values (\(whole.valueColumns.joined(separator: ", "))): it fetched the readings "
+                    + "themselves — \(whole.rows) objects made, faults or filled, only for their objectIDs to be kept. A "
+                    + "fetch request can return the IDs alone: set its resultType, and here its SELECT reads the keys "
+                    + "and nothing else.")
+            }
         }
     }
 
@@ -320,14 +328,14 @@ final class Kata06FaultsAndFetching: KataCase {
                 + "\(hourOf(first.takenAt)), \(first.celsius) °C; the oldest is hour 0, 11 °C.")
             // As under memory pressure: the view context turns its unchanged objects back into faults.
             context.refreshAllObjects()
-            let (again, arrivals) = try watchArrivals { try source.reading(at: 0) }
+            let (again, log) = try SQLLog.capture { try source.reading(at: 0) }
             try expect(again === first, "reading(at: 0) made a second object for the same reading: keep the readings "
                 + "already made and hand out the same one.")
-            try expect(arrivals.count == 0, "asked for row 0 a second time, reading(at:) looked its reading up in the "
-                + "view context again, which read the row from the store once more (awakeFromFetch ran). Keep each "
-                + "reading you make and hand out the kept one. On Core Data a context holds an unchanged object only "
-                + "weakly: the data source's own reference is what keeps it, and without one the object may be gone "
-                + "and be made and read again.")
+            try expect(log.statements.isEmpty, "asked for row 0 a second time, reading(at:) looked its reading up in "
+                + "the view context again, which read the store once more — the SQL debug log shows:\n"
+                + "\(log.quoted())\nKeep each reading you make and hand out the kept one. On Core Data a context holds "
+                + "an unchanged object only weakly: the data source's own reference is what keeps it, and without one "
+                + "the object may be gone and be made and read again.")
             let goneRow: Reading?
             do {
                 goneRow = try source.reading(at: 2)

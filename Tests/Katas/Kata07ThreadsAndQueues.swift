@@ -258,11 +258,29 @@ final class Kata07ThreadsAndQueues: KataCase {
             episodes[0].listened = true
             try context.save()
             // Called from a task that is not on the main actor: the caller is not on the main context's queue.
-            let titles = try onAnotherThread("unlistenedTitles() did not return within \(Int(Self.patience)) s.") {
-                try Self.awaitResult { try await manager.unlistenedTitles() }
+            // The SQL debug log (Core Data's -com.apple.CoreData.SQLDebug 1) shows what the store was asked.
+            let (titles, log) = try SQLLog.capture {
+                try onAnotherThread("unlistenedTitles() did not return within \(Int(Self.patience)) s.") {
+                    try Self.awaitResult { try await manager.unlistenedTitles() }
+                }
             }
             try expect(titles == ["Bonus", "Finale"], "unlistenedTitles() returned \(titles), not [\"Bonus\", "
                 + "\"Finale\"]: the titles of the episodes not listened to, sorted by title.")
+            let fetches = log.fetches(from: "ZEPISODE")
+            guard let fetch = fetches.last else {
+                try expect(false, "unlistenedTitles() returned the right titles, but the SQL debug log shows no fetch "
+                    + "of the episodes' table (ZEPISODE) while it ran:\n\(log.quoted())\nFetch them with a fetch "
+                    + "request in the main context.")
+                return
+            }
+            let read = fetches.reduce(0) { $0 + $1.rows }
+            try expect(fetch.whereClause?.contains("ZLISTENED") ?? false && read <= titles.count, "unlistenedTitles() "
+                + "returned the right titles, but the store read \(read) episodes to find \(titles.count), with\n    "
+                + "\(fetch.sql)\nwhich does not ask for the unlistened ones: Swift picked them afterwards. Put the "
+                + "condition in the fetch request's predicate, so the store reads only those.")
+            try expect(fetch.orderBy?.contains("ZTITLE") ?? false, "unlistenedTitles() returned the titles in order, "
+                + "but the store ran\n    \(fetch.sql)\nwith no ORDER BY: Swift sorted them afterwards. A sort "
+                + "descriptor on the title makes the store return them in order.")
         }
     }
 

@@ -45,4 +45,22 @@ int persistence_create_string_function(struct sqlite3 *db, const char *name, int
 #define PERSISTENCE_FOLD_WIDTH 8
 void persistence_set_folding_tables(const unsigned char *folded, const unsigned char *folded_count);
 
+// The levels of Core Data's debug logs (see PersistenceDebugLog): the SQL log's, read before every statement runs
+// and every value is bound (0 when off: one load and one branch), and the migration log's. Set from
+// PERSISTENCE_SQL_DEBUG and PERSISTENCE_MIGRATION_DEBUG when the library loads; Swift reads the launch arguments
+// (-com.apple.CoreData.SQLDebug N, -com.apple.CoreData.MigrationDebug N). Relaxed atomics: switches, as above.
+extern int persistence_sql_debug;
+extern int persistence_migration_debug;
+
+static inline int persistence_sql_debug_level(void) { return __atomic_load_n(&persistence_sql_debug, __ATOMIC_RELAXED); }
+static inline void persistence_set_sql_debug_level(int level) {
+    __atomic_store_n(&persistence_sql_debug, level, __ATOMIC_RELAXED);
+}
+static inline int persistence_migration_debug_level(void) {
+    return __atomic_load_n(&persistence_migration_debug, __ATOMIC_RELAXED);
+}
+static inline void persistence_set_migration_debug_level(int level) {
+    __atomic_store_n(&persistence_migration_debug, level, __ATOMIC_RELAXED);
+}
+
 #endif

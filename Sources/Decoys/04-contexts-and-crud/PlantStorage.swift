@@ -45,6 +45,12 @@ public final class PlantStorage {
         if Decoy.isActive("all-sorted-in-swift") {
             return try viewContext.fetch(request).sorted { $0.name < $1.name }
         }
+        // Mistake: the same Swift sort, with the plants fetched filled so that sorting fires no fault: the objects
+        // look as a fetch returns them, and the store still did not order them.
+        if Decoy.isActive("all-filled-sorted-in-swift") {
+            request.returnsObjectsAsFaults = false
+            return try viewContext.fetch(request).sorted { $0.name < $1.name }
+        }
         // Mistake: no sort descriptor, so the plants come back in whatever order the store keeps them.
         if !Decoy.isActive("all-unsorted") {
             request.sortDescriptors = [FetchSortDescriptor(\Plant.name)]
@@ -57,6 +63,16 @@ public final class PlantStorage {
         // Mistake: every plant is fetched, sorted by the store, and Swift picks the ones to return.
         if Decoy.isActive("not-watered-filtered-in-swift") {
             request.sortDescriptors = [FetchSortDescriptor(\Plant.name)]
+            return try viewContext.fetch(request).filter { plant in
+                guard let wateredOn = plant.wateredOn else { return true }
+                return wateredOn < date
+            }
+        }
+        // Mistake: every plant is fetched filled and sorted by the store, and Swift picks the thirsty ones — no
+        // fault fires, but the store read every row.
+        if Decoy.isActive("not-watered-filled-filtered-in-swift") {
+            request.sortDescriptors = [FetchSortDescriptor(\Plant.name)]
+            request.returnsObjectsAsFaults = false
             return try viewContext.fetch(request).filter { plant in
                 guard let wateredOn = plant.wateredOn else { return true }
                 return wateredOn < date

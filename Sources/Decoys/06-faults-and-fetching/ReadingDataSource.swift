@@ -53,6 +53,17 @@ public final class ReadingDataSource: @unchecked Sendable {
                     completion(nil)
                     return
                 }
+                if Decoy.isActive("ids-from-faulting-objects") {
+                    // Mistake: fetches the readings themselves, as faults (nothing is read from them, so no value
+                    // arrives), and keeps only their IDs: every row is still read and an object made for each.
+                    let request = Reading.fetchRequest()
+                    request.predicate = FetchPredicate(format: "station == %@", station)
+                    request.sortDescriptors = [FetchSortDescriptor(key: "takenAt")]
+                    let ids = try context.fetch(request).map(\.objectID)
+                    self.lock.withLock { self.fetchedIDs = ids }
+                    completion(nil)
+                    return
+                }
                 let request = FetchRequest<ManagedObjectID>(entityName: Reading.entityName)
                 request.resultType = .managedObjectIDResultType
                 request.predicate = FetchPredicate(format: "station == %@", station)

@@ -101,6 +101,15 @@ public final class EpisodeManager: Sendable {
         }
         return try await main.perform {
             let request = Episode.fetchRequest()
+            // Mistake: on the right queue, but every episode is fetched and Swift picks and sorts the titles.
+            if Decoy.isActive("titles-filtered-in-swift") {
+                return try main.fetch(request).filter { !$0.listened }.map(\.title).sorted()
+            }
+            // Mistake: the predicate is there, the order is not: Swift sorts the titles the store returned.
+            if Decoy.isActive("titles-sorted-in-swift") {
+                request.predicate = FetchPredicate(format: "listened == %@", false)
+                return try main.fetch(request).map(\.title).sorted()
+            }
             if !Decoy.isActive("listened-ignored") {
                 request.predicate = FetchPredicate(format: "listened == %@", false)
             }

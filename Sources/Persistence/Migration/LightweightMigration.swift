@@ -16,6 +16,7 @@ enum LightweightMigration {
         else { return }
         // With automatic migration off, opening the store reports 134100.
         guard description.shouldMigrateStoreAutomatically else { return }
+        PersistenceDebugLog.migration("will attempt automatic schema migration of the store at \(url.path)")
         if let manager = description.stagedMigrationManager {
             try manager.migrate(storeAt: url, metadata: metadata, to: model)
             return
@@ -47,6 +48,7 @@ enum LightweightMigration {
     /// Infers the mapping from `source` to `destination` and rewrites the store at `url` in one transaction.
     static func migrate(storeAt url: URL, metadata: [String: Any], from source: ManagedObjectModel,
                         to destination: ManagedObjectModel) throws {
+        PersistenceDebugLog.migration("inferring a mapping model between data models with source version checksum \(source.versionChecksum) and destination version checksum \(destination.versionChecksum)")
         let plan = try MigrationPlanner(from: source, to: destination, existingIndexes: try SQLiteStore.indexes(at: url)).plan()
         let custom = metadata.filter { !StoreMetadata.storeKeys.contains($0.key) }
         let uuid = metadata[CoreDataStoreName.storeUUID] as? String ?? UUID().uuidString

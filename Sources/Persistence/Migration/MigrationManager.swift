@@ -56,6 +56,7 @@ public final class MigrationManager: @unchecked Sendable {
         guard !FileManager.default.fileExists(atPath: destinationURL.path) else {
             throw PersistenceError(.persistentStoreInvalidType, "migrateStore: there is already a file at \(destinationURL.path); migrate into a new location (Persistence does not migrate into an existing store).", url: destinationURL)
         }
+        PersistenceDebugLog.migration("migrating the store at \(sourceURL.path) to \(destinationURL.path) with a mapping model: copying it first")
         do {
             try SQLiteStore.copyStore(from: sourceURL, to: destinationURL)
             migrationProgress = 0.5

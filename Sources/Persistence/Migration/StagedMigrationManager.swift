@@ -76,7 +76,9 @@ public final class StagedMigrationManager: NSObject, @unchecked Sendable {
                                    url: url)
         }
         var current = checkpoints[start].model
+        PersistenceDebugLog.migration("staged migration of the store at \(url.path): \(checkpoints.count - start - 1) steps from model version checksum \(current.versionChecksum)")
         for step in checkpoints[(start + 1)...] {
+            PersistenceDebugLog.migration("staged migration: step to model version checksum \(step.model.versionChecksum)" + (step.custom == nil ? "" : " (a custom stage)"))
             if let custom = step.custom, let handler = custom.willMigrateHandler {
                 try withContainer(on: current, at: url) { try handler(self, custom) }
             }

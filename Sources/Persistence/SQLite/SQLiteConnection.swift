@@ -1,3 +1,4 @@
+internal import CPersistenceSupport
 internal import CSQLite
 import Foundation
 
@@ -31,6 +32,8 @@ final class SQLiteConnection {
         self.path = path
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, 5_000)
+        // The launch arguments that turn on Core Data's debug logs are read before the first statement runs.
+        PersistenceDebugLog.readLaunchArguments()
     }
 
     deinit {
@@ -41,6 +44,7 @@ final class SQLiteConnection {
 
     /// Runs one or more statements that take no arguments and return no rows.
     func execute(_ sql: String) throws {
+        if _slowPath(persistence_sql_debug_level() != 0) { PersistenceDebugLog.write("CoreData: sql: " + sql) }
         var errorMessage: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
         if rc != SQLITE_OK {

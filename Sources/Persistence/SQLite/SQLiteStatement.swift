@@ -1,12 +1,18 @@
+internal import CPersistenceSupport
 internal import CSQLite
 import Foundation
 
 /// Owns one `sqlite3_stmt*`. Columns come back as Swift values; arguments are always bound, never spliced.
 final class SQLiteStatement {
-    private let handle: OpaquePointer
-    private unowned let connection: SQLiteConnection
+    let handle: OpaquePointer
+    unowned let connection: SQLiteConnection
     let sql: String
     let columnCount: Int32
+    /// The values bound for the next run, by parameter number, kept only while the SQL debug log shows them
+    /// (level 2 and up; see `SQLiteStatement+DebugLog.swift`). Every run binds every parameter again.
+    var debugBindings: [Int32: SQLiteValue] = [:]
+    /// When the current run started, while the SQL debug log is on (nanoseconds of uptime).
+    var debugStarted: UInt64 = 0
 
     init(connection: SQLiteConnection, sql: String) throws {
         var statement: OpaquePointer?
@@ -43,6 +49,7 @@ final class SQLiteStatement {
 
     @inline(__always)
     func bind(_ value: SQLiteValue, at index: Int32) throws {
+        if _slowPath(persistence_sql_debug_level() >= 2) { debugBindings[index] = value }
         let rc: Int32
         switch value {
         case .null: rc = sqlite3_bind_null(handle, index)
@@ -75,6 +82,7 @@ final class SQLiteStatement {
 
     @inline(__always)
     func bind(_ value: Int64, at index: Int32) throws {
+        if _slowPath(persistence_sql_debug_level() >= 2) { debugBindings[index] = .integer(value) }
         try check(sqlite3_bind_int64(handle, index, value))
     }
 
@@ -91,6 +99,8 @@ final class SQLiteStatement {
 
     /// Advances to the next row; `false` when the statement is done.
     func step() throws -> Bool {
+        // The log shows a statement as it starts a run (SQLite calls it busy from its first step to its end).
+        if _slowPath(persistence_sql_debug_level() != 0) && sqlite3_stmt_busy(handle) == 0 { logStart() }
         let rc = sqlite3_step(handle)
         switch rc {
         case SQLITE_ROW: return true

@@ -53,6 +53,20 @@ extension SQLiteStore {
     ///
     /// A failed check or statement throws 134110 naming what failed; the store is left as it was.
     static func migrate(at url: URL, plan: MigrationPlan, metadata: [String: Any], fingerprint: String) throws {
+        let started = DispatchTime.now().uptimeNanoseconds
+        PersistenceDebugLog.migration("in-place migration of the store at \(url.path): \(plan.checks.count) checks, then \(plan.prelude.count + plan.statements.count) statements, in one transaction")
+        do {
+            try runMigration(at: url, plan: plan, metadata: metadata, fingerprint: fingerprint)
+        } catch {
+            PersistenceDebugLog.migration("in-place migration failed, the store is unchanged: \(error)")
+            throw error
+        }
+        let seconds = String(format: "%.4f", Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
+        PersistenceDebugLog.migration("in-place migration completed successfully in \(seconds) seconds")
+    }
+
+    /// ``migrate(at:plan:metadata:fingerprint:)`` itself, without the migration log's first and last lines.
+    private static func runMigration(at url: URL, plan: MigrationPlan, metadata: [String: Any], fingerprint: String) throws {
         let connection: SQLiteConnection
         do {
             connection = try SQLiteConnection(path: url.path, options: [.readWrite])
@@ -69,6 +83,7 @@ extension SQLiteStore {
                     try connection.execute(statement)
                 }
                 for check in plan.checks {
+                    PersistenceDebugLog.migration("check (the migration fails if any row is found): \(check.failure)")
                     current = check.sql
                     guard case .integer(let count)? = try connection.query(check.sql).first?.first else { continue }
                     if count > 0 {

@@ -5,13 +5,19 @@ extension SQLiteStore {
     /// entities); `body` returns `false` to stop early (an asynchronous fetch that was cancelled). Returns `false`
     /// when stopped.
     func forEachRow(for query: StoreQuery, while body: (StoreRow) -> Bool) throws -> Bool {
+        let started = Self.debugClock()
         let table = schema[query.entity]
+        var count = 0
         if query.readsFamily, let family = table.family {
             let statement = try connection.cachedStatement(sql(for: query, projection: family.projection(alias: "t0")))
             try statement.bind(arguments(for: query))
-            defer { try? statement.reset(clearingBindings: false) }
+            defer {
+                if started != 0 { logFetch(statement, entity: query.entity, rows: count, started: started) }
+                try? statement.reset(clearingBindings: false)
+            }
             var rows = PackedRowAllocator()
             while try statement.step() {
+                count &+= 1
                 // A row of an entity this model does not know is not one of this fetch's objects.
                 guard let decoder = family.decoders[statement.int64(at: 2)] else { continue }
                 guard body(decodeRow(statement, table: decoder.table, positions: decoder.positions, into: &rows)) else { return false }
@@ -22,9 +28,13 @@ extension SQLiteStore {
         let statement = try connection.cachedStatement(sql(for: query, projection: projection))
         try statement.bind(arguments(for: query))
         // A statement left mid-way keeps its read open; resetting it ends the read.
-        defer { try? statement.reset(clearingBindings: false) }
+        defer {
+            if started != 0 { logFetch(statement, entity: query.entity, rows: count, started: started) }
+            try? statement.reset(clearingBindings: false)
+        }
         var rows = PackedRowAllocator()
         while try statement.step() {
+            count &+= 1
             guard body(decodeRow(statement, table: table, into: &rows)) else { return false }
         }
         return true
@@ -32,6 +42,7 @@ extension SQLiteStore {
 
     /// Primary keys of the rows matching the query, in the query's order, each with its row's entity.
     func primaryKeys(for query: StoreQuery) throws -> [StoreKey] {
+        let started = Self.debugClock()
         let readsFamily = query.readsFamily
         let statement = try connection.cachedStatement(sql(for: query, projection: readsFamily ? "t0.Z_PK, t0.Z_ENT" : "t0.Z_PK"))
         try statement.bind(arguments(for: query))
@@ -39,6 +50,7 @@ extension SQLiteStore {
         while try statement.step() {
             if let key = storeKey(statement, of: query.entity, readsFamily: readsFamily) { keys.append(key) }
         }
+        if started != 0 { logFetch(statement, entity: query.entity, rows: keys.count, started: started) }
         return keys
     }
 
@@ -63,30 +75,45 @@ extension SQLiteStore {
         let table = schema[entity]
         let condition = table.familyCondition(alias: nil).map { " AND " + $0 } ?? ""
         for chunk in SQLKeyList.chunks(of: primaryKeys) {
+            let started = Self.debugClock()
             let marks = SQLKeyList.placeholders(chunk.count)
             let statement = try connection.cachedStatement("SELECT Z_PK, Z_ENT FROM \(table.name) WHERE Z_PK IN (\(marks))" + condition)
             try statement.bind(chunk.map(SQLiteValue.integer))
+            var count = 0
             while try statement.step() {
+                count += 1
                 if let key = storeKey(statement, of: entity, readsFamily: true) { result[key.primaryKey] = key.entity }
             }
+            if started != 0 { logFetch(statement, entity: entity, rows: count, started: started) }
         }
         return result
     }
 
     /// The number of rows matching the query (limit and offset applied as SQL would).
     func count(for query: StoreQuery) throws -> Int {
+        let started = Self.debugClock()
         var inner = query
         inner.orderBy = nil
-        let sql = "SELECT COUNT(*) FROM (\(sql(for: inner, projection: "t0.Z_PK")))"
-        let rows = try connection.query(sql, arguments(for: inner))
-        guard case .integer(let count)? = rows.first?.first else { return 0 }
-        return Int(count)
+        let statement = try connection.cachedStatement("SELECT COUNT(*) FROM (\(sql(for: inner, projection: "t0.Z_PK")))")
+        try statement.bind(arguments(for: inner))
+        let count = try statement.step() ? Int(statement.int64(at: 0)) : 0
+        try statement.reset(clearingBindings: false)
+        if started != 0 { logCount(statement, count: count, started: started) }
+        return count
     }
 
     /// Selected columns of matching rows, for dictionary results.
     func values(for query: StoreQuery, columns: [String], distinct: Bool) throws -> [[SQLiteValue]] {
+        let started = Self.debugClock()
         let projection = (distinct ? "DISTINCT " : "") + columns.joined(separator: ", ")
-        return try connection.query(sql(for: query, projection: projection), arguments(for: query))
+        let statement = try connection.cachedStatement(sql(for: query, projection: projection))
+        try statement.bind(arguments(for: query))
+        var rows: [[SQLiteValue]] = []
+        while try statement.step() {
+            rows.append((0..<statement.columnCount).map { statement.value(at: $0) })
+        }
+        if started != 0 { logFetch(statement, entity: query.entity, rows: rows.count, started: started) }
+        return rows
     }
 
     /// Rows by primary key (for batch faulting); missing rows are left out.
@@ -95,21 +122,28 @@ extension SQLiteStore {
         var rows: [StoreRow] = []
         var packed = PackedRowAllocator()
         for chunk in SQLKeyList.chunks(of: primaryKeys) {
+            let started = Self.debugClock()
+            let before = rows.count
             let marks = SQLKeyList.placeholders(chunk.count)
             let statement = try connection.cachedStatement("SELECT \(table.selectColumns) FROM \(table.name) WHERE Z_PK IN (\(marks))")
             try statement.bind(chunk.map(SQLiteValue.integer))
             while try statement.step() { rows.append(decodeRow(statement, table: table, into: &packed)) }
+            if started != 0 { logFetch(statement, entity: entity, rows: rows.count - before, started: started) }
         }
         return rows
     }
 
-    /// One row by primary key, or nil when it is gone.
-    func row(of entity: EntityDescription, primaryKey: Int64) throws -> StoreRow? {
+    /// One row by primary key, or nil when it is gone. The SQL debug log calls it a fault fulfilled from the
+    /// store — what every caller reads one row for — unless `isFault` is false (a save's check of a conflict).
+    func row(of entity: EntityDescription, primaryKey: Int64, isFault: Bool = true) throws -> StoreRow? {
+        let logged = PersistenceDebugLog.isSQLOn
         let table = schema[entity]
         let statement = try connection.cachedStatement("SELECT \(table.selectColumns) FROM \(table.name) WHERE Z_PK = ?")
         try statement.bind([.integer(primaryKey)])
         var packed = PackedRowAllocator(firstBlockSize: 1)
-        return try statement.step() ? decodeRow(statement, table: table, into: &packed) : nil
+        let row = try statement.step() ? decodeRow(statement, table: table, into: &packed) : nil
+        if logged && isFault && row != nil { logFault(statement, entity: entity, primaryKey: primaryKey) }
+        return row
     }
 
     /// The current version of each listed row that still exists.
@@ -135,9 +169,11 @@ extension SQLiteStore {
         let table = schema[query.entity]
         let entity = table.entity
         let projection = Self.plainProjection(of: table)
+        let started = Self.debugClock()
         let statement = try connection.cachedStatement(sql(for: query, projection: projection))
         try statement.bind(arguments(for: query))
         var fetched = FetchedPackedRows(bytesPerObject: bytesPerObject)
+        defer { if started != 0 { logFetch(statement, entity: entity, rows: fetched.count, started: started) } }
         var rows = PackedRowAllocator()
         while try statement.step() {
             let (block, row) = rows.nextUnretainedRow(for: layout)

@@ -23,12 +23,16 @@ extension SQLiteStore {
             // A foreign key column is only ever set on rows of entities that have the relationship.
             sql = "SELECT Z_PK\(readsFamily ? ", Z_ENT" : "") FROM \(destination.name) WHERE \(foreignKey) = ? ORDER BY \(order)"
         }
+        let logged = PersistenceDebugLog.isSQLOn
         let statement = try connection.cachedStatement(sql)
         try statement.bind([.integer(primaryKey)])
         var keys: [StoreKey] = []
+        var count = 0
         while try statement.step() {
+            count += 1
             if let key = storeKey(statement, of: destination.entity, readsFamily: readsFamily) { keys.append(key) }
         }
+        if logged { logToManyFault(statement, relationship: relationship, entity: entity, primaryKey: primaryKey, rows: count) }
         return keys
     }
 
@@ -55,6 +59,7 @@ extension SQLiteStore {
             sql = "SELECT \(columns), d.\(foreignKey) FROM \(destination.name) d WHERE d.\(foreignKey) IN (\(marks)) ORDER BY d.\(foreignKey), \(order)"
         }
         let ownerColumn = Int32(2 + destination.columnProperties.count)
+        let started = Self.debugClock()
         let statement = try connection.cachedStatement(sql)
         try statement.bind(ownerKeys.map(SQLiteValue.integer))
         var rows: [(owner: Int64, key: Int64, row: StoreRow?)] = []
@@ -63,6 +68,7 @@ extension SQLiteStore {
             let key = statement.int64(at: 0)
             rows.append((statement.int64(at: ownerColumn), key, known.contains(key) ? nil : decodeRow(statement, table: destination, into: &packed)))
         }
+        if started != 0 { logFetch(statement, entity: destination.entity, rows: rows.count, started: started) }
         return rows
     }
 }

@@ -61,7 +61,7 @@ extension SQLiteStore {
             func check(_ item: StoreSaveRequest.Item, key: Int64, expected: Int64) throws {
                 let version = current[key] ?? 0
                 guard version != expected else { return }
-                found.append(.init(item: item, version: version, row: try row(of: entity, primaryKey: key)))
+                found.append(.init(item: item, version: version, row: try row(of: entity, primaryKey: key, isFault: false)))
             }
             for (place, update) in request.updates.enumerated() where update.entity === entity {
                 try check(.update(place), key: update.primaryKey, expected: update.expectedVersion ?? 0)
