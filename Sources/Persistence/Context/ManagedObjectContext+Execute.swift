@@ -84,6 +84,8 @@ extension ManagedObjectContext {
         // when the context is to be pinned at its next read, since this is that read), otherwise the live store.
         try withReadStore { _ in }
         let snapshot = queryGenerationToken
+        // A progress current on this thread becomes the fetch's parent, and only then does the result hand its
+        // progress out (as Core Data's, whose `progress` is optional).
         let progress = Progress(totalUnitCount: -1)
         let result = AsynchronousFetchResult(fetchRequest: fetchRequest, progress: progress)
         let job = AsynchronousFetchJob(request: request, result: result, entity: entity, idsOnly: idsOnly)
@@ -165,7 +167,7 @@ extension ManagedObjectContext {
         defer { job.request.completionBlock?(result) }
         let cancelled = PersistenceError(.userCancelled, "The asynchronous fetch of \(job.entity.entityName) was cancelled; it returns no objects.",
                                          entityName: job.entity.entityName)
-        guard !result.progress.isCancelled else {
+        guard !result.isCancelled else {
             result.operationError = cancelled
             return
         }
