@@ -41,13 +41,15 @@ extension ManagedObjectContext {
     /// Runs a batch insert in the store (see ``BatchInsertRequest``). A dictionary handler is called here, on
     /// the calling queue, before the store is touched.
     /// - Throws: ``PersistenceError``: 134020 unknown entity or attribute, 1550 a value that does not fit and
-    ///   1570 a missing required value (naming the row, key and value), 133021 when an upsert's update breaks
-    ///   another uniqueness constraint, or the store's error with its SQL. Nothing is written when it throws.
+    ///   1570 a missing required value (naming the row, key and value), 133021 when a row clashes with another on a
+    ///   uniqueness constraint and this context's ``mergePolicy`` is not `mergeByPropertyObjectTrump`, or when an
+    ///   upsert's update breaks another uniqueness constraint, or the store's error with its SQL. Nothing is written
+    ///   when it throws.
     @discardableResult
     public func execute(_ request: BatchInsertRequest) throws -> BatchInsertResult {
         checkQueue("execute(BatchInsertRequest)")
         let (coordinator, entity) = try storeRequestTarget(entityName: request.entityName, resultClass: nil)
-        let plan = try request.plan(for: entity, schema: coordinator.schema())
+        let plan = try request.plan(for: entity, schema: coordinator.schema(), mergePolicy: mergePolicy)
         let (count, objectIDs) = try withHistoryOrigin { try coordinator.withStore { try $0.executeBatchInsert(plan) } }
         return BatchInsertResult(resultType: request.resultType, count: count, objectIDs: objectIDs)
     }
