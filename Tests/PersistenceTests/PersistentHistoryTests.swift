@@ -133,7 +133,7 @@ final class PersistentHistoryTests: PersistenceTestCase {
         let transactions = try view.history()
         XCTAssertEqual(transactions.map(\.author), ["importer", "app"])
         XCTAssertEqual(transactions.map(\.contextName), ["import", "viewContext"])
-        XCTAssertLessThan(transactions[0].token, transactions[1].token)
+        XCTAssertLessThan(transactions[0].token.transactionNumber, transactions[1].token.transactionNumber)
     }
 
     func testEachObjectIsOneChangePerTransactionWithItsToManyRelationships() throws {
