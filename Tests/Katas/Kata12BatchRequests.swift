@@ -319,10 +319,11 @@ final class Kata12BatchRequests: KataCase {
                 (count, saves) = try countingSaves { try FlashcardLibrary(container: container).importCatalog(catalog) }
             } catch {
                 guard let code = code(of: error), code == 133021 || code == 1551 else { throw error }
-                try expect(false, "importCatalog(_:) failed with \(code): new deck objects saved with the codes of "
-                    + "stored decks break the model's uniqueness constraint on code. A BatchInsertRequest treats "
-                    + "the constraint as an upsert: a row whose code is stored already updates that row (on Apple's platforms, with "
-                    + "mergeByPropertyObjectTrump as the executing context's merge policy).")
+                try expect(false, "importCatalog(_:) failed with \(code): a deck with a code the store has already "
+                    + "broke the model's uniqueness constraint on code. Saving new deck objects breaks it, and so does "
+                    + "a BatchInsertRequest run under the default merge policy (.error). A batch insert becomes an "
+                    + "upsert — a row whose code is stored already updates that row — only when the context that "
+                    + "executes it has mergeByPropertyObjectTrump as its merge policy, as on Apple's platforms.")
                 return
             }
             try expect(saves == 0, "importCatalog(_:) saved a context (\(saves) did-save notification(s)): this kata "

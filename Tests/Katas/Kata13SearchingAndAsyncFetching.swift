@@ -175,6 +175,10 @@ final class Kata13SearchingAndAsyncFetching: KataCase {
                 + "descriptors and all.")
             try expect(calls.allOnMain, "resultsDidChange ran off the main thread: the completion block of a fetch on "
                 + "the view context runs on the main queue — call it there.")
+            try expect(progress.totalUnitCount != 0 || progress.completedUnitCount != 0, "the progress search(_:) "
+                + "returned counts nothing (0 of 0): a stand-in for the fetch's own progress? The "
+                + "result's progress is optional, and nil unless a progress is current while execute runs. Make a "
+                + "progress of your own current (becomeCurrent) around execute, resign it afterwards, and return that one.")
             let percent = Int(progress.fractionCompleted * 100)
             try expect(!progress.isCancelled && progress.fractionCompleted == 1, "the search is over, but the "
                 + "progress search(_:) returned is at \(percent) % (\(progress.completedUnitCount) of "

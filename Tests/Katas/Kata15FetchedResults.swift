@@ -17,7 +17,8 @@ import Workbook
 /// screen then follows the controller's callbacks alone — an update redraws its own row, found by the right index
 /// path (4), deletions go before insertions (5), messages move between folders that appear and empty (6), the mail
 /// sync's saves arrive merged (7), and any seeded sequence of changes leaves the screen equal to a fresh fetch
-/// (8); showing only unread mail needs a new fetch (9).
+/// (8); showing only unread mail needs a new fetch (9); a list fed by snapshots draws again the messages that
+/// changed, which the controller's snapshot does not mark (10).
 final class Kata15FetchedResults: KataCase {
     override class var lesson: Int { 15 }
     override class var folder: String { "15-fetched-results" }
@@ -607,6 +608,80 @@ final class Kata15FetchedResults: KataCase {
             try inbox.showUnreadOnly(false)
             try expectShowsAFreshFetch(inbox.screen, try fresh(), "after showUnreadOnly(false)",
                                        hint: "Without a predicate every message shows again: clear it, and fetch again.")
+        }
+    }
+
+    // MARK: A list fed by snapshots
+
+    /// The first way the list's rows differ from a fresh fetch, or nil when they show exactly that.
+    private func listDifference(_ list: SnapshotInbox) throws -> String? {
+        difference(list.dataSource.sections, from: try fresh())
+    }
+
+    func test10_aSnapshotListRedrawsTheMessagesThatChanged() {
+        kata(10, in: "SnapshotInbox.swift", "controller(_:didChangeContentWith:)") {
+            let messages = try save(standardMail)
+            context.automaticallyMergesChangesFromParent = true
+            let list = SnapshotInbox(context: context)
+            let request = MailMessage.fetchRequest()
+            request.sortDescriptors = Self.inboxOrder
+            let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context,
+                                                      sectionNameKeyPath: "folder", cacheName: nil)
+            controllers.append(controller)
+            controller.delegate = list
+            try controller.performFetch()
+            if let difference = try listDifference(list) {
+                try expect(false, "after performFetch(), \(difference). The controller hands its delegate a snapshot "
+                    + "of every section and message ID at once: apply it to the data source.")
+            }
+            let advice = "The controller's snapshot lists the same IDs as before: a message that changed keeps its "
+                + "ID, and the snapshot marks nothing for reload — so applying it as it comes keeps the old row. Find "
+                + "the rows on screen that no longer read as their message (dataSource.row(for:), InboxRow.text(for:)) "
+                + "and mark those items with reconfigureItems(_:) before applying the snapshot."
+
+            // The user reads a message: it keeps its place and its ID.
+            try message("Minutes of Monday", in: messages).unread = false
+            let (_, drawn) = drawing { context.processPendingChanges() }
+            if let difference = try listDifference(list) {
+                try expect(false, "after \"Minutes of Monday\" was read, \(difference). " + advice)
+            }
+            try expect(drawn == 1, "after one message was read the list drew \(drawn) rows: mark only the items whose "
+                + "message changed; every other row stays as it is.")
+
+            // In one batch: a message is deleted, another is renamed.
+            context.delete(try message("Welcome!", in: messages))
+            try message("Build is green", in: messages).subject = "Build is red"
+            let (_, drawnAgain) = drawing { context.processPendingChanges() }
+            if let difference = try listDifference(list) {
+                try expect(false, "after one batch deleted \"Welcome!\" and renamed \"Build is green\", "
+                    + "\(difference). " + advice)
+            }
+            try expect(drawnAgain == 1, "after a batch that deleted one message and renamed another the list drew "
+                + "\(drawnAgain) rows, not 1 (the renamed one). A message read in an earlier batch and not saved "
+                + "since is still isUpdated: what changed in this batch is what its rows no longer show.")
+            try context.save()
+
+            // The mail sync marks a message read on another device: the save is merged, and no object of the view
+            // context has unsaved changes then.
+            let sync = container.newBackgroundContext()
+            try sync.performAndWait {
+                for message in try sync.fetch(MailMessage.fetchRequest()) where message.subject == "Boarding pass" {
+                    message.unread = false
+                }
+                try sync.save()
+            }
+            let before = InboxRow.drawCount
+            let merged = eventually { (try? message("Boarding pass", in: messages).unread) == false }
+            try expect(merged, "the sync's save was not merged into the view context within 5 seconds.")
+            settle(0.1)
+            if let difference = try listDifference(list) {
+                try expect(false, "after the sync's save marked \"Boarding pass\" read and the view context merged it, "
+                    + "\(difference). A merged change leaves no unsaved change behind: isUpdated is false by then, "
+                    + "so it cannot tell which messages changed. Compare what each row shows with its message. " + advice)
+            }
+            let drawnByMerge = InboxRow.drawCount - before
+            try expect(drawnByMerge == 1, "after the merged save changed one message the list drew \(drawnByMerge) "
+                + "rows: mark only the items whose message changed.")
         }
     }
 }

@@ -53,9 +53,62 @@ final class AsynchronousFetchTests: PersistenceTestCase {
         let running = try context.execute(request)
         wait(for: [done], timeout: 10)
         XCTAssertEqual(running.finalResult?.count, 3, "the returned result is the one the completion got")
-        XCTAssertEqual(running.progress.totalUnitCount, 3)
-        XCTAssertEqual(running.progress.completedUnitCount, 3)
+        XCTAssertNil(running.progress, "no progress was current while the request executed: none is handed out")
+        XCTAssertEqual(running.readProgress.totalUnitCount, 3)
+        XCTAssertEqual(running.readProgress.completedUnitCount, 3)
         XCTAssertEqual(context.registeredObjects.count, 3)
+    }
+
+    func testAProgressIsHandedOutOnlyUnderACurrentProgressAndIsItsChild() throws {
+        try saveMovies(300)
+        let done = expectation(description: "completion")
+        let parent = Progress(totalUnitCount: 1)
+        parent.becomeCurrent(withPendingUnitCount: 1)
+        let running = try context.execute(AsynchronousFetchRequest(fetchRequest: try moviesRequest()) { _ in done.fulfill() })
+        parent.resignCurrent()
+        wait(for: [done], timeout: 10)
+        let progress = try XCTUnwrap(running.progress, "a progress was current: the result hands out the fetch's")
+        XCTAssertTrue(progress === running.readProgress)
+        XCTAssertEqual(progress.completedUnitCount, 300)
+        XCTAssertEqual(parent.fractionCompleted, 1, accuracy: 0.0001, "the fetch's progress moved the current one")
+
+        // Made current on another thread, a progress is not current here.
+        let other = Progress(totalUnitCount: 1)
+        let madeCurrent = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            other.becomeCurrent(withPendingUnitCount: 1)
+            madeCurrent.signal()
+            release.wait()
+            other.resignCurrent()
+        }
+        madeCurrent.wait()
+        defer { release.signal() }
+        let again = expectation(description: "second completion")
+        let second = try context.execute(AsynchronousFetchRequest(fetchRequest: try moviesRequest()) { _ in again.fulfill() })
+        wait(for: [again], timeout: 10)
+        XCTAssertNil(second.progress)
+    }
+
+    func testCancellingTheCurrentProgressCancelsTheFetch() throws {
+        try saveMovies(5)
+        let done = expectation(description: "completion")
+        let report = AsyncReport()
+        let request = AsynchronousFetchRequest(fetchRequest: try moviesRequest()) { result in
+            report.error = result.operationError
+            done.fulfill()
+        }
+        let parent = Progress(totalUnitCount: 1)
+        // Holding the store keeps the background read from starting until the parent is cancelled.
+        try container.persistentStoreCoordinator.withStore { _ in
+            parent.becomeCurrent(withPendingUnitCount: 1)
+            _ = try context.execute(request)
+            parent.resignCurrent()
+            parent.cancel()
+        }
+        wait(for: [done], timeout: 10)
+        XCTAssertEqual((report.error as? PersistenceError)?.code, .userCancelled)
+        XCTAssertTrue(context.registeredObjects.isEmpty)
     }
 
     func testProgressCountsTheRowsAsTheyStream() throws {
@@ -64,7 +117,10 @@ final class AsynchronousFetchTests: PersistenceTestCase {
         let done = expectation(description: "completion")
         let request = AsynchronousFetchRequest(fetchRequest: try moviesRequest()) { _ in done.fulfill() }
         request.progressObserver = { progress in seen.record(progress.completedUnitCount, of: progress.totalUnitCount) }
+        let parent = Progress(totalUnitCount: 1)
+        parent.becomeCurrent(withPendingUnitCount: 1)
         let running = try context.execute(request)
+        parent.resignCurrent()
         wait(for: [done], timeout: 10)
 
         let updates = seen.updates
@@ -74,7 +130,7 @@ final class AsynchronousFetchTests: PersistenceTestCase {
         XCTAssertLessThan(updates.first?.completed ?? 0, 1_000)
         XCTAssertEqual(updates.last?.completed, 1_000)
         XCTAssertEqual(running.finalResult?.count, 1_000)
-        XCTAssertEqual(running.progress.fractionCompleted, 1, accuracy: 0.0001)
+        XCTAssertEqual(try XCTUnwrap(running.progress).fractionCompleted, 1, accuracy: 0.0001)
     }
 
     func testCancellingWhileRowsStreamGivesAnErrorAndNoObjects() throws {
@@ -102,7 +158,7 @@ final class AsynchronousFetchTests: PersistenceTestCase {
         XCTAssertNil(running.finalResult)
         XCTAssertTrue(context.registeredObjects.isEmpty, "no object was registered")
         XCTAssertEqual(stoppedAt.updates.count, 1)
-        XCTAssertLessThan(running.progress.completedUnitCount, 1_000, "reading stopped early")
+        XCTAssertLessThan(running.readProgress.completedUnitCount, 1_000, "reading stopped early")
     }
 
     func testCancellingBeforeTheReadStartsReadsNothing() throws {

@@ -145,6 +145,7 @@ final class BatchInsertTests: PersistenceTestCase {
         let alien = makeMovie("Alien", year: 1979)
         alien.rating = 5
         try context.save()
+        context.mergePolicy = .mergeByPropertyObjectTrump
 
         let request = BatchInsertRequest(entityName: "Movie", objects: [
             ["title": "Alien", "year": 1979, "rating": 8.5],
@@ -167,10 +168,40 @@ final class BatchInsertTests: PersistenceTestCase {
         // The context's copy is stale now.
         XCTAssertEqual(alien.rating, 5)
         alien.rating = 6
+        context.mergePolicy = .error
         assertPersistenceError(.managedObjectMerge) { try context.save() }
     }
 
+    func testUnderAnyOtherMergePolicyAClashIsRefusedAndNothingIsWritten() throws {
+        makeMovie("Alien", year: 1979).rating = 5
+        try context.save()
+        let before = try storeSnapshot(in: container)
+        for policy in [MergePolicy.error, .mergeByPropertyStoreTrump, .overwrite, .rollback] {
+            context.mergePolicy = policy
+            let error = assertPersistenceError(.managedObjectConstraintMerge) {
+                try context.execute(BatchInsertRequest(entityName: "Movie", objects: [
+                    ["title": "Heat", "year": 1995],
+                    ["title": "Alien", "year": 1979, "rating": 8.5],
+                ]))
+            }
+            XCTAssertEqual(error?.code.rawValue, 133_021)
+            XCTAssertTrue(error?.message.contains("merge policy \(policy)") == true, error?.message ?? "no error")
+            XCTAssertEqual(try storeSnapshot(in: container), before, "nothing written under \(policy)")
+        }
+        // Two rows of one request that clash with each other are refused too.
+        context.mergePolicy = .error
+        assertPersistenceError(.managedObjectConstraintMerge) {
+            try context.execute(BatchInsertRequest(entityName: "Movie", objects: [
+                ["title": "Up", "year": 2009], ["title": "Up", "year": 2009],
+            ]))
+        }
+        // Without a clash the default policy inserts as usual.
+        try context.execute(BatchInsertRequest(entityName: "Movie", objects: [["title": "Heat", "year": 1995]]))
+        XCTAssertEqual(try storedCount("Movie"), 2)
+    }
+
     func testDuplicatesWithinOneRequestMergeIntoOneRow() throws {
+        context.mergePolicy = .mergeByPropertyObjectTrump
         let request = BatchInsertRequest(entityName: "Movie", objects: [
             ["title": "Up", "year": 2009, "rating": 1.0],
             ["title": "Up", "year": 2009, "rating": 2.0],
@@ -184,6 +215,7 @@ final class BatchInsertTests: PersistenceTestCase {
 
     func testAFailureAfterSomeRowsWereWrittenRollsThemAllBack() throws {
         let store = try makeContainer(model: BatchModel.make())
+        store.viewContext.mergePolicy = .mergeByPropertyObjectTrump
         let request = BatchInsertRequest(entityName: "Keyed", objects: [["code": "a", "slot": 1], ["code": "b", "slot": 2]])
         try store.viewContext.execute(request)
         let before = try storeSnapshot(in: store)

@@ -181,6 +181,73 @@ final class FetchedResultsControllerTests: PersistenceTestCase {
         XCTAssertEqual(subclass.sectionIndexTitles, ["#apple"])
     }
 
+    func testADelegateWithNoChangeTrackingMethodDoesNotTurnTrackingOn() throws {
+        final class Titles: FetchedResultsControllerDelegate {
+            func controller(_ controller: FetchedResultsController<any FetchRequestResult>,
+                            sectionIndexTitleForSectionName sectionName: String) -> String? { sectionName }
+        }
+        final class Nothing: FetchedResultsControllerDelegate {}
+        let kept = gadget("a", rank: 1)
+        try context.save()
+        for delegate in [Titles(), Nothing()] as [any FetchedResultsControllerDelegate] {
+            let controller = controller()
+            controller.delegate = delegate
+            try controller.performFetch()
+            let added = gadget("b", rank: 2)
+            kept.rank = 5
+            context.processPendingChanges()
+            XCTAssertEqual(controller.fetchedObjects?.map(\.objectID), [kept.objectID], "\(type(of: delegate)): results as fetched")
+            XCTAssertEqual(controller.sections?.map(\.name), ["a"])
+            gadget("c", rank: 3)
+            context.processPendingChanges()
+            XCTAssertEqual(controller.fetchedObjects?.map(\.objectID), [kept.objectID], "\(type(of: delegate)): nothing followed later either")
+            try controller.performFetch()
+            XCTAssertEqual(controller.fetchedObjects?.count, 3, "a new fetch reads the context as it is")
+            context.delete(added)
+            context.processPendingChanges()
+            XCTAssertEqual(controller.fetchedObjects?.count, 3, "still not tracking after the fetch")
+            context.rollback()
+        }
+    }
+
+    func testOneChangeTrackingMethodTurnsTrackingOn() throws {
+        final class Ends: FetchedResultsControllerDelegate {
+            var batches = 0
+            func controllerDidChangeContent(_ controller: FetchedResultsController<any FetchRequestResult>) {
+                batches += 1
+            }
+        }
+        final class Sections: FetchedResultsControllerDelegate {
+            var sections = 0
+            func controller(_ controller: FetchedResultsController<any FetchRequestResult>,
+                            didChange sectionInfo: any FetchedResultsSectionInfo, atSectionIndex sectionIndex: Int,
+                            for type: FetchedResultsChangeType) { sections += 1 }
+        }
+        let ends = Ends()
+        let first = controller()
+        first.delegate = ends
+        try first.performFetch()
+        gadget("a", rank: 1)
+        context.processPendingChanges()
+        gadget("a", rank: 2)
+        context.processPendingChanges()
+        XCTAssertEqual(ends.batches, 2)
+        XCTAssertEqual(first.fetchedObjects?.count, 2)
+
+        // The section method alone: known once a batch changes sections.
+        let sections = Sections()
+        let second = controller()
+        second.delegate = sections
+        try second.performFetch()
+        gadget("b", rank: 1)
+        context.processPendingChanges()
+        XCTAssertEqual(sections.sections, 1)
+        XCTAssertEqual(second.fetchedObjects?.count, 3)
+        gadget("b", rank: 2)
+        context.processPendingChanges()
+        XCTAssertEqual(second.fetchedObjects?.count, 4, "still tracking")
+    }
+
     func testTheCacheNameIsKeptAndNoCacheIsKept() throws {
         gadget("a", rank: 1)
         let controller = FetchedResultsController(fetchRequest: GadgetModel.request(), managedObjectContext: context,
@@ -519,7 +586,8 @@ final class FetchedResultsControllerTests: PersistenceTestCase {
         XCTAssertEqual(screen.snapshots.count, 2)
         XCTAssertEqual(snapshot.sectionIdentifiers, ["a", "b"])
         XCTAssertEqual(snapshot.itemIdentifiers(inSection: "b"), [added.objectID])
-        XCTAssertEqual(snapshot.reloadedItemIdentifiers, [first.objectID])
+        XCTAssertEqual(snapshot.reloadedItemIdentifiers, [], "an updated object keeps its ID and is not marked")
+        XCTAssertEqual(snapshot.reconfiguredItemIdentifiers, [])
         XCTAssertEqual(snapshot.sectionIdentifier(containingItem: first.objectID), "a")
         XCTAssertEqual(snapshot.numberOfItems, 2)
         XCTAssertEqual(screen.otherCalls, 0, "Apple: no other delegate methods are invoked")

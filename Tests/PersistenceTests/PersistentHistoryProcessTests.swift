@@ -33,7 +33,8 @@ final class PersistentHistoryProcessTests: XCTestCase {
         let observer = NotificationCenter.default.addObserver(forName: .NSPersistentStoreRemoteChange,
                                                               object: container.persistentStoreCoordinator, queue: nil) { note in
             // Only the other process's transaction: this one's own save was posted already, or is about to be.
-            guard let token = note.userInfo?[NSPersistentHistoryTokenKey] as? PersistentHistoryToken, start < token else { return }
+            guard let token = note.userInfo?[NSPersistentHistoryTokenKey] as? PersistentHistoryToken,
+                  token.transactionNumber > start.transactionNumber else { return }
             arrivals.append(Notification(name: note.name, userInfo: ["at": Date()]))
             notes.append(note)
         }

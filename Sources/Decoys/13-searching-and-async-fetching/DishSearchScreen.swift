@@ -50,6 +50,13 @@ public final class DishSearchScreen: @unchecked Sendable {
             running = try context.execute(request).progress
             return own
         }
+        // Mistake: the screen returns the fetch's own progress. No progress is current, so on Apple's platforms (and
+        // here) the result has none, and the stand-in never moves.
+        if Decoy.isActive("search-returns-fetch-progress") {
+            let fetchProgress = try context.execute(request).progress ?? Progress(totalUnitCount: 1)
+            running = fetchProgress
+            return fetchProgress
+        }
         progress.becomeCurrent(withPendingUnitCount: 1)
         defer { progress.resignCurrent() }
         _ = try context.execute(request)
@@ -86,7 +93,7 @@ public final class DishSearchScreen: @unchecked Sendable {
                         self.resultsDidChange?()
                     }
                 }
-                return try background.execute(request).progress
+                return try background.execute(request).progress ?? Progress(totalUnitCount: 1)
             }
         }
         let request = AsynchronousFetchRequest(fetchRequest: ids) { [weak self] result in
@@ -104,7 +111,7 @@ public final class DishSearchScreen: @unchecked Sendable {
         }
         // Mistake: the request is executed on the calling (main) queue, outside the background context's queue.
         if Decoy.isActive("background-execute-off-queue") {
-            let progress = try background.execute(request).progress
+            let progress = try background.execute(request).progress ?? Progress(totalUnitCount: 1)
             running = progress
             return progress
         }

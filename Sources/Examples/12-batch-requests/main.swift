@@ -196,6 +196,18 @@ do {
         print("   import \(run): \(written) decks written; the store has \(decks) decks; \"es\" is \(spanish.name), with \(spanish.cards.count) cards")
     }
     // endregion: upsert
+    // The same import on a background context left with the default merge policy (.error).
+    let plain = container.newBackgroundContext()
+    do {
+        try plain.performAndWait {
+            _ = try plain.execute(BatchInsertRequest(entityName: "FlashcardDeck",
+                                                     objects: catalog.map { ["code": $0.code, "name": $0.name] }))
+        }
+        print("   under the default merge policy: imported")
+    } catch {
+        let decks = try context.count(for: FlashcardDeck.fetchRequest())
+        print("   under the default merge policy (.error): refused with \((error as NSError).code); the store still has \(decks) decks")
+    }
 }
 
 print("")

@@ -129,19 +129,22 @@ let asynchronous = AsynchronousFetchRequest(fetchRequest: search) { result in
     completion.value = "completion on the main thread: \(Thread.isMainThread); \(count) dishes in "
         + "\(seconds(since: start)); the timer fired \(ticks.value) times meanwhile"
 }
+let loading = Progress(totalUnitCount: 1)              // what the screen's progress bar shows
+loading.becomeCurrent(withPendingUnitCount: 1)         // current while execute runs: the fetch reports to it
 let running = try context.execute(asynchronous)       // returns at once
+loading.resignCurrent()
 // endregion: async-fetch
-print("   execute(_:) returned after \(seconds(since: start)); progress \(running.progress.completedUnitCount) of "
-    + "\(running.progress.totalUnitCount) rows")
+let handedOut = running.progress.map { "\($0.completedUnitCount) of \($0.totalUnitCount) rows" } ?? "nil"
+print("   execute(_:) returned after \(seconds(since: start)); the result's progress: \(handedOut)")
 var seen: [String] = []
 runMainQueue {
     // The main queue stays free: it can read the progress (and redraw a progress bar) while the rows stream in.
-    let fraction = running.progress.fractionCompleted
+    let fraction = loading.fractionCompleted
     if fraction >= Double(seen.count + 1) / 4, seen.count < 3 { seen.append("\(Int(fraction * 100)) %") }
     return completion.value != nil
 }
 print("   progress read on the main queue while the rows streamed in: \(seen.joined(separator: ", ")), then "
-    + "\(Int(running.progress.fractionCompleted * 100)) %")
+    + "\(Int(loading.fractionCompleted * 100)) %")
 print("   " + (completion.value ?? "no completion within ten seconds"))
 context.reset()
 
@@ -163,7 +166,7 @@ let seenAt = screenProgress.fractionCompleted
 screenProgress.cancel()                 // cancels its children too: the fetch stops reading
 let own = another.progress
 print("   cancelled the caller's progress at \(Int(seenAt * 100)) %; the fetch's own progress: cancelled "
-    + "\(own.isCancelled), \(own.completedUnitCount) of \(own.totalUnitCount) rows read")
+    + "\(own?.isCancelled ?? false), \(own?.completedUnitCount ?? 0) of \(own?.totalUnitCount ?? 0) rows read")
 runMainQueue { cancelled.value }
 print("   objects the context registered: \(context.registeredObjects.count)")
 

@@ -30,11 +30,16 @@ public enum BatchInsertRequestResultType: Sendable, Hashable {
 /// - New rows get primary keys from the store's key counter, as saved objects do, and version 1. Rows of a
 ///   subentity go into its root entity's table, marked as the subentity's, with keys from the root's counter; an
 ///   abstract entity takes no rows (134060).
-/// - Uniqueness constraints make it an *upsert*, as in Core Data: a dictionary whose constrained values match a
-///   stored row updates that row instead — only the keys the dictionary gives — and bumps its version, so a
-///   context holding a stale copy gets 133020 when it saves it. Two dictionaries of one request that match each
-///   other behave the same way: the later one updates the row the earlier one made. In an entity hierarchy, a match
-///   with an object that is not of this entity (or one of its subentities) fails with 133021, changing nothing.
+/// - Uniqueness constraints make it an *upsert* when the executing context's merge policy is
+///   ``MergePolicy/mergeByPropertyObjectTrump``, as in Core Data (Apple's sample "Loading and Displaying a Large Data
+///   Feed" relies on that policy): a dictionary whose constrained values match a stored row updates that row
+///   instead — only the keys the dictionary gives — and bumps its version, so a context holding a stale copy gets
+///   133020 when it saves it. Two dictionaries of one request that match each other behave the same way: the later
+///   one updates the row the earlier one made. In an entity hierarchy, a match with an object that is not of this
+///   entity (or one of its subentities) fails with 133021, changing nothing.
+/// - Under any other merge policy — the default, ``MergePolicy/error``, included — a clash fails the whole request
+///   with 133021 (``PersistenceError/Code/managedObjectConstraintMerge``), nothing written. Apple documents neither
+///   what the other policies do with a batch insert's clash nor the error; this is the stricter reading.
 /// - One SQLite transaction: all rows or none. No validation beyond the above, no notifications, and contexts
 ///   do not see the new objects until they fetch.
 public final class BatchInsertRequest: PersistentStoreRequest, CustomStringConvertible {
@@ -70,8 +75,9 @@ public final class BatchInsertRequest: PersistentStoreRequest, CustomStringConve
 
     // MARK: - Planning
 
-    /// Reads every row (calling the handler), checks it and converts it to stored values.
-    func plan(for entity: EntityDescription, schema: StoreSchema) throws -> BatchInsertPlan {
+    /// Reads every row (calling the handler), checks it and converts it to stored values; under `mergePolicy`, the
+    /// executing context's, a clash on a uniqueness constraint is an upsert or an error.
+    func plan(for entity: EntityDescription, schema: StoreSchema, mergePolicy: MergePolicy) throws -> BatchInsertPlan {
         // An abstract entity has objects only through its subentities, so it can have no rows of its own. Apple does
         // not document what a batch insert into one does; it is refused here as inserting one in a context is.
         guard !entity.isAbstract else {
@@ -80,7 +86,7 @@ public final class BatchInsertRequest: PersistentStoreRequest, CustomStringConve
                                    entityName: entity.entityName)
         }
         let table = schema[entity]
-        var plan = BatchInsertPlan(entity: entity, table: table, returnsKeys: resultType == .objectIDs)
+        var plan = BatchInsertPlan(entity: entity, table: table, returnsKeys: resultType == .objectIDs, mergePolicy: mergePolicy)
         var positionOfIndex: [Int: Int] = [:]
         for (position, index) in plan.attributeIndexes.enumerated() { positionOfIndex[index] = position }
         let defaults = plan.attributeIndexes.map { index in

@@ -41,13 +41,15 @@ extension ManagedObjectContext {
     /// Runs a batch insert in the store (see ``BatchInsertRequest``). A dictionary handler is called here, on
     /// the calling queue, before the store is touched.
     /// - Throws: ``PersistenceError``: 134020 unknown entity or attribute, 1550 a value that does not fit and
-    ///   1570 a missing required value (naming the row, key and value), 133021 when an upsert's update breaks
-    ///   another uniqueness constraint, or the store's error with its SQL. Nothing is written when it throws.
+    ///   1570 a missing required value (naming the row, key and value), 133021 when a row clashes with another on a
+    ///   uniqueness constraint and this context's ``mergePolicy`` is not `mergeByPropertyObjectTrump`, or when an
+    ///   upsert's update breaks another uniqueness constraint, or the store's error with its SQL. Nothing is written
+    ///   when it throws.
     @discardableResult
     public func execute(_ request: BatchInsertRequest) throws -> BatchInsertResult {
         checkQueue("execute(BatchInsertRequest)")
         let (coordinator, entity) = try storeRequestTarget(entityName: request.entityName, resultClass: nil)
-        let plan = try request.plan(for: entity, schema: coordinator.schema())
+        let plan = try request.plan(for: entity, schema: coordinator.schema(), mergePolicy: mergePolicy)
         let (count, objectIDs) = try withHistoryOrigin { try coordinator.withStore { try $0.executeBatchInsert(plan) } }
         return BatchInsertResult(resultType: request.resultType, count: count, objectIDs: objectIDs)
     }
@@ -84,6 +86,8 @@ extension ManagedObjectContext {
         // when the context is to be pinned at its next read, since this is that read), otherwise the live store.
         try withReadStore { _ in }
         let snapshot = queryGenerationToken
+        // A progress current on this thread becomes the fetch's parent, and only then does the result hand its
+        // progress out (as Core Data's, whose `progress` is optional).
         let progress = Progress(totalUnitCount: -1)
         let result = AsynchronousFetchResult(fetchRequest: fetchRequest, progress: progress)
         let job = AsynchronousFetchJob(request: request, result: result, entity: entity, idsOnly: idsOnly)
@@ -165,7 +169,7 @@ extension ManagedObjectContext {
         defer { job.request.completionBlock?(result) }
         let cancelled = PersistenceError(.userCancelled, "The asynchronous fetch of \(job.entity.entityName) was cancelled; it returns no objects.",
                                          entityName: job.entity.entityName)
-        guard !result.progress.isCancelled else {
+        guard !result.isCancelled else {
             result.operationError = cancelled
             return
         }

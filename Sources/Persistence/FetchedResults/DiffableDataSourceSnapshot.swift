@@ -18,9 +18,12 @@ public struct DiffableDataSourceSnapshot<SectionIdentifierType: Hashable, ItemId
     /// The sections, in order.
     public private(set) var sectionIdentifiers: [SectionIdentifierType] = []
     private var itemsBySection: [[ItemIdentifierType]] = []
-    /// The items that ``reloadItems(_:)`` marked: for a fetched results controller, the objects that changed in
-    /// the batch (moved or updated), whose rows should be drawn again.
+    /// The items that ``reloadItems(_:)`` marked, to be drawn again in new cells. A fetched results controller marks
+    /// none here (see ``FetchedResultsControllerDelegate``).
     public private(set) var reloadedItemIdentifiers: [ItemIdentifierType] = []
+    /// The items that ``reconfigureItems(_:)`` marked, to be drawn again in the cells they have (UIKit, iOS 15 and
+    /// later).
+    public private(set) var reconfiguredItemIdentifiers: [ItemIdentifierType] = []
 
     /// An empty snapshot.
     public init() {}
@@ -80,9 +83,15 @@ public struct DiffableDataSourceSnapshot<SectionIdentifierType: Hashable, ItemId
         itemsBySection[index] += identifiers
     }
 
-    /// Marks items as changed, to be drawn again.
+    /// Marks items as changed, to be drawn again in new cells.
     public mutating func reloadItems(_ identifiers: [ItemIdentifierType]) {
         reloadedItemIdentifiers += identifiers
+    }
+
+    /// Marks items as changed, to be drawn again in the cells they have: what UIKit recommends (iOS 15 and later)
+    /// for an item whose identifier stays and whose content changed.
+    public mutating func reconfigureItems(_ identifiers: [ItemIdentifierType]) {
+        reconfiguredItemIdentifiers += identifiers
     }
 
     /// What turns `earlier`'s items into this snapshot's, all sections run together in order, with moves inferred:

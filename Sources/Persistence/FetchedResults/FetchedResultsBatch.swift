@@ -22,8 +22,8 @@ struct FetchedResultsBatch {
             && movedRows.isEmpty && updatedRows.isEmpty
     }
 
-    /// The objects that moved or changed in place.
-    var changedObjects: [ManagedObject] {
-        movedRows.map(\.object) + updatedRows.map(\.object)
+    /// Whether any object was inserted, deleted, moved or updated (the delegate's object method is called).
+    var hasRowChanges: Bool {
+        !(deletedRows.isEmpty && insertedRows.isEmpty && movedRows.isEmpty && updatedRows.isEmpty)
     }
 }

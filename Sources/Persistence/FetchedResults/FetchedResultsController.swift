@@ -28,7 +28,8 @@ import Foundation
 /// becomes one batch: objects that start or stop matching the request's predicate are inserted or deleted, an
 /// object whose sort keys changed moves (to another section when its section key changed), any other change is an
 /// update. The predicate is evaluated in memory on the changed objects only and each is put in place by the sort
-/// descriptors; nothing is fetched again. As in Core Data: without a delegate nothing is tracked; changes to
+/// descriptors; nothing is fetched again. As in Core Data: without a delegate, or with one that implements none of
+/// the change-tracking methods (see ``FetchedResultsControllerDelegate``), nothing is tracked; changes to
 /// *related* objects (a sort or predicate through `director.name` when a director is renamed) are not seen; a
 /// fetch limit applies to the fetch only; a reset of the context (``ManagedObjectContext/reset()``) is not
 /// followed — call ``performFetch()`` again; and changing the request's predicate or sort descriptors needs a new
@@ -137,8 +138,8 @@ open class FetchedResultsController<Result> {
     }
 
     /// The object told about changes to the results (held weakly, as Core Data holds it). Setting one starts
-    /// tracking changes; nil stops. The first batch after setting one finds out which form the delegate takes
-    /// (see ``FetchedResultsControllerDelegate``).
+    /// tracking changes; nil stops. The first batch after setting one finds out which form the delegate takes, and
+    /// stops tracking when it implements no change-tracking method (see ``FetchedResultsControllerDelegate``).
     public var delegate: (any FetchedResultsControllerDelegate)? {
         get { tracker.delegate }
         set { tracker.delegate = newValue }

@@ -9,7 +9,7 @@ import Foundation
 /// - **A snapshot.** When the delegate implements `controller(_:didChangeContentWith:)` taking a
 ///   ``DiffableDataSourceSnapshotReference``, it gets a snapshot of all sections and object IDs after
 ///   ``FetchedResultsController/performFetch()`` and after each batch of changes — "no other delegate methods are
-///   invoked", as Apple's documentation says.
+///   invoked", as Apple's documentation says. Updated objects are not marked for reload (see the method).
 /// - **A difference.** Otherwise, for a controller without a section key path, when the delegate implements
 ///   `controller(_:didChangeContentWith:)` taking a `CollectionDifference<ManagedObjectID>`, it gets the difference
 ///   of each batch: removals at old offsets, insertions at new ones, and for every object that changed in place or
@@ -34,15 +34,24 @@ import Foundation
 /// that type, or Swift takes them for other methods and calls the default implementations instead. It is a view of
 /// your controller that shares everything with it (see ``FetchedResultsController``).
 ///
-/// Apple says a delegate that implements none of the change-tracking methods turns tracking off. Swift cannot ask
-/// an object which protocol methods it implements, so here any delegate turns tracking on; a default
-/// implementation that is called tells the controller the delegate lacks it, and the controller stops trying that
-/// form (the first batch after a delegate is set finds out which form the delegate takes).
+/// Core Data tracks changes only for a delegate that implements at least one change-tracking method (all but
+/// `controller(_:sectionIndexTitleForSectionName:)`, which Apple says "does not enable change tracking"). Swift cannot
+/// ask an object which protocol methods it implements, so the controller finds out from the first batch after a
+/// delegate is set: a default implementation that is called tells the controller the delegate lacks it, and the
+/// controller stops trying that form. When every method that batch called was a default, the delegate implements
+/// none: the batch is undone (the results are again those of the last fetch, and the defaults showed nothing) and
+/// the controller stops following its context, as Core Data's never started. A delegate whose only change methods
+/// are ones that batch does not call — the section method, in a batch that changes no section; the difference
+/// method, on a controller with sections — is taken for one with none (the stricter reading).
 public protocol FetchedResultsControllerDelegate: AnyObject {
     /// The snapshot form: all sections (by name) and their objects' IDs, after a fetch and after each batch of
-    /// changes, with the batch's moved and updated objects in ``DiffableDataSourceSnapshot/reloadedItemIdentifiers``.
-    /// When implemented, no other method is called (Core Data's `controller(_:didChangeContentWith:)` taking an
-    /// `NSDiffableDataSourceSnapshotReference`).
+    /// changes. When implemented, no other method is called (Core Data's `controller(_:didChangeContentWith:)` taking
+    /// an `NSDiffableDataSourceSnapshotReference`).
+    ///
+    /// No item is marked for reload: an object that changed keeps its ID, so a data source that applies the snapshot
+    /// as it comes draws its row again only if the delegate marks it (`reconfigureItems(_:)` or `reloadItems(_:)`).
+    /// Apple documents no marks; developers reported none on iOS 13 and 14, and Apple's forums say iOS 15 marks
+    /// changed items for reload. Marking them yourself is right on every version.
     func controller(_ controller: FetchedResultsController<any FetchRequestResult>,
                     didChangeContentWith snapshot: DiffableDataSourceSnapshotReference)
 
@@ -89,20 +98,28 @@ extension FetchedResultsControllerDelegate {
         controller.tracker.delegateLacks(.difference)
     }
 
-    /// Does nothing.
-    public func controllerWillChangeContent(_ controller: FetchedResultsController<any FetchRequestResult>) {}
+    /// Not implemented: does nothing, and counts as a change-tracking method the delegate lacks.
+    public func controllerWillChangeContent(_ controller: FetchedResultsController<any FetchRequestResult>) {
+        controller.tracker.delegateLacks(.willChange)
+    }
 
-    /// Does nothing.
+    /// Not implemented: does nothing, and counts as a change-tracking method the delegate lacks.
     public func controller(_ controller: FetchedResultsController<any FetchRequestResult>, didChange anObject: Any,
-                           at indexPath: IndexPath?, for type: FetchedResultsChangeType, newIndexPath: IndexPath?) {}
+                           at indexPath: IndexPath?, for type: FetchedResultsChangeType, newIndexPath: IndexPath?) {
+        controller.tracker.delegateLacks(.objectChange)
+    }
 
-    /// Does nothing.
+    /// Not implemented: does nothing, and counts as a change-tracking method the delegate lacks.
     public func controller(_ controller: FetchedResultsController<any FetchRequestResult>,
                            didChange sectionInfo: any FetchedResultsSectionInfo, atSectionIndex sectionIndex: Int,
-                           for type: FetchedResultsChangeType) {}
+                           for type: FetchedResultsChangeType) {
+        controller.tracker.delegateLacks(.sectionChange)
+    }
 
-    /// Does nothing.
-    public func controllerDidChangeContent(_ controller: FetchedResultsController<any FetchRequestResult>) {}
+    /// Not implemented: does nothing, and counts as a change-tracking method the delegate lacks.
+    public func controllerDidChangeContent(_ controller: FetchedResultsController<any FetchRequestResult>) {
+        controller.tracker.delegateLacks(.didChange)
+    }
 
     /// The controller's own title: ``FetchedResultsController/sectionIndexTitle(forSectionName:)``.
     public func controller(_ controller: FetchedResultsController<any FetchRequestResult>,

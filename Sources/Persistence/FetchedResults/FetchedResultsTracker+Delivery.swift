@@ -3,11 +3,18 @@ import Foundation
 /// Telling the delegate about a batch, in the one form it takes: a snapshot, a difference, or row by row (see
 /// ``FetchedResultsControllerDelegate``).
 ///
-/// Which forms a delegate implements is found by offering them: a default implementation that runs marks the form
-/// lacking (``FetchedResultsTracker/delegateLacks(_:)``). The results are set to the batch's before a form is
+/// Which methods a delegate implements is found by offering them: a default implementation that runs marks the
+/// method lacking (``FetchedResultsTracker/delegateLacks(_:)``). The results are set to the batch's before a form is
 /// offered, as its implementation reads them; when the form turns out to be lacking they are set back, so that
 /// row-by-row delivery still calls ``FetchedResultsControllerDelegate/controllerWillChangeContent(_:)`` before they
 /// change. Only the first batch after a delegate is set pays for finding out.
+///
+/// Core Data tracks changes only for a delegate that implements at least one change-tracking method. A delegate
+/// found to implement none (every method the first batch called was a default) is treated as Core Data treats it:
+/// the batch is undone — the results go back to what the fetch left — and the controller stops following the
+/// context. The defaults do nothing, so the delegate saw nothing of the batch. A method the batch did not call (the
+/// section method without section changes, the difference method with sections) is counted as missing: the
+/// stricter reading.
 extension FetchedResultsTracker {
     func deliver(_ batch: FetchedResultsBatch, replacing old: [FetchedResultsSection],
                  to delegate: any FetchedResultsControllerDelegate) {
@@ -17,8 +24,12 @@ extension FetchedResultsTracker {
         }
         if !lacks.contains(.snapshot) {
             replace(with: batch.sections)
-            delegate.controller(view, didChangeContentWith: snapshot(reloading: batch.changedObjects))
-            if !lacks.contains(.snapshot) { return }
+            // No item is marked for reload: the stricter reading (see `snapshot()`).
+            delegate.controller(view, didChangeContentWith: snapshot())
+            if !lacks.contains(.snapshot) {
+                tracksChanges = true
+                return
+            }
             replace(with: old)
         }
         // Apple: the difference is sent only without a section key path (Core Data logs that it is not supported
@@ -27,6 +38,7 @@ extension FetchedResultsTracker {
             replace(with: batch.sections)
             delegate.controller(view, didChangeContentWith: difference(of: batch))
             if !lacks.contains(.difference) {
+                tracksChanges = true
                 rememberReportedIDs()
                 return
             }
@@ -56,17 +68,32 @@ extension FetchedResultsTracker {
             delegate.controller(view, didChange: object, at: indexPath, for: .update, newIndexPath: newIndexPath)
         }
         delegate.controllerDidChangeContent(view)
+        guard !tracksChanges else { return }
+        let called: [DelegateForm] = [.willChange, .didChange]
+            + (batch.hasRowChanges ? [.objectChange] : [])
+            + (batch.insertedSections.isEmpty && batch.deletedSections.isEmpty ? [] : [.sectionChange])
+        if called.contains(where: { !lacks.contains($0) }) {
+            tracksChanges = true
+        } else {
+            // No change-tracking method of its own (the section method, if not called, counts as missing): Core
+            // Data would not have tracked this batch at all.
+            replace(with: old)
+            stopObserving()
+        }
     }
 
-    /// The results as a snapshot: sections by name, objects by ID, `reloading` marked for reload (Core Data
-    /// reloads the batch's moved and updated objects).
-    func snapshot(reloading: [ManagedObject]) -> DiffableDataSourceSnapshotReference {
+    /// The results as a snapshot: sections by name, objects by ID, and no item marked for reload or reconfiguring.
+    ///
+    /// Apple documents nothing about marks in the controller's snapshot. Developers reported that on iOS 13 and 14 an
+    /// updated object kept its ID and was not marked, so its row was not drawn again unless the app marked it; on
+    /// Apple's forums, iOS 15's controller is said to mark changed items for reload. The stricter reading is taken:
+    /// no marks, so an app that marks the items it changed itself is right on every version.
+    func snapshot() -> DiffableDataSourceSnapshotReference {
         var snapshot = DiffableDataSourceSnapshotReference()
         for section in sections ?? [] {
             snapshot.appendSections([section.name])
             snapshot.appendItems(section.rows.map(\.objectID), toSection: section.name)
         }
-        if !reloading.isEmpty { snapshot.reloadItems(reloading.map(\.objectID)) }
         return snapshot
     }
 

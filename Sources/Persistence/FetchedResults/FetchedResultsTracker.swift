@@ -19,9 +19,11 @@ final class FetchedResultsTracker {
         var resultType: FetchRequestResultType
     }
 
-    /// The two ways of telling a delegate everything at once, which a delegate may lack.
+    /// The delegate's change-tracking methods, which a delegate may lack: the two ways of telling everything at once,
+    /// and the four of telling row by row.
     enum DelegateForm {
         case snapshot, difference
+        case willChange, objectChange, sectionChange, didChange
     }
 
     let context: ManagedObjectContext
@@ -54,11 +56,15 @@ final class FetchedResultsTracker {
         didSet {
             guard delegate !== oldValue else { return }
             lacks = []
+            tracksChanges = false
             if delegate == nil { stopObserving() } else { startObserving() }
         }
     }
     /// The forms the delegate was found to lack (its default implementation was called).
     private(set) var lacks: Set<DelegateForm> = []
+    /// `true` once one of the delegate's change-tracking methods turned out to be its own: Core Data tracks changes
+    /// only for a delegate that implements at least one (see ``FetchedResultsTracker/deliver(_:replacing:to:)``).
+    var tracksChanges = false
     /// For a delegate that may take differences: the object IDs of the results as it was last told them, so that
     /// IDs a save makes permanent can be told too (see `contextDidSave()`).
     var reportedIDs: [ManagedObjectID]?
@@ -95,7 +101,8 @@ final class FetchedResultsTracker {
             }
             if let delegate, !lacks.contains(.snapshot), let view = delegateView() {
                 // Core Data hands a snapshot delegate the fetched sections at once.
-                delegate.controller(view, didChangeContentWith: snapshot(reloading: []))
+                delegate.controller(view, didChangeContentWith: snapshot())
+                if !lacks.contains(.snapshot) { tracksChanges = true }
             }
             rememberReportedIDs()
         }
@@ -274,7 +281,7 @@ final class FetchedResultsTracker {
         })
     }
 
-    private func stopObserving() {
+    func stopObserving() {
         for observation in observations { NotificationCenter.default.removeObserver(observation) }
         observations = []
     }

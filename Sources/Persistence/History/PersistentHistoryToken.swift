@@ -4,20 +4,21 @@ import Foundation
 /// `NSPersistentHistoryToken`). Read on from it with `PersistentHistoryChangeRequest.fetchHistory(after:)`.
 ///
 /// Keep the token of the last transaction you processed, and keep it between launches: a token held only in memory
-/// makes the next launch read everything again, or miss what happened while the app was not running. Core Data
-/// archives tokens with `NSKeyedArchiver`; here a token is both `NSSecureCoding` — so the same code works:
+/// makes the next launch read everything again, or miss what happened while the app was not running. As in Core
+/// Data, a token is `NSSecureCoding` and is archived with Foundation's keyed archiver:
 ///
 /// ```swift
 /// let data = try NSKeyedArchiver.archivedData(withRootObject: token, requiringSecureCoding: true)
 /// let token = try NSKeyedUnarchiver.unarchivedObject(ofClass: PersistentHistoryToken.self, from: data)
 /// ```
 ///
-/// — and `Codable`, for `JSONEncoder` or a property list (`{"storeIdentifier": "…", "transactionNumber": 42}`).
-/// Both encodings are stable: the store's identifier and the transaction's number, nothing else.
+/// The archive holds the store's identifier and the transaction's number, nothing else; it is Persistence's own and
+/// means nothing to Core Data (nor Core Data's to Persistence).
 ///
-/// Tokens of one store compare by their transactions (``<(_:_:)``): a later transaction's token is greater.
-/// Tokens of different stores are not ordered (neither is less than the other) and never equal.
-public final class PersistentHistoryToken: NSObject, NSSecureCoding, Codable, Comparable, @unchecked Sendable {
+/// As Core Data's, tokens are equal when they mark the same transaction of the same store, and are neither ordered
+/// (`Comparable`) nor `Codable`: to find the oldest of several, look for them in the history, which lists its
+/// transactions oldest first.
+public final class PersistentHistoryToken: NSObject, NSSecureCoding, @unchecked Sendable {
     /// The identifier of the store whose history this is (its metadata UUID).
     let storeIdentifier: String
     /// The number of the transaction the token marks (see ``PersistentHistoryTransaction/transactionNumber``).
@@ -29,7 +30,7 @@ public final class PersistentHistoryToken: NSObject, NSSecureCoding, Codable, Co
         super.init()
     }
 
-    // MARK: - Comparing
+    // MARK: - Equality
 
     /// Whether both tokens mark the same transaction of the same store.
     public override func isEqual(_ object: Any?) -> Bool {
@@ -45,12 +46,6 @@ public final class PersistentHistoryToken: NSObject, NSSecureCoding, Codable, Co
         return hasher.finalize()
     }
 
-    /// `true` when both tokens are of one store and `lhs` marks an earlier transaction; tokens of different stores are
-    /// not ordered.
-    public static func < (lhs: PersistentHistoryToken, rhs: PersistentHistoryToken) -> Bool {
-        lhs.storeIdentifier == rhs.storeIdentifier && lhs.transactionNumber < rhs.transactionNumber
-    }
-
     /// The store and the transaction, for debugging output.
     public override var description: String {
         "<PersistentHistoryToken transaction \(transactionNumber) of \(storeIdentifier)>"
@@ -61,7 +56,8 @@ public final class PersistentHistoryToken: NSObject, NSSecureCoding, Codable, Co
     /// `true`: a token decodes only as a token.
     public static var supportsSecureCoding: Bool { true }
 
-    private enum CodingKeys: String, CodingKey {
+    /// The keys of the archive.
+    private enum CodingKeys: String {
         case storeIdentifier
         case transactionNumber
     }
@@ -77,21 +73,6 @@ public final class PersistentHistoryToken: NSObject, NSSecureCoding, Codable, Co
         guard let store = coder.decodeObject(of: NSString.self, forKey: CodingKeys.storeIdentifier.rawValue) else { return nil }
         storeIdentifier = store as String
         transactionNumber = coder.decodeInt64(forKey: CodingKeys.transactionNumber.rawValue)
-        super.init()
-    }
-
-    /// Encodes the store identifier and the transaction number.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(storeIdentifier, forKey: .storeIdentifier)
-        try container.encode(transactionNumber, forKey: .transactionNumber)
-    }
-
-    /// A token decoded from what ``encode(to:)`` wrote.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        storeIdentifier = try container.decode(String.self, forKey: .storeIdentifier)
-        transactionNumber = try container.decode(Int64.self, forKey: .transactionNumber)
         super.init()
     }
 }

@@ -188,6 +188,8 @@ extension SQLiteStore {
     func executeBatchInsert(_ plan: BatchInsertPlan) throws -> (count: Int, objectIDs: [ManagedObjectID]?) {
         guard !plan.rows.isEmpty else { return (0, plan.returnsKeys ? [] : nil) }
         let place = "Batch insert into \(plan.entity.entityName)"
+            + (plan.upserts || plan.entity.uniquenessConstraints.isEmpty ? ""
+                : " under merge policy \(plan.mergePolicyName) (only mergeByPropertyObjectTrump makes a clash an update)")
         return try inBatchTransaction(place) {
             var next = try allocatePrimaryKeys(for: plan.entity, count: plan.rows.count)
             let firstKey = next
@@ -198,7 +200,7 @@ extension SQLiteStore {
             var count = 0
             // History records the rows an upsert inserted, not those it updated (the update trigger records them):
             // with history, every upsert says which row it wrote.
-            let upserts = !plan.entity.uniquenessConstraints.isEmpty
+            let upserts = plan.upserts
             let readsWrittenRows = plan.readsWrittenRows || (upserts && recordsHistory)
             let returning = readsWrittenRows && !plan.readsWrittenRows ? " RETURNING Z_PK" + (plan.entity.isInHierarchy ? ", Z_ENT" : "") : ""
             for (position, row) in plan.rows.enumerated() {

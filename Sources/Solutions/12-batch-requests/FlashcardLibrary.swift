@@ -58,7 +58,8 @@ public final class FlashcardLibrary {
     /// because `code` is unique. Returns how many decks it wrote.
     public func importCatalog(_ entries: [DeckEntry]) throws -> Int {
         let background = container.newBackgroundContext()
-        // On Apple's platforms a batch insert upserts only under this policy (and a uniqueness constraint).
+        // A batch insert upserts only under this policy (and a uniqueness constraint); under the default, .error, a
+        // code the store has already is refused.
         background.mergePolicy = .mergeByPropertyObjectTrump
         let written = try background.performAndWait {
             // Only the keys the catalog knows: what a stored row keeps of the keys not given is undocumented.
