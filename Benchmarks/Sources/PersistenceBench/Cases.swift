@@ -25,6 +25,10 @@ enum Cases {
             times.append(seconds)
             releases.append(seconds + timed(release))
         }
+        if name == "fetchdrop-persistence" {
+            try fetchThenDrop(path: path)
+            return
+        }
         if name.hasPrefix("prepare-") {
             try prepare(String(name.dropFirst("prepare-".count)), path: path)
             print(0, 0, 0, peakMemoryMB(), 0, 0, 0)
@@ -104,6 +108,24 @@ enum Cases {
               faults.first ?? 0, warmFaults.isEmpty ? 0 : warmFaults[warmFaults.count / 2])
     }
 
+    /// Fetches every object of the fetch workload's store and drops the results, `repetitions` times in one
+    /// context, as an app that fetches, reads and moves on: printed as "first median heldMB peakMB check 0 0",
+    /// where heldMB is the heap still in use after the last round, beyond what it was before the first.
+    static func fetchThenDrop(path: String) throws {
+        let container = try Workload.container(path: path)
+        let context = container.newBackgroundContext()
+        var times: [Double] = []
+        var check = 0
+        let before = heapInUseMB()
+        for _ in 0..<repetitions {
+            times.append(try timed { check = try Workload.readAll(in: context) })
+        }
+        let held = heapInUseMB() - before
+        let warm = times.dropFirst().sorted()
+        print(times[0], warm[warm.count / 2], held, peakMemoryMB(), check, 0, 0)
+        withExtendedLifetime(context) {}
+    }
+
     /// Fills the store a workload's cases read or copy: `kind` is "<workload>-<side>", e.g. "search-grdb".
     static func prepare(_ kind: String, path: String) throws {
         switch kind {
@@ -140,6 +162,12 @@ func peakMemoryMB() -> Double {
           let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
           let kb = Double(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
     return kb / 1024
+}
+
+/// The heap memory malloc has handed out and not had back, in MB.
+func heapInUseMB() -> Double {
+    let info = mallinfo2()
+    return Double(info.uordblks + info.hblkhd) / 1_048_576
 }
 
 /// Minor page faults so far: each is a fresh page of memory the kernel had to hand over and zero.
