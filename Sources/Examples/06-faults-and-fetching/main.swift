@@ -101,8 +101,9 @@ print("2. Counting: fetch and count the array, or let the store count")
 // region: count
 let frosty = Reading.fetchRequest()
 frosty.predicate = FetchPredicate(format: "celsius < %@", 0.0)
-let (fetched, fetchSeconds) = try timed { try context.fetch(frosty).count }
-print("   fetch(_:).count = \(fetched) in \(ms(fetchSeconds)); objects now in the context: \(readingsInMemory)")
+let (fetched, fetchSeconds) = try timed { try context.fetch(frosty) }
+print("   fetch(_:).count = \(fetched.count) in \(ms(fetchSeconds)); objects in the context while the array lives: "
+    + "\(readingsInMemory)")
 context.reset()
 let (counted, countSeconds) = try timed { try context.count(for: frosty) }
 print("   count(for:)     = \(counted) in \(ms(countSeconds)); objects now in the context: \(readingsInMemory)")
