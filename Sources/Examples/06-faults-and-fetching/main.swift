@@ -145,8 +145,10 @@ let ids = try background.performAndWait {
     return try background.fetch(request)                        // ManagedObjectIDs: safe to hand over
 }
 print("   \(ids.count) IDs fetched in the background; the view context holds \(readingsInMemory) readings")
-for row in 0..<3 {                                              // the rows on screen
+var onScreen: [Reading] = []                                    // the rows on screen keep their readings
+for row in 0..<3 {
     let reading = try context.existingObject(with: ids[row]) as! Reading
+    onScreen.append(reading)
     print("   row \(row): taken \(Int(reading.takenAt.timeIntervalSince(start) / 60)) min after the first, \(reading.celsius) °C")
 }
 print("   after showing three rows the view context holds \(readingsInMemory) readings")
