@@ -110,7 +110,8 @@ enum Cases {
 
     /// Fetches every object of the fetch workload's store and drops the results, `repetitions` times in one
     /// context, as an app that fetches, reads and moves on: printed as "first median heldMB peakMB check 0 0",
-    /// where heldMB is the heap still in use after the last round, beyond what it was before the first.
+    /// where heldMB is the memory still resident after the last round (free pages given back), beyond what it was
+    /// before the first.
     static func fetchThenDrop(path: String) throws {
         let container = try Workload.container(path: path)
         let context = container.newBackgroundContext()
@@ -164,10 +165,17 @@ func peakMemoryMB() -> Double {
     return kb / 1024
 }
 
-/// The heap memory malloc has handed out and not had back, in MB.
+/// The resident memory once malloc has given every free page back to the system (`malloc_trim(0)`, looked up at
+/// run time: Swift's Glibc module does not import malloc.h), in MB: what the process still holds.
 func heapInUseMB() -> Double {
-    let info = mallinfo2()
-    return Double(info.uordblks + info.hblkhd) / 1_048_576
+    typealias Trim = @convention(c) (Int) -> Int32
+    if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") {
+        _ = unsafeBitCast(symbol, to: Trim.self)(0)
+    }
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+          let kb = Double(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
+    return kb / 1024
 }
 
 /// Minor page faults so far: each is a fresh page of memory the kernel had to hand over and zero.

@@ -7,7 +7,7 @@ import Foundation
 //
 //   swift run -c release --package-path Benchmarks persistence-bench [--runs N] [--only insert|fetch|search|delete]
 //   persistence-bench --drop [--runs N]: fetch the 200,000 objects and drop them, five times in one context, and
-//   print the heap still in use afterwards (what the context keeps of objects nobody holds).
+//   print the memory still resident afterwards (what the context keeps of objects nobody holds).
 
 let arguments = CommandLine.arguments
 let usage = "usage: persistence-bench [--runs N] [--only WORKLOAD]   (N ≥ 1, default 3; WORKLOAD: insert, fetch, search or delete)"
@@ -146,7 +146,7 @@ if fetchThenDrop {
     removeStore(path)
     let sample = median(samples)
     print("fetch 200,000 × 10 integers and drop the results, \(Cases.repetitions) times in one context (\(runs) runs, medians)")
-    print(String(format: "  first %.3f s, then %.3f s; heap still in use afterwards %.1f MB; peak %.0f MB; check %d",
+    print(String(format: "  first %.3f s, then %.3f s; memory still resident afterwards %.1f MB; peak %.0f MB; check %d",
                  sample.cold, sample.warm, sample.warmReleased, sample.peakMB, sample.check))
     exit(0)
 }
