@@ -21,7 +21,7 @@ enum HistoryLab {
         // Lesson 12: no history; the request returns the IDs, and the import merges them by hand.
         do {
             let store = try LabStore(model: model)
-            let view = try showList(in: store)
+            let (view, list) = try showList(in: store)
             let inserted = try reporter.measure("batch insert, history off", note: { (ids: [ManagedObjectID]) in
                 "\(ids.count) rows inserted, their IDs returned"
             }) {
@@ -32,14 +32,14 @@ enum HistoryLab {
                 ManagedObjectContext.mergeChanges(
                     fromRemoteContextSave: [ManagedObjectContext.NotificationKey.insertedObjects.rawValue: inserted],
                     into: [view])
-                return try view.performAndWait { try describe(view) }
+                return try view.performAndWait { try describe(view, showing: list) }
             }
         }
 
         // Lesson 14: the store records history; the reader fetches the import's transaction and merges it.
         do {
             let store = try LabStore(model: model, options: [NSPersistentHistoryTrackingKey: true as NSNumber])
-            let view = try showList(in: store)
+            let (view, list) = try showList(in: store)
             let token = store.container.persistentStoreCoordinator.currentPersistentHistoryToken(fromStores: nil)
             try reporter.measure("batch insert, history on", note: { (count: Int) in
                 "\(count) rows inserted, each change recorded in the same transaction"
@@ -56,14 +56,15 @@ enum HistoryLab {
                     for transaction in transactions where transaction.author != appAuthor {
                         view.mergeChanges(fromContextDidSave: transaction.objectIDNotification())
                     }
-                    return try describe(view)
+                    return try describe(view, showing: list)
                 }
             }
         }
     }
 
-    /// Fills the first screenful and shows it in the store's view context, signed as the app.
-    private static func showList(in store: LabStore) throws -> ManagedObjectContext {
+    /// Fills the first screenful and shows it in the store's view context, signed as the app; the list keeps the
+    /// objects it shows (a context holds an unchanged object only while something does).
+    private static func showList(in store: LabStore) throws -> (ManagedObjectContext, ScreenList) {
         let filler = store.container.newBackgroundContext()
         try filler.performAndWait {
             for number in 0..<shown {
@@ -75,8 +76,9 @@ enum HistoryLab {
         }
         let view = store.container.viewContext
         view.transactionAuthor = appAuthor
-        try view.performAndWait { _ = try view.fetch(screen()) }
-        return view
+        let list = ScreenList()
+        try view.performAndWait { list.items = try view.fetch(screen()) }
+        return (view, list)
     }
 
     /// One batch insert of `rows` items after the first screenful, on a background context of its own, its rows
@@ -110,9 +112,10 @@ enum HistoryLab {
         return request
     }
 
-    /// What the view context holds once the merge is done, and where its list starts when fetched again.
-    private static func describe(_ view: ManagedObjectContext) throws -> String {
-        let top = try view.fetch(screen()).first?.number ?? -1
+    /// What the view context holds once the merge is done and the list has fetched again, and where it starts.
+    private static func describe(_ view: ManagedObjectContext, showing list: ScreenList) throws -> String {
+        list.items = try view.fetch(screen())
+        let top = list.items.first?.number ?? -1
         return "the view context holds \(view.registeredObjects.count) objects, its list starts at item \(top)"
     }
 }

@@ -44,9 +44,11 @@ enum ImportLab {
         try save(0..<shown, in: store.container.newBackgroundContext())
         let view = store.container.viewContext
         let merges = MergeCounter(view)
+        // The list on screen keeps the objects it shows: a context holds an unchanged object only while something does.
+        let list = ScreenList()
         try view.performAndWait {
             try prepare(view)
-            _ = try view.fetch(screen())
+            list.items = try view.fetch(screen())
         }
         try reporter.measure(name, note: { $0 }) { () throws -> String in
             let importer = store.container.newBackgroundContext()
@@ -61,7 +63,8 @@ enum ImportLab {
             // view context has caught up with every page.
             return try view.performAndWait {
                 try catchUp(view)
-                let top = try view.fetch(screen()).first?.number ?? -1
+                list.items = try view.fetch(screen())
+                let top = list.items.first?.number ?? -1
                 let pages = merges.count == 1 ? "1 page" : "\(merges.count) pages"
                 return "the view context merged \(pages), holds \(view.registeredObjects.count) objects, "
                     + "its list starts at item \(top)"

@@ -61,10 +61,12 @@ final class Kata01Testing: KataCase {
             try expect(missing == nil, "book(titled: \"Middlemarch\") returned \"\(missing?.title ?? "")\"; "
                 + "no book has that title, so it must return nil.")
 
-            // The fetch, not Swift, must pick the book: a context that has seen nothing yet registers every object
-            // a fetch returns, so afterwards it holds only what the fetch brought back.
+            // The fetch, not Swift, must pick the book: a context that has seen nothing yet and keeps every object
+            // it registers (retainsRegisteredObjects; by default a context lets go of unchanged objects nobody holds)
+            // holds afterwards exactly what the fetch brought back.
             let fresh = ManagedObjectContext(concurrencyType: .mainQueue)
             fresh.persistentStoreCoordinator = container.persistentStoreCoordinator
+            fresh.retainsRegisteredObjects = true
             let found = try BookManager(context: fresh).book(titled: "Emma")
             let registered = fresh.registeredObjects.count
             try expect(found?.title == "Emma" && registered <= 1, "book(titled: \"Emma\") in a new context "

@@ -138,23 +138,39 @@ final class Kata09RespondingToChanges: KataCase {
     // MARK: Keeping the view context current
 
     /// Why the view context does not show the background save yet (Fern watered, Rose deleted, Basil inserted), or
-    /// nil when it does.
-    private func staleness(fern: Plant, roseID: ManagedObjectID, basilID: ManagedObjectID) -> String? {
+    /// nil when it does. `told` holds the IDs the view context's did-change notifications reported inserted: a merge
+    /// hands new objects to those observers, and the context keeps them only while someone does (as on Apple, where
+    /// a context holds an unchanged object weakly), so being registered proves nothing.
+    private func staleness(fern: Plant, rose: Plant, basilID: ManagedObjectID,
+                           told: LockedBox<Set<ManagedObjectID>>) -> String? {
         if fern.wateredOn != watered {
             return "the view context's Fern still reads wateredOn \(fern.wateredOn.map { "\($0)" } ?? "nil"); the "
                 + "save set it to \(watered)"
         }
-        if context.registeredObject(for: roseID) != nil { return "the view context still holds Rose, which was deleted" }
-        if context.registeredObject(for: basilID) == nil {
-            return "the view context does not hold Basil, which was inserted (a merge registers new objects)"
+        if context.registeredObject(for: rose.objectID) != nil { return "the view context still holds Rose, which was deleted" }
+        if !told.value.contains(basilID) {
+            return "the view context was never told of Basil, which was inserted: its did-change notification did "
+                + "not name it (a merge reports the new objects it brings)"
         }
         return nil
+    }
+
+    /// Records the IDs the view context's did-change notifications report inserted, until the returned token is
+    /// removed.
+    private func watchInsertions(_ told: LockedBox<Set<ManagedObjectID>>) -> any NSObjectProtocol {
+        NotificationCenter.default.addObserver(forName: ManagedObjectContext.didChangeObjectsNotification,
+                                               object: context, queue: nil) { note in
+            told.value = told.value.union(Self.ids(note, "inserted"))
+        }
     }
 
     func test03_viewContextMergesAnotherContextsSavesByHand() {
         kata(3, in: "ViewContextMerger.swift", "mergeSaves(of:)") {
             let plants = try viewPlants("Fern", "Rose")
-            let (fern, roseID) = (plants[0], plants[1].objectID)
+            let (fern, rose) = (plants[0], plants[1])
+            let told = LockedBox(Set<ManagedObjectID>())
+            let watch = watchInsertions(told)
+            defer { NotificationCenter.default.removeObserver(watch) }
             let background = container.newBackgroundContext()
             let merger = ViewContextMerger(container: container)
             try merger.mergeSaves(of: background)
@@ -176,8 +192,8 @@ final class Kata09RespondingToChanges: KataCase {
                 try background.save()
                 return basil.objectID
             }
-            _ = eventually { staleness(fern: fern, roseID: roseID, basilID: basilID) == nil }
-            if let stale = staleness(fern: fern, roseID: roseID, basilID: basilID) {
+            _ = eventually { staleness(fern: fern, rose: rose, basilID: basilID, told: told) == nil }
+            if let stale = staleness(fern: fern, rose: rose, basilID: basilID, told: told) {
                 try expect(false, stale + ", five seconds after the background save. A context never learns of "
                     + "another's save by itself: observe the background context's did-save notification and hand it "
                     + "to viewContext.mergeChanges(fromContextDidSave:), on the view context's queue (perform).")
@@ -197,7 +213,10 @@ final class Kata09RespondingToChanges: KataCase {
     func test04_viewContextMergesEveryContextsSavesAutomatically() {
         kata(4, in: "ViewContextMerger.swift", "mergeAutomatically()") {
             let plants = try viewPlants("Fern", "Rose")
-            let (fern, roseID) = (plants[0], plants[1].objectID)
+            let (fern, rose) = (plants[0], plants[1])
+            let told = LockedBox(Set<ManagedObjectID>())
+            let watch = watchInsertions(told)
+            defer { NotificationCenter.default.removeObserver(watch) }
             let merger = ViewContextMerger(container: container)
             try merger.mergeAutomatically()
             try expect(context.automaticallyMergesChangesFromParent, "after mergeAutomatically() the view context "
@@ -220,8 +239,8 @@ final class Kata09RespondingToChanges: KataCase {
                 for plant in try remover.fetch(Plant.fetchRequest()) where plant.name == "Rose" { remover.delete(plant) }
                 try remover.save()
             }
-            _ = eventually { staleness(fern: fern, roseID: roseID, basilID: basilID) == nil }
-            if let stale = staleness(fern: fern, roseID: roseID, basilID: basilID) {
+            _ = eventually { staleness(fern: fern, rose: rose, basilID: basilID, told: told) == nil }
+            if let stale = staleness(fern: fern, rose: rose, basilID: basilID, told: told) {
                 try expect(false, stale + ", five seconds after two background saves. With automatic merging on, "
                     + "the view context merges the saves of every context on its coordinator by itself.")
             }

@@ -117,7 +117,8 @@ final class MergeChangesTests: PersistenceTestCase {
     func testMergingAnInsertionTwiceRegistersOneObject() throws {
         let (id, note) = try saveNewMovieInBackground("Alien")
         context.mergeChanges(fromContextDidSave: note)
-        let first = context.registeredObject(for: id)
+        // Held here: a context keeps an unchanged object only while something does.
+        let first = context.object(with: id)
         context.mergeChanges(fromContextDidSave: note)
         XCTAssertTrue(first === context.registeredObject(for: id))
         XCTAssertEqual(context.registeredObjects.count, 1)

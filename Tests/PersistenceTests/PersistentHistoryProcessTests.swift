@@ -74,9 +74,14 @@ final class PersistentHistoryProcessTests: XCTestCase {
         XCTAssertEqual(transaction.bundleID, "PersistenceCrashWriter")
         XCTAssertEqual(transaction.changes?.map(\.changeType), Array(repeating: .insert, count: 5))
 
-        // Merged into the view context, the other process's objects are registered there.
+        // Merged into the view context, the other process's objects are handed to its did-change observers.
+        let log = NotificationLog()
+        let watch = NotificationCenter.default.addObserver(forName: ManagedObjectContext.didChangeObjectsNotification,
+                                                           object: view, queue: nil) { log.append($0, flag: true) }
         view.mergeChanges(fromContextDidSave: transaction.objectIDNotification())
-        let merged = view.registeredObjects.compactMap { $0 as? Entry }.filter { $0.batch == 1 }
+        NotificationCenter.default.removeObserver(watch)
+        let inserted = log.notes.flatMap { ($0.userInfo?["inserted"] as? Set<ManagedObject>) ?? [] }
+        let merged = inserted.compactMap { $0 as? Entry }.filter { $0.batch == 1 }
         XCTAssertEqual(merged.count, 5)
         XCTAssertEqual(Set(merged.map(\.serial)), Set(0..<5))
     }

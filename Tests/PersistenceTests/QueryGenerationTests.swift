@@ -82,12 +82,15 @@ final class QueryGenerationTests: PersistenceTestCase {
         try changeElsewhere(try XCTUnwrap(context.fetch(Movie.fetchRequest()).first { $0.title == "Added" }).objectID,
                             renamed: "Renamed again", added: "Added later")
         XCTAssertEqual(try titles(context), ["Added", "Renamed"], "pinned again at the read after the reset")
+        // Held, so they stay in memory (a context keeps an unchanged object only while something does).
+        let inMemory = try context.fetch(Movie.fetchRequest())
         makeMovie("Mine", year: 1)
         try context.save()
         XCTAssertEqual(try titles(context), ["Added", "Added later", "Mine", "Renamed"],
                        "a save moves forward: the new row appears; objects already in memory keep their values…")
         context.refreshAllObjects()
         XCTAssertEqual(try titles(context), ["Added later", "Mine", "Renamed", "Renamed again"], "…until refreshed")
+        withExtendedLifetime(inMemory) {}
     }
 
     func testUnpinningReadsTheNewestData() throws {

@@ -25,6 +25,10 @@ enum Cases {
             times.append(seconds)
             releases.append(seconds + timed(release))
         }
+        if name == "fetchdrop-persistence" {
+            try fetchThenDrop(path: path)
+            return
+        }
         if name.hasPrefix("prepare-") {
             try prepare(String(name.dropFirst("prepare-".count)), path: path)
             print(0, 0, 0, peakMemoryMB(), 0, 0, 0)
@@ -104,6 +108,25 @@ enum Cases {
               faults.first ?? 0, warmFaults.isEmpty ? 0 : warmFaults[warmFaults.count / 2])
     }
 
+    /// Fetches every object of the fetch workload's store and drops the results, `repetitions` times in one
+    /// context, as an app that fetches, reads and moves on: printed as "first median heldMB peakMB check 0 0",
+    /// where heldMB is the memory still resident after the last round (free pages given back), beyond what it was
+    /// before the first.
+    static func fetchThenDrop(path: String) throws {
+        let container = try Workload.container(path: path)
+        let context = container.newBackgroundContext()
+        var times: [Double] = []
+        var check = 0
+        let before = heapInUseMB()
+        for _ in 0..<repetitions {
+            times.append(try timed { check = try Workload.readAll(in: context) })
+        }
+        let held = heapInUseMB() - before
+        let warm = times.dropFirst().sorted()
+        print(times[0], warm[warm.count / 2], held, peakMemoryMB(), check, 0, 0)
+        withExtendedLifetime(context) {}
+    }
+
     /// Fills the store a workload's cases read or copy: `kind` is "<workload>-<side>", e.g. "search-grdb".
     static func prepare(_ kind: String, path: String) throws {
         switch kind {
@@ -138,6 +161,19 @@ struct BenchError: Error, CustomStringConvertible {
 func peakMemoryMB() -> Double {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
           let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+          let kb = Double(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
+    return kb / 1024
+}
+
+/// The resident memory once malloc has given every free page back to the system (`malloc_trim(0)`, looked up at
+/// run time: Swift's Glibc module does not import malloc.h), in MB: what the process still holds.
+func heapInUseMB() -> Double {
+    typealias Trim = @convention(c) (Int) -> Int32
+    if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") {
+        _ = unsafeBitCast(symbol, to: Trim.self)(0)
+    }
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
           let kb = Double(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
     return kb / 1024
 }

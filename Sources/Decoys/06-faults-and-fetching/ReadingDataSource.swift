@@ -96,6 +96,15 @@ public final class ReadingDataSource: @unchecked Sendable {
             // Mistake: keeps nothing, and looks every row up again in the view context.
             return try viewContext.reading(with: id)
         }
+        if Decoy.isActive("reading-at-registry-as-cache") {
+            // Mistake: counts on the view context to keep each reading, asking it first with registeredObject(for:)
+            // instead of keeping the readings itself. An unchanged object that nobody else holds is gone from the
+            // context, so each row is looked up and read again.
+            if let registered = viewContext.registeredObject(for: id) as? Reading, !registered.isDeleted {
+                return registered
+            }
+            return try viewContext.reading(with: id)
+        }
         if let kept = objects[id], kept.managedObjectContext === viewContext, !kept.isDeleted {
             return kept
         }

@@ -25,6 +25,18 @@ public final class ViewContextMerger {
             viewContext.perform {
                 // Mistake: refreshing re-reads what the context holds; it learns nothing of new or deleted objects.
                 if Decoy.isActive("merge-refreshes-instead") { return viewContext.refreshAllObjects() }
+                if Decoy.isActive("merge-registers-by-fetching") {
+                    // Mistake: merges the updates and deletions, and "registers" the new objects by fetching them,
+                    // as if a fetch kept them in the context: nobody holds them, so they are gone again, and the
+                    // context's observers were never told of them.
+                    let ids = [ManagedObjectContext.NotificationKey.updatedObjects, .deletedObjects].reduce(
+                        into: [AnyHashable: Any]()) { info, key in
+                        info[key.rawValue] = (note.userInfo?[key.rawValue] as? Set<ManagedObject>)?.map(\.objectID) ?? []
+                    }
+                    ManagedObjectContext.mergeChanges(fromRemoteContextSave: ids, into: [viewContext])
+                    _ = try? viewContext.fetch(FetchRequest<ManagedObject>(entityName: "Plant"))
+                    return
+                }
                 viewContext.mergeChanges(fromContextDidSave: note)
             }
         }

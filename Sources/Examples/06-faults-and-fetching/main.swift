@@ -101,8 +101,9 @@ print("2. Counting: fetch and count the array, or let the store count")
 // region: count
 let frosty = Reading.fetchRequest()
 frosty.predicate = FetchPredicate(format: "celsius < %@", 0.0)
-let (fetched, fetchSeconds) = try timed { try context.fetch(frosty).count }
-print("   fetch(_:).count = \(fetched) in \(ms(fetchSeconds)); objects now in the context: \(readingsInMemory)")
+let (fetched, fetchSeconds) = try timed { try context.fetch(frosty) }
+print("   fetch(_:).count = \(fetched.count) in \(ms(fetchSeconds)); objects in the context while the array lives: "
+    + "\(readingsInMemory)")
 context.reset()
 let (counted, countSeconds) = try timed { try context.count(for: frosty) }
 print("   count(for:)     = \(counted) in \(ms(countSeconds)); objects now in the context: \(readingsInMemory)")
@@ -144,8 +145,10 @@ let ids = try background.performAndWait {
     return try background.fetch(request)                        // ManagedObjectIDs: safe to hand over
 }
 print("   \(ids.count) IDs fetched in the background; the view context holds \(readingsInMemory) readings")
-for row in 0..<3 {                                              // the rows on screen
+var onScreen: [Reading] = []                                    // the rows on screen keep their readings
+for row in 0..<3 {
     let reading = try context.existingObject(with: ids[row]) as! Reading
+    onScreen.append(reading)
     print("   row \(row): taken \(Int(reading.takenAt.timeIntervalSince(start) / 60)) min after the first, \(reading.celsius) °C")
 }
 print("   after showing three rows the view context holds \(readingsInMemory) readings")

@@ -109,7 +109,7 @@ let daisyID = try background.performAndWait {
 }
 runMainQueue { merged.value > 0 }
 print("   Fern watered: \(described(fern.wateredOn)); Rose still held: \(rose.managedObjectContext != nil); "
-    + "Daisy held: \(viewContext.registeredObject(for: daisyID) != nil)")
+    + "Daisy still registered: \(viewContext.registeredObject(for: daisyID) != nil)")
 NotificationCenter.default.removeObserver(merging)
 NotificationCenter.default.removeObserver(changes)
 
@@ -124,20 +124,36 @@ let tulipID = try background.performAndWait {
     try background.save()
     return tulip.objectID
 }
-runMainQueue { viewContext.registeredObject(for: tulipID) != nil }
-print("   Tulip held by the view context without any observer: \(viewContext.registeredObject(for: tulipID) != nil)")
+// The merge hands Tulip to the did-change observers; nobody keeps it, so it is not registered for long.
+let toldOfTulip = Counter()
+let tulipWatch = NotificationCenter.default.addObserver(
+    forName: ManagedObjectContext.didChangeObjectsNotification, object: viewContext, queue: nil
+) { note in
+    let inserted = (note.userInfo?["inserted"] as? Set<ManagedObject>) ?? []
+    if inserted.contains(where: { $0.objectID == tulipID }) { toldOfTulip.add() }
+}
+runMainQueue { toldOfTulip.value > 0 }
+NotificationCenter.default.removeObserver(tulipWatch)
+print("   Tulip merged into the view context without any merging code of ours: \(toldOfTulip.value > 0)")
 
 print("")
 print("5. A paged import: 2,000 plants in pages of 200")
+/// The plants a list on screen shows: every new one it is told of, kept.
+final class PlantList: @unchecked Sendable {
+    var plants: [ManagedObject] = []
+}
+
 /// Imports `count` plants in pages in a background context of `container`, and counts how many times the view context
-/// was told of new objects meanwhile.
-func importPlants(_ count: Int, pageSize: Int, into container: PersistentContainer) throws -> Int {
+/// was told of new objects meanwhile; `list` keeps each of them.
+func importPlants(_ count: Int, pageSize: Int, into container: PersistentContainer, list: PlantList? = nil) throws -> Int {
     let view = container.viewContext
     let notified = Counter()
     let observer = NotificationCenter.default.addObserver(
         forName: ManagedObjectContext.didChangeObjectsNotification, object: view, queue: nil
     ) { note in
-        if !((note.userInfo?["inserted"] as? Set<ManagedObject>) ?? []).isEmpty { notified.add() }
+        let inserted = (note.userInfo?["inserted"] as? Set<ManagedObject>) ?? []
+        if !inserted.isEmpty { notified.add() }
+        list?.plants += inserted
     }
     defer { NotificationCenter.default.removeObserver(observer) }
     let importer = container.newBackgroundContext()
@@ -154,9 +170,10 @@ func importPlants(_ count: Int, pageSize: Int, into container: PersistentContain
 }
 let busy = makeContainer()
 busy.viewContext.automaticallyMergesChangesFromParent = true
-let busyMerges = try importPlants(2_000, pageSize: 200, into: busy)
-print("   automatic merging on:  the view context merged \(busyMerges) times and now holds "
-    + "\(busy.viewContext.registeredObjects.count) objects")
+let busyList = PlantList()
+let busyMerges = try importPlants(2_000, pageSize: 200, into: busy, list: busyList)
+print("   automatic merging on:  the view context merged \(busyMerges) times; the list keeps "
+    + "\(busyList.plants.count) plants, and the context holds \(busy.viewContext.registeredObjects.count) objects")
 let quiet = makeContainer()
 let quietView = quiet.viewContext
 quietView.automaticallyMergesChangesFromParent = true

@@ -135,12 +135,19 @@ do {
     let view = app.viewContext
     groceries.cents = 4_390                                   // the user fixes an amount on screen
     try view.save()
-    let registeredBefore = view.registeredObjects.count
+    // What the merge tells the view context's observers (a list on screen would redraw on it).
+    let told = MergeTally()
+    let watch = NotificationCenter.default.addObserver(
+        forName: ManagedObjectContext.didChangeObjectsNotification, object: view, queue: nil
+    ) { note in
+        told.add((note.userInfo?[ManagedObjectContext.NotificationKey.insertedObjects.rawValue] as? Set<ManagedObject>)?.count ?? 0)
+    }
     let (read, merged) = try appHistory.catchUp()
+    NotificationCenter.default.removeObserver(watch)
     print("   read \(read.count) transactions after the app's token: "
         + read.map { "\($0.transactionNumber) (\($0.author ?? "nil"))" }.joined(separator: ", "))
     print("   merged \(merged.count) into the view context, skipped \(read.count - merged.count) of the app's own; "
-        + "expenses registered there: \(registeredBefore) → \(view.registeredObjects.count)")
+        + "its did-change named \(told.count) new expenses")
 }
 
 print("")
@@ -255,4 +262,13 @@ final class NotificationArrival: @unchecked Sendable {
 
     var first: (at: Date, onMain: Bool, token: PersistentHistoryToken?)? { lock.withLock { seen } }
     var merged: Int { lock.withLock { mergedCount } }
+}
+
+/// How many new objects a context's did-change notifications named.
+final class MergeTally: @unchecked Sendable {
+    private let lock = NSLock()
+    private var total = 0
+
+    func add(_ count: Int) { lock.withLock { total += count } }
+    var count: Int { lock.withLock { total } }
 }

@@ -68,7 +68,8 @@ extension ManagedObjectContext {
     func object(forPrimaryKey primaryKey: Int64, entity: EntityDescription) -> ManagedObject {
         guard entity.hasSubentities else { return object(forPrimaryKey: primaryKey, exactEntity: entity) }
         for member in entity.family {
-            if let object = registry.object(entityIndex: member.index, primaryKey: primaryKey) { return object }
+            if let object = registry.heldObject(entityIndex: member.index, primaryKey: primaryKey,
+                                                keepingAll: retainsRegisteredObjects) { return object }
         }
         let found = try? withReadStore { try $0.entities(of: entity, primaryKeys: [primaryKey])[primaryKey] }
         // A row that is gone leaves a fault of `entity` itself, which reports the row missing when touched.
@@ -77,7 +78,8 @@ extension ManagedObjectContext {
 
     /// The registered object (or a new fault) for row `primaryKey`, known to be of `entity` itself.
     func object(forPrimaryKey primaryKey: Int64, exactEntity entity: EntityDescription) -> ManagedObject {
-        if let object = registry.object(entityIndex: entity.index, primaryKey: primaryKey) { return object }
+        if let object = registry.heldObject(entityIndex: entity.index, primaryKey: primaryKey,
+                                            keepingAll: retainsRegisteredObjects) { return object }
         return object(with: permanentID(of: entity, primaryKey: primaryKey))
     }
 
@@ -101,7 +103,8 @@ extension ManagedObjectContext {
     /// values, unsaved changes or not: a fetch does not refresh it.
     func object(for row: StoreRow, entity: EntityDescription, ids: PermanentIDs, asFault: Bool,
                 ownStore: Bool) -> ManagedObject {
-        if let object = registry.object(entityIndex: entity.index, primaryKey: row.primaryKey) {
+        if let object = registry.heldObject(entityIndex: entity.index, primaryKey: row.primaryKey,
+                                            keepingAll: retainsRegisteredObjects) {
             switch object.faultState {
             case .faultWithoutRow where !object.isInaccessible:
                 object.adopt(row, asFault: asFault)

@@ -12,6 +12,7 @@ extension ManagedObjectContext {
     ///   and `FetchRequest<ManagedObject>` returns them all.
     public func fetch<Result>(_ request: FetchRequest<Result>) throws -> [Result] {
         checkQueue("fetch(_:)")
+        scheduleMainQueueSweep()
         let entity = try entity(for: request)
         let results: [Any]
         switch request.resultType {
@@ -157,12 +158,15 @@ extension ManagedObjectContext {
         let table = registry.permanentTable(entityIndex: entity.index)
         let objectClass = entity.managedObjectClass
         let scope = ids.scope(of: entity)
+        let keepsAll = retainsRegisteredObjects
         precondition(!scope.isTemporary, "a store's scopes are of permanent IDs")
         rows.consumeInOrder(packed: { fetched, row in
             let primaryKey = fetched.key(at: row)
             let version = fetched.version(at: row)
             let block = Unmanaged.passUnretained(fetched.block)
-            if let registered = table.object(for: primaryKey) {
+            // An object only the registry holds is let go of: the row gets a new object, as on Apple, where the
+            // old one would be gone.
+            if let registered = table.heldObject(for: primaryKey, keepingAll: keepsAll) {
                 switch registered.faultState {
                 case .faultWithoutRow where !registered.isInaccessible:
                     registered.adoptPacked(block, row: row, version: version, asFault: asFaults)

@@ -61,6 +61,8 @@ extension ManagedObjectContext {
     /// `NSInvalidatedAllObjectsKey`) and the forgotten objects' IDs.
     public func reset() {
         checkQueue("reset()")
+        // Objects nobody holds are gone already: they are not among the forgotten.
+        dropUnreferencedObjects(recentOnly: false)
         let forgotten = registry.objects.map(\.objectID)
         invalidateAll()
         registry.removeAll()
@@ -141,6 +143,7 @@ extension ManagedObjectContext {
     /// Refreshes every registered object, keeping unsaved changes (unchanged objects become faults, unless they
     /// hold transient attributes: see ``refresh(_:mergeChanges:)``).
     public func refreshAllObjects() {
+        dropUnreferencedObjects(recentOnly: false)
         for object in registry.objects where !object.insertedFlag {
             refresh(object, mergeChanges: true)
         }

@@ -53,6 +53,22 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
             }
         }
     }
+    /// When `true`, the context keeps a strong reference to every object registered in it; when `false` (the
+    /// default, as in Core Data), only to objects with unsaved changes — inserted, updated or deleted — until they
+    /// are saved or rolled back. An object without changes that nothing else holds (your variables, an array of
+    /// fetch results, another object's relationship, a fetched results controller) then goes away: it leaves
+    /// ``registeredObjects``, ``registeredObject(for:)`` returns nil for its ID and ``object(with:)`` makes a new
+    /// fault. Relationships hold their objects strongly, so two objects that reach each other keep each other
+    /// registered until one is turned into a fault (``refresh(_:mergeChanges:)`` with `false`, ``reset()``).
+    ///
+    /// When an object nobody holds is freed is undocumented by Apple (its autorelease pool decides); Persistence
+    /// takes the strict reading: it is gone as soon as anything asks (``registeredObjects``,
+    /// ``registeredObject(for:)``, ``object(with:)``, ``existingObject(with:)``, a fetch, a merge), and its memory
+    /// is given back at the end of the `perform` or `performAndWait` block, or of the main-queue event.
+    public var retainsRegisteredObjects = false {
+        // Turned off: the next end of a block looks at every object.
+        didSet { if !retainsRegisteredObjects && oldValue { sweepCredit = Int.max / 2 } }
+    }
     /// When a fault's row is gone from the store: `true` (Core Data's default) makes the object read as deleted
     /// with empty values instead of failing.
     public var shouldDeleteInaccessibleFaults = true
@@ -63,6 +79,10 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     // The object graph's bookkeeping is `@exclusivity(unchecked)`, like the objects' own state: it is touched only on
     // the context's queue, and run-time exclusivity checks on every insert and registration cost more than the work.
     @exclusivity(unchecked) var registry = ObjectRegistry()
+    /// The places the sweeps at the ends of blocks looked at since the last full sweep (see `sweepAtEndOfBlock()`).
+    @exclusivity(unchecked) var sweepCredit = 0
+    /// A sweep of this main-queue context waits on the main queue.
+    @exclusivity(unchecked) var mainQueueSweepScheduled = false
     /// Rows for the packed values of the objects inserted here (see ``PackedRow/makeInitialUnretained(_:layout:in:)``).
     @exclusivity(unchecked) var newObjectRows = PackedRowAllocator()
     @exclusivity(unchecked) var inserted = ObjectList(.inserted)
@@ -142,8 +162,14 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     }
 
     /// Runs `block` on the context's queue, later; returns at once.
+    ///
+    /// When the block ends, the objects it registered that nothing holds are let go of (see
+    /// ``retainsRegisteredObjects``).
     public func perform(_ block: @escaping @Sendable () -> Void) {
-        queue.async(execute: block)
+        queue.async { [weak self] in
+            block()
+            self?.sweepAtEndOfBlock()
+        }
     }
 
     /// When an `async` ``perform(schedule:_:)`` runs its block.
@@ -162,8 +188,10 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
                                                _ block: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
         if schedule == .immediate && isOnQueue { return try block() }
         let result: Result<T, E> = await withCheckedContinuation { continuation in
-            queue.async {
-                continuation.resume(returning: Result { () throws(E) -> T in try block() })
+            queue.async { [weak self] in
+                let result = Result { () throws(E) -> T in try block() }
+                self?.sweepAtEndOfBlock()
+                continuation.resume(returning: result)
             }
         }
         return try result.get()
@@ -171,11 +199,17 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     /// Runs `block` on the context's queue and waits for it. Re-entrant: called from the queue itself, it runs
     /// `block` at once.
+    ///
+    /// When a block run on the queue ends, the objects it registered that nothing holds are let go of (see
+    /// ``retainsRegisteredObjects``); a block run at once, inside another, leaves that to the outer one.
     public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
         if isOnQueue { return try block() }
         return try queue.sync {
             PerformingContexts.push(self)
-            defer { PerformingContexts.pop() }
+            defer {
+                PerformingContexts.pop()
+                sweepAtEndOfBlock()
+            }
             return try block()
         }
     }
@@ -190,8 +224,12 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     public var updatedObjects: Set<ManagedObject> { Set(updated.objects.filter { !$0.deletedFlag && $0.hasChanges }) }
     /// Saved objects deleted since the last save.
     public var deletedObjects: Set<ManagedObject> { Set(deleted.objects.filter { !$0.objectID.isTemporaryID }) }
-    /// Every object this context knows (faults included).
-    public var registeredObjects: Set<ManagedObject> { Set(registry.objects) }
+    /// Every object this context knows (faults included): those with unsaved changes and those something still
+    /// holds (all of them with ``retainsRegisteredObjects``).
+    public var registeredObjects: Set<ManagedObject> {
+        dropUnreferencedObjects(recentOnly: false)
+        return Set(registry.objects)
+    }
 
     // MARK: - Inserting and deleting
 
@@ -286,7 +324,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     // MARK: - Looking objects up
 
-    /// The object this context has for `objectID`, if it has one; never reads the store.
+    /// The object this context has for `objectID`, if it has one; never reads the store. An object without changes
+    /// that nothing holds is gone (see ``retainsRegisteredObjects``).
     public func registeredObject(for objectID: ManagedObjectID) -> ManagedObject? {
         registeredObject(forID: objectID)
     }

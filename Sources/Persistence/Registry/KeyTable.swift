@@ -81,6 +81,41 @@ struct KeyTable {
 
     var objects: [ManagedObject] { entries.compactMap(\.object) }
 
+    /// Takes the object for `key` out and returns it when nothing besides this table holds it; nil otherwise.
+    mutating func removeIfUnreferenced(_ key: Int64) -> ManagedObject? {
+        guard !entries.isEmpty else { return nil }
+        let mask = entries.count - 1
+        var index = Self.slot(for: key, mask: mask)
+        while true {
+            let current = entries[index].key
+            if current == key {
+                guard isKnownUniquelyReferenced(&entries[index].object) else { return nil }
+                let object = entries[index].object
+                entries[index] = Entry(key: -1, object: nil)
+                count -= 1
+                return object
+            }
+            if current == 0 { return nil }
+            index = (index + 1) & mask
+        }
+    }
+
+    /// Takes out every object that nothing besides this table holds, calling `dropped` with each before letting
+    /// go of it. Returns the number of entries looked at. An emptied table gives its memory back.
+    @discardableResult
+    mutating func dropUnreferenced(_ dropped: (ManagedObject) -> Void) -> Int {
+        let visited = entries.count
+        for index in entries.indices where entries[index].key > 0 {
+            guard isKnownUniquelyReferenced(&entries[index].object) else { continue }
+            let object = entries[index].object.unsafelyUnwrapped
+            entries[index] = Entry(key: -1, object: nil)
+            count -= 1
+            dropped(object)
+        }
+        if count == 0 && !entries.isEmpty { removeAll() }
+        return visited
+    }
+
     /// Makes room for `additional` more objects at once (instead of growing step by step while they arrive).
     mutating func reserve(_ additional: Int) {
         let needed = (occupied + additional) * 2

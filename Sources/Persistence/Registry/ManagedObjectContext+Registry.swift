@@ -1,3 +1,5 @@
+import Foundation
+
 /// One object per ID per context: the registry, reached through these helpers.
 extension ManagedObjectContext {
     /// The registry's store identifier, read from the coordinator once it has a store.
@@ -18,14 +20,89 @@ extension ManagedObjectContext {
         return object.entity.index
     }
 
+    /// The object registered for `id`, when something besides the registry holds it: one only the registry holds
+    /// is let go of first (unless ``retainsRegisteredObjects``), as Core Data would have freed it.
     func registeredObject(forID id: ManagedObjectID) -> ManagedObject? {
         syncStoreIdentifier()
-        return registry.object(for: id, entityIndex: entityIndex(of: id))
+        let index = entityIndex(of: id)
+        if !retainsRegisteredObjects, letGoIfUnreferenced(id, entityIndex: index) { return nil }
+        return registry.object(for: id, entityIndex: index)
     }
 
     func register(_ object: ManagedObject) {
         if !object.objectID.isTemporaryID { syncStoreIdentifier() }
         registry.insert(object, for: object.objectID, entityIndex: entityIndex(of: object))
+        scheduleMainQueueSweep()
+    }
+
+    // MARK: - Letting go of objects nobody holds
+
+    /// Lets go of the object registered for `id` when only the registry holds it — and then of every object that
+    /// this leaves held by the registry alone. `true` when the object for `id` went.
+    @discardableResult
+    func letGoIfUnreferenced(_ id: ManagedObjectID, entityIndex: Int?) -> Bool {
+        var pending: [ManagedObjectID] = []
+        do {
+            guard let object = registry.removeIfUnreferenced(id, entityIndex: entityIndex) else { return false }
+            collectHeldIDs(of: object, into: &pending)
+        }
+        letGo(&pending)
+        return true
+    }
+
+    /// Lets go of every registered object that nothing outside the registry holds, to a fixed point (an object
+    /// let go of may have been the last holder of another). With `recentOnly`, only the objects registered since
+    /// the last sweep are looked at — and whatever letting go of them frees. Returns the places looked at.
+    @discardableResult
+    func dropUnreferencedObjects(recentOnly: Bool) -> Int {
+        guard !retainsRegisteredObjects else { return 0 }
+        var pending: [ManagedObjectID] = []
+        let visited = registry.dropUnreferenced(recentOnly: recentOnly) { collectHeldIDs(of: $0, into: &pending) }
+        letGo(&pending)
+        return visited
+    }
+
+    /// Where Core Data's autorelease pool would drain — the end of a `perform` or `performAndWait` block, the end
+    /// of a main-queue event, ``processPendingChanges()`` — the objects registered since the last sweep that
+    /// nobody holds are let go of. The older ones are looked at in a full sweep once the sweeps since the last one
+    /// have looked at as many places as the registry holds objects, so the cost stays proportional to the work.
+    func sweepAtEndOfBlock() {
+        guard !retainsRegisteredObjects else { return }
+        sweepCredit += dropUnreferencedObjects(recentOnly: true) + Self.sweepCreditPerBlock
+        if sweepCredit >= registry.count {
+            dropUnreferencedObjects(recentOnly: false)
+            sweepCredit = 0
+        }
+    }
+
+    /// What each end of a block adds towards the next full sweep, besides the places its own sweep looked at.
+    static let sweepCreditPerBlock = 64
+
+    /// A main-queue context used straight from the main thread has no block to end: its sweep runs as the next
+    /// main-queue event, as Core Data's does at the end of the current one.
+    func scheduleMainQueueSweep() {
+        guard concurrencyType == .mainQueue, !retainsRegisteredObjects, !mainQueueSweepScheduled else { return }
+        mainQueueSweepScheduled = true
+        DispatchQueue.main.async { [weak self] in
+            guard let self else { return }
+            self.mainQueueSweepScheduled = false
+            self.sweepAtEndOfBlock()
+        }
+    }
+
+    /// Adds the IDs of the objects of this context that `object` holds.
+    private func collectHeldIDs(of object: ManagedObject, into ids: inout [ManagedObjectID]) {
+        object.forEachHeldObject { held in
+            if held.managedObjectContext === self { ids.append(held.objectID) }
+        }
+    }
+
+    /// Lets go of the objects for `pending` that only the registry holds, and in turn of those they held.
+    private func letGo(_ pending: inout [ManagedObjectID]) {
+        while let id = pending.popLast() {
+            guard let object = registry.removeIfUnreferenced(id, entityIndex: entityIndex(of: id)) else { continue }
+            collectHeldIDs(of: object, into: &pending)
+        }
     }
 
     /// Takes `object` out of the registry, to register it again under another ID (or to detach it by hand).

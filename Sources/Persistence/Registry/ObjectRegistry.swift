@@ -30,6 +30,57 @@ struct ObjectRegistry {
         return others.isEmpty ? nil : others[id]
     }
 
+    /// The object for row `primaryKey` of the entity with `entityIndex` when something besides the registry holds
+    /// it; one that only the registry holds is let go of here (unless `keepingAll`) and nil comes back.
+    @inline(__always)
+    func heldObject(entityIndex: Int, primaryKey: Int64, keepingAll: Bool) -> ManagedObject? {
+        entityIndex < permanent.count ? permanent[entityIndex].heldObject(for: primaryKey, keepingAll: keepingAll) : nil
+    }
+
+    /// Takes the object for `id` out and returns it when nothing besides the registry holds it; nil when something
+    /// else holds it or none is registered.
+    mutating func removeIfUnreferenced(_ id: ManagedObjectID, entityIndex: Int?) -> ManagedObject? {
+        if !others.isEmpty, let index = others.index(forKey: id) {
+            guard isKnownUniquelyReferenced(&others.values[index]) else { return nil }
+            return others.remove(at: index).value
+        }
+        switch id.storage {
+        case .temporary(let number):
+            return temporary.removeIfUnreferenced(Int64(bitPattern: number), id: id)
+        case .permanent(let pk):
+            guard let entityIndex, entityIndex < permanent.count, id.storeIdentifier == storeIdentifier else { return nil }
+            return permanent[entityIndex].removeIfUnreferenced(pk)
+        }
+    }
+
+    /// Takes out every object that nothing besides the registry holds — among those registered since the last
+    /// sweep when `recentOnly` (with the temporary and foreign ones, few and short-lived), else all — calling
+    /// `dropped` with each before letting go of it. One pass: letting go of an object can leave another held by the
+    /// registry alone, which the caller finds through `dropped`. Returns the number of places looked at.
+    @discardableResult
+    mutating func dropUnreferenced(recentOnly: Bool, _ dropped: (ManagedObject) -> Void) -> Int {
+        var visited = 0
+        for index in permanent.indices {
+            visited += permanent[index].dropUnreferenced(recentOnly: recentOnly, dropped)
+        }
+        if temporary.count > 0 { visited += temporary.dropUnreferenced(dropped) }
+        if !others.isEmpty {
+            visited += others.count
+            // The keys apart first: iterating the dictionary's own indices would hold a second reference to its
+            // storage, and every check would then copy it.
+            for id in Array(others.keys) {
+                guard let index = others.index(forKey: id), isKnownUniquelyReferenced(&others.values[index]) else { continue }
+                dropped(others.remove(at: index).value)
+            }
+        }
+        return visited
+    }
+
+    /// The number of registered objects.
+    var count: Int {
+        permanent.reduce(0) { $0 + $1.count } + temporary.count + others.count
+    }
+
     mutating func insert(_ object: ManagedObject, for id: ManagedObjectID, entityIndex: Int?) {
         switch id.storage {
         case .temporary(let number):

@@ -20,6 +20,14 @@ final class PrimaryKeyTable {
     @exclusivity(unchecked) private var pageCount = 0
     @exclusivity(unchecked) private var overflow = KeyTable()
     @exclusivity(unchecked) private(set) var count = 0
+    /// The pages that received an object since the last sweep, in arrival order (a page may repeat when keys
+    /// alternate between pages): what a sweep of recent registrations visits. See the registry's README.
+    @exclusivity(unchecked) private var recentPages: [Int32] = []
+    @exclusivity(unchecked) private var lastRecentPage = -1
+    /// An object went to the overflow table since the last sweep.
+    @exclusivity(unchecked) private var overflowIsRecent = false
+    /// More pages received objects than ``recentPages`` keeps: the next sweep looks at all of them.
+    @exclusivity(unchecked) private var recentPagesOverflowed = false
 
     deinit {
         for index in 0..<directorySize {
@@ -43,12 +51,59 @@ final class PrimaryKeyTable {
         return overflow.count == 0 ? nil : overflow.object(for: key)
     }
 
+    /// The object for `key` when something besides this table holds it. An object only the table holds is taken
+    /// out and let go of instead (unless `keepingAll`), and nil comes back: nobody can tell it from one that was
+    /// freed (see the registry's README).
+    @inline(__always)
+    func heldObject(for key: Int64, keepingAll: Bool) -> ManagedObject? {
+        if let slot = slot(for: key), slot.pointee != nil {
+            if !keepingAll && isKnownUniquelyReferenced(&slot.pointee) {
+                slot.pointee = nil
+                count -= 1
+                return nil
+            }
+            return slot.pointee
+        }
+        guard overflow.count > 0 else { return nil }
+        if !keepingAll, overflow.removeIfUnreferenced(key) != nil {
+            count -= 1
+            return nil
+        }
+        return overflow.object(for: key)
+    }
+
+    /// Takes the object for `key` out and returns it when nothing besides this table holds it; nil otherwise.
+    func removeIfUnreferenced(_ key: Int64) -> ManagedObject? {
+        if let slot = slot(for: key), slot.pointee != nil {
+            guard isKnownUniquelyReferenced(&slot.pointee) else { return nil }
+            let object = slot.pointee
+            slot.pointee = nil
+            count -= 1
+            return object
+        }
+        guard overflow.count > 0, let object = overflow.removeIfUnreferenced(key) else { return nil }
+        count -= 1
+        return object
+    }
+
     func insert(_ object: ManagedObject, for key: Int64) {
         precondition(key > 0, "keys are positive")
         guard let slot = slot(for: key) ?? makeSlot(for: key) else {
             if overflow.object(for: key) == nil { count += 1 }
             overflow.insert(object, for: key)
+            overflowIsRecent = true
             return
+        }
+        // One comparison per insert: a fetch fills its pages one after another.
+        let page = Int(truncatingIfNeeded: UInt64(bitPattern: key) >> UInt64(Self.pageShift))
+        if page != lastRecentPage {
+            // Beyond this many (keys jumping between pages, or no sweep for long), the next sweep looks at all.
+            if recentPages.count < 65_536 {
+                recentPages.append(Int32(truncatingIfNeeded: page))
+            } else {
+                recentPagesOverflowed = true
+            }
+            lastRecentPage = page
         }
         if slot.pointee == nil {
             count += 1
@@ -128,6 +183,49 @@ final class PrimaryKeyTable {
             if slot.pointee != nil, !isKnownUniquelyReferenced(&slot.pointee) { body(slot.pointee!) }
         }
         overflow.forEachSharedObject(body)
+    }
+
+    /// Takes out every object that nothing besides this table holds — of the pages and overflow entries that
+    /// received objects since the last sweep when `recentOnly`, else of all — and calls `dropped` with each before
+    /// letting go of it. Returns the number of slots looked at.
+    @discardableResult
+    func dropUnreferenced(recentOnly: Bool, _ dropped: (ManagedObject) -> Void) -> Int {
+        var visited = 0
+        func sweep(_ page: UnsafeMutablePointer<ManagedObject?>) {
+            for offset in 0..<Self.pageSize {
+                let slot = page + offset
+                guard slot.pointee != nil, isKnownUniquelyReferenced(&slot.pointee) else { continue }
+                let object = slot.pointee.unsafelyUnwrapped
+                slot.pointee = nil
+                count -= 1
+                dropped(object)
+            }
+            visited += Self.pageSize
+        }
+        if recentOnly && !recentPagesOverflowed {
+            if recentPages.count > 1 {
+                recentPages.sort()
+            }
+            var previous: Int32 = -1
+            for number in recentPages where number != previous {
+                previous = number
+                if Int(number) < directorySize, let page = directory![Int(number)] { sweep(page) }
+            }
+        } else {
+            for number in 0..<directorySize {
+                if let page = directory![number] { sweep(page) }
+            }
+        }
+        if overflow.count > 0 && (overflowIsRecent || !recentOnly) {
+            let before = overflow.count
+            visited += overflow.dropUnreferenced(dropped)
+            count -= before - overflow.count
+        }
+        recentPages.removeAll(keepingCapacity: recentPages.count <= 4096)
+        lastRecentPage = -1
+        overflowIsRecent = false
+        recentPagesOverflowed = false
+        return visited
     }
 
     private func forEachSlot(_ body: (UnsafeMutablePointer<ManagedObject?>) -> Void) {

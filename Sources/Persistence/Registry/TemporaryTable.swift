@@ -29,6 +29,34 @@ struct TemporaryTable {
         table.remove(number)
     }
 
+    /// Takes the object for `number` out and returns it when nothing besides this table holds it and its ID is
+    /// `id`; nil otherwise.
+    mutating func removeIfUnreferenced(_ number: Int64, id: ManagedObjectID) -> ManagedObject? {
+        indexNewEntries()
+        guard table.object(for: number)?.objectID == id else { return nil }
+        return table.removeIfUnreferenced(number)
+    }
+
+    /// See ``KeyTable/dropUnreferenced(_:)``; the unindexed list is swept as it is.
+    @discardableResult
+    mutating func dropUnreferenced(_ dropped: (ManagedObject) -> Void) -> Int {
+        var visited = table.count == 0 ? 0 : table.dropUnreferenced(dropped)
+        guard !unindexed.isEmpty else { return visited }
+        visited += unindexed.count
+        // Kept entries move to the front; the others end up behind them and are cut off (and freed) at once.
+        var kept = 0
+        for index in unindexed.indices {
+            if isKnownUniquelyReferenced(&unindexed[index]) {
+                dropped(unindexed[index])
+                continue
+            }
+            if kept != index { unindexed.swapAt(kept, index) }
+            kept += 1
+        }
+        unindexed.removeSubrange(kept...)
+        return visited
+    }
+
     mutating func removeAll() {
         table.removeAll()
         unindexed = []
