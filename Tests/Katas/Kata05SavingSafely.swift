@@ -258,15 +258,18 @@ final class Kata05SavingSafely: KataCase {
         kata(7, in: "PlantStore.swift", "deleteAll(completion:)") {
             let fern = try savedPlant("Fern")
             let store = PlantStore(container: container)
-            // The store's context reads the plant; then another context changes it. The store's copy is now out of
-            // date, and saving its deletion is a conflict (133020).
-            let seen = try store.context.performAndWait {
-                try store.context.fetch(Plant.fetchRequest()).map { $0.name }
-            }
+            // The store's context reads the plant and something keeps it (a screen showing it, say); then another
+            // context changes it. The store's copy is now out of date, and saving its deletion is a conflict
+            // (133020). Kept, because a context holds an unchanged object only while something else does: without
+            // `shown`, the plant would be gone and deleteAll's fetch would read it afresh, with no conflict.
+            let shown = try store.context.performAndWait { try store.context.fetch(Plant.fetchRequest()) }
+            let seen = store.context.performAndWait { shown.map { $0.name } }
             try expect(seen == ["Fern"], "the store's context reads \(seen) instead of [\"Fern\"].")
             fern.wateredOn = Date()
             try context.save()
-            let failed = try completion(of: "deleteAll(completion:)", store: store) { store.deleteAll(completion: $0) }
+            let failed = try withExtendedLifetime(shown) {
+                try completion(of: "deleteAll(completion:)", store: store) { store.deleteAll(completion: $0) }
+            }
             let error = try require(failed, "deleteAll(completion:) reported success, but its save failed (the plant "
                 + "was changed by another context): pass the save's error to the completion.")
             try expect((error as? PersistenceError)?.code == .managedObjectMerge,

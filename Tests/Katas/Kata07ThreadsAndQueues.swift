@@ -224,6 +224,9 @@ final class Kata07ThreadsAndQueues: KataCase {
     func test04_markListenedHandsOverTheObjectID() {
         kata(4, in: "EpisodeManager.swift", "markListened(_:)") {
             let background = recommendedBackground()
+            // Keeps every object it registers, saved or not, so the kata can see afterwards which episode changed
+            // there (by default a context keeps an unchanged object only while something holds it, as on Core Data).
+            background.retainsRegisteredObjects = true
             let manager = EpisodeManager(mainContext: context, backgroundContext: background)
             let episodes = try savedEpisodes("Pilot", "Finale")
             nonisolated(unsafe) let pilot = episodes[0]     // the caller's object, from the main context
