@@ -49,24 +49,15 @@ public struct KataVerifier: Sendable {
         // Every run from here on is a program the build made, and most of their time is spent waiting on queues
         // and timers: the starters' katas, the solutions' katas, one run per decoy and every example go to a
         // pool that keeps a few going at once, each with a log of its own.
-        var runs: [Run] = [
-            .katas(.starters, suites: suites, environment: [:], log: "verify-starters.log"),
-            .katas(.solutions, suites: suites, environment: [:], log: "verify-solutions.log"),
-        ]
-        runs += entries.map { .example($0.lesson) }
-        for entry in entries {
-            for decoy in entry.lesson.decoys?.cases ?? [] {
-                runs.append(.katas(.decoys, suites: [entry.suite.name], environment: ["LESSONS_DECOY": decoy.id],
-                                   log: "verify-decoy-\(decoy.id).log"))
-            }
-        }
+        let runs: [Run] = [.starters, .solutions] + entries.map { .example($0.lesson) }
+            + entries.flatMap { entry in (entry.lesson.decoys?.cases ?? []).map { .decoy($0, of: entry) } }
         let logs = workspace.packageRoot.appendingPathComponent(".build/lessons", isDirectory: true)
         do {
             try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
         } catch {
             throw LessonsError(.io, "cannot create \(workspace.displayPath(logs)): \(error.localizedDescription)")
         }
-        let jobs = runs.map { job(for: $0, logs: logs) }
+        let jobs = runs.map { job(for: $0, suites: suites, logs: logs) }
         // Without a test executable to run directly (macOS), each run is a `swift test`, and those wait for each
         // other's lock on the build folder anyway.
         let width = KataRunner(workspace: workspace).testExecutable() == nil ? 1 : ProcessPool.defaultWidth
@@ -76,20 +67,16 @@ public struct KataVerifier: Sendable {
             progress("runs \(finished) of \(jobs.count) (starters, solutions, examples, decoys)", nil)
         }
 
-        var decoyIndex = 0
-        let decoyCases = entries.flatMap { entry in (entry.lesson.decoys?.cases ?? []).map { (entry, $0) } }
         for (run, (job, status)) in zip(runs, zip(jobs, statuses)) {
             let output = (try? String(contentsOf: job.log, encoding: .utf8)) ?? ""
             switch run {
-            case .katas(.starters, _, _, _):
+            case .starters:
                 let report = XCTestOutputParser.parse(output)
                 result.starters = entries.map { Self.judgeStarters($0, report: report) }
-            case .katas(.solutions, _, _, _):
+            case .solutions:
                 let report = XCTestOutputParser.parse(output)
                 result.solutions = entries.map { Self.judgeSolutions($0, report: report) }
-            case .katas(.decoys, _, _, _):
-                let (entry, decoy) = decoyCases[decoyIndex]
-                decoyIndex += 1
+            case .decoy(let decoy, let entry):
                 result.decoys.append(Self.judgeDecoy(decoy, of: entry, report: XCTestOutputParser.parse(output)))
             case .example(let lesson):
                 result.examples.append(Self.judgeExample(lesson, status: status, output: output))
@@ -101,18 +88,27 @@ public struct KataVerifier: Sendable {
 
     /// One program to run after the build.
     private enum Run {
-        /// Suites of one subject's kata module, with `environment` added (`LESSONS_DECOY`), logged to `log`.
-        case katas(KataSubject, suites: [String], environment: [String: String], log: String)
+        /// Every suite against the starters, or against the solutions.
+        case starters, solutions
+        /// The decoys' module with one decoy switched on (`LESSONS_DECOY`), running its lesson's suite.
+        case decoy(Lesson.Decoys.Case, of: Entry)
         /// A lesson's example.
         case example(Lesson)
     }
 
-    private func job(for run: Run, logs: URL) -> ProcessPool.Job {
-        switch run {
-        case let .katas(subject, suites, environment, log):
+    private func job(for run: Run, suites: [String], logs: URL) -> ProcessPool.Job {
+        func katas(_ subject: KataSubject, _ suites: [String], _ environment: [String: String], log: String) -> ProcessPool.Job {
             let (arguments, environment) = KataRunner(workspace: workspace, subject: subject, language: language)
                 .builtInvocation(suites: suites, environment: environment)
             return .init(arguments: arguments, environment: environment, log: logs.appendingPathComponent(log))
+        }
+        switch run {
+        case .starters:
+            return katas(.starters, suites, [:], log: "verify-starters.log")
+        case .solutions:
+            return katas(.solutions, suites, [:], log: "verify-solutions.log")
+        case .decoy(let decoy, let entry):
+            return katas(.decoys, [entry.suite.name], ["LESSONS_DECOY": decoy.id], log: "verify-decoy-\(decoy.id).log")
         case .example(let lesson):
             let product = lesson.example.product
             let executable = workspace.buildFolder.appendingPathComponent("debug/\(product)")
