@@ -63,41 +63,38 @@ struct KeyTable {
 
     @discardableResult
     mutating func remove(_ key: Int64) -> ManagedObject? {
-        guard !entries.isEmpty else { return nil }
-        let mask = entries.count - 1
-        var index = Self.slot(for: key, mask: mask)
-        while true {
-            let current = entries[index].key
-            if current == key {
-                let object = entries[index].object
-                entries[index] = Entry(key: -1, object: nil)
-                count -= 1
-                return object
-            }
-            if current == 0 { return nil }
-            index = (index + 1) & mask
-        }
+        guard let index = index(of: key) else { return nil }
+        return take(at: index)
     }
 
     var objects: [ManagedObject] { entries.compactMap(\.object) }
 
     /// Takes the object for `key` out and returns it when nothing besides this table holds it; nil otherwise.
     mutating func removeIfUnreferenced(_ key: Int64) -> ManagedObject? {
+        guard let index = index(of: key), isKnownUniquelyReferenced(&entries[index].object) else { return nil }
+        return take(at: index)
+    }
+
+    /// The slot holding `key`, if any.
+    private func index(of key: Int64) -> Int? {
         guard !entries.isEmpty else { return nil }
         let mask = entries.count - 1
         var index = Self.slot(for: key, mask: mask)
         while true {
             let current = entries[index].key
-            if current == key {
-                guard isKnownUniquelyReferenced(&entries[index].object) else { return nil }
-                let object = entries[index].object
-                entries[index] = Entry(key: -1, object: nil)
-                count -= 1
-                return object
-            }
+            if current == key { return index }
             if current == 0 { return nil }
             index = (index + 1) & mask
         }
+    }
+
+    /// Empties the slot at `index` (leaving a tombstone, so later keys of its run stay reachable) and returns its
+    /// object.
+    private mutating func take(at index: Int) -> ManagedObject? {
+        let object = entries[index].object
+        entries[index] = Entry(key: -1, object: nil)
+        count -= 1
+        return object
     }
 
     /// Takes out every object that nothing besides this table holds, calling `dropped` with each before letting
@@ -107,10 +104,7 @@ struct KeyTable {
         let visited = entries.count
         for index in entries.indices where entries[index].key > 0 {
             guard isKnownUniquelyReferenced(&entries[index].object) else { continue }
-            let object = entries[index].object.unsafelyUnwrapped
-            entries[index] = Entry(key: -1, object: nil)
-            count -= 1
-            dropped(object)
+            dropped(take(at: index).unsafelyUnwrapped)
         }
         if count == 0 && !entries.isEmpty { removeAll() }
         return visited
