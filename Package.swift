@@ -1,5 +1,9 @@
 // swift-tools-version: 6.1
+import CompilerPluginSupport
 import PackageDescription
+#if os(Linux)
+import Foundation
+#endif
 
 /// The lessons, each by its one id `NN-slug`: its folder in lessons/, Sources/{Workbook,Solutions,Decoys,KataSupport,
 /// Examples}, its example product `exampleNN-slug` and its kata suite (`Tests/Katas/KataNNSlugInCamelCase.swift`)
@@ -35,6 +39,50 @@ let lessons: [LessonTargets] = [
 /// once for all three. Without it a learner's `swift test` builds and runs the starters' katas only.
 let kataSubjects = Context.environment["LESSONS_KATA_SUBJECTS"] == "all" ? ["Solutions", "Decoys"] : []
 
+/// The compiler plug-ins (macro targets), each in Sources/NAME: none yet. Each is compiled against swift-syntax,
+/// from one of two places:
+/// - the toolchain's own copy, when the toolchain evaluating this manifest has one (Linux toolchains ship it in
+///   `usr/lib/swift/host`, with module interfaces, for their own macros): already compiled, so a clean build spends
+///   about 25 seconds on it instead of 2½–3 minutes on two cores;
+/// - else, or with `LESSONS_SWIFT_SYNTAX=package`, the swift-syntax package.
+/// The plug-in's source is the same for both: it uses swift-syntax's macro protocols and, for its `main`, the
+/// message handling both places provide (swift-syntax's `SwiftCompilerPlugin` is only a `main` over it).
+let macroTargets: [String] = []
+
+/// The folder of the toolchain's own swift-syntax (`…/usr/lib/swift/host`), found from the PackageDescription
+/// library this manifest runs with; nil when that toolchain has none or the package is asked for.
+let toolchainSwiftSyntax: String? = {
+    #if os(Linux)
+    guard Context.environment["LESSONS_SWIFT_SYNTAX"] != "package",
+          let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return nil }
+    let suffix = "/pm/ManifestAPI/libPackageDescription.so"
+    guard let line = maps.split(separator: "\n").first(where: { $0.hasSuffix(suffix) }),
+          let start = line.firstIndex(of: "/") else { return nil }
+    let host = line[start...].dropLast(suffix.count) + "/host"
+    let needed = ["SwiftSyntax", "SwiftSyntaxBuilder", "SwiftSyntaxMacros", "SwiftCompilerPluginMessageHandling"]
+    let present = needed.allSatisfy { module in
+        FileManager.default.fileExists(atPath: "\(host)/\(module).swiftmodule")
+            && FileManager.default.fileExists(atPath: "\(host)/lib\(module).so")
+    }
+    return present ? String(host) : nil
+    #else
+    return nil
+    #endif
+}()
+
+func macroTarget(_ name: String) -> Target {
+    if let host = toolchainSwiftSyntax {
+        return .macro(name: name, swiftSettings: [.unsafeFlags(["-I", host])],
+                      linkerSettings: [.unsafeFlags(["-L", host, "-Xlinker", "-rpath", "-Xlinker", host])])
+    }
+    return .macro(name: name, dependencies: [
+        .product(name: "SwiftSyntax", package: "swift-syntax"),
+        .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+        .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+        .product(name: "_SwiftCompilerPluginMessageHandling", package: "swift-syntax"),
+    ])
+}
+
 let package = Package(
     name: "CoreDataWorkbook",
     platforms: [.macOS(.v14)],
@@ -44,7 +92,9 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-    ],
+    ] + (macroTargets.isEmpty || toolchainSwiftSyntax != nil ? [] : [
+        .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
+    ]),
     targets: [
         // C libraries from the system; only a few files import them (see README, "Layout").
         .systemLibrary(
@@ -98,7 +148,7 @@ let package = Package(
         // One runnable example per lesson (swift run lessons run N).
         .executableTarget(name: "example\(lesson.id)", dependencies: ["Persistence", "KataSupport"],
                           path: "Sources/Examples/\(lesson.id)", resources: lesson.exampleResources.map { .copy($0) })
-    } + kataSubjects.map { subject in
+    } + macroTargets.map(macroTarget) + kataSubjects.map { subject in
         // The same kata files against the reference solutions or the decoys, for `lessons verify` only
         // (lessons/README.md, "Katas"): Tests/KatasSolutions and Tests/KatasDecoys are links to Tests/Katas.
         .testTarget(name: "Katas\(subject)", dependencies: ["Persistence", "KataSupport", .target(name: subject)],
