@@ -25,11 +25,6 @@ struct CommonOptions: ParsableArguments {
         "The build folder for the katas and examples (default: the one lessons was built in).", valueName: "dir"))
     var scratchPath: String?
 
-    @Flag(name: .customLong("disable-index-store"), help: ArgumentHelp(
-        "Build without the editor's index, as SwiftPM's flag of that name (scripts/check's build folder is built so).",
-        visibility: .hidden))
-    var disableIndexStore = false
-
     var environment: [String: String] { ProcessInfo.processInfo.environment }
 
     var language: Language { lang?.language ?? Language.preferred(environment: environment) }
@@ -50,8 +45,7 @@ struct CommonOptions: ParsableArguments {
         let scratch = scratchPath.map(absolute)
             ?? Workspace.scratchPath(ofExecutable: Bundle.main.executableURL, packageRoot: root)
         return Workspace(packageRoot: root, lessonsDirectory: lessonsDirectory.map(absolute),
-                         progressFile: progressFile.map(absolute), scratchPath: scratch,
-                         indexStore: !disableIndexStore)
+                         progressFile: progressFile.map(absolute), scratchPath: scratch)
     }
 
     func catalog() throws(LessonsError) -> Catalog {

@@ -9,17 +9,11 @@ public struct Workspace: Sendable, Equatable {
     /// The SwiftPM build folder (`--scratch-path`) that `lessons` runs `swift test` and `swift run` in; nil for
     /// SwiftPM's default, `.build`. Sharing the folder `lessons` itself was built in avoids a second full build.
     public var scratchPath: URL?
-    /// Whether SwiftPM writes the editor's index while compiling (its default). scripts/check turns it off in its
-    /// own build folder: nothing there reads the index, and writing it is a fifth of the compiling. Every build
-    /// of one folder must agree, or each one recompiles everything.
-    public var indexStore: Bool
 
     /// The progress file's name in the package root (ignored by git, see `lessons/README.md`).
     public static let progressFileName = ".lessons-progress.json"
 
-    public init(packageRoot: URL, lessonsDirectory: URL? = nil, progressFile: URL? = nil, scratchPath: URL? = nil,
-                indexStore: Bool = true) {
-        self.indexStore = indexStore
+    public init(packageRoot: URL, lessonsDirectory: URL? = nil, progressFile: URL? = nil, scratchPath: URL? = nil) {
         self.packageRoot = packageRoot.standardizedFileURL
         self.scratchPath = scratchPath?.standardizedFileURL
         self.lessonsDirectory = (lessonsDirectory ?? packageRoot.appendingPathComponent("lessons")).standardizedFileURL
@@ -29,10 +23,9 @@ public struct Workspace: Sendable, Equatable {
 
     public var manifestFile: URL { lessonsDirectory.appendingPathComponent("manifest.json") }
 
-    /// The options that select the build folder and how it is built: `--scratch-path DIR` (none for SwiftPM's
-    /// default) and `--disable-index-store` when ``indexStore`` is off.
+    /// The options that select the build folder: `--scratch-path DIR`, or none for SwiftPM's default.
     public var buildOptions: [String] {
-        (scratchPath.map { ["--scratch-path", $0.path] } ?? []) + (indexStore ? [] : ["--disable-index-store"])
+        scratchPath.map { ["--scratch-path", $0.path] } ?? []
     }
 
     /// The build folder itself: ``scratchPath``, or SwiftPM's default `.build`.

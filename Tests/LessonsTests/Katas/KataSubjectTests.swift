@@ -12,10 +12,6 @@ final class KataSubjectTests: XCTestCase {
         let scratch = Workspace(packageRoot: root, scratchPath: root.appendingPathComponent(".build-katas"))
         XCTAssertEqual(scratch.buildOptions, ["--scratch-path", "/work/book/.build-katas"])
         XCTAssertEqual(scratch.buildFolder.path, "/work/book/.build-katas")
-        let unindexed = Workspace(packageRoot: root, scratchPath: root.appendingPathComponent(".build-check"),
-                                  indexStore: false)
-        XCTAssertEqual(unindexed.buildOptions,
-                       ["--scratch-path", "/work/book/.build-check", "--disable-index-store"])
         XCTAssertEqual(KataRunner(workspace: plain, subject: .starters).buildEnvironment, [:])
         XCTAssertEqual(KataRunner(workspace: plain, subject: .decoys).buildEnvironment, ["LESSONS_KATA_SUBJECTS": "all"])
     }
