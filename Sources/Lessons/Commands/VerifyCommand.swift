@@ -24,7 +24,16 @@ struct VerifyCommand: ParsableCommand {
     @Flag(name: .customLong("no-katas"), help: "Only read files: build and run nothing.")
     var noKatas = false
 
+    @Option(name: .customLong("jobs"), help: ArgumentHelp(
+        "Runs at once after the build (default: four per processor; most runs wait on timers, not the processor).",
+        valueName: "n"))
+    var jobs: Int?
+
     @OptionGroup var options: CommonOptions
+
+    func validate() throws {
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, not \(jobs).") }
+    }
 
     func run() throws {
         let start = Date()
@@ -42,7 +51,8 @@ struct VerifyCommand: ParsableCommand {
                 KataVerifier.Entry(lesson: audit.lesson, suite: try KataSuite.load(audit.lesson, workspace: catalog.workspace))
             }
             let bar = ProgressBar(label: "verify")
-            let kataVerifier = KataVerifier(workspace: catalog.workspace, entries: entries, language: options.language)
+            let kataVerifier = KataVerifier(workspace: catalog.workspace, entries: entries, language: options.language,
+                                            width: jobs)
             let result = try kataVerifier.run { step, parser in
                 if let parser, parser.finishedCount == 0, let (done, total) = parser.buildProgress {
                     bar.update(label: "\(step): building", done: done, total: total)

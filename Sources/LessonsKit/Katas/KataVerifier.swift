@@ -22,11 +22,14 @@ public struct KataVerifier: Sendable {
     public var entries: [Entry]
     /// The language the katas word their failures in (see ``KataRunner/language``).
     public var language: Language?
+    /// How many runs go at once after the build; nil for ``ProcessPool/defaultWidth``.
+    public var width: Int?
 
-    public init(workspace: Workspace, entries: [Entry], language: Language? = nil) {
+    public init(workspace: Workspace, entries: [Entry], language: Language? = nil, width: Int? = nil) {
         self.workspace = workspace
         self.entries = entries
         self.language = language
+        self.width = width
     }
 
     /// Runs everything from one build: the package with the katas compiled once per subject (see ``KataSubject``),
@@ -60,7 +63,7 @@ public struct KataVerifier: Sendable {
         let jobs = runs.map { job(for: $0, suites: suites, logs: logs) }
         // Without a test executable to run directly (macOS), each run is a `swift test`, and those wait for each
         // other's lock on the build folder anyway.
-        let width = KataRunner(workspace: workspace).testExecutable() == nil ? 1 : ProcessPool.defaultWidth
+        let width = KataRunner(workspace: workspace).testExecutable() == nil ? 1 : self.width ?? ProcessPool.defaultWidth
         var finished = 0
         let statuses = ProcessPool.run(jobs, in: workspace.packageRoot, width: width) { _, _ in
             finished += 1
