@@ -82,7 +82,7 @@ final class Kata01Testing: KataCase {
     func test03_testStackLoadsAnEmptyInMemoryStore() {
         kata(3, in: "TestStack.swift", "init()") {
             let stack = try TestStack()
-            let urls = stack.container.persistentStoreCoordinator.persistentStoreURLs
+            let urls = stack.container.persistentStoreCoordinator.persistentStores.compactMap(\.url)
             try expect(urls == [URL(fileURLWithPath: "/dev/null")], urls.isEmpty
                 ? "the test stack has no store: load it (loadPersistentStores) before returning from init()."
                 : "the test stack's store is at \(urls.map(\.path)); a test store belongs in memory: give its "

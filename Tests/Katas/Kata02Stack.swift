@@ -56,7 +56,7 @@ final class Kata02Stack: KataCase {
     func test01_loadHelperReturnsALoadedContainer() {
         kata(1, in: "PersistentContainer+Load.swift", "load(name:model:url:)") {
             let container = try PersistentContainer.load(name: "Garden", model: try GardenModel.make(), url: devNull)
-            let urls = container.persistentStoreCoordinator.persistentStoreURLs
+            let urls = container.persistentStoreCoordinator.persistentStores.compactMap(\.url)
             try expect(urls == [devNull], "load(name:model:url:) returned a container whose store is at "
                 + "\(urls.map(\.path)), not at the URL it was given (/dev/null): describe the store with that URL "
                 + "and load it before returning.")
@@ -83,7 +83,7 @@ final class Kata02Stack: KataCase {
         kata(3, in: "StorageProvider.swift", "init(modelName:location:)") {
             let first = try StorageProvider(location: .inMemory)
             try first.loadStores()
-            let urls = first.container.persistentStoreCoordinator.persistentStoreURLs
+            let urls = first.container.persistentStoreCoordinator.persistentStores.compactMap(\.url)
             try expect(urls == [devNull], "an in-memory StorageProvider's store is at \(urls.map(\.path)), not "
                 + "/dev/null: describe the store at location.url.")
             try savePlant("Fern", in: first.viewContext)
@@ -159,7 +159,7 @@ final class Kata02Stack: KataCase {
             try FileManager.default.removeItem(at: blocked.file)
             try FileManager.default.createDirectory(at: blocked.file, withIntermediateDirectories: true)
             try provider.loadStores()
-            let urls = provider.container.persistentStoreCoordinator.persistentStoreURLs
+            let urls = provider.container.persistentStoreCoordinator.persistentStores.compactMap(\.url)
             try expect(urls == [blocked.store], "after a failed load and a retry, the provider's store is at "
                 + "\(urls.map(\.path)), not at \(blocked.store.path): a second loadStores() must load the store again.")
             try savePlant("Fern", in: provider.viewContext)

@@ -221,12 +221,12 @@ final class Kata03Modelling: KataCase {
                 try expect(names == ["Group", "Item"], "the container's model has the entities \(names); expected "
                     + "[\"Group\", \"Item\"], drawn in Groups.xcdatamodeld. Give PersistentContainer the model's name "
                     + "and the bundle that holds it: GroupModelFile.name and GroupModelFile.bundle.")
-                let urls = container.persistentStoreCoordinator.persistentStoreURLs.map(\.path)
+                let urls = container.persistentStoreCoordinator.persistentStores.compactMap(\.url?.path)
                 let onDisk = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
                 try expect(urls == ["/dev/null"] && onDisk.isEmpty, "the loaded store is at \(urls), and the default "
                     + "store folder now holds \(onDisk). A store for tests belongs in memory: set the container's "
-                    + "persistentStoreDescriptions to [.inMemory()] before loadPersistentStores, which opens the "
-                    + "stores the descriptions name at the moment it runs.")
+                    + "persistentStoreDescriptions to a description whose URL is /dev/null before "
+                    + "loadPersistentStores, which opens the stores the descriptions name at the moment it runs.")
                 let context = container.viewContext
                 let group = Group(context: context)
                 group.name = "Errands"

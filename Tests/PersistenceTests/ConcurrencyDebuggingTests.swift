@@ -1,5 +1,5 @@
 import Foundation
-@testable import Persistence
+@_spi(ConcurrencyDebugging) @testable import Persistence
 import XCTest
 
 final class ConcurrencyDebuggingTests: PersistenceTestCase {

@@ -1,5 +1,5 @@
 import Foundation
-@testable import Persistence
+@_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// Persistent history: what a store with `NSPersistentHistoryTrackingKey` records for saves and batch requests,

@@ -1,5 +1,5 @@
 import Foundation
-@testable import Persistence
+@_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// A predicate's programming errors, which Core Data raises for: a malformed format (`init(parsing:)` throws it;

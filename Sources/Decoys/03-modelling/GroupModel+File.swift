@@ -7,7 +7,7 @@ extension GroupModel {
         // Mistake: the model is named by its file name, extension and all.
         let modelName = Decoy.isActive("model-named-with-extension") ? name + ".xcdatamodeld" : name
         let container = PersistentContainer(name: modelName, bundle: GroupModelFile.bundle)
-        let inMemory = [PersistentStoreDescription.inMemory()]
+        let inMemory = [PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]
         // Mistake: the store keeps the default description, a file in the user's data folder.
         if !Decoy.isActive("store-on-disk") && !Decoy.isActive("memory-after-load") {
             container.persistentStoreDescriptions = inMemory

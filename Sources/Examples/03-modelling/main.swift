@@ -23,7 +23,7 @@ print("1. The model, built in code:")
 for line in cookbook.description.split(separator: "\n") { print("   \(line)") }
 
 let container = PersistentContainer(name: "Cookbook", managedObjectModel: cookbook)
-container.persistentStoreDescriptions = [.inMemory()]
+container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]
 container.loadPersistentStores { _, error in
     if let error { print("   could not load the store: \(error)") }
 }
@@ -108,7 +108,7 @@ print("6. The same model drawn in Xcode's format (Cookbook.xcdatamodeld, a resou
 // The classes live in this program: name them, as the file says only "Recipe" and "Step".
 let drawn = PersistentContainer(name: "Cookbook", bundle: .module,
                                 managedObjectClasses: [Recipe.self, Step.self])
-drawn.persistentStoreDescriptions = [.inMemory()]
+drawn.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]
 drawn.loadPersistentStores { _, error in
     if let error { print("   could not load: \(error)") }
 }

@@ -6,7 +6,7 @@ import Persistence
 // context until it is saved; another context, reading the store, sees nothing before that. `swift run lessons run 4`.
 
 let container = PersistentContainer(name: GardenModel.name, managedObjectModel: try GardenModel.make())
-container.persistentStoreDescriptions = [.inMemory()]
+container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]
 container.loadPersistentStores { _, error in
     if let error { print("could not load the store: \(error)") }
 }

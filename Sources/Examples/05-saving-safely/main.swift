@@ -6,7 +6,7 @@ import Persistence
 // work — until rollback() clears it. Then what rollback and reset each throw away. `swift run lessons run 5`.
 
 let container = PersistentContainer(name: GardenModel.name, managedObjectModel: try GardenModel.make())
-container.persistentStoreDescriptions = [.inMemory()]
+container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]
 container.loadPersistentStores { _, error in
     if let error { print("could not load the store: \(error)") }
 }

@@ -7,7 +7,7 @@ import Persistence
 // only IDs. `swift run lessons run 6`.
 
 let container = PersistentContainer(name: WeatherModel.name, managedObjectModel: try WeatherModel.make())
-container.persistentStoreDescriptions = [.inMemory()]
+container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]
 container.loadPersistentStores { _, error in
     if let error { print("could not load the store: \(error)") }
 }

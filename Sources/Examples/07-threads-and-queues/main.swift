@@ -1,6 +1,7 @@
+// Persistence-only: the concurrency debugger in code (Core Data has only the launch argument).
+@_spi(ConcurrencyDebugging) import Persistence
 import Foundation
 import KataSupport
-import Persistence
 
 // Lesson 7's runnable example: a context used off its queue, caught by the concurrency debugger; perform against
 // performAndWait; an object against its objectID; re-entrant performAndWait against a hand-made wait; and the
@@ -9,7 +10,7 @@ import Persistence
 // child of the UI context. `swift run lessons run 7`.
 
 let container = PersistentContainer(name: PodcastModel.name, managedObjectModel: try PodcastModel.shared())
-container.persistentStoreDescriptions = [.inMemory()]
+container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]
 container.loadPersistentStores { _, error in
     if let error { print("could not load the store: \(error)") }
 }

@@ -7,7 +7,7 @@ import Persistence
 // parent save; and a private-queue child next to a background context on the store. `swift run lessons run 8`.
 
 let container = PersistentContainer(name: GardenModel.name, managedObjectModel: try GardenModel.make())
-container.persistentStoreDescriptions = [.inMemory()]
+container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]
 container.loadPersistentStores { _, error in
     if let error { print("could not load the store: \(error)") }
 }

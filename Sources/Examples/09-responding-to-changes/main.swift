@@ -8,7 +8,7 @@ import Persistence
 
 func makeContainer() -> PersistentContainer {
     let container = PersistentContainer(name: GardenModel.name, managedObjectModel: try! GardenModel.make())
-    container.persistentStoreDescriptions = [.inMemory()]
+    container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]
     container.loadPersistentStores { _, error in
         if let error { print("could not load the store: \(error)") }
     }

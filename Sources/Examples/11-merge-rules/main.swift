@@ -21,7 +21,7 @@ func t(_ english: String, _ russianText: String) -> String { russian ? russianTe
 /// A loaded container on a private in-memory store.
 func makeContainer() throws -> PersistentContainer {
     let container = PersistentContainer(name: BlogModel.name, managedObjectModel: try BlogModel.shared())
-    container.persistentStoreDescriptions = [.inMemory()]
+    container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]
     nonisolated(unsafe) var loadError: (any Error)?
     container.loadPersistentStores { _, error in loadError = error }
     if let loadError { throw loadError }

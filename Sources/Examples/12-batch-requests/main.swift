@@ -9,7 +9,7 @@ import Persistence
 
 func makeContainer() throws -> PersistentContainer {
     let container = PersistentContainer(name: FlashcardsModel.name, managedObjectModel: try FlashcardsModel.make())
-    container.persistentStoreDescriptions = [.inMemory()]
+    container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]
     container.loadPersistentStores { _, error in
         if let error { print("could not load the store: \(error)") }
     }

@@ -9,7 +9,7 @@ import Persistence
 
 func makeStation() throws -> PersistentContainer {
     let container = PersistentContainer(name: "Station", managedObjectModel: try StationModel.make())
-    container.persistentStoreDescriptions = [.inMemory()]
+    container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]
     container.loadPersistentStores { _, error in
         if let error { print("could not load the store: \(error)") }
     }

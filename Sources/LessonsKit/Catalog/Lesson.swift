@@ -88,10 +88,19 @@ public struct Lesson: Equatable, Sendable, Decodable {
     var lessonHints: [LocalizedText]? = nil
     /// The lesson's decoys; nil until it has any.
     public var decoys: Decoys?
+    /// The Persistence-only API (its `@_spi` groups) that the lesson's starter, solution and example may use, each
+    /// with the words of the lesson's text that name it as a stand-in; empty for most lessons: everything else they
+    /// use must be Core Data's API (``StandIn``).
+    public var standIns: [StandIn] {
+        get { listedStandIns ?? [] }
+        set { listedStandIns = newValue }
+    }
+    var listedStandIns: [StandIn]? = nil
 
     private enum CodingKeys: String, CodingKey {
         case number, slug, title, summary, languages, sources, katas, starter, solution, example, decoys
         case lessonHints = "hints"
+        case listedStandIns = "standIns"
     }
 
     /// `05-saving-safely`: the lesson's folder under `lessons/` and the stem of its handout page.

@@ -55,6 +55,7 @@ public struct LessonAudit: Sendable, Equatable {
         checkKatas(workspace)
         checkMirrors(workspace)
         checkDecoys(workspace)
+        checkStandIns(catalog)
         checkHints()
         state = problems.isEmpty ? .ready : .incomplete
     }
@@ -136,6 +137,56 @@ public struct LessonAudit: Sendable, Equatable {
         for (starter, solution) in zip(lesson.starter, lesson.solution)
         where workspace.exists(starter) && workspace.exists(solution) {
             compare(starter, with: solution, workspace)
+        }
+    }
+
+    /// The starter, the solution and the example use Core Data's API only, or a stand-in the lesson names: every
+    /// `@_spi(Group) import Persistence` in them must name a group of the lesson's ``Lesson/standIns``, listed
+    /// groups must be named in the text and used, and nothing imports Persistence `@testable`. The compiler does
+    /// the rest: without the import, a group's declarations do not exist.
+    private mutating func checkStandIns(_ catalog: Catalog) {
+        let workspace = catalog.workspace
+        let listed = Dictionary(lesson.standIns.map { ($0.group, $0) }, uniquingKeysWith: { first, _ in first })
+        var used: Set<String> = []
+        for folder in lesson.starter + lesson.solution + [lesson.example.path] {
+            for file in workspace.swiftFiles(at: folder) {
+                let path = folder.hasSuffix(".swift") ? folder : folder + "/" + file
+                guard let url = workspace.resolve(path),
+                      let source = try? String(contentsOf: url, encoding: .utf8) else { continue }
+                let found = StandIn.imports(in: source)
+                for line in found.testableLines {
+                    problems.append("\(path):\(line) imports Persistence @testable; a lesson's code uses its public API")
+                }
+                for (group, line) in found.groups {
+                    used.insert(group)
+                    if StandIn.reserved.contains(group) {
+                        problems.append("\(path):\(line) imports Persistence's @_spi(\(group)), which is for its own "
+                            + "tests and the katas' support code, not for a lesson's code")
+                    } else if listed[group] == nil {
+                        problems.append("\(path):\(line) uses Persistence-only API (@_spi(\(group))) that lesson "
+                            + "\(lesson.number) does not name: use Core Data's API, or list the group under \"standIns\" "
+                            + "in the manifest with the words of the text that tell the learner it is a stand-in")
+                    }
+                }
+            }
+        }
+        for standIn in lesson.standIns {
+            if StandIn.reserved.contains(standIn.group) {
+                problems.append("standIns lists \(standIn.group), which no lesson may use")
+            }
+            if !used.contains(standIn.group) {
+                problems.append("standIns lists \(standIn.group), but no file of the starter, the solution or the "
+                    + "example imports it: drop it from the manifest")
+            }
+            for language in writtenLanguages {
+                let file = catalog.textFile(of: lesson, language: language)
+                let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+                if !text.contains(standIn.namedAs) {
+                    problems.append("\(workspace.displayPath(file)) never mentions \(standIn.namedAs), the stand-in "
+                        + "(@_spi(\(standIn.group))) the lesson's code uses: say that it is Persistence's, and what "
+                        + "Core Data has instead")
+                }
+            }
         }
     }
 

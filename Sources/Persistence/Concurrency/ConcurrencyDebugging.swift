@@ -8,7 +8,10 @@ import Synchronization
 /// Off by default. Turn it on with the environment variable `PERSISTENCE_CONCURRENCY_DEBUG=1`, or in code with
 /// ``isEnabled``. A violation calls ``violationHandler``; without one it stops the program, as Core Data does — so a
 /// test or kata installs a handler and asserts on what it receives instead.
-public enum ConcurrencyDebugging {
+///
+/// Persistence-only, so declared in the `ConcurrencyDebugging` SPI group: a file sees it through
+/// `@_spi(ConcurrencyDebugging) import Persistence` (on Apple platforms the launch argument is the only switch).
+@_spi(ConcurrencyDebugging) public enum ConcurrencyDebugging {
     private static let handler = Mutex<(@Sendable (ConcurrencyViolation) -> Void)?>(nil)
 
     /// Whether contexts and objects check the queue they are used on.
@@ -48,7 +51,7 @@ public enum ConcurrencyDebugging {
 }
 
 /// One use of a context or managed object off its context's queue.
-public struct ConcurrencyViolation: Sendable, CustomStringConvertible {
+@_spi(ConcurrencyDebugging) public struct ConcurrencyViolation: Sendable, CustomStringConvertible {
     /// The context's name or description.
     public let context: String
     /// What was done: `fetch(_:)`, `save()`, `Movie.title`…

@@ -166,7 +166,7 @@ extension ManagedObjectContext {
     /// ```swift
     /// for await save in background.saves() { print(save.insertedObjectIDs.count, "new objects") }
     /// ```
-    public func saves() -> AsyncStream<ContextDidSave> {
+    @_spi(TestHarness) public func saves() -> AsyncStream<ContextDidSave> {
         saveObservers.makeStream()
     }
 

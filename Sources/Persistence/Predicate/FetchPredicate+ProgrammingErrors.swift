@@ -4,7 +4,7 @@ extension FetchPredicate {
     /// What a predicate does with a programmer's mistake that Core Data raises an exception for: a malformed format
     /// given to ``FetchPredicate/init(format:_:)``, or a predicate that cannot be evaluated against the object given
     /// to ``FetchPredicate/evaluate(with:)`` (an unknown key, a string compared with a number).
-    public enum ProgrammingErrorHandling: Sendable {
+    @_spi(TestHarness) public enum ProgrammingErrorHandling: Sendable {
         /// Stop the program with the error's message, as Core Data's exception (`NSInvalidArgumentException`,
         /// `NSUnknownKeyException`) stops an app. The default.
         case stop
@@ -19,7 +19,7 @@ extension FetchPredicate {
 
     /// What programming errors in predicates do, for the whole process: stop the program (the default) or be
     /// reported and fail where the predicate is used.
-    public static var programmingErrorHandling: ProgrammingErrorHandling {
+    @_spi(TestHarness) public static var programmingErrorHandling: ProgrammingErrorHandling {
         get { handling.withLock { $0 } }
         set { handling.withLock { $0 = newValue } }
     }

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// ```swift
 /// let container = PersistentContainer(name: "Movies", managedObjectModel: model)
-/// container.persistentStoreDescriptions = [.inMemory()]      // for tests
+/// container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]  // tests
 /// container.loadPersistentStores { description, error in
 ///     if let error { print("could not load \(description.url): \(error)") }
 /// }

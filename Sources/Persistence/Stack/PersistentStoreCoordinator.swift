@@ -86,11 +86,11 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         }
     }
 
-    /// The URLs of the loaded stores.
-    public var persistentStoreURLs: [URL] { lock.withLock { store.map { [$0.url] } ?? [] } }
+    /// The URLs of the loaded stores (Persistence-only; Core Data: `persistentStores.map(\.url)`).
+    @_spi(TestHarness) public var persistentStoreURLs: [URL] { lock.withLock { store.map { [$0.url] } ?? [] } }
 
-    /// The loaded store's identifier (its metadata UUID).
-    public var storeIdentifier: String? { lock.withLock { store?.identifier } }
+    /// The loaded store's identifier (its metadata UUID; Persistence-only).
+    @_spi(TestHarness) public var storeIdentifier: String? { lock.withLock { store?.identifier } }
 
     /// The ID named by a URI from ``ManagedObjectID/uriRepresentation()``, or `nil` when it is not an ID of
     /// this coordinator's store and model.

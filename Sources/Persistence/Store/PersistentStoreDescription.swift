@@ -40,8 +40,9 @@ public final class PersistentStoreDescription: @unchecked Sendable, CustomString
         self.url = url
     }
 
-    /// A description of a private in-memory store.
-    public static func inMemory() -> PersistentStoreDescription {
+    /// A description of a private in-memory store: Persistence's shorthand for `init(url:)` with `/dev/null`, as
+    /// written on Apple platforms.
+    @_spi(TestHarness) public static func inMemory() -> PersistentStoreDescription {
         PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))
     }
 

@@ -11,7 +11,7 @@ extension GroupModel {
     public static func containerFromModelFile(named name: String = GroupModelFile.name) throws -> PersistentContainer {
         let container = PersistentContainer(name: name, bundle: GroupModelFile.bundle)
         // Before loading: the descriptions say where the stores go.
-        container.persistentStoreDescriptions = [PersistentStoreDescription.inMemory()]
+        container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]
         nonisolated(unsafe) var loadError: (any Error)?
         container.loadPersistentStores { _, error in loadError = error }
         if let loadError { throw loadError }

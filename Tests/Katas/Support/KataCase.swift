@@ -1,6 +1,6 @@
 import Foundation
 import KataSupport
-import Persistence
+@_spi(ConcurrencyDebugging) @_spi(TestHarness) import Persistence
 import XCTest
 
 /// The base of every kata suite.

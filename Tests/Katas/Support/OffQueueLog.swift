@@ -1,5 +1,5 @@
 import Foundation
-import Persistence
+@_spi(ConcurrencyDebugging) import Persistence
 
 /// The off-queue uses Persistence's concurrency debugger reported during the current kata. The debugger calls
 /// its handler on whatever thread broke the rule, so the list is guarded by a lock.

@@ -5,7 +5,7 @@ import XCTest
 final class LessonAuditTests: TemporaryFolderTestCase {
     /// A one-lesson workbook; `files` are written on top of a complete lesson, `nil` contents remove one.
     private func workbook(hints: Int = 2, decoys: String = #"["a", "b"]"#, extraKatas: String = "",
-                          files: [String: String?] = [:]) throws -> Catalog {
+                          standIns: String = "", files: [String: String?] = [:]) throws -> Catalog {
         let hintList = (0..<hints).map { "\"Hint \($0 + 1).\"" }.joined(separator: ", ")
         let decoyCases = try JSONSerialization.jsonObject(with: Data(decoys.utf8)) as? [String] ?? []
         let cases = decoyCases.map { "{\"id\": \"\($0)\", \"mistake\": \"M\"}" }.joined(separator: ", ")
@@ -18,7 +18,7 @@ final class LessonAuditTests: TemporaryFolderTestCase {
                             "hints": {"test01_a": [\(hintList)]\(extraKatas)}},
                   "starter": ["Sources/Workbook/01-one"], "solution": ["Sources/Solutions/01-one"],
                   "example": {"product": "example01-one", "path": "Sources/Examples/01-one"},
-                  "decoys": {"path": "Sources/Decoys/01-one", "cases": [\(cases)]}}]}
+                  "decoys": {"path": "Sources/Decoys/01-one", "cases": [\(cases)]}\(standIns)}]}
                 """,
             "lessons/01-one/lesson.en.md": "# One\n\nText.\n",
             "Package.swift": "let lessons = [.init(id: \"01-one\")]\n",
@@ -100,6 +100,40 @@ final class LessonAuditTests: TemporaryFolderTestCase {
             "no decoys: list at least one known-wrong answer under \"decoys\" in the manifest",
         ])
         XCTAssertFalse(audit(catalog).katasRunnable)
+    }
+
+    func testALessonsCodeUsesPersistenceOnlyAPIOnlyWhereTheLessonNamesIt() throws {
+        let debugging = "@_spi(ConcurrencyDebugging) import Persistence\nprint(2)\n"
+        // Unlisted: the example may not use the group, nor may any lesson's code open Persistence up.
+        var problems = audit(try workbook(files: [
+            "Sources/Examples/01-one/main.swift": .some(debugging),
+            "Sources/Solutions/01-one/A.swift": .some("import Foundation\n@_spi(TestHarness) @testable import Persistence\n"),
+        ])).problems
+        XCTAssertEqual(problems, [
+            "Sources/Solutions/01-one/A.swift:2 imports Persistence @testable; a lesson's code uses its public API",
+            "Sources/Solutions/01-one/A.swift:2 imports Persistence's @_spi(TestHarness), which is for its own tests "
+                + "and the katas' support code, not for a lesson's code",
+            "Sources/Examples/01-one/main.swift:1 uses Persistence-only API (@_spi(ConcurrencyDebugging)) that lesson 1 "
+                + "does not name: use Core Data's API, or list the group under \"standIns\" in the manifest with the "
+                + "words of the text that tell the learner it is a stand-in",
+        ])
+        // Listed, but the text does not name it; listed and never used.
+        let listed = #", "standIns": [{"group": "ConcurrencyDebugging", "namedAs": "ConcurrencyDebugging.isEnabled"}]"#
+        problems = audit(try workbook(standIns: listed, files: ["Sources/Examples/01-one/main.swift": .some(debugging)]))
+            .problems
+        XCTAssertEqual(problems, ["lessons/01-one/lesson.en.md never mentions ConcurrencyDebugging.isEnabled, the "
+            + "stand-in (@_spi(ConcurrencyDebugging)) the lesson's code uses: say that it is Persistence's, and what "
+            + "Core Data has instead"])
+        problems = audit(try workbook(standIns: listed)).problems
+        XCTAssertTrue(problems.contains("standIns lists ConcurrencyDebugging, but no file of the starter, the solution "
+            + "or the example imports it: drop it from the manifest"), "\(problems)")
+        // Listed, named and used: ready.
+        let audit = audit(try workbook(standIns: listed, files: [
+            "Sources/Examples/01-one/main.swift": .some(debugging),
+            "lessons/01-one/lesson.en.md": .some("# One\n\nHere only: `ConcurrencyDebugging.isEnabled`.\n"),
+        ]))
+        XCTAssertEqual(audit.problems, [])
+        XCTAssertEqual(audit.state, .ready)
     }
 
     func testEveryNameComesFromTheLessonsId() throws {
