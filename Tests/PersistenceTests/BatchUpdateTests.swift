@@ -1,5 +1,5 @@
 import Foundation
-@testable import Persistence
+@_spi(BatchUpdateExpression) @testable import Persistence
 import XCTest
 
 final class BatchUpdateTests: PersistenceTestCase {

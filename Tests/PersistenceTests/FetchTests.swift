@@ -1,5 +1,5 @@
 import Foundation
-@testable import Persistence
+@_spi(PredicateParsing) @testable import Persistence
 import XCTest
 
 final class FetchTests: PersistenceTestCase {

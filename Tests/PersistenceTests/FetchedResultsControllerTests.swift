@@ -1,5 +1,5 @@
 import Foundation
-@testable import Persistence
+@_spi(SnapshotDifference) @testable import Persistence
 import XCTest
 
 /// The fetched results controller, one behaviour at a time: fetching into sections, its errors, reading the

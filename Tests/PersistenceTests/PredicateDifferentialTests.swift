@@ -1,5 +1,5 @@
 import Foundation
-import Persistence
+@_spi(PredicateParsing) import Persistence
 import XCTest
 
 /// A generated space of predicates — operators × options × key paths through to-one and to-many relationships ×

@@ -1,5 +1,5 @@
 import Foundation
-@testable import Persistence
+@_spi(PredicateParsing) @testable import Persistence
 import XCTest
 
 /// The parser meets a bounded stream of generated formats (fixed seed, so a failure reproduces): it never crashes,

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(TestHarness) @testable import Persistence
+@_spi(PredicateParsing) @_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// A predicate's programming errors, which Core Data raises for: a malformed format (`init(parsing:)` throws it;

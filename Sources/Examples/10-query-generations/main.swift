@@ -199,7 +199,7 @@ extension ManagedObjectContext {
     /// The episode with `number` in this context, fetched.
     func fetchEpisode(_ number: Int) -> Episode? {
         let request = Episode.fetchRequest()
-        request.predicate = try? FetchPredicate(parsing: "number == %d", number)
+        request.predicate = FetchPredicate(format: "number == %d", number)
         return (try? fetch(request))?.first
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import KataSupport
-import Persistence
+// Persistence-only: BatchUpdateExpression, where Core Data takes an NSExpression.
+@_spi(BatchUpdateExpression) import Persistence
 
 // Lesson 12's runnable example: a flashcard app whose maintenance jobs are batch requests. A batch update leaves
 // the view context stale until its IDs are merged; a merge policy lets an editor save over it; a batch delete's IDs

@@ -1,6 +1,7 @@
 import Foundation
 import KataSupport
-import Persistence
+// Persistence-only: FetchPredicate(parsing:), a throwing parse Core Data has not.
+@_spi(PredicateParsing) import Persistence
 
 // Lesson 13's runnable example: a search that ignores case and accents, wants every word and takes the user's text
 // literally; then a search over many rows, first blocking the main queue, then as an asynchronous fetch with a

@@ -1,5 +1,6 @@
 import Foundation
-import Persistence
+// Persistence-only: itemDifference(from:), where UIKit applies a snapshot itself.
+@_spi(SnapshotDifference) import Persistence
 
 // Lesson 15's runnable example: a station's departure board in the terminal, kept by a fetched results
 // controller while a background context — the feed from the signal box — saves changes. A plain fetch goes stale;

@@ -16,6 +16,10 @@
 /// - nil in, nil out: an attribute that is nil stays nil, and dividing by zero gives nil, as in SQL;
 /// - a result that does not fit the attribute (out of range, or nil for a non-optional attribute) fails the whole
 ///   request with 1550 / 1570, naming the object and the value, and nothing is written.
+///
+/// Persistence-only (Core Data takes an `NSExpression`), so declared in the `BatchUpdateExpression` SPI group:
+/// `@_spi(BatchUpdateExpression) import Persistence`.
+@_spi(BatchUpdateExpression)
 public struct BatchUpdateExpression: Sendable, CustomStringConvertible, ExpressibleByIntegerLiteral,
     ExpressibleByFloatLiteral
 {

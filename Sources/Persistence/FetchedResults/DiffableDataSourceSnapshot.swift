@@ -5,7 +5,8 @@
 ///
 /// Linux has no diffable data source to apply a snapshot to, so this is only the value: the same names and the
 /// same answers as UIKit's struct for reading and building one, and ``itemDifference(from:)`` and
-/// ``sectionDifference(from:)`` to turn two snapshots into the `CollectionDifference`s a screen applies.
+/// ``sectionDifference(from:)`` to turn two snapshots into the `CollectionDifference`s a screen applies (those two are
+/// Persistence-only, in the `SnapshotDifference` SPI group: `@_spi(SnapshotDifference) import Persistence`).
 ///
 /// ```swift
 /// func controller(_ controller: FetchedResultsController<any FetchRequestResult>,
@@ -96,12 +97,12 @@ public struct DiffableDataSourceSnapshot<SectionIdentifierType: Hashable, ItemId
 
     /// What turns `earlier`'s items into this snapshot's, all sections run together in order, with moves inferred:
     /// `earlier.itemIdentifiers.applying(difference)` gives ``itemIdentifiers``.
-    public func itemDifference(from earlier: Self) -> CollectionDifference<ItemIdentifierType> {
+    @_spi(SnapshotDifference) public func itemDifference(from earlier: Self) -> CollectionDifference<ItemIdentifierType> {
         itemIdentifiers.difference(from: earlier.itemIdentifiers).inferringMoves()
     }
 
     /// What turns `earlier`'s sections into this snapshot's.
-    public func sectionDifference(from earlier: Self) -> CollectionDifference<SectionIdentifierType> {
+    @_spi(SnapshotDifference) public func sectionDifference(from earlier: Self) -> CollectionDifference<SectionIdentifierType> {
         sectionIdentifiers.difference(from: earlier.sectionIdentifiers).inferringMoves()
     }
 }

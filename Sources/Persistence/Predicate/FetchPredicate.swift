@@ -59,16 +59,17 @@ public struct FetchPredicate: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Parses a format that may be malformed — typed by a user, read from a file — as ``init(format:_:)`` does,
-    /// throwing instead of stopping when it is.
+    /// throwing instead of stopping when it is. Persistence-only (Core Data raises an exception), so declared in the
+    /// `PredicateParsing` SPI group: `@_spi(PredicateParsing) import Persistence`.
     ///
     /// - Throws: ``FetchPredicateError`` — `.syntax` for a malformed format, `.argument` for too few or too many
     ///   arguments or one of an unsupported type — with the offending position.
-    public init(parsing format: String, _ arguments: Any?...) throws {
+    @_spi(PredicateParsing) public init(parsing format: String, _ arguments: Any?...) throws {
         try self.init(parsing: format, argumentArray: arguments)
     }
 
     /// Parses a format that may be malformed, with its arguments in an array. See ``init(parsing:_:)``.
-    public init(parsing format: String, argumentArray: [Any?]) throws {
+    @_spi(PredicateParsing) public init(parsing format: String, argumentArray: [Any?]) throws {
         self.expression = try PredicateParser.parse(format: format, arguments: argumentArray)
     }
 
