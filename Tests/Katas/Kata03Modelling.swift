@@ -31,7 +31,7 @@ final class Kata03Modelling: KataCase {
         let reader = container.newBackgroundContext()
         return try reader.performAndWait {
             var result: [String: [String]] = [:]
-            for group in try reader.fetch(Group.fetchRequest()) { result[group.name] = group.items.map(\.title) }
+            for group in try reader.fetch(Group.fetchRequest()) { result[group.name] = group.itemList.map(\.title) }
             return result
         }
     }
@@ -106,11 +106,11 @@ final class Kata03Modelling: KataCase {
             let (_, context) = try groupStore()
             let group = try Group.insert(named: "Errands", titles: ["Bread", "Stamps", "Batteries"], into: context)
             try expect(group.name == "Errands", "the group is called \"\(group.name)\", not \"Errands\".")
-            let titles = group.items.map(\.title)
+            let titles = group.itemList.map(\.title)
             try expect(titles == ["Bread", "Stamps", "Batteries"], "the group's items are \(titles); expected "
                 + "[\"Bread\", \"Stamps\", \"Batteries\"], in that order: make one item per title and put them in "
                 + "the group's items.")
-            try expect(group.items.allSatisfy { $0.group === group }, "an item's group is not the group that holds "
+            try expect(group.itemList.allSatisfy { $0.group === group }, "an item's group is not the group that holds "
                 + "it; with the inverse declared in the model, setting one side sets the other.")
             try expect(abs(group.createdAt.timeIntervalSinceNow) < 60, "createdAt is \(group.createdAt); set it to now.")
             try expect(context.insertedObjects.count == 4, "the context holds \(context.insertedObjects.count) new "
@@ -137,14 +137,14 @@ final class Kata03Modelling: KataCase {
             let extra = Item(context: context)
             extra.title = "Tea"
             extra.group = group                               // [Bread, Stamps, Batteries, Tea]
-            let held = group.items                            // what a screen showing the list holds
+            let held = group.itemList                          // what a screen showing the list holds
             try group.moveItem(at: 0, to: 2)
             let expected = ["Stamps", "Batteries", "Bread", "Tea"]
-            let titles = group.items.map(\.title)
+            let titles = group.itemList.map(\.title)
             try expect(titles == expected, "moving item 0 to 2 in [Bread, Stamps, Batteries, Tea] gave \(titles); "
                 + "expected \(expected): take the item out, then insert it at the new index.")
             let same = [held[1], held[2], held[0], held[3]]
-            let replaced = zip(group.items, same).filter { $0 !== $1 }.count
+            let replaced = zip(group.itemList, same).filter { $0 !== $1 }.count
             try expect(replaced == 0 && !held.contains(where: \.isDeleted), "after moving an item the titles are in "
                 + "the right order, but \(replaced) of the group's 4 items are new objects"
                 + (held.contains(where: \.isDeleted) ? " and the old ones are deleted" : "") + ": the list was "
@@ -181,10 +181,10 @@ final class Kata03Modelling: KataCase {
         kata(7, in: "GroupModel.swift", "make()") {
             let (container, context) = try groupStore()
             let group = try savedErrands(in: context)
-            context.delete(group.items[1])                   // Stamps
+            context.delete(group.itemList[1])                // Stamps
             // The delete rules run when the context processes its pending changes (at the latest, at the save).
             context.processPendingChanges()
-            let dangling = group.items.filter(\.isDeleted).count
+            let dangling = group.itemList.filter(\.isDeleted).count
             try expect(group.items.count == 2 && dangling == 0, "after deleting the item \"Stamps\" (and "
                 + "processPendingChanges()), its group still lists \(group.items.count) items, \(dangling) of them "
                 + "deleted: the item's delete rule for its group did nothing to the group. That is \"no action\", "
@@ -258,4 +258,9 @@ final class Kata03Modelling: KataCase {
             }
         }
     }
+}
+
+private extension Group {
+    /// The items in order: the relationship's `NSOrderedSet`, read as items.
+    var itemList: [Item] { items.compactMap { $0 as? Item } }
 }

@@ -28,7 +28,7 @@ final class BatchDeleteTests: PersistenceTestCase {
             let deck = Deck(context: context)
             deck.name = "Deck \(d)"
             deck.folder = folder
-            deck.cards = (0..<cards).map { c in
+            deck.cardList = (0..<cards).map { c in
                 let card = Card(context: context)
                 card.front = "Card \(d).\(c)"
                 for n in 0..<2 {
@@ -206,7 +206,7 @@ final class BatchDeleteTests: PersistenceTestCase {
         let store = try makeContainer(model: BatchModel.make())
         let context = store.viewContext
         let decks = try makeDecks(1, cards: 3, in: store)
-        let cards = decks[0].cards
+        let cards = decks[0].cardList
         let spanish = Tag(context: context)
         spanish.name = "Spanish"
         spanish.cards = [cards[0], cards[1]]
@@ -226,7 +226,7 @@ final class BatchDeleteTests: PersistenceTestCase {
     func testNoActionLeavesReferencesDangling() throws {
         let store = try makeContainer(model: BatchModel.make())
         let context = store.viewContext
-        let card = try makeDecks(1, cards: 1, in: store)[0].cards[0]
+        let card = try makeDecks(1, cards: 1, in: store)[0].cardList[0]
         let bookmark = Bookmark(context: context)
         bookmark.label = "Hard"
         bookmark.card = card
@@ -330,12 +330,12 @@ final class BatchDeleteTests: PersistenceTestCase {
     func testDeletingAChildBumpsItsParentAndLeavesItsSiblings() throws {
         let store = try makeContainer(model: BatchModel.make())
         let deck = try makeDecks(1, cards: 3, in: store)[0]
-        let middle = deck.cards[1]
+        let middle = deck.cardList[1]
         try store.viewContext.execute(BatchDeleteRequest(objectIDs: [middle.objectID]))
         XCTAssertEqual(try storedVersion(of: deck.objectID, in: store), 2)
         let reader = store.newBackgroundContext()
         let fronts = try reader.performAndWait {
-            try XCTUnwrap(reader.existingObject(with: deck.objectID) as? Deck).cards.map(\.front)
+            try XCTUnwrap(reader.existingObject(with: deck.objectID) as? Deck).cardList.map(\.front)
         }
         XCTAssertEqual(fronts, ["Card 0.0", "Card 0.2"], "the ordered list keeps its order around the gap")
     }

@@ -99,7 +99,7 @@ final class ChildContextTests: PersistenceTestCase {
             }
             try child.save()
         }
-        XCTAssertEqual(rope.scenes.map(\.number), [1, 2], "the parent's movie has the child's new scenes, in order")
+        XCTAssertEqual(rope.sceneList.map(\.number), [1, 2], "the parent's movie has the child's new scenes, in order")
         try context.save()
         XCTAssertEqual(try storedCount("Scene", "movie.title == 'Rope'"), 2)
     }

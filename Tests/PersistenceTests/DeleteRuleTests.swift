@@ -43,7 +43,7 @@ final class DeleteRuleTests: PersistenceTestCase {
         context.delete(scene)
         try context.save()
         XCTAssertEqual(try storedCount("Movie"), 1)
-        XCTAssertTrue(movie.scenes.isEmpty)
+        XCTAssertTrue(movie.sceneList.isEmpty)
     }
 
     func testDenyBlocksDeletingAStudioWithMovies() throws {
@@ -109,7 +109,7 @@ final class DeleteRuleTests: PersistenceTestCase {
         try reader.performAndWait {
             // Move a scene of a doomed movie to one that stays, unsaved, before deleting.
             let kept = try XCTUnwrap(movies["Movie 9"])
-            let moved = try XCTUnwrap(movies["Movie 0"]?.scenes.first)
+            let moved = try XCTUnwrap(movies["Movie 0"]?.sceneList.first)
             moved.movie = kept
             for number in 0..<5 { reader.delete(movies["Movie \(number)"]!) }
             try reader.save()
@@ -125,7 +125,7 @@ final class DeleteRuleTests: PersistenceTestCase {
         let movies = try savedMovies(in: parent)
         // The parent moves a scene of Movie 1 to Movie 8 without saving; the child deletes Movies 0 to 4.
         parent.performAndWait {
-            movies["Movie 1"]!.scenes.last!.movie = movies["Movie 8"]!
+            movies["Movie 1"]!.sceneList.last!.movie = movies["Movie 8"]!
         }
         let child = ManagedObjectContext(concurrencyType: .privateQueue)
         child.parent = parent

@@ -34,7 +34,7 @@ final class InsertAndSaveTests: PersistenceTestCase {
         XCTAssertEqual(movie.year, 2000, "the model's default value")
         XCTAssertNil(movie.rating)
         XCTAssertEqual(movie.title, "", "a nil non-optional String reads as empty")
-        XCTAssertTrue(movie.scenes.isEmpty)
+        XCTAssertTrue(movie.sceneList.isEmpty)
     }
 
     func testUpdatesAreTrackedAndSaved() throws {

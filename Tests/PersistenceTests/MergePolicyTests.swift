@@ -262,7 +262,7 @@ final class MergePolicyTests: PersistenceTestCase {
         try context.save()
         XCTAssertNil(scenes[0].movie, "in memory too, the scene lets go of the discarded movie")
         XCTAssertTrue(scenes[1].movie === last)
-        XCTAssertEqual(last.scenes.count, 1)
+        XCTAssertEqual(last.sceneList.count, 1)
         XCTAssertFalse(context.hasChanges, "the scene matches the store: nothing left to save")
         XCTAssertEqual(try storedCount("Scene"), 2, "both scenes are saved")
         XCTAssertEqual(try storedCount("Scene", "number == 2 AND movie.title == 'Dune'"), 1, "the survivor keeps its scene")

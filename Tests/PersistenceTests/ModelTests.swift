@@ -61,10 +61,71 @@ final class ModelTests: XCTestCase {
         final class Unordered: ManagedObject {
             @Managed var items: Set<Unordered>
         }
-        assertInvalid("ordered to-many relationship to Unordered ([T])", [
+        assertInvalid("ordered to-many relationship to Unordered (NSOrderedSet)", [
             EntityDescription(name: "Unordered", managedObjectClass: Unordered.self,
                               properties: [.toMany("items", "Unordered", inverse: nil, ordered: true)]),
         ])
+    }
+
+    /// Core Data hands an ordered to-many over as an `NSOrderedSet`; an `@NSManaged` property typed `[T]` compiles
+    /// and fails on its first read on a device, so the model refuses the array here, at start-up, for either kind.
+    func testAToManyRelationshipDeclaredAsASwiftArrayIsRefused() {
+        final class Listed: ManagedObject {
+            @Managed var items: [Listed]
+        }
+        for ordered in [true, false] {
+            assertInvalid("Listed.items is declared as [Listed], a Swift array. Core Data hands a to-many relationship "
+                          + "over as an NSOrderedSet (ordered) or an NSSet", [
+                EntityDescription(name: "Listed", managedObjectClass: Listed.self,
+                                  properties: [.toMany("items", "Listed", inverse: nil, ordered: ordered)]),
+            ])
+        }
+    }
+
+    func testAnOrderedToManyIsAnOrderedSetThatKeepsItsOrderThroughASave() throws {
+        final class Playlist: ManagedObject {
+            @Managed var name: String
+            @Managed var tracks: NSOrderedSet
+        }
+        final class Track: ManagedObject {
+            @Managed var title: String
+            @Managed var playlist: Playlist?
+        }
+        let model = try ManagedObjectModel(entities: [
+            EntityDescription(name: "Playlist", managedObjectClass: Playlist.self, properties: [
+                .attribute("name", .string),
+                .toMany("tracks", "Track", inverse: "playlist", ordered: true, deleteRule: .cascade),
+            ]),
+            EntityDescription(name: "Track", managedObjectClass: Track.self, properties: [
+                .attribute("title", .string), .toOne("playlist", "Playlist", inverse: "tracks"),
+            ]),
+        ])
+        let container = PersistentContainer(name: "Playlists", managedObjectModel: model)
+        container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]
+        container.loadPersistentStores { _, error in XCTAssertNil(error) }
+        let context = container.viewContext
+        let playlist = Playlist(context: context)
+        playlist.name = "Road"
+        let tracks = ["C", "A", "B"].map { title in
+            let track = Track(context: context)
+            track.title = title
+            return track
+        }
+        playlist.tracks = NSOrderedSet(array: tracks)
+        XCTAssertEqual(tracks.map { $0.playlist === playlist }, [true, true, true], "the inverse follows")
+        try context.save()
+        var reordered = playlist.tracks.array as! [Track]
+        reordered.swapAt(0, 2)
+        playlist.tracks = NSOrderedSet(array: reordered)
+        try context.save()
+
+        let reader = container.newBackgroundContext()
+        let titles: [String] = try reader.performAndWait {
+            let request = FetchRequest<Playlist>(entityName: "Playlist")
+            let read = try XCTUnwrap(try reader.fetch(request).first)
+            return read.tracks.compactMap { ($0 as? Track)?.title }
+        }
+        XCTAssertEqual(titles, ["B", "A", "C"])
     }
 
     func testDefaultValuesMustFitTheirAttribute() {

@@ -189,7 +189,7 @@ final class PackedRowTests: PersistenceTestCase {
         XCTAssertNotNil(movie.packedRow)
         XCTAssertEqual(movie.year, 2000, "the model's default")
         XCTAssertTrue(movie.actors.isEmpty)
-        XCTAssertTrue(movie.scenes.isEmpty)
+        XCTAssertTrue(movie.sceneList.isEmpty)
         XCTAssertNil(movie.director)
         XCTAssertNotNil(movie.packedRow, "reading empty relationships must not unpack")
         let director = Director(context: context)

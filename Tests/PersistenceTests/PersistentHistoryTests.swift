@@ -142,7 +142,7 @@ final class PersistentHistoryTests: PersistenceTestCase {
         let movie = Movie(context: view)
         movie.title = "Ran"
         movie.year = 1985
-        movie.scenes = (1...3).map { number in
+        movie.sceneList = (1...3).map { number in
             let scene = Scene(context: view)
             scene.number = number
             return scene
@@ -156,7 +156,7 @@ final class PersistentHistoryTests: PersistenceTestCase {
         let actor = Actor(context: view)
         actor.name = "Tatsuya Nakadai"
         movie.actors = [actor]
-        movie.scenes = movie.scenes.reversed()
+        movie.sceneList = movie.sceneList.reversed()
         movie.rating = 8.2
         try view.save()
         let changes = try XCTUnwrap(view.history().last?.changes)
@@ -167,7 +167,7 @@ final class PersistentHistoryTests: PersistenceTestCase {
         XCTAssertEqual(changes.first { $0.changedObjectID == actor.objectID }?.changeType, .insert)
         // The first and last scenes changed places: updated, with no property of their own.
         let moved = changes.filter { $0.changedObjectID.entityName == "Scene" }
-        XCTAssertTrue(moved.contains { $0.changedObjectID == movie.scenes.first?.objectID })
+        XCTAssertTrue(moved.contains { $0.changedObjectID == movie.sceneList.first?.objectID })
         XCTAssertTrue(moved.allSatisfy { $0.changeType == .update && $0.updatedProperties == [] })
     }
 

@@ -34,7 +34,7 @@ final class PredicateDifferentialTests: PersistenceTestCase {
             movie.rating = rating
             movie.director = director
             movie.actors = Set(actors)
-            movie.scenes = summaries.enumerated().map { index, summary in
+            movie.sceneList = summaries.enumerated().map { index, summary in
                 let scene = Scene(context: context)
                 scene.number = index
                 scene.summary = summary
@@ -136,10 +136,10 @@ final class PredicateDifferentialTests: PersistenceTestCase {
         let sceneConditions = ["$x.summary == nil", "$x.summary CONTAINS[cd] 'a'", "$x.number > 0", "$x.movie.rating > 0",
                                "$x.movie.director.name == 'naïve' OR summary == ''"]
         let movieConditions = ["$x.rating > 1", "$x.title LIKE[c] '*n*'", "$x.director == nil", "$x.actors.@count >= 2",
-                               "SUBQUERY($x.scenes, $s, $s.summary != nil).@count > 0", "ALL $x.actors.name != 'Ann'",
+                               "SUBQUERY($x.sceneList, $s, $s.summary != nil).@count > 0", "ALL $x.actors.name != 'Ann'",
                                "$x == SELF", "$x.rating == nil"]
         let cases: [(String, [String])] = [("actors", actorConditions), ("director.movies.actors", actorConditions),
-                                          ("scenes", sceneConditions), ("actors.movies.scenes", sceneConditions),
+                                          ("scenes", sceneConditions), ("actors.movies.sceneList", sceneConditions),
                                           ("director.movies", movieConditions), ("actors.movies", movieConditions)]
         var predicates: [FetchPredicate] = []
         for (collection, conditions) in cases {
@@ -177,7 +177,7 @@ final class PredicateDifferentialTests: PersistenceTestCase {
     /// Collection operators at the end of a key path through several to-many relationships (and to-ones between
     /// them) count and aggregate every object reached, as the evaluator flattens nested to-manys.
     func testCollectionOperatorsThroughSeveralToManyRelationshipsAgree() throws {
-        let collections = ["actors.movies", "director.movies.actors", "actors.movies.scenes", "director.movies.scenes",
+        let collections = ["actors.movies", "director.movies.actors", "actors.movies.sceneList", "director.movies.sceneList",
                            "actors.movies.director.movies", "scenes.movie.actors.movies"]
         var predicates: [FetchPredicate] = []
         for collection in collections {
@@ -204,7 +204,7 @@ final class PredicateDifferentialTests: PersistenceTestCase {
         }
         for op in ["@sum", "@avg", "@min", "@max"] {
             for value in [0, 1, 2] {
-                predicates.append(try FetchPredicate(parsing: "actors.movies.scenes.\(op).number == %d", value))
+                predicates.append(try FetchPredicate(parsing: "actors.movies.sceneList.\(op).number == %d", value))
             }
         }
         XCTAssertGreaterThan(predicates.count, 200)

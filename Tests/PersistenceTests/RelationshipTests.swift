@@ -59,24 +59,24 @@ final class RelationshipTests: PersistenceTestCase {
             scene.number = number
             return scene
         }
-        movie.scenes = [scenes[2], scenes[0], scenes[4], scenes[1], scenes[3]]
+        movie.sceneList = [scenes[2], scenes[0], scenes[4], scenes[1], scenes[3]]
         XCTAssertTrue(scenes[2].movie === movie)
         try context.save()
 
         let reader = container.newBackgroundContext()
         try reader.performAndWait {
             let fetched = try XCTUnwrap(reader.fetch(Movie.fetchRequest()).first)
-            XCTAssertEqual(fetched.scenes.map(\.number), [3, 1, 5, 2, 4])
+            XCTAssertEqual(fetched.sceneList.map(\.number), [3, 1, 5, 2, 4])
         }
 
         // Reordering alone is a change that is saved.
-        movie.scenes = movie.scenes.reversed()
+        movie.sceneList = movie.sceneList.reversed()
         XCTAssertTrue(movie.isUpdated)
         try context.save()
         try reader.performAndWait {
             reader.reset()
             let fetched = try XCTUnwrap(reader.fetch(Movie.fetchRequest()).first)
-            XCTAssertEqual(fetched.scenes.map(\.number), [4, 2, 5, 1, 3])
+            XCTAssertEqual(fetched.sceneList.map(\.number), [4, 2, 5, 1, 3])
         }
     }
 
@@ -87,7 +87,7 @@ final class RelationshipTests: PersistenceTestCase {
             scene.number = number
             scene.movie = movie
         }
-        XCTAssertEqual(movie.scenes.map(\.number), [1, 2, 3])
+        XCTAssertEqual(movie.sceneList.map(\.number), [1, 2, 3])
     }
 
     func testRelationshipsAreFaultsUntilUsed() throws {

@@ -24,7 +24,7 @@ final class ToManyPredicateTests: PersistenceTestCase {
             movie.title = title
             movie.actors = Set(actors)
             movie.director = title == "Nobody" ? nil : director
-            movie.scenes = summaries.enumerated().map { index, summary in
+            movie.sceneList = summaries.enumerated().map { index, summary in
                 let scene = Scene(context: context)
                 scene.number = index
                 scene.summary = summary

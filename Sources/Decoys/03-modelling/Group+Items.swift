@@ -15,7 +15,7 @@ extension Group {
             return item
         }
         // Mistake: the items are made but never put in the group.
-        if !Decoy.isActive("unlinked-items") { group.items = items }
+        if !Decoy.isActive("unlinked-items") { group.items = NSOrderedSet(array: items) }
         return group
     }
 
@@ -23,18 +23,18 @@ extension Group {
         // Mistake: the list is rebuilt from the titles, in the new order, as new items; the old ones are deleted.
         // The titles read right, but every item a caller holds is gone, and with it each item's note.
         if Decoy.isActive("move-recreates-items"), let context = managedObjectContext {
-            var titles = items.map(\.title)
+            var titles = (items.array as! [Item]).map(\.title)
             titles.insert(titles.remove(at: source), at: destination)
-            let old = items
-            items = titles.map { title in
+            let old = items.array as! [Item]
+            items = NSOrderedSet(array: titles.map { title in
                 let item = Item(context: context)
                 item.title = title
                 return item
-            }
+            })
             for item in old { context.delete(item) }
             return
         }
-        var reordered = items
+        var reordered = items.array
         if Decoy.isActive("move-swaps") {
             // Mistake: swapping two items is not moving one; everything between them stays out of place.
             reordered.swapAt(source, destination)
@@ -42,6 +42,6 @@ extension Group {
             let item = reordered.remove(at: source)
             reordered.insert(item, at: destination)
         }
-        items = reordered
+        items = NSOrderedSet(array: reordered)
     }
 }

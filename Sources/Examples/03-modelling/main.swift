@@ -35,7 +35,7 @@ func freshRead() throws -> [String] {
     return try reader.performAndWait {
         let request = Recipe.fetchRequest()
         request.sortDescriptors = [FetchSortDescriptor(\Recipe.title)]
-        return try reader.fetch(request).map { "\($0.title) (\($0.servings)): " + $0.steps.map(\.text).joined(separator: " → ") }
+        return try reader.fetch(request).map { "\($0.title) (\($0.servings)): " + ($0.steps.array as! [Step]).map(\.text).joined(separator: " → ") }
     }
 }
 
@@ -50,9 +50,9 @@ for text in ["Whisk", "Rest", "Fry", "Serve"] {
     step.recipe = pancakes                         // the inverse, pancakes.steps, gains the step at the end
 }
 try context.save()
-var steps = pancakes.steps
-steps.swapAt(1, 2)                                 // reorder: change the array, then give it back
-pancakes.steps = steps
+var steps = pancakes.steps.array as! [Step]        // the ordered set's objects, as steps
+steps.swapAt(1, 2)                                 // reorder: change the array, then give it back as a set
+pancakes.steps = NSOrderedSet(array: steps)
 try context.save()
 // endregion: ordered
 for line in try freshRead() { print("   \(line)") }
@@ -74,7 +74,7 @@ print("   after rollback the context has changes: \(context.hasChanges)")
 print("")
 print("4. Delete rules: nullify from step to recipe, cascade from recipe to steps.")
 // region: delete-rules
-context.delete(pancakes.steps[3])                  // "Serve": the step goes, the recipe stays
+context.delete(pancakes.steps[3] as! Step)         // "Serve": the step goes, the recipe stays
 try context.save()
 print("   deleted one step:     \(try freshRead())")
 context.delete(pancakes)                           // the recipe takes its steps with it

@@ -8,6 +8,7 @@ public final class Group: ManagedObject {
     @Managed public var name: String
     /// Mandatory: when the group was made.
     @Managed public var createdAt: Date
-    /// The group's items, in the order the user put them: an *ordered* to-many relationship (an array, not a set).
-    @Managed public var items: [Item]
+    /// The group's items, in the order the user put them: an *ordered* to-many relationship, which Core Data hands
+    /// over as an `NSOrderedSet` (each item once, in order; `items.array as! [Item]` reads them as items).
+    @Managed public var items: NSOrderedSet
 }

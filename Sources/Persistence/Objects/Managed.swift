@@ -7,7 +7,7 @@
 ///     @Managed var group: Group?          // to-one relationship
 /// }
 /// final class Group: ManagedObject {
-///     @Managed var items: [Item]          // ordered to-many
+///     @Managed var items: NSOrderedSet    // ordered to-many (read items.array as! [Item])
 ///     @Managed var tags: Set<Tag>         // unordered to-many
 /// }
 /// ```
@@ -145,6 +145,8 @@ extension EntityDescription {
                 try Self.checkClasses(of: r, declaredAs: type, at: where_, entity: entityName)
             case (.toMany(let type, let ordered), .relationship(let r)) where r.isToMany && r.isOrdered == ordered && Self.holds(r, as: type):
                 try Self.checkClasses(of: r, declaredAs: type, at: where_, entity: entityName)
+            case (.array(let type), _):
+                throw PersistenceError(.coreData, "Invalid model: \(where_) is declared as [\(type)], a Swift array. Core Data hands a to-many relationship over as an NSOrderedSet (ordered) or an NSSet, and on Apple platforms an @NSManaged property typed [\(type)] fails on its first read: declare it NSOrderedSet for an ordered relationship (read it with .array), or Set<\(type)> for an unordered one.", entityName: entityName, key: declared.name)
             default:
                 throw PersistenceError(.coreData, "Invalid model: \(where_) is declared as \(declared.kind) but the model says \(property.kindDescription).", entityName: entityName, key: declared.name)
             }
@@ -177,7 +179,7 @@ extension PropertyDescription {
         switch self {
         case .attribute(let a): return "attribute of type \(a.attributeType.rawValue)"
         case .relationship(let r):
-            return r.isToMany ? "\(r.isOrdered ? "ordered " : "")to-many relationship to \(r.destinationEntityName) (\(r.isOrdered ? "[T]" : "Set<T>"))"
+            return r.isToMany ? "\(r.isOrdered ? "ordered " : "")to-many relationship to \(r.destinationEntityName) (\(r.isOrdered ? "NSOrderedSet" : "Set<T>"))"
                 : "to-one relationship to \(r.destinationEntityName) (T?)"
         }
     }

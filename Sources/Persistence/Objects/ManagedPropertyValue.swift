@@ -6,19 +6,25 @@ public enum ManagedValueKind: Sendable, CustomStringConvertible {
     case attribute([AttributeType])
     /// A to-one relationship to objects of this class (declared `T?`).
     case toOne(ManagedObject.Type)
-    /// A to-many relationship (declared `Set<T>`, or `[T]` when ordered).
+    /// A to-many relationship (declared `Set<T>`, or `NSOrderedSet` when ordered).
     case toMany(ManagedObject.Type, ordered: Bool)
+    /// A to-many relationship declared as a Swift array `[T]`, which the model check refuses: Core Data hands an
+    /// ordered to-many over as an `NSOrderedSet`, and an `@NSManaged` property typed `[T]` fails on its first read
+    /// on Apple platforms (undocumented; the stricter reading is taken here, at start-up).
+    case array(ManagedObject.Type)
 
     public var description: String {
         switch self {
         case .attribute(let types): return "attribute (\(types.map(\.rawValue).joined(separator: " or ")))"
         case .toOne(let type): return "to-one relationship to \(type)"
         case .toMany(let type, let ordered): return "\(ordered ? "ordered " : "")to-many relationship to \(type)"
+        case .array(let type): return "Swift array of \(type)"
         }
     }
 }
 
-/// A Swift type a `@Managed` property can have: attribute types, `T?`, `Set<T>` and `[T]` for relationships.
+/// A Swift type a `@Managed` property can have: attribute types, `T?`, `Set<T>` and `NSOrderedSet` for
+/// relationships (`[T]` compiles, and the model check refuses it, as ``ManagedValueKind/array(_:)`` says).
 ///
 /// Persistence conforms every type it stores to this protocol. To store a type of your own, conform it to
 /// ``ManagedAttributeValue`` instead: its four requirements say which attribute types it stands for and how it
@@ -160,13 +166,26 @@ extension Set: ManagedPropertyValue where Element: ManagedObject {
 }
 
 extension Array: ManagedPropertyValue where Element: ManagedObject {
-    @inlinable public static var managedValueKind: ManagedValueKind { .toMany(Element.self, ordered: true) }
+    @inlinable public static var managedValueKind: ManagedValueKind { .array(Element.self) }
     @inlinable public static var isManagedAttribute: Bool { false }
     @inlinable public static func fromManagedStorage(_ storage: ManagedStorage) -> Self {
         guard case .objects(let objects) = storage else { return [] }
         return objects.compactMap { $0 as? Element }
     }
     @inlinable public var managedStorage: ManagedStorage { .objects(self) }
+}
+
+/// An ordered to-many relationship, as Core Data hands it over: its objects in order, each a `ManagedObject` (read
+/// `set.array as! [Step]`, or `set.compactMap { $0 as? Step }`). Setting one replaces the relationship's objects
+/// and their order; objects that are not managed objects are dropped.
+extension NSOrderedSet: ManagedPropertyValue {
+    public static var managedValueKind: ManagedValueKind { .toMany(ManagedObject.self, ordered: true) }
+    public static var isManagedAttribute: Bool { false }
+    public static func fromManagedStorage(_ storage: ManagedStorage) -> Self {
+        guard case .objects(let objects) = storage else { return NSOrderedSet() as! Self }
+        return NSOrderedSet(array: objects) as! Self
+    }
+    public var managedStorage: ManagedStorage { .objects(array.compactMap { $0 as? ManagedObject }) }
 }
 
 // MARK: - Attribute types

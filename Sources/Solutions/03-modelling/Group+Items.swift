@@ -10,22 +10,23 @@ extension Group {
         let group = Group(context: context)
         group.name = name
         group.createdAt = Date()
-        group.items = titles.map { title in
+        group.items = NSOrderedSet(array: titles.map { title in
             let item = Item(context: context)
             item.title = title
             return item
-        }
+        })
         return group
     }
     // endregion: insert
 
     // region: move
-    /// Moves one item to a new position. The array is the order: take it, change it, and give it back.
+    /// Moves one item to a new position. The ordered set is the order: take its objects, change their order, and
+    /// give them back as a new ordered set.
     public func moveItem(at source: Int, to destination: Int) throws {
-        var reordered = items
+        var reordered = items.array
         let item = reordered.remove(at: source)
         reordered.insert(item, at: destination)
-        items = reordered
+        items = NSOrderedSet(array: reordered)
     }
     // endregion: move
 }

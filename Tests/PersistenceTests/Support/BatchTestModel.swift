@@ -18,7 +18,12 @@ enum BatchModel {
     final class Deck: ManagedObject {
         @Managed var name: String
         @Managed var folder: Folder?
-        @Managed var cards: [Card]
+        @Managed var cards: NSOrderedSet
+        /// The cards as an array, the way an app wraps an ordered relationship's `NSOrderedSet`.
+        var cardList: [Card] {
+            get { cards.array as! [Card] }
+            set { cards = NSOrderedSet(array: newValue) }
+        }
         @Managed var reviews: Set<Review>
     }
 

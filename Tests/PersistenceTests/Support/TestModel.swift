@@ -10,7 +10,12 @@ final class Movie: ManagedObject {
     @Managed var director: Director?
     @Managed var studio: Studio?
     @Managed var actors: Set<Actor>
-    @Managed var scenes: [Scene]
+    @Managed var scenes: NSOrderedSet
+    /// The scenes as an array, the way an app wraps an ordered relationship's `NSOrderedSet`.
+    var sceneList: [Scene] {
+        get { scenes.array as! [Scene] }
+        set { scenes = NSOrderedSet(array: newValue) }
+    }
 }
 
 final class Director: ManagedObject {
