@@ -67,8 +67,8 @@ final class ModelTests: XCTestCase {
         ])
     }
 
-    /// Core Data hands an ordered to-many over as an `NSOrderedSet`; an `@NSManaged` property typed `[T]` compiles
-    /// and fails on its first read on a device, so the model refuses the array here, at start-up, for either kind.
+    /// Core Data hands an ordered to-many over as an `NSOrderedSet`; what an `@NSManaged` property typed `[T]` does
+    /// with it is undocumented, so the model refuses the array here, at start-up, for either kind.
     func testAToManyRelationshipDeclaredAsASwiftArrayIsRefused() {
         final class Listed: ManagedObject {
             @Managed var items: [Listed]

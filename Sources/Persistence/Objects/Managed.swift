@@ -146,7 +146,7 @@ extension EntityDescription {
             case (.toMany(let type, let ordered), .relationship(let r)) where r.isToMany && r.isOrdered == ordered && Self.holds(r, as: type):
                 try Self.checkClasses(of: r, declaredAs: type, at: where_, entity: entityName)
             case (.array(let type), _):
-                throw PersistenceError(.coreData, "Invalid model: \(where_) is declared as [\(type)], a Swift array. Core Data hands a to-many relationship over as an NSOrderedSet (ordered) or an NSSet, and on Apple platforms an @NSManaged property typed [\(type)] fails on its first read: declare it NSOrderedSet for an ordered relationship (read it with .array), or Set<\(type)> for an unordered one.", entityName: entityName, key: declared.name)
+                throw PersistenceError(.coreData, "Invalid model: \(where_) is declared as [\(type)], a Swift array. Core Data hands a to-many relationship over as an NSOrderedSet (ordered) or an NSSet, and what an @NSManaged property typed [\(type)] does with that on Apple platforms is undocumented: declare it NSOrderedSet for an ordered relationship (read it with .array), or Set<\(type)> for an unordered one.", entityName: entityName, key: declared.name)
             default:
                 throw PersistenceError(.coreData, "Invalid model: \(where_) is declared as \(declared.kind) but the model says \(property.kindDescription).", entityName: entityName, key: declared.name)
             }

@@ -9,8 +9,8 @@ public enum ManagedValueKind: Sendable, CustomStringConvertible {
     /// A to-many relationship (declared `Set<T>`, or `NSOrderedSet` when ordered).
     case toMany(ManagedObject.Type, ordered: Bool)
     /// A to-many relationship declared as a Swift array `[T]`, which the model check refuses: Core Data hands an
-    /// ordered to-many over as an `NSOrderedSet`, and an `@NSManaged` property typed `[T]` fails on its first read
-    /// on Apple platforms (undocumented; the stricter reading is taken here, at start-up).
+    /// ordered to-many over as an `NSOrderedSet`, and what an `@NSManaged` property typed `[T]` does with it is
+    /// undocumented, so the stricter reading is taken here, at start-up.
     case array(ManagedObject.Type)
 
     public var description: String {
