@@ -1,5 +1,5 @@
 import Foundation
-import Persistence
+@_spi(TestHarness) import Persistence
 
 /// What the SQL debug log — Core Data's `-com.apple.CoreData.SQLDebug 1`, which Persistence writes in the same
 /// format — showed while some code ran: every statement the store ran, each fetch with the rows it read, the faults

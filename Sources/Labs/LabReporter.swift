@@ -1,4 +1,6 @@
 import Foundation
+@_spi(TestHarness) import Persistence
+import Synchronization
 
 /// What a lab tells the `lessons lab` command while it runs, and what it measured.
 ///
@@ -17,19 +19,31 @@ final class LabReporter {
         FileHandle.standardError.write(Data("progress\t\(label)\t\(done)\t\(total)\n".utf8))
     }
 
-    /// Times `body` and records it under `name` with the peak memory while it ran; `note` describes its outcome
-    /// (what was found, what is left).
+    /// Times `body` and records it under `name` with the peak memory while it ran and the SQL statements it ran;
+    /// `note` describes its outcome (what was found, what is left).
+    ///
+    /// The statements are counted from Core Data's SQL debug log (level 1), which is on while `body` runs, as a
+    /// developer reads it in Xcode's console: each `CoreData: sql:` line is a statement the store ran. The lines
+    /// are counted as they are written, never kept, so they cost the time of writing each line and no memory.
+    /// `countsSQL` is false where the work runs in another process (the log sees none of it).
     @discardableResult
-    func measure<T>(_ name: String, note: (T) -> String, _ body: () throws -> T) rethrows -> T {
+    func measure<T>(_ name: String, countsSQL: Bool = true, note: (T) -> String, _ body: () throws -> T) rethrows -> T {
         progress(name, done: 0, total: 0)
+        let statements = Mutex(0)
         let stepped = memory.beginStep()
         let clock = ContinuousClock()
         let start = clock.now
-        let result = try body()
+        let result = countsSQL
+            ? try PersistenceDebugLog.observe({ line in
+                if line.hasPrefix("CoreData: sql: ") { statements.withLock { $0 += 1 } }
+            }, body)
+            : try body()
         let elapsed = clock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         measurements.append(LabMeasurement(name: name, seconds: seconds,
-                                           peakMemoryMB: stepped ? memory.endStep() : nil, note: note(result)))
+                                           peakMemoryMB: stepped ? memory.endStep() : nil,
+                                           sqlStatements: countsSQL ? statements.withLock { $0 } : nil,
+                                           note: note(result)))
         return result
     }
 
@@ -55,6 +69,8 @@ struct LabMeasurement: Codable {
     let name: String
     let seconds: Double
     let peakMemoryMB: Double?
+    /// The SQL statements the store ran meanwhile, from the SQL debug log; nil where the work ran elsewhere.
+    let sqlStatements: Int?
     let note: String
 }
 

@@ -1,5 +1,6 @@
 import Foundation
-@testable import Persistence
+import Synchronization
+@_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// Core Data's SQL debug log (`-com.apple.CoreData.SQLDebug N`) and migration debug log, as Persistence writes
@@ -241,6 +242,37 @@ final class SQLDebugLogTests: MigrationTestCase {
         }
         XCTAssertEqual(lines.filter { $0.hasSuffix(" for 2 rows.") }.count, 8, "\(lines)")
         XCTAssertEqual(lines.filter { $0.hasPrefix("CoreData: sql: SELECT ") }.count, 8, "\(lines)")
+    }
+
+    /// An observer is handed every line instead of keeping them, beside a capture open at the same time, which
+    /// still gets the same lines; neither leaves a line behind once it is closed.
+    func testAnObserverIsHandedEachLineAndACaptureBesideItStillKeepsThem() throws {
+        try threeFilms()
+        let counted = Mutex(0)
+        let container: PersistentContainer = self.container
+        @Sendable func fetchRecent(in reader: ManagedObjectContext) {
+            let request = Movie.fetchRequest()
+            request.predicate = FetchPredicate(format: "year >= %@", 1970)
+            _ = try? reader.fetch(request)
+        }
+        let (_, kept) = PersistenceDebugLog.capture {
+            PersistenceDebugLog.observe({ line in
+                if line.hasPrefix("CoreData: sql: SELECT ") { counted.withLock { $0 += 1 } }
+            }) {
+                DispatchQueue.concurrentPerform(iterations: 4) { _ in
+                    let reader = container.newBackgroundContext()
+                    reader.performAndWait { fetchRecent(in: reader) }
+                }
+            }
+        }
+        XCTAssertEqual(counted.withLock { $0 }, 4)
+        XCTAssertEqual(kept.filter { $0.hasPrefix("CoreData: sql: SELECT ") }.count, 4, "\(kept)")
+        let (_, after) = PersistenceDebugLog.capture {
+            let reader = container.newBackgroundContext()
+            reader.performAndWait { fetchRecent(in: reader) }
+        }
+        XCTAssertEqual(after.filter { $0.hasPrefix("CoreData: sql: SELECT ") }.count, 1)
+        XCTAssertEqual(counted.withLock { $0 }, 4, "the closed observer hears nothing more")
     }
 
     // MARK: Migration

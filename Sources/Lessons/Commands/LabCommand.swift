@@ -9,7 +9,8 @@ struct LabCommand: ParsableCommand {
         discussion: """
             A lab builds the lab program in release mode (in .build/labs, the first time in a minute or two), \
             fills a store in a temporary folder while a progress bar runs, and prints a table: each way of doing \
-            the work, its time here, the document's own figure and the peak memory meanwhile.
+            the work, its time here, the document's own figure, the peak memory meanwhile and the SQL statements \
+            it ran, counted from Core Data's SQL debug log (lesson 6 shows how to read that log).
             """)
 
     @Argument(help: "The lab: search, delete, import, faults or migration.")

@@ -3,11 +3,13 @@ import Foundation
 /// What a lab measured, as the lab program prints it (one JSON object) and `lessons lab --json` passes on.
 public struct LabReport: Codable, Equatable, Sendable {
     /// One way of doing the lab's work: its time, the process's peak memory while it ran (absent where the
-    /// system cannot tell one step's peak), and what it found or left.
+    /// system cannot tell one step's peak), the SQL statements it ran, counted from Core Data's SQL debug log
+    /// (absent where the work ran in another process), and what it found or left.
     public struct Measurement: Codable, Equatable, Sendable {
         public let name: String
         public let seconds: Double
         public let peakMemoryMB: Double?
+        public var sqlStatements: Int? = nil
         public let note: String
     }
 
@@ -29,10 +31,13 @@ public struct LabReport: Codable, Equatable, Sendable {
     /// what it found; then the machine and what to conclude, wrapped to `width`. When the outcomes do not fit
     /// beside the figures, each goes on an indented line under its way.
     public func render(_ lab: Lab, colors: Bool, width: Int) -> String {
-        let header = ["way", "here", "document", "memory"]
+        // The statements column only when the lab counted them (a report from before it did has none).
+        let countsSQL = measurements.contains { $0.sqlStatements != nil }
+        let header = ["way", "here", "document", "memory"] + (countsSQL ? ["SQL"] : [])
         let rows = measurements.map { measurement in
             [measurement.name, Self.duration(measurement.seconds), lab.documentFigures[measurement.name] ?? "—",
              measurement.peakMemoryMB.map { "\(Int($0.rounded())) MB" } ?? "—"]
+                + (countsSQL ? [measurement.sqlStatements.map(Self.grouped) ?? "—"] : [])
         }
         var widths = header.map(\.count)
         for row in rows {
@@ -64,6 +69,9 @@ public struct LabReport: Codable, Equatable, Sendable {
         text += "\n"
         let machine = "\(Self.grouped(self.rows)) \(lab.rowsUnit) · \(build) build · \(cores) cores · "
             + "peak memory \(Int(peakMemoryMB.rounded())) MB"
+            + (countsSQL
+                ? " · SQL: the statements each way ran, counted from Core Data's SQL debug log "
+                    + "(-com.apple.CoreData.SQLDebug 1), on while it was timed" : "")
         text += StyledText(TextWrapping.wrap(machine, width: wrapWidth), TextStyle(dim: true)).rendered(colors: colors)
             + "\n\n"
         text += TextWrapping.wrap(lab.conclusion, width: wrapWidth) + "\n"

@@ -16,8 +16,11 @@ import Synchronization
 /// - 3: as 2 (Core Data's level 3 also lists the fetched objects; this log never names an object).
 /// - 4: also the query plan SQLite chose for each `SELECT` (its `EXPLAIN QUERY PLAN`).
 ///
-/// This type has no Core Data counterpart: it is how code — a test, a kata — switches the logs and reads them.
-/// Turned off (the default), the store pays one check of a flag per statement and per bound value.
+/// This type has no Core Data counterpart: it is how code — a test, a kata, a lab — switches the logs and reads them,
+/// so it is declared in the `TestHarness` SPI group (`@_spi(TestHarness) import Persistence`); an app switches the
+/// logs as on Apple platforms, with the launch arguments or the environment variables. Turned off (the default), the
+/// store pays one check of a flag per statement and per bound value.
+@_spi(TestHarness)
 public enum PersistenceDebugLog {
     /// The SQL debug log's level, from 0 (off) to 4; values out of range are clamped.
     public static var sqlDebugLevel: Int {
@@ -50,18 +53,37 @@ public enum PersistenceDebugLog {
     /// last one to start until it ends.
     public static func capture<T>(sqlDebugLevel: Int = 1, migrationDebugLevel: Int = 0,
                                   _ body: () throws -> T) rethrows -> (result: T, lines: [String]) {
+        let (result, sink) = try open(.lines([]), sqlDebugLevel: sqlDebugLevel,
+                                      migrationDebugLevel: migrationDebugLevel, body)
+        guard case .lines(let lines) = sink else { return (result, []) }
+        return (result, lines)
+    }
+
+    /// Runs `body` with the logs at the levels given and hands each line they write meanwhile to `line` instead of
+    /// keeping it (nor does it reach standard error): for a long run whose lines would be too many to keep, such as
+    /// a lab that counts the statements of an import. `line` is called on the writing thread, one line at a time,
+    /// with the log's lock held: keep it short.
+    public static func observe<T>(sqlDebugLevel: Int = 1, migrationDebugLevel: Int = 0,
+                                  _ line: @escaping @Sendable (String) -> Void,
+                                  _ body: () throws -> T) rethrows -> T {
+        try open(.handler(line), sqlDebugLevel: sqlDebugLevel, migrationDebugLevel: migrationDebugLevel, body).0
+    }
+
+    /// Opens `sink`, runs `body` at the levels given, and closes the sink again, also when `body` throws.
+    private static func open<T>(_ sink: Sink, sqlDebugLevel: Int, migrationDebugLevel: Int,
+                                _ body: () throws -> T) rethrows -> (T, Sink) {
         let previous = (self.sqlDebugLevel, self.migrationDebugLevel)
         let id = sinks.withLock { sinks -> Int in
             sinks.next += 1
-            sinks.open[sinks.next] = []
+            sinks.open[sinks.next] = sink
             return sinks.next
         }
         self.sqlDebugLevel = sqlDebugLevel
         self.migrationDebugLevel = migrationDebugLevel
-        func finish() -> [String] {
+        func finish() -> Sink {
             self.sqlDebugLevel = previous.0
             self.migrationDebugLevel = previous.1
-            return sinks.withLock { $0.open.removeValue(forKey: id) ?? [] }
+            return sinks.withLock { $0.open.removeValue(forKey: id) } ?? sink
         }
         let result: T
         do {
@@ -75,10 +97,26 @@ public enum PersistenceDebugLog {
 
     // MARK: Writing
 
+    /// Where an open capture puts the lines written while it is open.
+    private enum Sink {
+        /// Kept, for ``capture(sqlDebugLevel:migrationDebugLevel:_:)``.
+        case lines([String])
+        /// Handed on, for ``observe(sqlDebugLevel:migrationDebugLevel:_:_:)``.
+        case handler(@Sendable (String) -> Void)
+
+        /// Keeps `line`, in place: the array is let go of before it grows, so the append does not copy it.
+        mutating func append(_ line: String) {
+            guard case .lines(var lines) = self else { return }
+            self = .lines([])
+            lines.append(line)
+            self = .lines(lines)
+        }
+    }
+
     /// The open captures, each with the lines written since it opened.
     private struct Sinks {
         var next = 0
-        var open: [Int: [String]] = [:]
+        var open: [Int: Sink] = [:]
     }
 
     private static let sinks = Mutex(Sinks())
@@ -101,7 +139,13 @@ public enum PersistenceDebugLog {
     static func write(_ line: String) {
         let captured = sinks.withLock { sinks -> Bool in
             guard !sinks.open.isEmpty else { return false }
-            for id in Array(sinks.open.keys) { sinks.open[id]?.append(line) }
+            for id in Array(sinks.open.keys) {
+                if case .handler(let handler)? = sinks.open[id] {
+                    handler(line)
+                } else {
+                    sinks.open[id]?.append(line)
+                }
+            }
             return true
         }
         if !captured { FileHandle.standardError.write(Data((line + "\n").utf8)) }

@@ -290,8 +290,9 @@ final class LessonsCLITests: TemporaryFolderTestCase {
         XCTAssertEqual(measurements.compactMap { $0["name"] as? String },
                        ["objects as faults", "objects not as faults", "dictionaries of the one attribute"])
         for measurement in measurements {
-            XCTAssertTrue(Set(measurement.keys).isSubset(of: ["name", "seconds", "peakMemoryMB", "note"]),
-                          "\(measurement)")
+            XCTAssertTrue(Set(measurement.keys).isSubset(of: ["name", "seconds", "peakMemoryMB", "sqlStatements",
+                                                              "note"]), "\(measurement)")
+            XCTAssertEqual(measurement["sqlStatements"] as? Int, 1, "one SELECT each, from the SQL debug log")
             XCTAssertGreaterThanOrEqual(measurement["seconds"] as? Double ?? -1, 0)
             XCTAssertTrue((measurement["note"] as? String ?? "").hasSuffix(" over 200 objects"), "\(measurement)")
         }

@@ -66,6 +66,22 @@ final class LabTests: TemporaryFolderTestCase {
         XCTAssertTrue(coloured.contains("\u{1B}[0;1mway "), "the header is bold on a terminal:\n\(coloured)")
     }
 
+    /// A lab that counted its statements gets a column for them, with "—" for a way that ran elsewhere, and a
+    /// line saying where the figures come from.
+    func testTheStatementsEachWayRanStandBesideItsTime() throws {
+        let counted = sample.replacingOccurrences(of: #""peakMemoryMB":180.4,"#,
+                                                  with: #""peakMemoryMB":180.4,"sqlStatements":1,"#)
+        let report = try XCTUnwrap(LabReport.decode(counted))
+        XCTAssertEqual(report.measurements.map(\.sqlStatements), [1, nil])
+        let table = report.render(try LabCatalog.lab(named: "search"), colors: false, width: 100)
+        let lines = table.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        XCTAssertTrue(lines.contains("way    here    document  memory  SQL  outcome"), table)
+        XCTAssertTrue(lines.contains("count  0.41 s  —         180 MB  1    2411 cards match"), table)
+        XCTAssertTrue(lines.contains("fetch  16.3 s  4.2 s     212 MB  —    2411 cards match"), table)
+        XCTAssertTrue(table.replacingOccurrences(of: "\n", with: " ")
+            .contains("SQL: the statements each way ran, counted from Core Data's SQL debug log"), table)
+    }
+
     func testDurationsReadAsAPersonWritesThem() {
         XCTAssertEqual(LabReport.duration(0.004), "0.00 s")
         XCTAssertEqual(LabReport.duration(0.42), "0.42 s")
