@@ -2,11 +2,11 @@ import Foundation
 
 /// Persistence-only API a lesson lets its code use, by the `@_spi` group Persistence declares it in.
 ///
-/// Persistence's public API is Core Data's, without `NS`; what Core Data has no counterpart for (a test harness,
-/// a debugging switch that is a launch argument on Apple platforms) is declared `@_spi(Group)`, so that code sees
-/// it only through `@_spi(Group) import Persistence`. The compiler then proves that a starter, solution or example
-/// without such an import uses Core Data's API alone; `lessons verify` checks that every such import names a group
-/// the lesson lists here, and that the lesson's text names it, so a learner is told what will differ in Xcode.
+/// Persistence's public API is meant to be Core Data's, without `NS`; what Core Data has no counterpart for (a test
+/// harness, a debugging switch that is a launch argument on Apple platforms) is declared `@_spi(Group)`, so that
+/// code sees it only through `@_spi(Group) import Persistence`. The compiler then proves that a starter, solution or
+/// example without such an import uses none of it; `lessons verify` checks that every such import names a group the
+/// lesson lists here, and that the lesson's text names it, so a learner is told what will differ in Xcode.
 public struct StandIn: Equatable, Sendable, Decodable {
     /// The `@_spi` group, e.g. `ConcurrencyDebugging`.
     public var group: String
