@@ -32,7 +32,7 @@ enum DeleteLab {
             // The document's set-up: a private-queue child of the view context. Its save goes into the view
             // context, on the main queue, whose own save then writes to the store.
             let view = store.container.viewContext
-            let child = ManagedObjectContext(concurrencyType: .privateQueue)
+            let child = ManagedObjectContext(.privateQueue)
             child.parent = view
             try child.performAndWait {
                 for deck in try child.fetch(FetchRequest<Deck>(entityName: "Deck")) { child.delete(deck) }

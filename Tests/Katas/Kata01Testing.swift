@@ -64,7 +64,7 @@ final class Kata01Testing: KataCase {
             // The fetch, not Swift, must pick the book: a context that has seen nothing yet and keeps every object
             // it registers (retainsRegisteredObjects; by default a context lets go of unchanged objects nobody holds)
             // holds afterwards exactly what the fetch brought back.
-            let fresh = ManagedObjectContext(concurrencyType: .mainQueue)
+            let fresh = ManagedObjectContext(.mainQueue)
             fresh.persistentStoreCoordinator = container.persistentStoreCoordinator
             fresh.retainsRegisteredObjects = true
             let found = try BookManager(context: fresh).book(titled: "Emma")

@@ -147,7 +147,8 @@ final class Kata07ThreadsAndQueues: KataCase {
             try expect(stack.mainContext === container.viewContext, "mainContext is not the container's "
                 + "viewContext: the UI reads the main-queue context the container already has.")
             let background = stack.backgroundContext
-            try expect(background.concurrencyType == .privateQueue, "backgroundContext is a main-queue context"
+            try expect(background.concurrencyType == .privateQueueConcurrencyType,
+                       "backgroundContext is a main-queue context"
                 + (background === stack.mainContext ? " (it is mainContext itself)" : "") + ": writes belong on a "
                 + "private queue of their own, or they block the UI. The container makes such a context for you.")
             try expect(background.parent == nil, "backgroundContext has a parent"
@@ -333,7 +334,8 @@ final class Kata07ThreadsAndQueues: KataCase {
             let stack = try WriterStack(container: container)
             let writer = stack.writerContext
             let main = stack.mainContext
-            try expect(writer.concurrencyType == .privateQueue, "writerContext is a main-queue context: it writes "
+            try expect(writer.concurrencyType == .privateQueueConcurrencyType,
+                       "writerContext is a main-queue context: it writes "
                 + "the store, and on the main queue that blocks the UI. Give it a private queue of its own.")
             try expect(writer.parent == nil && writer.persistentStoreCoordinator === container.persistentStoreCoordinator,
                        "writerContext is not attached to the container's coordinator"
@@ -342,7 +344,8 @@ final class Kata07ThreadsAndQueues: KataCase {
             try expect(main !== container.viewContext, "mainContext is the container's viewContext, which belongs to "
                 + "the container and is attached to its coordinator. Make a main-queue context of your own, with "
                 + "the writer as its parent.")
-            try expect(main.concurrencyType == .mainQueue, "mainContext is a private-queue context: the UI uses it "
+            try expect(main.concurrencyType == .mainQueueConcurrencyType,
+                       "mainContext is a private-queue context: the UI uses it "
                 + "on the main thread, so it is a main-queue context.")
             try expect(main.parent === writer, "mainContext's parent is not writerContext: its save must hand the "
                 + "changes to the writer, in memory, and only the writer writes the store.")

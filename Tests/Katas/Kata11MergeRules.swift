@@ -115,7 +115,7 @@ final class Kata11MergeRules: KataCase {
                 User(context: context).name = "Ann"
                 var saveError: String?
                 do { try context.save() } catch { saveError = "\(error)" }
-                seen.set((Thread.isMainThread, context.concurrencyType == .privateQueue, context === viewContext,
+                seen.set((Thread.isMainThread, context.concurrencyType == .privateQueueConcurrencyType, context === viewContext,
                           context.parent != nil, context.persistentStoreCoordinator === coordinator, saveError))
             }
             try expect(eventually(2) { seen.value != nil }, localized(
@@ -232,9 +232,9 @@ final class Kata11MergeRules: KataCase {
         kata(3, in: "PostEditor.swift", "choose(_:)") {
             let postID = try savedPost(users: ["Ann", "Boris"])
             // Two screens, each with a main-queue context of its own: the editor and the user picker.
-            let editorContext = ManagedObjectContext(concurrencyType: .mainQueue)
+            let editorContext = ManagedObjectContext(.mainQueue)
             editorContext.persistentStoreCoordinator = container.persistentStoreCoordinator
-            let pickerContext = ManagedObjectContext(concurrencyType: .mainQueue)
+            let pickerContext = ManagedObjectContext(.mainQueue)
             pickerContext.persistentStoreCoordinator = container.persistentStoreCoordinator
             let post = try require(try editorContext.existingObject(with: postID) as? Post, "no post")
             let editor = PostEditor(context: editorContext, post: post)

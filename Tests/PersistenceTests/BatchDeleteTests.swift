@@ -365,7 +365,7 @@ final class BatchDeleteTests: PersistenceTestCase {
     func testAChildContextsBatchDeleteGoesStraightToTheStore() throws {
         makeMovie("Alien")
         try context.save()
-        let child = ManagedObjectContext(concurrencyType: .privateQueue)
+        let child = ManagedObjectContext(.privateQueue)
         child.parent = context
         let count = try child.performAndWait { try child.execute(try deleteRequest("Movie")).count }
         XCTAssertEqual(count, 1)

@@ -5,7 +5,7 @@ import XCTest
 final class ChildContextTests: PersistenceTestCase {
     private func makeChild(of parent: ManagedObjectContext? = nil,
                            _ type: ManagedObjectContext.ConcurrencyType = .privateQueue) -> ManagedObjectContext {
-        let child = ManagedObjectContext(concurrencyType: type)
+        let child = ManagedObjectContext(type)
         child.parent = parent ?? context
         return child
     }

@@ -84,7 +84,7 @@ final class ConcurrencyTests: PersistenceTestCase {
         let container = try makeContainer()
         let counts = await container.performBackgroundTask { context in
             _ = Movie(context: context)
-            return (context.insertedObjects.count, context.concurrencyType == .privateQueue)
+            return (context.insertedObjects.count, context.concurrencyType == .privateQueueConcurrencyType)
         }
         XCTAssertEqual(counts.0, 1)
         XCTAssertTrue(counts.1, "the block runs on a new private-queue context")

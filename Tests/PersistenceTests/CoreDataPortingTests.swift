@@ -7,6 +7,7 @@ import XCTest
 // reads as written for Apple platforms.
 private typealias NSManagedObject = ManagedObject
 private typealias NSManagedObjectContext = ManagedObjectContext
+private typealias NSManagedObjectContextConcurrencyType = ManagedObjectContextConcurrencyType
 private typealias NSManagedObjectID = ManagedObjectID
 private typealias NSPersistentContainer = PersistentContainer
 private typealias NSFetchRequest<Result> = FetchRequest<Result>
@@ -67,6 +68,16 @@ final class CoreDataPortingTests: PersistenceTestCase {
     }
 
     /// A stack's store code as apps write it: the coordinator's stores, their metadata, the store type constant.
+    /// Both of Core Data's ways to make a context, and the type it reports, as Apple spells them.
+    func testAContextIsMadeEitherWayCoreDataMakesOne() {
+        let older = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        let newer = NSManagedObjectContext(.mainQueue)
+        XCTAssertEqual(older.concurrencyType, .privateQueueConcurrencyType)
+        XCTAssertEqual(newer.concurrencyType, NSManagedObjectContextConcurrencyType.mainQueueConcurrencyType)
+        XCTAssertEqual(NSManagedObjectContextConcurrencyType.privateQueueConcurrencyType.rawValue, 1)
+        XCTAssertEqual(NSManagedObjectContextConcurrencyType.mainQueueConcurrencyType.rawValue, 2)
+    }
+
     func testStoreCodeReadsAsWritten() throws {
         let coordinator: NSPersistentStoreCoordinator = container.persistentStoreCoordinator
         let store: NSPersistentStore = try XCTUnwrap(coordinator.persistentStores.first)

@@ -16,7 +16,7 @@ final class DeadlockTests: PersistenceTestCase {
     }
 
     private func child(of parent: ManagedObjectContext) -> ManagedObjectContext {
-        let child = ManagedObjectContext(concurrencyType: .privateQueue)
+        let child = ManagedObjectContext(.privateQueue)
         child.parent = parent
         return child
     }

@@ -127,7 +127,7 @@ final class DeleteRuleTests: PersistenceTestCase {
         parent.performAndWait {
             movies["Movie 1"]!.sceneList.last!.movie = movies["Movie 8"]!
         }
-        let child = ManagedObjectContext(concurrencyType: .privateQueue)
+        let child = ManagedObjectContext(.privateQueue)
         child.parent = parent
         try child.performAndWait {
             let request = Movie.fetchRequest()

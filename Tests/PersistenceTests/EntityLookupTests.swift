@@ -10,14 +10,14 @@ final class EntityLookupTests: PersistenceTestCase {
         let entity = try XCTUnwrap(EntityDescription.entity(forEntityName: "Movie", in: context))
         XCTAssertTrue(entity === container.managedObjectModel.entitiesByName["Movie"])
         XCTAssertTrue(entity.managedObjectClass == Movie.self)
-        let child = ManagedObjectContext(concurrencyType: .mainQueue)
+        let child = ManagedObjectContext(.mainQueue)
         child.parent = context
         XCTAssertTrue(EntityDescription.entity(forEntityName: "Movie", in: child) === entity, "a child uses its parent's model")
     }
 
     func testEntityForAnUnknownNameIsNil() throws {
         XCTAssertNil(EntityDescription.entity(forEntityName: "Film", in: context))
-        XCTAssertNil(EntityDescription.entity(forEntityName: "Movie", in: ManagedObjectContext(concurrencyType: .mainQueue)),
+        XCTAssertNil(EntityDescription.entity(forEntityName: "Movie", in: ManagedObjectContext(.mainQueue)),
                      "a context without a coordinator has no model")
     }
 

@@ -468,7 +468,7 @@ final class FetchedResultsControllerTests: PersistenceTestCase {
         try context.save()
         let (controller, screen) = try watchedController()
 
-        let child = ManagedObjectContext(concurrencyType: .mainQueue)
+        let child = ManagedObjectContext(.mainQueue)
         child.parent = context
         let childScreen = RowByRowScreen()
         let childController = FetchedResultsController(fetchRequest: GadgetModel.request(), managedObjectContext: child,

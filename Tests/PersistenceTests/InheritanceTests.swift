@@ -180,7 +180,7 @@ final class InheritanceTests: PersistenceTestCase {
         books.predicate = FetchPredicate(format: "title CONTAINS %@", "Blue")
         XCTAssertEqual(try viewContext.fetch(books), [], "an album is not a book")
 
-        let child = ManagedObjectContext(concurrencyType: .mainQueue)
+        let child = ManagedObjectContext(.mainQueue)
         child.parent = viewContext
         let audiobook = Audiobook(context: child)
         audiobook.title = "Blue, read aloud"

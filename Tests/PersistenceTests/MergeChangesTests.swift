@@ -68,7 +68,7 @@ final class MergeChangesTests: PersistenceTestCase {
     }
 
     func testAChildThatMergesAutomaticallyFaultsInItsParentsInsertions() throws {
-        let child = ManagedObjectContext(concurrencyType: .privateQueue)
+        let child = ManagedObjectContext(.privateQueue)
         child.parent = context
         child.automaticallyMergesChangesFromParent = true
         let changes = observeChanges(of: child)
@@ -80,9 +80,9 @@ final class MergeChangesTests: PersistenceTestCase {
     }
 
     func testAGrandchildFaultsInWhatItsParentSavedUpUnderTemporaryIDs() throws {
-        let child = ManagedObjectContext(concurrencyType: .privateQueue)
+        let child = ManagedObjectContext(.privateQueue)
         child.parent = context
-        let grandchild = ManagedObjectContext(concurrencyType: .privateQueue)
+        let grandchild = ManagedObjectContext(.privateQueue)
         grandchild.parent = child
         grandchild.automaticallyMergesChangesFromParent = true
         let changes = observeChanges(of: grandchild)

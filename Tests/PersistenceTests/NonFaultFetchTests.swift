@@ -171,7 +171,7 @@ final class NonFaultFetchTests: PersistenceTestCase {
         let parentsAlien = try XCTUnwrap(context.existingObject(with: ids[0]) as? Movie)
         parentsAlien.title = "Alien (parent's cut)"
         makeMovie("Casablanca")
-        let child = ManagedObjectContext(concurrencyType: .privateQueue)
+        let child = ManagedObjectContext(.privateQueue)
         child.parent = context
         try child.performAndWait {
             let alien = try XCTUnwrap(child.object(with: ids[0]) as? Movie)

@@ -62,7 +62,7 @@ final class NotificationNamesTests: PersistenceTestCase {
     }
 
     func testAChildsSaveWarnsFromTheChild() throws {
-        let child = ManagedObjectContext(concurrencyType: .mainQueue)
+        let child = ManagedObjectContext(.mainQueue)
         child.parent = context
         makeMovie("Stalker", in: child)
         let seen = try posted([.NSManagedObjectContextWillSave]) { try child.save() }

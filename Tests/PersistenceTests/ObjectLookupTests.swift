@@ -136,7 +136,7 @@ final class ExistingObjectTests: PersistenceTestCase {
     func testAChildReadingThroughItsParentGetsAFilledObject() throws {
         let container = try makeContainer(model: AwakeningNote.model())
         let id = try savedNote(in: container)
-        let child = ManagedObjectContext(concurrencyType: .privateQueue)
+        let child = ManagedObjectContext(.privateQueue)
         child.parent = container.viewContext
         try child.performAndWait { assertFired(try child.existingObject(with: id)) }
     }

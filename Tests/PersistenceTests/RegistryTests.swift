@@ -135,7 +135,7 @@ final class RegistryTests: PersistenceTestCase {
         let dropped = (0..<50).map { makeMovie("dropped \($0)") }
         // Deleting unsaved objects: they are forgotten by the save, not written.
         for movie in dropped { context.delete(movie) }
-        let child = ManagedObjectContext(concurrencyType: .mainQueue)
+        let child = ManagedObjectContext(.mainQueue)
         child.parent = context
         let draft = Movie(context: child)
         draft.title = "draft"
@@ -163,7 +163,7 @@ final class RegistryTests: PersistenceTestCase {
         try context.save()
         context.delete(saved)
         try context.save()
-        let child = ManagedObjectContext(concurrencyType: .mainQueue)
+        let child = ManagedObjectContext(.mainQueue)
         child.parent = context
         let inChild = try XCTUnwrap(child.existingObject(with: childDeleted.objectID) as? Movie)
         child.delete(inChild)

@@ -472,7 +472,7 @@ final class TransientAttributeTests: PersistenceTestCase {
     func testAChildContextSavesTransientValuesIntoItsParent() throws {
         let sketch = makeSketch("Cat")
         try context.save()
-        let child = ManagedObjectContext(concurrencyType: .privateQueue)
+        let child = ManagedObjectContext(.privateQueue)
         child.parent = context
         try child.performAndWait {
             let copy = try XCTUnwrap(child.existingObject(with: sketch.objectID) as? Sketch)

@@ -311,7 +311,7 @@ final class WillSaveTests: PersistenceTestCase {
 
     func testAChildsSaveIntoItsParentRunsTheRounds() throws {
         let country = try makeCountry("Brazil")
-        let child = ManagedObjectContext(concurrencyType: .privateQueue)
+        let child = ManagedObjectContext(.privateQueue)
         child.parent = context
         let moodID = try XCTUnwrap(country.moods.first).objectID
         let (calls, childTotal, childHasChanges) = try child.performAndWait { () -> (Int, Int, Bool) in
@@ -335,7 +335,7 @@ final class WillSaveTests: PersistenceTestCase {
     }
 
     func testALoopInAChildsWillSaveFailsItsSaveAndLeavesTheParentAlone() throws {
-        let child = ManagedObjectContext(concurrencyType: .privateQueue)
+        let child = ManagedObjectContext(.privateQueue)
         child.parent = context
         let failure = child.performAndWait { () -> PersistenceError? in
             let ticker = Ticker(context: child)

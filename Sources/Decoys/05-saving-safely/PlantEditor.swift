@@ -9,7 +9,7 @@ public final class PlantEditor {
     private let callersContext: ManagedObjectContext?
 
     public init(plant: Plant, container: PersistentContainer) throws {
-        context = ManagedObjectContext(concurrencyType: .mainQueue)
+        context = ManagedObjectContext(.mainQueue)
         context.persistentStoreCoordinator = container.persistentStoreCoordinator
         callersContext = plant.managedObjectContext
         // Mistake: the caller's object itself is kept instead of the editor's own copy, looked up by objectID.

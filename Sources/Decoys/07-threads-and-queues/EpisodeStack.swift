@@ -18,7 +18,7 @@ public final class EpisodeStack {
         }
         if Decoy.isActive("background-child-of-the-view-context") {
             // The "complex" arrangement: its saves stop in the view context, in memory.
-            backgroundContext = ManagedObjectContext(concurrencyType: .privateQueue)
+            backgroundContext = ManagedObjectContext(.privateQueue)
             backgroundContext.parent = mainContext
         } else if Decoy.isActive("background-is-the-view-context") {
             backgroundContext = container.viewContext          // writes on the main queue

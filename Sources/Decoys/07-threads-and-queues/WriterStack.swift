@@ -12,13 +12,13 @@ public final class WriterStack: Sendable {
 
     /// Takes a loaded container (the app's, or a test's in-memory one) and sets up the two contexts.
     public init(container: PersistentContainer) throws {
-        writerContext = ManagedObjectContext(concurrencyType: .privateQueue)
+        writerContext = ManagedObjectContext(.privateQueue)
         writerContext.persistentStoreCoordinator = container.persistentStoreCoordinator
         writerContext.name = "writer"
         if Decoy.isActive("writer-child-is-the-view-context") {
             mainContext = container.viewContext          // already on the coordinator; re-parented here
         } else {
-            mainContext = ManagedObjectContext(concurrencyType: .mainQueue)
+            mainContext = ManagedObjectContext(.mainQueue)
         }
         mainContext.parent = writerContext
         mainContext.name = "main"

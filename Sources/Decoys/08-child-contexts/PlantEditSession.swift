@@ -29,7 +29,7 @@ public final class PlantEditSession {
     }
 
     private static func makeContext(parent: ManagedObjectContext) -> ManagedObjectContext {
-        let context = ManagedObjectContext(concurrencyType: .mainQueue)
+        let context = ManagedObjectContext(.mainQueue)
         // Mistake: lesson 5's editor — a context of its own on the store, not a child of the plant's context.
         if Decoy.isActive("session-on-coordinator") {
             context.persistentStoreCoordinator = parent.persistentStoreCoordinator

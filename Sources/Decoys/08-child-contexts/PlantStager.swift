@@ -6,7 +6,7 @@ public final class PlantStager {
     public let context: ManagedObjectContext
 
     public init(parent: ManagedObjectContext) {
-        context = ManagedObjectContext(concurrencyType: .privateQueue)
+        context = ManagedObjectContext(.privateQueue)
         // Mistake: a background context on the store, as newBackgroundContext() makes, instead of a child.
         if Decoy.isActive("importer-on-store") {
             context.persistentStoreCoordinator = parent.persistentStoreCoordinator

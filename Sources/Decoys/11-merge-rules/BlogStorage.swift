@@ -19,7 +19,7 @@ public final class BlogStorage: Sendable {
             return
         }
         if Decoy.isActive("background-task-child-of-view-context") {
-            let context = ManagedObjectContext(concurrencyType: .privateQueue)
+            let context = ManagedObjectContext(.privateQueue)
             context.parent = container.viewContext
             context.perform { block(context) }
             return

@@ -11,7 +11,7 @@ public final class CardEditor {
             // The edit happens in the view context, where every screen sees the unsaved text.
             context = container.viewContext
         } else {
-            context = ManagedObjectContext(concurrencyType: .mainQueue)
+            context = ManagedObjectContext(.mainQueue)
             context.persistentStoreCoordinator = container.persistentStoreCoordinator
         }
         if Decoy.isActive("editor-policy-on-view-context") {

@@ -88,7 +88,7 @@ try context.save()
 let pending = Plant(context: context)             // unsaved work in the app's context
 pending.name = "Fern"
 // region: own-context
-let scratch = ManagedObjectContext(concurrencyType: .mainQueue)
+let scratch = ManagedObjectContext(.mainQueue)
 scratch.persistentStoreCoordinator = container.persistentStoreCoordinator   // same store, separate context
 let roseHere = try scratch.existingObject(with: rose.objectID) as? Plant       // its own copy: only the ID crosses
 roseHere?.wateredOn = Date()

@@ -219,9 +219,9 @@ print("   once the main queue has run the merge it reads \"\(finale.title)\"")
 print("   (b) Source 000's: a private writer on the store, the UI context its child")
 let wroteToDisk = Flag()
 // region: arrangement-b
-let diskWriter = ManagedObjectContext(concurrencyType: .privateQueue)
+let diskWriter = ManagedObjectContext(.privateQueue)
 diskWriter.persistentStoreCoordinator = container.persistentStoreCoordinator
-let screen = ManagedObjectContext(concurrencyType: .mainQueue)   // the context the UI uses
+let screen = ManagedObjectContext(.mainQueue)   // the context the UI uses
 screen.parent = diskWriter
 Episode(context: screen).title = "Live show"
 try screen.save()                              // on the main queue, but only into diskWriter, in memory
@@ -237,7 +237,7 @@ print("   after the writer's save: store has \(try storeCount()) episodes")
 
 print("   (c) Source 003's \"complex\" stack: a background child of the view context")
 // region: child-save
-let child = ManagedObjectContext(concurrencyType: .privateQueue)
+let child = ManagedObjectContext(.privateQueue)
 child.parent = viewContext
 let outtakes = try child.performAndWait {
     let episode = Episode(context: child)

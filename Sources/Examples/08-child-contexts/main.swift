@@ -41,7 +41,7 @@ print("1. A child's save goes one level up")
         + "the store holds \(try storeHolds())")
 }
 // region: one-level-up
-let child = ManagedObjectContext(concurrencyType: .mainQueue)
+let child = ManagedObjectContext(.mainQueue)
 child.parent = viewContext                                   // saves go into viewContext, reads go through it
 let fernInChild = try child.existingObject(with: fern.objectID) as? Plant   // the child's own copy
 fernInChild?.name = "Maidenhair"
@@ -57,7 +57,7 @@ print("2. An edit screen's Save and Cancel")
 let pending = Plant(context: viewContext)                    // unsaved work elsewhere in the app
 pending.name = "Rose"
 // region: nothing-to-save
-let untouched = ManagedObjectContext(concurrencyType: .mainQueue)
+let untouched = ManagedObjectContext(.mainQueue)
 untouched.parent = viewContext
 _ = try untouched.existingObject(with: fern.objectID)        // the screen opened the fern, and the user typed nothing
 print("   nothing edited: the child has changes? \(untouched.hasChanges); the view context has changes? "
@@ -65,7 +65,7 @@ print("   nothing edited: the child has changes? \(untouched.hasChanges); the vi
 // endregion: nothing-to-save
 print("   so a Save that saved the view context anyway would write Rose too; the store holds \(try storeHolds())")
 // region: discard
-var scratch: ManagedObjectContext? = ManagedObjectContext(concurrencyType: .mainQueue)
+var scratch: ManagedObjectContext? = ManagedObjectContext(.mainQueue)
 scratch?.parent = viewContext
 let copy = try scratch?.existingObject(with: fern.objectID) as? Plant
 copy?.name = "Bracken"
@@ -77,13 +77,13 @@ print("   after Cancel: the view context's fern is \"\(fern.name)\"; Rose still 
 print("")
 print("3. A child reads through its parent, unsaved changes included")
 // region: reads-through
-let reader = ManagedObjectContext(concurrencyType: .mainQueue)
+let reader = ManagedObjectContext(.mainQueue)
 reader.parent = viewContext
 let names = try reader.fetch(Plant.fetchRequest()).map(\.name).sorted()
 let roseInChild = try reader.existingObject(with: pending.objectID) as? Plant   // Rose exists only in viewContext
 // endregion: reads-through
 print("   the child fetches \(names); it finds the unsaved Rose by its temporary ID: \"\(roseInChild?.name ?? "-")\"")
-let onStore = ManagedObjectContext(concurrencyType: .mainQueue)
+let onStore = ManagedObjectContext(.mainQueue)
 onStore.persistentStoreCoordinator = container.persistentStoreCoordinator
 print("   a context on the store fetches \(try onStore.fetch(Plant.fetchRequest()).map(\.name).sorted())", terminator: "")
 do {
@@ -97,7 +97,7 @@ viewContext.rollback()                                       // Rose was only th
 print("")
 print("4. A new object keeps its temporary ID in the child")
 // region: temporary-id
-let form = ManagedObjectContext(concurrencyType: .mainQueue)
+let form = ManagedObjectContext(.mainQueue)
 form.parent = viewContext
 let basil = Plant(context: form)
 basil.name = "Basil"
@@ -124,7 +124,7 @@ do {
 }
 print("   with obtainPermanentIDs(for:) before the child's save:")
 // region: permanent-id
-let form2 = ManagedObjectContext(concurrencyType: .mainQueue)
+let form2 = ManagedObjectContext(.mainQueue)
 form2.parent = viewContext
 let thyme = Plant(context: form2)
 thyme.name = "Thyme"
@@ -144,7 +144,7 @@ print("   a second edit saves too: the store holds \(try storeHolds())")
 
 print("")
 print("5. The child's save works, the parent's fails")
-let edit = ManagedObjectContext(concurrencyType: .mainQueue)
+let edit = ManagedObjectContext(.mainQueue)
 edit.parent = viewContext
 let fernToEdit = try edit.existingObject(with: fern.objectID) as? Plant
 fernToEdit?.name = "Maidenhair fern"
@@ -167,7 +167,7 @@ print("   the store holds \(try storeHolds())")
 print("")
 print("6. Document 004's set-up: a private-queue child of the view context")
 // region: private-child
-let importer = ManagedObjectContext(concurrencyType: .privateQueue)
+let importer = ManagedObjectContext(.privateQueue)
 importer.parent = viewContext
 try importer.performAndWait {                                // the child's own queue, as always
     for name in ["Chive", "Mint"] {

@@ -89,8 +89,9 @@ let reports = Box<[String]>()
 // region: background-task
 blog.performBackgroundTask { context in
     // A private-queue context made for this task; this block runs on its queue, never on the main thread.
-    var lines = [t("task runs on the main thread: \(Thread.isMainThread), in a \(context.concurrencyType) context",
-                   "задача на главном потоке: \(Thread.isMainThread), контекст: \(context.concurrencyType)")]
+    let isPrivate = context.concurrencyType == .privateQueueConcurrencyType
+    var lines = [t("task runs on the main thread: \(Thread.isMainThread), in a \(isPrivate ? "private" : "main")-queue context",
+                   "задача на главном потоке: \(Thread.isMainThread), контекст на \(isPrivate ? "своей" : "главной") очереди")]
     for name in ["Ann", "Boris"] {
         User(context: context).name = name
     }
@@ -119,9 +120,9 @@ let draft = Post(context: writing)
 draft.title = "Merge rules"
 try writing.save()
 // The editor and the user picker are two screens, each with a main-queue context of its own.
-let editorContext = ManagedObjectContext(concurrencyType: .mainQueue)
+let editorContext = ManagedObjectContext(.mainQueue)
 editorContext.persistentStoreCoordinator = blog.persistentStoreCoordinator
-let pickerContext = ManagedObjectContext(concurrencyType: .mainQueue)
+let pickerContext = ManagedObjectContext(.mainQueue)
 pickerContext.persistentStoreCoordinator = blog.persistentStoreCoordinator
 guard let edited = try editorContext.existingObject(with: draft.objectID) as? Post else {
     throw NotAPost(draft.objectID)

@@ -124,7 +124,7 @@ for policy in [MergePolicy.error, .mergeByPropertyObjectTrump] {
     let container = try makeContainer()
     let hola = try saveDecks(in: container.viewContext)["es"]!.cards.first { $0.front == "hola" }!
     // region: editor-conflict
-    let editor = ManagedObjectContext(concurrencyType: .mainQueue)    // the edit screen's own context
+    let editor = ManagedObjectContext(.mainQueue)    // the edit screen's own context
     editor.persistentStoreCoordinator = container.persistentStoreCoordinator
     editor.mergePolicy = policy
     let card = try editor.existingObject(with: hola.objectID) as! Flashcard
@@ -143,7 +143,7 @@ do {
     let container = try makeContainer()
     let gato = try saveDecks(in: container.viewContext)["es"]!.cards.first { $0.front == "gato" }!
     // region: policy-not-merge
-    let editor = ManagedObjectContext(concurrencyType: .mainQueue)
+    let editor = ManagedObjectContext(.mainQueue)
     editor.persistentStoreCoordinator = container.persistentStoreCoordinator
     editor.mergePolicy = .mergeByPropertyObjectTrump
     let card = try editor.existingObject(with: gato.objectID) as! Flashcard
@@ -247,7 +247,7 @@ do {
     try time("through a child context:") { container in
         let parent = container.newBackgroundContext()
         try parent.performAndWait {
-            let child = ManagedObjectContext(concurrencyType: .privateQueue)
+            let child = ManagedObjectContext(.privateQueue)
             child.parent = parent
             try child.performAndWait {
                 for deck in try child.fetch(FlashcardDeck.fetchRequest()) { child.delete(deck) }

@@ -6,17 +6,22 @@ import Foundation
 /// A context belongs to one queue. A `.mainQueue` context (the container's `viewContext`) is used on the main
 /// thread; a `.privateQueue` context owns a serial queue, and every use of it and of its objects goes through
 /// ``perform(_:)`` or ``performAndWait(_:)``. Between contexts, pass ``ManagedObjectID``s, never objects.
+///
+/// Made as in Core Data, either way: `ManagedObjectContext(.privateQueue)` (the Swift form, iOS 15 and later) or
+/// `ManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)` (the older one).
 public final class ManagedObjectContext: @unchecked Sendable, CustomStringConvertible {
-    /// Which queue a context runs on.
-    public enum ConcurrencyType: Sendable {
+    /// Which queue a context runs on, for ``init(_:)``: Core Data's `NSManagedObjectContext.ConcurrencyType`.
+    public struct ConcurrencyType: Sendable, Hashable {
         /// The main queue; use it from the main thread.
-        case mainQueue
+        public static let mainQueue = ConcurrencyType(kind: .mainQueueConcurrencyType)
         /// A private serial queue of its own.
-        case privateQueue
+        public static let privateQueue = ConcurrencyType(kind: .privateQueueConcurrencyType)
+
+        let kind: ManagedObjectContextConcurrencyType
     }
 
     /// The queue the context works on, chosen when it is made.
-    public let concurrencyType: ConcurrencyType
+    public let concurrencyType: ManagedObjectContextConcurrencyType
     /// The coordinator this context reads from and saves to.
     public var persistentStoreCoordinator: PersistentStoreCoordinator? {
         didSet { model = persistentStoreCoordinator?.managedObjectModel }
@@ -121,15 +126,21 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     /// A context on the main queue or a private queue of its own; give it a ``persistentStoreCoordinator`` or a
     /// ``parent`` before using it.
-    public init(concurrencyType: ConcurrencyType) {
+    public init(concurrencyType: ManagedObjectContextConcurrencyType) {
         self.concurrencyType = concurrencyType
         switch concurrencyType {
-        case .mainQueue:
+        case .mainQueueConcurrencyType:
             queue = .main
-        case .privateQueue:
+        case .privateQueueConcurrencyType:
             queue = DispatchQueue(label: "Persistence.ManagedObjectContext")
+            queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
         }
-        if concurrencyType == .privateQueue { queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self)) }
+    }
+
+    /// A context on the main queue or a private queue of its own (`.mainQueue`, `.privateQueue`): the same as
+    /// ``init(concurrencyType:)``.
+    public convenience init(_ type: ConcurrencyType) {
+        self.init(concurrencyType: type.kind)
     }
 
     deinit {
@@ -153,9 +164,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// reports the parent's queue, yet the child's block is still running below it).
     var isOnQueue: Bool {
         switch concurrencyType {
-        case .mainQueue:
+        case .mainQueueConcurrencyType:
             if Thread.isMainThread { return true }
-        case .privateQueue:
+        case .privateQueueConcurrencyType:
             if DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self) { return true }
         }
         return PerformingContexts.contains(self)

@@ -81,7 +81,9 @@ extension ManagedObjectContext {
     /// A main-queue context used straight from the main thread has no block to end: its sweep runs as the next
     /// main-queue event, as Core Data's does at the end of the current one.
     func scheduleMainQueueSweep() {
-        guard concurrencyType == .mainQueue, !retainsRegisteredObjects, !mainQueueSweepScheduled else { return }
+        guard concurrencyType == .mainQueueConcurrencyType, !retainsRegisteredObjects, !mainQueueSweepScheduled else {
+            return
+        }
         mainQueueSweepScheduled = true
         DispatchQueue.main.async { [weak self] in
             guard let self else { return }

@@ -137,7 +137,7 @@ public final class PersistentContainer: @unchecked Sendable {
     public var viewContext: ManagedObjectContext {
         viewContextLock.withLock {
             if let context = _viewContext { return context }
-            let context = ManagedObjectContext(concurrencyType: .mainQueue)
+            let context = ManagedObjectContext(.mainQueue)
             context.persistentStoreCoordinator = persistentStoreCoordinator
             context.name = "viewContext"
             _viewContext = context
@@ -147,7 +147,7 @@ public final class PersistentContainer: @unchecked Sendable {
 
     /// A new private-queue context connected straight to the store.
     public func newBackgroundContext() -> ManagedObjectContext {
-        let context = ManagedObjectContext(concurrencyType: .privateQueue)
+        let context = ManagedObjectContext(.privateQueue)
         context.persistentStoreCoordinator = persistentStoreCoordinator
         return context
     }

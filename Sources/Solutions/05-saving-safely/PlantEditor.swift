@@ -13,7 +13,7 @@ public final class PlantEditor {
     /// Opens an edit of `plant`, a saved plant of the caller's context. Only its `objectID` crosses over: the
     /// editor's context looks up a copy of its own.
     public init(plant: Plant, container: PersistentContainer) throws {
-        context = ManagedObjectContext(concurrencyType: .mainQueue)
+        context = ManagedObjectContext(.mainQueue)
         context.persistentStoreCoordinator = container.persistentStoreCoordinator
         guard let copy = try context.existingObject(with: plant.objectID) as? Plant else {
             throw PersistenceError(.managedObjectReferentialIntegrity, "\(plant.objectID) is not a plant",

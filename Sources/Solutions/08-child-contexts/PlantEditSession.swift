@@ -16,7 +16,7 @@ public final class PlantEditSession {
     /// it also finds objects the parent has inserted and not saved yet.
     public init(editing plant: Plant, in parent: ManagedObjectContext) throws {
         self.parent = parent
-        context = ManagedObjectContext(concurrencyType: .mainQueue)
+        context = ManagedObjectContext(.mainQueue)
         context.parent = parent
         guard let copy = try context.existingObject(with: plant.objectID) as? Plant else {
             throw PersistenceError(.managedObjectReferentialIntegrity, "\(plant.objectID) is not a plant",
@@ -29,7 +29,7 @@ public final class PlantEditSession {
     /// leaves no trace of it anywhere.
     public init(newPlantIn parent: ManagedObjectContext) throws {
         self.parent = parent
-        context = ManagedObjectContext(concurrencyType: .mainQueue)
+        context = ManagedObjectContext(.mainQueue)
         context.parent = parent
         plant = Plant(context: context)
     }

@@ -9,7 +9,7 @@ public final class PlantStager {
     public let context: ManagedObjectContext
 
     public init(parent: ManagedObjectContext) {
-        context = ManagedObjectContext(concurrencyType: .privateQueue)
+        context = ManagedObjectContext(.privateQueue)
         context.parent = parent
     }
 

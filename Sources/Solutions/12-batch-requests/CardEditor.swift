@@ -13,7 +13,7 @@ public final class CardEditor {
     // region: editor-init
     /// Opens an edit of `card`, a saved card of the caller's context. Only its `objectID` crosses over.
     public init(card: Flashcard, container: PersistentContainer) throws {
-        context = ManagedObjectContext(concurrencyType: .mainQueue)
+        context = ManagedObjectContext(.mainQueue)
         context.persistentStoreCoordinator = container.persistentStoreCoordinator
         // A row changed under the edit is merged property by property at the save: what the user changed wins,
         // everything else takes the store's newer values (instead of failing with 133020).

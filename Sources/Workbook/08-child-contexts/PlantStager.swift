@@ -10,7 +10,7 @@ public final class PlantStager {
 
     /// Makes the stager's private-queue child of `parent`.
     public init(parent: ManagedObjectContext) {
-        context = ManagedObjectContext(concurrencyType: .privateQueue)
+        context = ManagedObjectContext(.privateQueue)
     }
 
     /// Inserts a plant for each name in the child, on the child's queue, and saves the child into the parent — not
