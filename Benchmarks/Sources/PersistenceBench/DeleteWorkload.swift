@@ -142,7 +142,7 @@ enum DeleteWorkload {
 
     static func deleteThroughChild(_ container: PersistentContainer) throws -> Int {
         let parent = container.newBackgroundContext()
-        let child = ManagedObjectContext(concurrencyType: .privateQueue)
+        let child = ManagedObjectContext(.privateQueue)
         child.parent = parent
         try deleteObjects(in: child)
         try parent.performAndWait { try parent.save() }
