@@ -303,7 +303,7 @@ final class Kata11MergeRules: KataCase {
                                  ru: "экран должен редактировать пост во viewContext контейнера: найдите пост там "
                                     + "по его ID."))
             let merging = screen.context.automaticallyMergesChangesFromParent
-            try expect(screen.context.mergePolicy == .error && !merging, localized(
+            try expect(screen.context.mergePolicy as? MergePolicy == .error && !merging, localized(
                 "with .none the screen sets nothing up, so the conflict can be seen; its context has the merge "
                     + "policy \(screen.context.mergePolicy) and automatic merging \(merging ? "on" : "off").",
                 ru: "при .none экран ничего не настраивает, чтобы конфликт было видно; а у его контекста политика "

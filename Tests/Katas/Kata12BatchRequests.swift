@@ -186,7 +186,7 @@ final class Kata12BatchRequests: KataCase {
             let stale = onScreen.filter { $0.box != 1 }
             if !stale.isEmpty {
                 let shown = stale.map { "\($0.front) \($0.box)" }.joined(separator: ", ")
-                let policy = context.mergePolicy == .error ? "" : " Setting a merge policy does not do it: a "
+                let policy = context.mergePolicy as? MergePolicy == .error ? "" : " Setting a merge policy does not do it: a "
                     + "policy acts only when a context saves changes of its own, and the screen saves nothing."
                 try expect(false, "the view context still shows \(shown) after restartDeck(named: \"Spanish\"), "
                     + "which moved them to box 1 in the store. A batch request posts no notification, so no context "
@@ -233,7 +233,7 @@ final class Kata12BatchRequests: KataCase {
             try expect(!viewContextDirty, "while the user typed, the view context had unsaved changes: the edit "
                 + "happened in the view context, where every screen shows the half-typed text (and its save would "
                 + "save whatever else is pending there). The editor edits in a main-queue context of its own.")
-            try expect(context.mergePolicy == .error, "opening the editor changed the view context's merge policy to "
+            try expect(context.mergePolicy as? MergePolicy == .error, "opening the editor changed the view context's merge policy to "
                 + "\(context.mergePolicy): one screen's choice now decides conflicts for the whole app. Set the "
                 + "policy on the editor's own context only.")
         }

@@ -445,7 +445,7 @@ final class Kata15FetchedResults: KataCase {
     private func randomRun(seed: UInt64) throws {
         let container = try Self.makeInMemoryContainer(model: try Self.makeModel())
         let context = container.viewContext
-        context.mergePolicy = .mergeByPropertyObjectTrump
+        context.mergePolicy = MergePolicy.mergeByPropertyObjectTrump
         var random = SeededRandom(seed: seed)
         let folders = ["inbox", "receipts", "taxes", "travel", "work"]
         var clock = 0
@@ -461,7 +461,7 @@ final class Kata15FetchedResults: KataCase {
         let controller = try followingController(screen, in: context)
         try screen.show(controller.sections ?? [])
         let sync = container.newBackgroundContext()
-        sync.mergePolicy = .mergeByPropertyObjectTrump
+        sync.mergePolicy = MergePolicy.mergeByPropertyObjectTrump
 
         var batch: [String] = []
         var changed = 0

@@ -272,7 +272,7 @@ final class BatchHierarchyTests: PersistenceTestCase {
         XCTAssertTrue(abstract?.message.contains("Media is abstract") == true, abstract?.message ?? "")
 
         // A match with an object of the entity, or of one of its subentities, updates it (under an object-trump policy).
-        context.mergePolicy = .mergeByPropertyObjectTrump
+        context.mergePolicy = MergePolicy.mergeByPropertyObjectTrump
         let books = BatchInsertRequest(entityName: "Book", objects: [["title": "Dune", "pages": 500], ["title": "Dune, read aloud", "pages": 9]])
         books.resultType = .objectIDs
         XCTAssertEqual(try context.execute(books).objectIDs, [dune.objectID, aloud.objectID])

@@ -145,7 +145,7 @@ final class BatchInsertTests: PersistenceTestCase {
         let alien = makeMovie("Alien", year: 1979)
         alien.rating = 5
         try context.save()
-        context.mergePolicy = .mergeByPropertyObjectTrump
+        context.mergePolicy = MergePolicy.mergeByPropertyObjectTrump
 
         let request = BatchInsertRequest(entityName: "Movie", objects: [
             ["title": "Alien", "year": 1979, "rating": 8.5],
@@ -168,7 +168,7 @@ final class BatchInsertTests: PersistenceTestCase {
         // The context's copy is stale now.
         XCTAssertEqual(alien.rating, 5)
         alien.rating = 6
-        context.mergePolicy = .error
+        context.mergePolicy = MergePolicy.error
         assertPersistenceError(.managedObjectMerge) { try context.save() }
     }
 
@@ -189,7 +189,7 @@ final class BatchInsertTests: PersistenceTestCase {
             XCTAssertEqual(try storeSnapshot(in: container), before, "nothing written under \(policy)")
         }
         // Two rows of one request that clash with each other are refused too.
-        context.mergePolicy = .error
+        context.mergePolicy = MergePolicy.error
         assertPersistenceError(.managedObjectConstraintMerge) {
             try context.execute(BatchInsertRequest(entityName: "Movie", objects: [
                 ["title": "Up", "year": 2009], ["title": "Up", "year": 2009],
@@ -201,7 +201,7 @@ final class BatchInsertTests: PersistenceTestCase {
     }
 
     func testDuplicatesWithinOneRequestMergeIntoOneRow() throws {
-        context.mergePolicy = .mergeByPropertyObjectTrump
+        context.mergePolicy = MergePolicy.mergeByPropertyObjectTrump
         let request = BatchInsertRequest(entityName: "Movie", objects: [
             ["title": "Up", "year": 2009, "rating": 1.0],
             ["title": "Up", "year": 2009, "rating": 2.0],
@@ -215,7 +215,7 @@ final class BatchInsertTests: PersistenceTestCase {
 
     func testAFailureAfterSomeRowsWereWrittenRollsThemAllBack() throws {
         let store = try makeContainer(model: BatchModel.make())
-        store.viewContext.mergePolicy = .mergeByPropertyObjectTrump
+        store.viewContext.mergePolicy = MergePolicy.mergeByPropertyObjectTrump
         let request = BatchInsertRequest(entityName: "Keyed", objects: [["code": "a", "slot": 1], ["code": "b", "slot": 2]])
         try store.viewContext.execute(request)
         let before = try storeSnapshot(in: store)

@@ -43,7 +43,7 @@ final class CoordinatorLockTests: PersistenceTestCase {
         }
         LockProbeNote.probes.reset()
         note.text = "mine"
-        container.viewContext.mergePolicy = .mergeByPropertyStoreTrump
+        container.viewContext.mergePolicy = MergePolicy.mergeByPropertyStoreTrump
         try container.viewContext.save()
         XCTAssertEqual(LockProbeNote.probes.ran, ["willSave", "mergePolicy"])
         XCTAssertEqual(LockProbeNote.probes.heldDuring, [], "another thread could not take the coordinator's lock")

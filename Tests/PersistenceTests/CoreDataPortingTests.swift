@@ -50,7 +50,7 @@ final class CoreDataPortingTests: PersistenceTestCase {
     func testCoreDataSpelledCodeRunsThroughTypealiases() throws {
         let viewContext: NSManagedObjectContext = container.viewContext
         viewContext.mergePolicy = NSMergePolicy(merge: NSMergePolicyType.mergeByPropertyObjectTrumpMergePolicyType)
-        XCTAssertEqual(viewContext.mergePolicy, .mergeByPropertyObjectTrump)
+        XCTAssertEqual(viewContext.mergePolicy as? NSMergePolicy, .mergeByPropertyObjectTrump)
         viewContext.userInfo["role"] = "view"
         for (title, year) in [("Heat", 1995), ("Ran", 1985), ("Her", 2013)] { makeMovie(title, year: year) }
         let saves = NotificationLog()

@@ -146,7 +146,7 @@ final class CustomMergePolicyTests: PersistenceTestCase {
         XCTAssertTrue(context.hasChanges)
         XCTAssertEqual(try stored(movie.objectID).rating, 9, "nothing was written")
 
-        context.mergePolicy = .mergeByPropertyObjectTrump
+        context.mergePolicy = MergePolicy.mergeByPropertyObjectTrump
         try context.save()
         XCTAssertEqual(try stored(movie.objectID).rating, 8)
     }

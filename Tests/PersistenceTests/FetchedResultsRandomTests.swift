@@ -70,7 +70,7 @@ final class FetchedResultsRandomTests: PersistenceTestCase {
         try tearDownWithError()
         try setUpWithError()
         var random = SeededGenerator(seed: seed)
-        context.mergePolicy = .mergeByPropertyObjectTrump
+        context.mergePolicy = MergePolicy.mergeByPropertyObjectTrump
         let request = GadgetModel.request(sectioned: sectioned)
         let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context,
                                                   sectionNameKeyPath: sectioned ? "shelf" : nil, cacheName: nil)
@@ -147,7 +147,7 @@ final class FetchedResultsRandomTests: PersistenceTestCase {
         differenceScreen.ids = controller.fetchedObjects?.map(\.objectID) ?? []
 
         let background = container.newBackgroundContext()
-        background.mergePolicy = .mergeByPropertyObjectTrump
+        background.mergePolicy = MergePolicy.mergeByPropertyObjectTrump
         var savedIDs: [ManagedObjectID] = try context.fetch(Gadget.fetchRequest()).map(\.objectID)
 
         func someGadget() -> Gadget? {

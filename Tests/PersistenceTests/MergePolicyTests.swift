@@ -39,7 +39,7 @@ final class MergePolicyTests: PersistenceTestCase {
     func testStoreTrumpKeepsTheStoresChangesAndTheObjectsOthers() throws {
         try changeElsewhere(title: "Alien (1979)")
         movie.rating = 8
-        context.mergePolicy = .mergeByPropertyStoreTrump
+        context.mergePolicy = MergePolicy.mergeByPropertyStoreTrump
         try context.save()
         let row = try stored()
         XCTAssertEqual(row.title, "Alien (1979)")
@@ -51,7 +51,7 @@ final class MergePolicyTests: PersistenceTestCase {
     func testStoreTrumpWinsWhenBothChangedTheSameProperty() throws {
         try changeElsewhere(title: "Alien", rating: 9)
         movie.rating = 8
-        context.mergePolicy = .mergeByPropertyStoreTrump
+        context.mergePolicy = MergePolicy.mergeByPropertyStoreTrump
         try context.save()
         XCTAssertEqual(try stored().rating, 9)
         XCTAssertEqual(movie.rating, 9)
@@ -60,7 +60,7 @@ final class MergePolicyTests: PersistenceTestCase {
     func testObjectTrumpWinsWhenBothChangedTheSameProperty() throws {
         try changeElsewhere(title: "Alien (1979)", rating: 9)
         movie.rating = 8
-        context.mergePolicy = .mergeByPropertyObjectTrump
+        context.mergePolicy = MergePolicy.mergeByPropertyObjectTrump
         try context.save()
         let row = try stored()
         XCTAssertEqual(row.rating, 8, "the object's change wins")
@@ -68,10 +68,28 @@ final class MergePolicyTests: PersistenceTestCase {
         XCTAssertEqual(movie.title, "Alien (1979)")
     }
 
+    /// `mergePolicy` is `Any`, as in Core Data: Core Data's constant works like the policy object, and a value
+    /// that is no merge policy (a policy type, a name) fails the next save instead of being ignored.
+    func testTheMergePolicyIsAnyAsInCoreDataAndAnythingButAPolicyFailsTheSave() throws {
+        try changeElsewhere(title: "Alien (1979)")
+        movie.title = "Alien (director's cut)"
+        context.mergePolicy = NSMergeByPropertyObjectTrumpMergePolicy
+        XCTAssertTrue(context.mergePolicy as? MergePolicy === MergePolicy.mergeByPropertyObjectTrump)
+        context.mergePolicy = MergePolicyType.mergeByPropertyObjectTrumpMergePolicyType  // the type, not a policy
+        XCTAssertThrowsError(try context.save()) { error in
+            XCTAssertTrue("\(error)".contains("mergePolicy was set to a value of type PolicyType, which is not a "
+                + "merge policy"), "\(error)")
+        }
+        XCTAssertTrue(context.hasChanges, "nothing was saved")
+        context.mergePolicy = NSMergeByPropertyObjectTrumpMergePolicy
+        try context.save()
+        XCTAssertEqual(try stored().title, "Alien (director's cut)")
+    }
+
     func testOverwriteWritesTheObjectsWholeState() throws {
         try changeElsewhere(title: "Alien (1979)")
         movie.rating = 8
-        context.mergePolicy = .overwrite
+        context.mergePolicy = MergePolicy.overwrite
         try context.save()
         let row = try stored()
         XCTAssertEqual(row.title, "Alien", "overwrite replaces even what the object did not change")
@@ -81,7 +99,7 @@ final class MergePolicyTests: PersistenceTestCase {
     func testRollbackDropsTheObjectsChanges() throws {
         try changeElsewhere(title: "Alien (1979)")
         movie.rating = 8
-        context.mergePolicy = .rollback
+        context.mergePolicy = MergePolicy.rollback
         try context.save()
         let row = try stored()
         XCTAssertEqual(row.title, "Alien (1979)")
@@ -94,10 +112,10 @@ final class MergePolicyTests: PersistenceTestCase {
     func testAResolvedObjectSavesAgainWithoutConflict() throws {
         try changeElsewhere(title: "Alien (1979)")
         movie.rating = 8
-        context.mergePolicy = .mergeByPropertyObjectTrump
+        context.mergePolicy = MergePolicy.mergeByPropertyObjectTrump
         try context.save()
         movie.year = 1980
-        context.mergePolicy = .error
+        context.mergePolicy = MergePolicy.error
         XCTAssertNoThrow(try context.save(), "resolution adopted the store's row version")
         XCTAssertEqual(try stored().year, 1980)
     }
@@ -106,7 +124,7 @@ final class MergePolicyTests: PersistenceTestCase {
         let id = movie.objectID
         try deleteElsewhere(id)
         movie.rating = 8
-        context.mergePolicy = .mergeByPropertyStoreTrump
+        context.mergePolicy = MergePolicy.mergeByPropertyStoreTrump
         try context.save()
         XCTAssertNil(movie.managedObjectContext, "the store's deletion wins: the object leaves the context")
         XCTAssertEqual(try storedCount("Movie"), 0)
@@ -120,7 +138,7 @@ final class MergePolicyTests: PersistenceTestCase {
             try other.save()
         }
         second.rating = 9
-        context.mergePolicy = .mergeByPropertyObjectTrump
+        context.mergePolicy = MergePolicy.mergeByPropertyObjectTrump
         try context.save()
         XCTAssertEqual(second.objectID, secondID)
         XCTAssertEqual(try storedCount("Movie", "title == 'Heat' AND rating == 9"), 1, "written again under the same ID")
@@ -163,7 +181,7 @@ final class MergePolicyTests: PersistenceTestCase {
         let storedID = movie.objectID
         let newcomer = makeMovie("Alien", year: 1979)
         newcomer.rating = 9.5
-        context.mergePolicy = .mergeByPropertyObjectTrump
+        context.mergePolicy = MergePolicy.mergeByPropertyObjectTrump
         try context.save()
         XCTAssertEqual(try storedCount("Movie"), 1)
         XCTAssertEqual(newcomer.objectID, storedID, "the newcomer takes the stored row's identity")
@@ -176,7 +194,7 @@ final class MergePolicyTests: PersistenceTestCase {
         let newcomer = makeMovie("Alien", year: 1979)
         newcomer.rating = 9.5
         makeMovie("Heat", year: 1995)
-        context.mergePolicy = .mergeByPropertyStoreTrump
+        context.mergePolicy = MergePolicy.mergeByPropertyStoreTrump
         try context.save()
         XCTAssertEqual(try storedCount("Movie"), 2, "Alien as stored, and Heat")
         XCTAssertEqual(try storedCount("Movie", "rating == 7"), 1)
@@ -232,7 +250,7 @@ final class MergePolicyTests: PersistenceTestCase {
         first.rating = 8
         let last = makeMovie("Alien", year: 1979)
         last.rating = 9
-        context.mergePolicy = .mergeByPropertyObjectTrump
+        context.mergePolicy = MergePolicy.mergeByPropertyObjectTrump
         try context.save()
         XCTAssertEqual(try storedCount("Movie"), 1)
         XCTAssertEqual(last.objectID, storedID, "the last new object takes over the stored row")
@@ -242,7 +260,7 @@ final class MergePolicyTests: PersistenceTestCase {
         let another = makeMovie("Alien", year: 1979)
         another.rating = 1
         makeMovie("Alien", year: 1979).rating = 2
-        context.mergePolicy = .mergeByPropertyStoreTrump
+        context.mergePolicy = MergePolicy.mergeByPropertyStoreTrump
         try context.save()
         XCTAssertEqual(try storedCount("Movie"), 1)
         XCTAssertEqual(try stored().rating, 9, "the stored row wins over every new object")
@@ -258,7 +276,7 @@ final class MergePolicyTests: PersistenceTestCase {
             scene.movie = movie
             return scene
         }
-        context.mergePolicy = .mergeByPropertyObjectTrump
+        context.mergePolicy = MergePolicy.mergeByPropertyObjectTrump
         try context.save()
         XCTAssertNil(scenes[0].movie, "in memory too, the scene lets go of the discarded movie")
         XCTAssertTrue(scenes[1].movie === last)
@@ -285,7 +303,7 @@ final class MergePolicyTests: PersistenceTestCase {
         movie.rating = 8
         heat.title = "Alien (1979)"
         heat.year = 1979
-        context.mergePolicy = .mergeByPropertyStoreTrump
+        context.mergePolicy = MergePolicy.mergeByPropertyStoreTrump
         assertPersistenceError(.managedObjectConstraintMerge) { try context.save() }
         XCTAssertEqual(movie.title, "Alien", "resolution was undone with the transaction")
         XCTAssertEqual(movie.rating, 8)

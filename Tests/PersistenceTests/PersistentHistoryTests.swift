@@ -211,7 +211,7 @@ final class PersistentHistoryTests: PersistenceTestCase {
         try view.save()
         let start = try XCTUnwrap(view.history().last?.token)
         let upsert = BatchInsertRequest(entityName: "Folder", objects: [["name": "Inbox"], ["name": "Archive"]])
-        view.mergePolicy = .mergeByPropertyObjectTrump
+        view.mergePolicy = MergePolicy.mergeByPropertyObjectTrump
         try view.execute(upsert)
         let changes = try XCTUnwrap(view.history(after: start).first?.changes)
         XCTAssertEqual(changes.count, 2)

@@ -104,7 +104,7 @@ final class SnapshotEventTests: PersistenceTestCase {
         try changeElsewhere(label.objectID, ["name": "theirs"])
         label.setValue("mine", forKey: "name")
         label.setValue("a note", forKey: "note")
-        context.mergePolicy = .mergeByPropertyStoreTrump
+        context.mergePolicy = MergePolicy.mergeByPropertyStoreTrump
         try context.save()
         XCTAssertEqual(Label.log, ["64 theirs"], "awakened once, after the store's value was taken")
         XCTAssertEqual(label.value(forKey: "note") as? String, "a note")
@@ -114,7 +114,7 @@ final class SnapshotEventTests: PersistenceTestCase {
         let label = try savedLabel("saved")
         try changeElsewhere(label.objectID, ["name": "theirs"])
         label.setValue("mine", forKey: "name")
-        context.mergePolicy = .mergeByPropertyObjectTrump
+        context.mergePolicy = MergePolicy.mergeByPropertyObjectTrump
         try context.save()
         XCTAssertEqual(Label.log, [], "the object's own values won: nothing came from the store")
 
@@ -129,7 +129,7 @@ final class SnapshotEventTests: PersistenceTestCase {
         let label = try savedLabel("saved")
         try changeElsewhere(label.objectID, ["name": "theirs", "note": "their note"])
         label.setValue("mine", forKey: "name")
-        context.mergePolicy = .overwrite
+        context.mergePolicy = MergePolicy.overwrite
         try context.save()
         XCTAssertEqual(Label.log, [])
     }

@@ -193,7 +193,7 @@ final class TransientAttributeTests: PersistenceTestCase {
     }
 
     func testATransientChangeNeverConflictsWithTheStore() throws {
-        context.mergePolicy = .error
+        context.mergePolicy = MergePolicy.error
         let sketch = makeSketch("Cat")
         try context.save()
         try retitleElsewhere(sketch.objectID, "Theirs")
@@ -227,7 +227,7 @@ final class TransientAttributeTests: PersistenceTestCase {
             XCTAssertEqual(sketch.zoom, 3, "\(policy): the in-memory value stays")
             XCTAssertFalse(sketch.hasChanges, "\(policy)")
             // The object's version matches its row again: a later save under .error does not conflict.
-            context.mergePolicy = .error
+            context.mergePolicy = MergePolicy.error
             sketch.title = "After \(policy)"
             XCTAssertNoThrow(try context.save(), "\(policy)")
             XCTAssertEqual(sketch.zoom, 3, "\(policy)")
@@ -235,7 +235,7 @@ final class TransientAttributeTests: PersistenceTestCase {
     }
 
     func testSavesAfterATransientOnlySaveDoNotConflict() throws {
-        context.mergePolicy = .error
+        context.mergePolicy = MergePolicy.error
         let sketch = makeSketch("Cat")
         try context.save()
         for step in 1...3 {
@@ -293,7 +293,7 @@ final class TransientAttributeTests: PersistenceTestCase {
         XCTAssertTrue(sketch.isSelected)
         XCTAssertEqual(sketch.zoom, 2)
         XCTAssertTrue(sketch.hasChanges)
-        context.mergePolicy = .error
+        context.mergePolicy = MergePolicy.error
         try context.save()
 
         // Rollback after a merge still goes back to the values committed in memory.

@@ -22,11 +22,11 @@ public final class PostScreen {
                 context.automaticallyMergesChangesFromParent = true
             } else if Decoy.isActive("refresh-by-policy") {
                 // A merge policy settles the conflict: the end state is right, but the context's policy changed.
-                context.mergePolicy = .mergeByPropertyObjectTrump
+                context.mergePolicy = MergePolicy.mergeByPropertyObjectTrump
             }
         case .automaticMerging:
             if Decoy.isActive("automatic-merging-by-policy") {
-                context.mergePolicy = .mergeByPropertyObjectTrump
+                context.mergePolicy = MergePolicy.mergeByPropertyObjectTrump
             } else if Decoy.isActive("automatic-merging-by-hand") {
                 // Set up below, once the post is found.
             } else {
@@ -39,11 +39,11 @@ public final class PostScreen {
             } else if Decoy.isActive("object-trump-by-refresh") {
                 // No policy: save() refreshes the post first, so only the screen's own save() avoids the conflict.
             } else if Decoy.isActive("store-trump-instead-of-object-trump") {
-                context.mergePolicy = .mergeByPropertyStoreTrump
+                context.mergePolicy = MergePolicy.mergeByPropertyStoreTrump
             } else if Decoy.isActive("overwrite-instead-of-object-trump") {
-                context.mergePolicy = .overwrite
+                context.mergePolicy = MergePolicy.overwrite
             } else {
-                context.mergePolicy = .mergeByPropertyObjectTrump
+                context.mergePolicy = MergePolicy.mergeByPropertyObjectTrump
             }
         }
         guard let post = try context.existingObject(with: postID) as? Post else { throw NotAPost(postID) }

@@ -16,14 +16,14 @@ public final class CardEditor {
         }
         if Decoy.isActive("editor-policy-on-view-context") {
             // A side effect: the whole app's main context changes its merge policy for one editor.
-            container.viewContext.mergePolicy = .mergeByPropertyObjectTrump
+            container.viewContext.mergePolicy = MergePolicy.mergeByPropertyObjectTrump
         }
         if Decoy.isActive("editor-overwrite") {
-            context.mergePolicy = .overwrite
+            context.mergePolicy = MergePolicy.overwrite
         } else if Decoy.isActive("editor-store-trump") {
-            context.mergePolicy = .mergeByPropertyStoreTrump
+            context.mergePolicy = MergePolicy.mergeByPropertyStoreTrump
         } else if !Decoy.isActive("editor-without-policy") && !Decoy.isActive("editor-refresh-without-merge") {
-            context.mergePolicy = .mergeByPropertyObjectTrump
+            context.mergePolicy = MergePolicy.mergeByPropertyObjectTrump
         }
         if Decoy.isActive("editor-keeps-callers-card") {
             self.card = card

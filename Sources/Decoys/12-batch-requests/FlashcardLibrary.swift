@@ -48,7 +48,7 @@ public final class FlashcardLibrary {
             return moved.count
         }
         if Decoy.isActive("restart-policy-instead-of-merge") {
-            container.viewContext.mergePolicy = .mergeByPropertyObjectTrump
+            container.viewContext.mergePolicy = MergePolicy.mergeByPropertyObjectTrump
             return moved.count
         }
         let key = Decoy.isActive("restart-merged-as-inserted") ? insertedKey : updatedKey
@@ -122,7 +122,7 @@ public final class FlashcardLibrary {
         }
         // Mistake: the background context keeps the default merge policy (.error), so a code the store has already
         // is a clash the batch insert refuses (133021) instead of an update.
-        if !Decoy.isActive("import-without-policy") { background.mergePolicy = .mergeByPropertyObjectTrump }
+        if !Decoy.isActive("import-without-policy") { background.mergePolicy = MergePolicy.mergeByPropertyObjectTrump }
         let written = try background.performAndWait {
             let rows: [[String: Any]] = entries.map { ["code": $0.code, "name": $0.name] }
             let request = BatchInsertRequest(entityName: "FlashcardDeck", objects: rows)

@@ -220,7 +220,7 @@ print(t("   Solution 2: mergeByPropertyObjectTrump (the push changed the title t
         "   Решение 2: mergeByPropertyObjectTrump (пуш поменял и заголовок)"))
 // region: fix-policy
 let objectTrump = try editWhilePushLands(pushTitle: true, configure: { viewContext in
-    viewContext.mergePolicy = .mergeByPropertyObjectTrump
+    viewContext.mergePolicy = MergePolicy.mergeByPropertyObjectTrump
 })
 // endregion: fix-policy
 for line in objectTrump { print("   " + line) }

@@ -65,7 +65,7 @@ func restartDeck(named name: String, in container: PersistentContainer) throws -
 /// A catalog import: one batch insert of the decks' codes and names. Returns the IDs written.
 func importCatalog(_ entries: [DeckEntry], into container: PersistentContainer) throws -> [ManagedObjectID] {
     let background = container.newBackgroundContext()
-    background.mergePolicy = .mergeByPropertyObjectTrump          // what an upsert needs on Apple's platforms
+    background.mergePolicy = MergePolicy.mergeByPropertyObjectTrump          // what an upsert needs on Apple's platforms
     let written = try background.performAndWait {
         let request = BatchInsertRequest(entityName: "FlashcardDeck",
                                          objects: entries.map { ["code": $0.code, "name": $0.name] })
@@ -145,7 +145,7 @@ do {
     // region: policy-not-merge
     let editor = ManagedObjectContext(.mainQueue)
     editor.persistentStoreCoordinator = container.persistentStoreCoordinator
-    editor.mergePolicy = .mergeByPropertyObjectTrump
+    editor.mergePolicy = MergePolicy.mergeByPropertyObjectTrump
     let card = try editor.existingObject(with: gato.objectID) as! Flashcard
     print("   the editor shows gato in box \(card.box); the user changes nothing", terminator: "")
     try restartDeck(named: "Spanish", in: container)

@@ -49,7 +49,7 @@ extension ManagedObjectContext {
     public func execute(_ request: BatchInsertRequest) throws -> BatchInsertResult {
         checkQueue("execute(BatchInsertRequest)")
         let (coordinator, entity) = try storeRequestTarget(entityName: request.entityName, resultClass: nil)
-        let plan = try request.plan(for: entity, schema: coordinator.schema(), mergePolicy: mergePolicy)
+        let plan = try request.plan(for: entity, schema: coordinator.schema(), mergePolicy: resolvedMergePolicy)
         let (count, objectIDs) = try withHistoryOrigin { try coordinator.withStore { try $0.executeBatchInsert(plan) } }
         return BatchInsertResult(resultType: request.resultType, count: count, objectIDs: objectIDs)
     }

@@ -38,8 +38,14 @@ extension ManagedObjectContext {
             lists = saveLists()
         }
         if let misuse = misuseErrors.first { throw misuse }
+        if let refused = refusedMergePolicy {
+            throw PersistenceError(.coreData, "mergePolicy was set to a value of type \(refused), which is not a merge "
+                + "policy: set a MergePolicy (NSMergePolicy on Apple platforms), such as "
+                + "MergePolicy.mergeByPropertyObjectTrump, or one of Core Data's constants such as "
+                + "NSMergeByPropertyObjectTrumpMergePolicy.")
+        }
         var plan = SavePlan(inserted: lists.inserted, updated: lists.updated, deleted: lists.deleted)
-        let policy = mergePolicy
+        let policy = resolvedMergePolicy
         try resolveDuplicateInsertions(in: &plan, under: policy)
         try validateForSave(inserted: plan.inserted, updated: plan.updated)
 

@@ -45,7 +45,26 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     let mergingChildren = ContextList()
     /// How a save resolves conflicts with changes other contexts made to the store (``MergePolicy/error`` by
     /// default: the save fails and says which objects conflict).
-    public var mergePolicy: MergePolicy = .error
+    ///
+    /// Typed `Any`, as in Core Data: set a ``MergePolicy`` — `MergePolicy.mergeByPropertyObjectTrump`, a subclass
+    /// of your own — or one of Core Data's constants (`NSMergeByPropertyObjectTrumpMergePolicy`…), and read it back
+    /// with `as? MergePolicy`. Anything else makes the next save fail with a message saying so (Core Data does not
+    /// document what it does with such a value; this is the stricter reading).
+    public var mergePolicy: Any {
+        get { resolvedMergePolicy }
+        set {
+            if let policy = newValue as? MergePolicy {
+                resolvedMergePolicy = policy
+                refusedMergePolicy = nil
+            } else {
+                refusedMergePolicy = String(describing: type(of: newValue))
+            }
+        }
+    }
+    /// The policy saves and batch inserts use: the last ``mergePolicy`` that was a merge policy.
+    private(set) var resolvedMergePolicy = MergePolicy.error
+    /// The type of a ``mergePolicy`` set that was no merge policy, which the next save reports; nil when none was.
+    private(set) var refusedMergePolicy: String?
     /// When `true`, the parent's saves are merged into this context automatically, on its queue. For a context on
     /// the store, the "parent" is the store: saves of the other contexts on the same coordinator are merged.
     public var automaticallyMergesChangesFromParent = false {

@@ -24,7 +24,7 @@ public final class PostScreen {
             context.automaticallyMergesChangesFromParent = true
         case .objectTrump:
             // Solution 2: at the save, the screen's changes win, property by property.
-            context.mergePolicy = .mergeByPropertyObjectTrump
+            context.mergePolicy = MergePolicy.mergeByPropertyObjectTrump
         }
         guard let post = try context.existingObject(with: postID) as? Post else { throw NotAPost(postID) }
         self.post = post

@@ -17,7 +17,7 @@ public final class CardEditor {
         context.persistentStoreCoordinator = container.persistentStoreCoordinator
         // A row changed under the edit is merged property by property at the save: what the user changed wins,
         // everything else takes the store's newer values (instead of failing with 133020).
-        context.mergePolicy = .mergeByPropertyObjectTrump
+        context.mergePolicy = MergePolicy.mergeByPropertyObjectTrump
         guard let copy = try context.existingObject(with: card.objectID) as? Flashcard else {
             throw PersistenceError(.managedObjectReferentialIntegrity, "\(card.objectID) is not a flashcard",
                                    objectID: card.objectID)

@@ -60,7 +60,7 @@ public final class FlashcardLibrary {
         let background = container.newBackgroundContext()
         // A batch insert upserts only under this policy (and a uniqueness constraint); under the default, .error, a
         // code the store has already is refused.
-        background.mergePolicy = .mergeByPropertyObjectTrump
+        background.mergePolicy = MergePolicy.mergeByPropertyObjectTrump
         let written = try background.performAndWait {
             // Only the keys the catalog knows: what a stored row keeps of the keys not given is undocumented.
             let rows: [[String: Any]] = entries.map { ["code": $0.code, "name": $0.name] }
