@@ -11,7 +11,7 @@ import Foundation
 /// `ManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)` (the older one).
 public final class ManagedObjectContext: @unchecked Sendable, CustomStringConvertible {
     /// Which queue a context runs on, for ``init(_:)``: Core Data's `NSManagedObjectContext.ConcurrencyType`.
-    public struct ConcurrencyType: Sendable, Hashable {
+    public struct ConcurrencyType: Sendable {
         /// The main queue; use it from the main thread.
         public static let mainQueue = ConcurrencyType(kind: .mainQueueConcurrencyType)
         /// A private serial queue of its own.
