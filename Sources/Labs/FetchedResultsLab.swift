@@ -68,8 +68,10 @@ enum FetchedResultsLab {
 
         let request = FetchRequest<ShopItem>(entityName: "ShopItem")
         request.predicate = FetchPredicate(format: "inStock == YES")
-        request.sortDescriptors = [FetchSortDescriptor(key: "shelf"), FetchSortDescriptor(key: "rank"),
-                                   FetchSortDescriptor(key: "serial")]
+        request.sortDescriptors = [
+            FetchSortDescriptor(key: "shelf", ascending: true), FetchSortDescriptor(key: "rank", ascending: true),
+            FetchSortDescriptor(key: "serial", ascending: true),
+        ]
         // The same objects in a context without a controller: what fetching and merging cost by themselves.
         let plain = store.container.newBackgroundContext()
         var plainObjects: [ShopItem] = []

@@ -31,7 +31,7 @@ final class Kata04ContextsAndCrud: KataCase {
         let reader = container.newBackgroundContext()
         return try reader.performAndWait {
             let request = Plant.fetchRequest()
-            request.sortDescriptors = [FetchSortDescriptor(\Plant.name)]
+            request.sortDescriptors = [FetchSortDescriptor(keyPath: \Plant.name, ascending: true)]
             return try reader.fetch(request).map { ($0.name, $0.wateredOn) }
         }
     }

@@ -112,7 +112,7 @@ final class Kata07ThreadsAndQueues: KataCase {
         let reader = container.newBackgroundContext()
         return try reader.performAndWait {
             let request = Episode.fetchRequest()
-            request.sortDescriptors = [FetchSortDescriptor(\Episode.title)]
+            request.sortDescriptors = [FetchSortDescriptor(keyPath: \Episode.title, ascending: true)]
             return try reader.fetch(request).map { $0.title + ($0.listened ? " (listened)" : "") }
         }
     }

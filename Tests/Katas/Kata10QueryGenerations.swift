@@ -67,7 +67,7 @@ final class Kata10QueryGenerations: KataCase {
         let reader = container.newBackgroundContext()
         return try reader.performAndWait {
             let request = Episode.fetchRequest()
-            request.sortDescriptors = [FetchSortDescriptor(\Episode.number)]
+            request.sortDescriptors = [FetchSortDescriptor(keyPath: \Episode.number, ascending: true)]
             return try reader.fetch(request).map { "\($0.number) \($0.title)" }
         }
     }
@@ -334,7 +334,7 @@ private extension ManagedObjectContext {
         try performAndWait {
             let request = Episode.fetchRequest()
             request.predicate = FetchPredicate(format: "listened == YES")
-            request.sortDescriptors = [FetchSortDescriptor(\Episode.number)]
+            request.sortDescriptors = [FetchSortDescriptor(keyPath: \Episode.number, ascending: true)]
             return try fetch(request).map { "\($0.number)" }
         }
     }

@@ -36,7 +36,7 @@ final class Kata15FetchedResults: KataCase {
 
     /// The inbox's order: by folder (the section key, first), the newest message first in each.
     private static var inboxOrder: [FetchSortDescriptor] {
-        [FetchSortDescriptor(key: "folder"), FetchSortDescriptor(key: "received", ascending: false)]
+        [FetchSortDescriptor(key: "folder", ascending: true), FetchSortDescriptor(key: "received", ascending: false)]
     }
 
     // MARK: The mail

@@ -89,7 +89,7 @@ final class BatchDeleteTests: PersistenceTestCase {
         for (title, year) in [("A", 1990), ("B", 1970), ("C", 1980), ("D", 2000)] { makeMovie(title, year: year) }
         try context.save()
         let fetch = FetchRequest<Movie>(entityName: "Movie")
-        fetch.sortDescriptors = [FetchSortDescriptor(key: "year")]
+        fetch.sortDescriptors = [FetchSortDescriptor(key: "year", ascending: true)]
         fetch.fetchLimit = 2
         fetch.fetchOffset = 1
         XCTAssertEqual(try context.execute(BatchDeleteRequest(fetchRequest: fetch)).count, 2)

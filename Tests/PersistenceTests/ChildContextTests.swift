@@ -38,7 +38,7 @@ final class ChildContextTests: PersistenceTestCase {
         let child = makeChild()
         try child.performAndWait {
             let request = Movie.fetchRequest()
-            request.sortDescriptors = [FetchSortDescriptor(key: "year")]
+            request.sortDescriptors = [FetchSortDescriptor(key: "year", ascending: true)]
             XCTAssertEqual(try child.fetch(request).map(\.title), ["Alien (director's cut)", "Prometheus"])
             request.predicate = FetchPredicate(format: "title CONTAINS 'cut'")
             XCTAssertEqual(try child.fetch(request).map(\.year), [1979], "the predicate sees the parent's value")

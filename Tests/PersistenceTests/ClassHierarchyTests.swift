@@ -102,7 +102,7 @@ final class ClassHierarchyTests: PersistenceTestCase {
 
     private func byName(_ entityName: String, in context: ManagedObjectContext? = nil) throws -> [ManagedObject] {
         let request = FetchRequest<ManagedObject>(entityName: entityName)
-        request.sortDescriptors = [FetchSortDescriptor(key: "name")]
+        request.sortDescriptors = [FetchSortDescriptor(key: "name", ascending: true)]
         return try (context ?? self.context).fetch(request)
     }
 

@@ -8,7 +8,7 @@ final class CompoundPredicateTests: PersistenceTestCase {
     private func titles(_ predicate: FetchPredicate) throws -> [String] {
         let request = Movie.fetchRequest()
         request.predicate = predicate
-        request.sortDescriptors = [FetchSortDescriptor(\Movie.title)]
+        request.sortDescriptors = [FetchSortDescriptor(keyPath: \Movie.title, ascending: true)]
         return try context.fetch(request).map(\.title)
     }
 

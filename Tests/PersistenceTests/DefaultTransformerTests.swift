@@ -67,7 +67,7 @@ final class DefaultTransformerTests: PersistenceTestCase {
     private func fetchPalettes(in context: ManagedObjectContext? = nil) throws -> [Palette] {
         let request = FetchRequest<Palette>(entityName: "Palette")
         request.includesSubentities = false
-        request.sortDescriptors = [FetchSortDescriptor(key: "name")]
+        request.sortDescriptors = [FetchSortDescriptor(key: "name", ascending: true)]
         return try (context ?? self.context).fetch(request)
     }
 

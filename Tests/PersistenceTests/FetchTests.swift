@@ -145,11 +145,14 @@ final class FetchTests: PersistenceTestCase {
         XCTAssertEqual(try context.count(for: request), 2)
 
         let byDirector = Movie.fetchRequest()
-        byDirector.sortDescriptors = [FetchSortDescriptor(\Movie.director?.name), FetchSortDescriptor(\Movie.title, ascending: false)]
+        byDirector.sortDescriptors = [
+            FetchSortDescriptor(keyPath: \Movie.director?.name, ascending: true),
+            FetchSortDescriptor(keyPath: \Movie.title, ascending: false),
+        ]
         XCTAssertEqual(try context.fetch(byDirector).map(\.title), ["Héroes", "The Terminator", "Aliens", "Blade Runner", "Alien"],
                        "nil sorts first")
         let caseless = Movie.fetchRequest()
-        caseless.sortDescriptors = [FetchSortDescriptor(key: "rating")]
+        caseless.sortDescriptors = [FetchSortDescriptor(key: "rating", ascending: true)]
         XCTAssertEqual(try context.fetch(caseless).first?.title, "Blade Runner")
     }
 
@@ -163,7 +166,7 @@ final class FetchTests: PersistenceTestCase {
 
         let request = Movie.fetchRequest()
         request.predicate = FetchPredicate(format: "year > 2000")
-        request.sortDescriptors = [FetchSortDescriptor(key: "year")]
+        request.sortDescriptors = [FetchSortDescriptor(key: "year", ascending: true)]
         XCTAssertEqual(try context.fetch(request).map(\.title), ["Héroes", "Prometheus", "Blade Runner"])
         XCTAssertEqual(try context.count(for: request), 3)
         request.fetchLimit = 1
@@ -188,7 +191,7 @@ final class FetchTests: PersistenceTestCase {
         let rows = FetchRequest<[String: Any]>(entityName: "Movie")
         rows.resultType = .dictionaryResultType
         rows.propertiesToFetch = ["title", "rating", "director"]
-        rows.sortDescriptors = [FetchSortDescriptor(key: "title")]
+        rows.sortDescriptors = [FetchSortDescriptor(key: "title", ascending: true)]
         let dictionaries = try context.fetch(rows)
         XCTAssertEqual(dictionaries.first?["title"] as? String, "Alien")
         XCTAssertEqual(dictionaries.first?["rating"] as? Double, 8.5)
@@ -236,7 +239,7 @@ final class FetchTests: PersistenceTestCase {
         context.reset()
         let batched = Movie.fetchRequest()
         batched.fetchBatchSize = 2
-        batched.sortDescriptors = [FetchSortDescriptor(key: "year")]
+        batched.sortDescriptors = [FetchSortDescriptor(key: "year", ascending: true)]
         let movies = try context.fetch(batched)
         XCTAssertEqual(movies.count, 5)
         XCTAssertTrue(movies.allSatisfy { $0.faultState == .faultWithoutRow })
@@ -271,7 +274,7 @@ final class FetchTests: PersistenceTestCase {
         XCTAssertTrue(typeError?.message.contains("integer32") == true, typeError?.message ?? "")
 
         let badSort = Movie.fetchRequest()
-        badSort.sortDescriptors = [FetchSortDescriptor(key: "actors")]
+        badSort.sortDescriptors = [FetchSortDescriptor(key: "actors", ascending: true)]
         assertPersistenceError(.coreData) { _ = try context.fetch(badSort) }
 
         let badRegex = Movie.fetchRequest()

@@ -20,7 +20,7 @@ final class FetchedPackedRowsTests: PersistenceTestCase {
             let reader = container.newBackgroundContext()
             try reader.performAndWait {
                 let request = Movie.fetchRequest()
-                request.sortDescriptors = [FetchSortDescriptor(\Movie.year, ascending: ascending)]
+                request.sortDescriptors = [FetchSortDescriptor(keyPath: \Movie.year, ascending: ascending)]
                 let movies = try reader.fetch(request)
                 let expected: [(key: Int64, version: Int64, title: String)] = [(nearKey, 1, "Near"), (farKey, wideVersion, "Far")]
                 let ordered = ascending ? expected : expected.reversed()

@@ -93,7 +93,7 @@ final class FetchedResultsControllerTests: PersistenceTestCase {
         gadget("x", rank: 3)
         gadget("x", rank: 10)
         let request = Gadget.fetchRequest()
-        request.sortDescriptors = [FetchSortDescriptor(key: "rank")]
+        request.sortDescriptors = [FetchSortDescriptor(key: "rank", ascending: true)]
         let byRank = FetchedResultsController(fetchRequest: request, managedObjectContext: context,
                                               sectionNameKeyPath: "rank", cacheName: nil)
         try byRank.performFetch()
@@ -116,7 +116,7 @@ final class FetchedResultsControllerTests: PersistenceTestCase {
                            "An instance of FetchedResultsController<Gadget> requires a fetch request with sort descriptors")
         }
         // Core Data raises in init: adding sort descriptors afterwards does not make the controller valid.
-        request.sortDescriptors = [FetchSortDescriptor(key: "rank")]
+        request.sortDescriptors = [FetchSortDescriptor(key: "rank", ascending: true)]
         XCTAssertThrowsError(try controller.performFetch())
         XCTAssertNil(controller.fetchedObjects)
     }
@@ -126,7 +126,7 @@ final class FetchedResultsControllerTests: PersistenceTestCase {
         gadget("a", rank: 2)
         gadget("b", rank: 3)
         let request = Gadget.fetchRequest()
-        request.sortDescriptors = [FetchSortDescriptor(key: "rank")]
+        request.sortDescriptors = [FetchSortDescriptor(key: "rank", ascending: true)]
         let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context,
                                                   sectionNameKeyPath: "shelf", cacheName: nil)
         XCTAssertThrowsError(try controller.performFetch()) { error in
@@ -519,7 +519,7 @@ final class FetchedResultsControllerTests: PersistenceTestCase {
         XCTAssertEqual(controller.fetchedObjects?.count, 2)
         try assertShowsAFreshFetch(controller)
 
-        controller.fetchRequest.sortDescriptors = [FetchSortDescriptor(key: "shelf"),
+        controller.fetchRequest.sortDescriptors = [FetchSortDescriptor(key: "shelf", ascending: true),
                                                    FetchSortDescriptor(key: "rank", ascending: false)]
         XCTAssertEqual(controller.fetchedObjects?.map(\.rank), [1, 2], "so do they for a new sort")
         try controller.performFetch()
@@ -535,7 +535,7 @@ final class FetchedResultsControllerTests: PersistenceTestCase {
             }
         }
         let request = FetchRequest<any FetchRequestResult>(entityName: "Gadget")
-        request.sortDescriptors = [FetchSortDescriptor(key: "serial")]
+        request.sortDescriptors = [FetchSortDescriptor(key: "serial", ascending: true)]
         let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context,
                                                   sectionNameKeyPath: nil, cacheName: nil)
         let recorder = Recorder()

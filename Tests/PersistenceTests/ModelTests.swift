@@ -148,8 +148,9 @@ final class ModelTests: XCTestCase {
     }
 
     func testTypedKeyPathsBecomeModelKeyPaths() {
-        XCTAssertEqual(FetchSortDescriptor(\Movie.title).key, "title")
-        XCTAssertEqual(FetchSortDescriptor(\Movie.director?.name).key, "director.name")
-        XCTAssertEqual(FetchSortDescriptor(\Scene.movie?.director?.born).key, "movie.director.born")
+        XCTAssertEqual(FetchSortDescriptor(keyPath: \Movie.title, ascending: true).key, "title")
+        XCTAssertEqual(FetchSortDescriptor(keyPath: \Movie.director?.name, ascending: true).key, "director.name")
+        XCTAssertEqual(FetchSortDescriptor(keyPath: \Scene.movie?.director?.born, ascending: true).key,
+                       "movie.director.born")
     }
 }

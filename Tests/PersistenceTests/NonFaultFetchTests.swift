@@ -22,7 +22,7 @@ final class NonFaultFetchTests: PersistenceTestCase {
     private func fetchMovies(asFaults: Bool, in context: ManagedObjectContext? = nil, sorted: Bool = true) throws -> [Movie] {
         let request = FetchRequest<Movie>(entityName: "Movie")
         request.returnsObjectsAsFaults = asFaults
-        if sorted { request.sortDescriptors = [FetchSortDescriptor(key: "title")] }
+        if sorted { request.sortDescriptors = [FetchSortDescriptor(key: "title", ascending: true)] }
         return try (context ?? self.context).fetch(request)
     }
 
@@ -93,7 +93,7 @@ final class NonFaultFetchTests: PersistenceTestCase {
 
         let request = FetchRequest<Director>(entityName: "Director")
         request.returnsObjectsAsFaults = false
-        request.sortDescriptors = [FetchSortDescriptor(key: "name")]
+        request.sortDescriptors = [FetchSortDescriptor(key: "name", ascending: true)]
         let directors = try context.fetch(request)
         XCTAssertTrue(directors[0] === scott && directors[1] === gilliam)
         XCTAssertFalse(scott.isFault)

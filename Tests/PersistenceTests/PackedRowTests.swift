@@ -90,7 +90,7 @@ final class PackedRowTests: PersistenceTestCase {
         let reader = container.newBackgroundContext()
         try reader.performAndWait {
             let request = Movie.fetchRequest()
-            request.sortDescriptors = [FetchSortDescriptor(\Movie.year)]
+            request.sortDescriptors = [FetchSortDescriptor(keyPath: \Movie.year, ascending: true)]
             let movies = try reader.fetch(request)
             XCTAssertEqual(movies.count, 2)
             XCTAssertTrue(movies.allSatisfy { $0.packedRow != nil })
@@ -272,7 +272,7 @@ final class PackedRowTests: PersistenceTestCase {
         var reader: ManagedObjectContext? = container.newBackgroundContext()
         try reader!.performAndWait {
             let request = Sample.fetchRequest()
-            request.sortDescriptors = [FetchSortDescriptor(\Sample.large)]
+            request.sortDescriptors = [FetchSortDescriptor(keyPath: \Sample.large, ascending: true)]
             let samples = try reader!.fetch(request)
             let distinct = Set(samples.compactMap { $0.packedRow.map { ObjectIdentifier($0.block) } })
             XCTAssertLessThan(distinct.count, 20, "1,000 rows should share a few blocks, not have one each")

@@ -27,7 +27,7 @@ final class SQLDebugLogTests: MigrationTestCase {
     private func recentFilms() -> FetchRequest<Movie> {
         let request = Movie.fetchRequest()
         request.predicate = FetchPredicate(format: "year >= %@", 1970)
-        request.sortDescriptors = [FetchSortDescriptor(\Movie.title)]
+        request.sortDescriptors = [FetchSortDescriptor(keyPath: \Movie.title, ascending: true)]
         return request
     }
 

@@ -112,9 +112,18 @@ final class SubentityKeyPathTests: PersistenceTestCase {
             request.sortDescriptors = descriptors
             return try context.fetch(request).map(\.label)
         }
-        let byCountry = [FetchSortDescriptor(key: "country.name"), FetchSortDescriptor(key: "label")]
-        let byProvince = [FetchSortDescriptor(key: "province.population", ascending: false), FetchSortDescriptor(key: "label")]
-        let byHome = [FetchSortDescriptor(key: "home.name", ascending: false), FetchSortDescriptor(key: "label")]
+        let byCountry = [
+            FetchSortDescriptor(key: "country.name", ascending: true),
+            FetchSortDescriptor(key: "label", ascending: true),
+        ]
+        let byProvince = [
+            FetchSortDescriptor(key: "province.population", ascending: false),
+            FetchSortDescriptor(key: "label", ascending: true),
+        ]
+        let byHome = [
+            FetchSortDescriptor(key: "home.name", ascending: false),
+            FetchSortDescriptor(key: "label", ascending: true),
+        ]
         // Unsaved objects are sorted in memory; the same order must come from the store.
         build(context)
         let inMemory = [try sorted(byCountry), try sorted(byProvince), try sorted(byHome)]
@@ -132,7 +141,7 @@ final class SubentityKeyPathTests: PersistenceTestCase {
         request.resultType = .dictionaryResultType
         request.propertiesToFetch = ["label", "country"]
         request.predicate = FetchPredicate(format: "country.population > 10")
-        request.sortDescriptors = [FetchSortDescriptor(key: "country.name")]
+        request.sortDescriptors = [FetchSortDescriptor(key: "country.name", ascending: true)]
         let rows = try context.fetch(request)
         XCTAssertEqual(rows.map { $0["label"] as? String }, ["awe", "joy"])
         XCTAssertEqual(rows.compactMap { ($0["country"] as? ManagedObjectID)?.entityName }, ["Country", "Country"])
@@ -160,7 +169,7 @@ final class SubentityKeyPathTests: PersistenceTestCase {
         XCTAssertTrue(error?.message.contains("Region has no property named 'population'") == true, error?.message ?? "")
         XCTAssertTrue(error?.message.contains("Only its subentities Country, Province have it") == true, error?.message ?? "")
         request.predicate = nil
-        request.sortDescriptors = [FetchSortDescriptor(key: "home.population")]
+        request.sortDescriptors = [FetchSortDescriptor(key: "home.population", ascending: true)]
         XCTAssertNotNil(assertPersistenceError(.persistentStoreIncompatibleSchema) { _ = try context.fetch(request) })
         // Through the subentity itself, the same key is fine.
         XCTAssertEqual(try labels("country.population > 10"), ["awe", "joy"])

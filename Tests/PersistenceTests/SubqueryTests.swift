@@ -18,7 +18,7 @@ final class SubqueryTests: PersistenceTestCase {
     private func titles(_ format: String, _ arguments: Any?...) throws -> [String] {
         let request = Movie.fetchRequest()
         request.predicate = FetchPredicate(format: format, argumentArray: arguments)
-        request.sortDescriptors = [FetchSortDescriptor(\Movie.title)]
+        request.sortDescriptors = [FetchSortDescriptor(keyPath: \Movie.title, ascending: true)]
         let reader = container.newBackgroundContext()
         return try reader.performAndWait { try reader.fetch(request).map(\.title) }
     }

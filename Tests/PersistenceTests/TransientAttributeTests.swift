@@ -385,7 +385,7 @@ final class TransientAttributeTests: PersistenceTestCase {
         assertPersistenceError(.persistentStoreIncompatibleSchema) { _ = try context.count(for: selected) }
 
         let sorted = FetchRequest<Sketch>(entityName: "Sketch")
-        sorted.sortDescriptors = [FetchSortDescriptor(key: "zoom")]
+        sorted.sortDescriptors = [FetchSortDescriptor(key: "zoom", ascending: true)]
         XCTAssertEqual(assertPersistenceError(.persistentStoreIncompatibleSchema) { _ = try context.fetch(sorted) }?.key, "zoom")
 
         // Through a to-one, the error names the entity that has the attribute.
@@ -422,7 +422,7 @@ final class TransientAttributeTests: PersistenceTestCase {
 
         let rows = FetchRequest<[String: Any]>(entityName: "Swatch")
         rows.resultType = .dictionaryResultType
-        rows.sortDescriptors = [FetchSortDescriptor(key: "name")]
+        rows.sortDescriptors = [FetchSortDescriptor(key: "name", ascending: true)]
         XCTAssertEqual(try context.fetch(rows).map { $0.keys.sorted() }, [["name"], ["name"]], "stored attributes only")
         rows.propertiesToFetch = ["name", "isPinned"]
         let asked = assertPersistenceError(.persistentStoreIncompatibleSchema) { _ = try context.fetch(rows) }

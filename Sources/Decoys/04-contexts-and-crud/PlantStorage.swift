@@ -37,7 +37,7 @@ public final class PlantStorage {
         let request = Plant.fetchRequest()
         // Mistake: fetched in a context made for the call: the plants' context is gone once it returns.
         if Decoy.isActive("all-from-throwaway-context") {
-            request.sortDescriptors = [FetchSortDescriptor(\Plant.name)]
+            request.sortDescriptors = [FetchSortDescriptor(keyPath: \Plant.name, ascending: true)]
             let scratch = container.newBackgroundContext()
             return try scratch.performAndWait { try scratch.fetch(request) }
         }
@@ -53,7 +53,7 @@ public final class PlantStorage {
         }
         // Mistake: no sort descriptor, so the plants come back in whatever order the store keeps them.
         if !Decoy.isActive("all-unsorted") {
-            request.sortDescriptors = [FetchSortDescriptor(\Plant.name)]
+            request.sortDescriptors = [FetchSortDescriptor(keyPath: \Plant.name, ascending: true)]
         }
         return try viewContext.fetch(request)
     }
@@ -62,7 +62,7 @@ public final class PlantStorage {
         let request = Plant.fetchRequest()
         // Mistake: every plant is fetched, sorted by the store, and Swift picks the ones to return.
         if Decoy.isActive("not-watered-filtered-in-swift") {
-            request.sortDescriptors = [FetchSortDescriptor(\Plant.name)]
+            request.sortDescriptors = [FetchSortDescriptor(keyPath: \Plant.name, ascending: true)]
             return try viewContext.fetch(request).filter { plant in
                 guard let wateredOn = plant.wateredOn else { return true }
                 return wateredOn < date
@@ -71,7 +71,7 @@ public final class PlantStorage {
         // Mistake: every plant is fetched filled and sorted by the store, and Swift picks the thirsty ones — no
         // fault fires, but the store read every row.
         if Decoy.isActive("not-watered-filled-filtered-in-swift") {
-            request.sortDescriptors = [FetchSortDescriptor(\Plant.name)]
+            request.sortDescriptors = [FetchSortDescriptor(keyPath: \Plant.name, ascending: true)]
             request.returnsObjectsAsFaults = false
             return try viewContext.fetch(request).filter { plant in
                 guard let wateredOn = plant.wateredOn else { return true }
@@ -84,7 +84,7 @@ public final class PlantStorage {
         // Mistake: off by one day — a plant watered exactly on the date counts as not watered since.
         if Decoy.isActive("watered-on-the-day-counts") { format = "wateredOn == nil OR wateredOn <= %@" }
         request.predicate = FetchPredicate(format: format, date)
-        request.sortDescriptors = [FetchSortDescriptor(\Plant.name)]
+        request.sortDescriptors = [FetchSortDescriptor(keyPath: \Plant.name, ascending: true)]
         // Mistake: the predicate is built, but the request that is fetched is another one, without it.
         if Decoy.isActive("predicate-ignored") {
             let all = Plant.fetchRequest()

@@ -33,7 +33,7 @@ public final class ReadingDataSource: @unchecked Sendable {
                 if Decoy.isActive("objects-handed-across") {
                     let request = Reading.fetchRequest()
                     request.predicate = FetchPredicate(format: "station == %@", station)
-                    request.sortDescriptors = [FetchSortDescriptor(key: "takenAt")]
+                    request.sortDescriptors = [FetchSortDescriptor(key: "takenAt", ascending: true)]
                     let readings = try context.fetch(request)
                     self.lock.withLock {
                         self.backgroundReadings = readings
@@ -46,7 +46,7 @@ public final class ReadingDataSource: @unchecked Sendable {
                     // Mistake: fetches the readings themselves, filled, and keeps only their IDs.
                     let request = Reading.fetchRequest()
                     request.predicate = FetchPredicate(format: "station == %@", station)
-                    request.sortDescriptors = [FetchSortDescriptor(key: "takenAt")]
+                    request.sortDescriptors = [FetchSortDescriptor(key: "takenAt", ascending: true)]
                     request.returnsObjectsAsFaults = false
                     let ids = try context.fetch(request).map(\.objectID)
                     self.lock.withLock { self.fetchedIDs = ids }
@@ -58,7 +58,7 @@ public final class ReadingDataSource: @unchecked Sendable {
                     // arrives), and keeps only their IDs: every row is still read and an object made for each.
                     let request = Reading.fetchRequest()
                     request.predicate = FetchPredicate(format: "station == %@", station)
-                    request.sortDescriptors = [FetchSortDescriptor(key: "takenAt")]
+                    request.sortDescriptors = [FetchSortDescriptor(key: "takenAt", ascending: true)]
                     let ids = try context.fetch(request).map(\.objectID)
                     self.lock.withLock { self.fetchedIDs = ids }
                     completion(nil)
@@ -68,7 +68,7 @@ public final class ReadingDataSource: @unchecked Sendable {
                 request.resultType = .managedObjectIDResultType
                 request.predicate = FetchPredicate(format: "station == %@", station)
                 if !Decoy.isActive("ids-unsorted") {
-                    request.sortDescriptors = [FetchSortDescriptor(key: "takenAt")]
+                    request.sortDescriptors = [FetchSortDescriptor(key: "takenAt", ascending: true)]
                 }
                 let ids = try context.fetch(request)
                 self.lock.withLock { self.fetchedIDs = ids }

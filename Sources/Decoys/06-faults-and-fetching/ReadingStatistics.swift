@@ -23,7 +23,7 @@ public final class ReadingStatistics {
             request.predicate = FetchPredicate(format: "station == %@ AND takenAt >= %@ AND takenAt < %@",
                                                    station, start, end)
         }
-        request.sortDescriptors = [FetchSortDescriptor(\Reading.takenAt)]
+        request.sortDescriptors = [FetchSortDescriptor(keyPath: \Reading.takenAt, ascending: true)]
         if !Decoy.isActive("faults-left-on") {
             request.returnsObjectsAsFaults = false
         }

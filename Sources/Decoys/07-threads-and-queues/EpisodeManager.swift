@@ -96,7 +96,7 @@ public final class EpisodeManager: Sendable {
             // Document 000's "BAD" example: the main context fetched on whatever thread runs this task.
             let request = Episode.fetchRequest()
             request.predicate = FetchPredicate(format: "listened == %@", false)
-            request.sortDescriptors = [FetchSortDescriptor(\Episode.title)]
+            request.sortDescriptors = [FetchSortDescriptor(keyPath: \Episode.title, ascending: true)]
             return try main.fetch(request).map(\.title)
         }
         return try await main.perform {
@@ -113,7 +113,7 @@ public final class EpisodeManager: Sendable {
             if !Decoy.isActive("listened-ignored") {
                 request.predicate = FetchPredicate(format: "listened == %@", false)
             }
-            request.sortDescriptors = [FetchSortDescriptor(\Episode.title)]
+            request.sortDescriptors = [FetchSortDescriptor(keyPath: \Episode.title, ascending: true)]
             return try main.fetch(request).map(\.title)
         }
     }

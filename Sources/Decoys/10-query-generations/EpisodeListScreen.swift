@@ -16,7 +16,7 @@ public final class EpisodeListScreen {
 
     public func reload() throws {
         let request = Episode.fetchRequest()
-        request.sortDescriptors = [FetchSortDescriptor(\Episode.number)]
+        request.sortDescriptors = [FetchSortDescriptor(keyPath: \Episode.number, ascending: true)]
         episodes = try context.fetch(request)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import KataSupport
-import Persistence
+// Persistence-only: FetchSortDescriptor(…, caseInsensitive:), where Core Data takes a selector (lesson 13).
+@_spi(SortCaseFolding) import Persistence
 
 /// Lesson 13's ``DishSearch`` with known mistakes (see `Decoy`).
 public enum DishSearch {
@@ -37,7 +38,7 @@ public enum DishSearch {
         request.predicate = try predicate(for: text)
         // Mistake: no sort; the store's order is whatever it is.
         if !Decoy.isActive("search-unsorted") {
-            request.sortDescriptors = [FetchSortDescriptor(\Dish.name, caseInsensitive: true)]
+            request.sortDescriptors = [FetchSortDescriptor(keyPath: \Dish.name, ascending: true, caseInsensitive: true)]
         }
         return request
     }

@@ -18,9 +18,15 @@ public final class Inbox {
         let request = MailMessage.fetchRequest()
         if Decoy.isActive("inbox-sorted-by-date-first") {
             // Newest first across the whole inbox, then by folder: a folder's messages are no longer together.
-            request.sortDescriptors = [FetchSortDescriptor(key: "received", ascending: false), FetchSortDescriptor(key: "folder")]
+            request.sortDescriptors = [
+                FetchSortDescriptor(key: "received", ascending: false),
+                FetchSortDescriptor(key: "folder", ascending: true),
+            ]
         } else if !Decoy.isActive("inbox-without-sort-descriptors") {
-            request.sortDescriptors = [FetchSortDescriptor(key: "folder"), FetchSortDescriptor(key: "received", ascending: false)]
+            request.sortDescriptors = [
+                FetchSortDescriptor(key: "folder", ascending: true),
+                FetchSortDescriptor(key: "received", ascending: false),
+            ]
         }
         controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context,
                                               sectionNameKeyPath: "folder", cacheName: nil)

@@ -26,7 +26,7 @@ struct NaiveBookManager {
 
     func allTitles() throws -> [String] {
         let request = Book.fetchRequest()
-        request.sortDescriptors = [FetchSortDescriptor(\Book.title)]
+        request.sortDescriptors = [FetchSortDescriptor(keyPath: \Book.title, ascending: true)]
         return try context.fetch(request).map(\.title)
     }
 }

@@ -69,11 +69,11 @@ for (title, author) in [("Emma", "Jane Austen"), ("Persuasion", "Jane Austen"), 
 try shelf.save()
 // region: fetch-with-predicate
 let byAusten = Book.fetchRequest()
-byAusten.predicate = FetchPredicate(format: "author == %@", "Jane Austen")   // only rows that match
-byAusten.sortDescriptors = [FetchSortDescriptor(\Book.title)]                   // in this order
-byAusten.fetchLimit = 10                                                       // at most ten rows
-let austen = try shelf.fetch(byAusten)                                          // [Book], maybe empty
-let onShelf = try shelf.count(for: Book.fetchRequest())                         // counts, fetches no book
+byAusten.predicate = FetchPredicate(format: "author == %@", "Jane Austen")               // only rows that match
+byAusten.sortDescriptors = [FetchSortDescriptor(keyPath: \Book.title, ascending: true)]  // in this order
+byAusten.fetchLimit = 10                                                                 // at most ten rows
+let austen = try shelf.fetch(byAusten)                                                   // [Book], maybe empty
+let onShelf = try shelf.count(for: Book.fetchRequest())                                  // counts, fetches no book
 // endregion: fetch-with-predicate
 print("  by Jane Austen: \(austen.map(\.title)); books on the shelf: \(onShelf)")
 

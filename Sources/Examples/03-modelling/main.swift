@@ -34,7 +34,7 @@ func freshRead() throws -> [String] {
     let reader = container.newBackgroundContext()
     return try reader.performAndWait {
         let request = Recipe.fetchRequest()
-        request.sortDescriptors = [FetchSortDescriptor(\Recipe.title)]
+        request.sortDescriptors = [FetchSortDescriptor(keyPath: \Recipe.title, ascending: true)]
         return try reader.fetch(request).map { "\($0.title) (\($0.servings)): " + ($0.steps.array as! [Step]).map(\.text).joined(separator: " → ") }
     }
 }

@@ -18,7 +18,7 @@ func storeHolds() throws -> String {
     try observer.performAndWait {
         observer.reset()                            // forget what it read before; read the store afresh
         let request = Plant.fetchRequest()
-        request.sortDescriptors = [FetchSortDescriptor(\Plant.name)]
+        request.sortDescriptors = [FetchSortDescriptor(keyPath: \Plant.name, ascending: true)]
         let plants = try observer.fetch(request)
         return plants.isEmpty ? "nothing" : plants.map { $0.name + ($0.wateredOn == nil ? "" : " (watered)") }
             .joined(separator: ", ")
@@ -41,7 +41,7 @@ print("2. Fetch: a request, optionally a predicate and sort descriptors, run by 
 // region: fetch
 let everything = Plant.fetchRequest()               // FetchRequest<Plant>: every plant, in no promised order
 let byName = Plant.fetchRequest()
-byName.sortDescriptors = [FetchSortDescriptor(\Plant.name)]
+byName.sortDescriptors = [FetchSortDescriptor(keyPath: \Plant.name, ascending: true)]
 let startingWithT = Plant.fetchRequest()
 startingWithT.predicate = FetchPredicate(format: "name BEGINSWITH %@", "T")
 // endregion: fetch

@@ -113,7 +113,7 @@ print("")
 print("3. An ID whose row is gone: object(with:) against existingObject(with:)")
 // The ID of the oldest reading, which a background context then deletes.
 let oldest = Reading.fetchRequest()
-oldest.sortDescriptors = [FetchSortDescriptor(\Reading.takenAt)]
+oldest.sortDescriptors = [FetchSortDescriptor(keyPath: \Reading.takenAt, ascending: true)]
 oldest.fetchLimit = 1
 let oldestID = try context.fetch(oldest)[0].objectID
 context.reset()
@@ -141,7 +141,7 @@ let background = container.newBackgroundContext()
 let ids = try background.performAndWait {
     let request = FetchRequest<ManagedObjectID>(entityName: Reading.entityName)
     request.resultType = .managedObjectIDResultType
-    request.sortDescriptors = [FetchSortDescriptor(key: "takenAt")]
+    request.sortDescriptors = [FetchSortDescriptor(key: "takenAt", ascending: true)]
     return try background.fetch(request)                        // ManagedObjectIDs: safe to hand over
 }
 print("   \(ids.count) IDs fetched in the background; the view context holds \(readingsInMemory) readings")

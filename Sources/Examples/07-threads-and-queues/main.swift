@@ -54,7 +54,7 @@ let badDone = Flag()
 DispatchQueue.global().async {                 // a network callback, say: some background thread
     let episodes = viewContext.performAndWait {    // the fetch itself runs on the main queue…
         let request = Episode.fetchRequest()
-        request.sortDescriptors = [FetchSortDescriptor(\Episode.title)]
+        request.sortDescriptors = [FetchSortDescriptor(keyPath: \Episode.title, ascending: true)]
         return (try? viewContext.fetch(request)) ?? []
     }
     // …but the objects come out of the block, and are read here, on the wrong thread:
@@ -69,7 +69,7 @@ let goodDone = Flag()
 DispatchQueue.global().async {
     let titles = viewContext.performAndWait {  // runs on the main queue, returns when done
         let request = Episode.fetchRequest()
-        request.sortDescriptors = [FetchSortDescriptor(\Episode.title)]
+        request.sortDescriptors = [FetchSortDescriptor(keyPath: \Episode.title, ascending: true)]
         return ((try? viewContext.fetch(request)) ?? []).map(\.title)  // values leave the block, objects do not
     }
     print("   fetched \(titles), no report")
@@ -192,7 +192,7 @@ func storeCount() throws -> Int { try reader.performAndWait { try reader.count(f
 func storeTitles() throws -> [String] {
     try reader.performAndWait {
         let request = Episode.fetchRequest()
-        request.sortDescriptors = [FetchSortDescriptor(\Episode.title)]
+        request.sortDescriptors = [FetchSortDescriptor(keyPath: \Episode.title, ascending: true)]
         return try reader.fetch(request).map(\.title)
     }
 }

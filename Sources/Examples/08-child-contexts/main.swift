@@ -18,7 +18,7 @@ func storeHolds() throws -> [String] {
     let reader = container.newBackgroundContext()
     return try reader.performAndWait {
         let request = Plant.fetchRequest()
-        request.sortDescriptors = [FetchSortDescriptor(\Plant.name)]
+        request.sortDescriptors = [FetchSortDescriptor(keyPath: \Plant.name, ascending: true)]
         return try reader.fetch(request).map(\.name)
     }
 }

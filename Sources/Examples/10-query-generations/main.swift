@@ -67,7 +67,7 @@ final class SaveRecorder: @unchecked Sendable {
 /// What a context's list shows: its episodes by number.
 func list(_ context: ManagedObjectContext) throws -> String {
     let request = Episode.fetchRequest()
-    request.sortDescriptors = [FetchSortDescriptor(\Episode.number)]
+    request.sortDescriptors = [FetchSortDescriptor(keyPath: \Episode.number, ascending: true)]
     return try context.fetch(request).map { "\($0.number) \($0.title)" }.joined(separator: " · ")
 }
 

@@ -103,7 +103,7 @@ do {
     let stored = try reader.performAndWait {
         let request = Flashcard.fetchRequest()
         request.predicate = FetchPredicate(format: "deck.code == 'es'")
-        request.sortDescriptors = [FetchSortDescriptor(\Flashcard.front)]
+        request.sortDescriptors = [FetchSortDescriptor(keyPath: \Flashcard.front, ascending: true)]
         return try reader.fetch(request).map { "\($0.front) \($0.box)" }.joined(separator: " · ")
     }
     print("   the store holds:      Spanish: \(stored)")

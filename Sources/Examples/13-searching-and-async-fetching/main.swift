@@ -1,7 +1,8 @@
 import Foundation
 import KataSupport
-// Persistence-only: FetchPredicate(parsing:), a throwing parse Core Data has not.
-@_spi(PredicateParsing) import Persistence
+// Persistence-only: FetchPredicate(parsing:), a throwing parse Core Data has not, and a case-insensitive sort
+// without Objective-C selectors.
+@_spi(PredicateParsing) @_spi(SortCaseFolding) import Persistence
 
 // Lesson 13's runnable example: a search that ignores case and accents, wants every word and takes the user's text
 // literally; then a search over many rows, first blocking the main queue, then as an asynchronous fetch with a
@@ -54,7 +55,7 @@ func names(_ makePredicate: () throws -> FetchPredicate) -> String {
     do {
         let request = Dish.fetchRequest()
         request.predicate = try makePredicate()
-        request.sortDescriptors = [FetchSortDescriptor(\Dish.name, caseInsensitive: true)]
+        request.sortDescriptors = [FetchSortDescriptor(keyPath: \Dish.name, ascending: true, caseInsensitive: true)]
         let found = try context.fetch(request).map(\.name)
         return found.isEmpty ? "nothing" : found.joined(separator: " · ")
     } catch {

@@ -34,7 +34,10 @@ func saveTimetable(in context: ManagedObjectContext) throws {
 /// The departures by platform, then time.
 func boardRequest() -> FetchRequest<Departure> {
     let request = Departure.fetchRequest()
-    request.sortDescriptors = [FetchSortDescriptor(key: "platform"), FetchSortDescriptor(key: "time")]
+    request.sortDescriptors = [
+        FetchSortDescriptor(key: "platform", ascending: true),
+        FetchSortDescriptor(key: "time", ascending: true),
+    ]
     return request
 }
 
@@ -99,7 +102,7 @@ do {
     try saveTimetable(in: container.viewContext)
     // region: request
     let byTime = Departure.fetchRequest()
-    byTime.sortDescriptors = [FetchSortDescriptor(key: "time")]
+    byTime.sortDescriptors = [FetchSortDescriptor(key: "time", ascending: true)]
     let wrong = FetchedResultsController(fetchRequest: byTime, managedObjectContext: container.viewContext,
                                          sectionNameKeyPath: "platform", cacheName: nil)
     do {
@@ -192,7 +195,7 @@ do {
     }
     // endregion: difference
     let byTime = Departure.fetchRequest()
-    byTime.sortDescriptors = [FetchSortDescriptor(key: "time")]
+    byTime.sortDescriptors = [FetchSortDescriptor(key: "time", ascending: true)]
     let allDay = FetchedResultsController(fetchRequest: byTime, managedObjectContext: viewContext,
                                           sectionNameKeyPath: nil, cacheName: nil)
     let list = DifferenceList()

@@ -5,7 +5,9 @@ import Foundation
 ///
 /// ```swift
 /// let request = Movie.fetchRequest()
-/// request.sortDescriptors = [FetchSortDescriptor(key: "year"), FetchSortDescriptor(key: "title")]
+/// request.sortDescriptors = [
+///     FetchSortDescriptor(key: "year", ascending: true), FetchSortDescriptor(key: "title", ascending: true),
+/// ]
 /// let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context,
 ///                                           sectionNameKeyPath: "year", cacheName: nil)
 /// controller.delegate = screen

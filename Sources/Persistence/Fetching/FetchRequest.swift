@@ -15,7 +15,7 @@ public enum FetchRequestResultType: Sendable {
 /// ```swift
 /// let request = Movie.fetchRequest()                        // FetchRequest<Movie>
 /// request.predicate = FetchPredicate(format: "year >= %@", 1990)
-/// request.sortDescriptors = [FetchSortDescriptor(key: "title")]
+/// request.sortDescriptors = [FetchSortDescriptor(key: "title", ascending: true)]
 /// let movies = try context.fetch(request)
 /// ```
 public final class FetchRequest<Result>: CustomStringConvertible {

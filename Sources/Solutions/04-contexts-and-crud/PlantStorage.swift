@@ -31,7 +31,7 @@ public final class PlantStorage {
     /// Every plant, by name.
     public func allPlants() throws -> [Plant] {
         let request = Plant.fetchRequest()
-        request.sortDescriptors = [FetchSortDescriptor(\Plant.name)]
+        request.sortDescriptors = [FetchSortDescriptor(keyPath: \Plant.name, ascending: true)]
         return try viewContext.fetch(request)
     }
     // endregion: read-all
@@ -41,7 +41,7 @@ public final class PlantStorage {
     public func plants(notWateredSince date: Date) throws -> [Plant] {
         let request = Plant.fetchRequest()
         request.predicate = FetchPredicate(format: "wateredOn == nil OR wateredOn < %@", date)
-        request.sortDescriptors = [FetchSortDescriptor(\Plant.name)]
+        request.sortDescriptors = [FetchSortDescriptor(keyPath: \Plant.name, ascending: true)]
         return try viewContext.fetch(request)
     }
     // endregion: read-some

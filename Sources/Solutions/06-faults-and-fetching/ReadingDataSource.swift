@@ -40,7 +40,7 @@ public final class ReadingDataSource: @unchecked Sendable {
                 let request = FetchRequest<ManagedObjectID>(entityName: Reading.entityName)
                 request.resultType = .managedObjectIDResultType      // IDs only: no objects for the main context
                 request.predicate = FetchPredicate(format: "station == %@", station)
-                request.sortDescriptors = [FetchSortDescriptor(key: "takenAt")]
+                request.sortDescriptors = [FetchSortDescriptor(key: "takenAt", ascending: true)]
                 let ids = try context.fetch(request)
                 self.lock.withLock { self.fetchedIDs = ids }
                 completion(nil)

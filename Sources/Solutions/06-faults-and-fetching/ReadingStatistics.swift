@@ -19,7 +19,7 @@ public final class ReadingStatistics {
         let request = Reading.fetchRequest()
         request.predicate = FetchPredicate(format: "station == %@ AND takenAt >= %@ AND takenAt < %@",
                                                station, start, end)
-        request.sortDescriptors = [FetchSortDescriptor(\Reading.takenAt)]
+        request.sortDescriptors = [FetchSortDescriptor(keyPath: \Reading.takenAt, ascending: true)]
         request.returnsObjectsAsFaults = false      // each object arrives with its values: no fault to fire later
         return try context.fetch(request)
     }

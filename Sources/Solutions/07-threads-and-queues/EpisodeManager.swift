@@ -43,7 +43,7 @@ public final class EpisodeManager: Sendable {
         return try await main.perform {
             let request = Episode.fetchRequest()
             request.predicate = FetchPredicate(format: "listened == %@", false)
-            request.sortDescriptors = [FetchSortDescriptor(\Episode.title)]
+            request.sortDescriptors = [FetchSortDescriptor(keyPath: \Episode.title, ascending: true)]
             return try main.fetch(request).map(\.title)    // values leave the block, never the objects
         }
     }

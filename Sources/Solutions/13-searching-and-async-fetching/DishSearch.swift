@@ -1,6 +1,7 @@
 import Foundation
 import KataSupport
-import Persistence
+// Persistence-only: FetchSortDescriptor(…, caseInsensitive:), where Core Data takes a selector (lesson 13).
+@_spi(SortCaseFolding) import Persistence
 
 /// The search field of a cookbook app: what the user types becomes a fetch request for the dishes whose name
 /// holds every word of it, whatever the accents and capitals.
@@ -24,7 +25,7 @@ public enum DishSearch {
     public static func fetchRequest(matching text: String) throws -> FetchRequest<Dish> {
         let request = Dish.fetchRequest()
         request.predicate = try predicate(for: text)
-        request.sortDescriptors = [FetchSortDescriptor(\Dish.name, caseInsensitive: true)]
+        request.sortDescriptors = [FetchSortDescriptor(keyPath: \Dish.name, ascending: true, caseInsensitive: true)]
         return request
     }
     // endregion: fetch-request

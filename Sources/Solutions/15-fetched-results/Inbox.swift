@@ -20,7 +20,10 @@ public final class Inbox {
         viewContext.automaticallyMergesChangesFromParent = true
         let request = MailMessage.fetchRequest()
         // The section key sorts first, so each folder's messages come together.
-        request.sortDescriptors = [FetchSortDescriptor(key: "folder"), FetchSortDescriptor(key: "received", ascending: false)]
+        request.sortDescriptors = [
+            FetchSortDescriptor(key: "folder", ascending: true),
+            FetchSortDescriptor(key: "received", ascending: false),
+        ]
         controller = FetchedResultsController(fetchRequest: request, managedObjectContext: viewContext,
                                               sectionNameKeyPath: "folder", cacheName: nil)
         screen = InboxScreen()

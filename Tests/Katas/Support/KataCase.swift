@@ -52,7 +52,7 @@ class KataCase: XCTestCase {
         let reader = (container ?? self.container).newBackgroundContext()
         return try reader.performAndWait {
             let request = Object.fetchRequest()
-            request.sortDescriptors = [FetchSortDescriptor(keyPath)]
+            request.sortDescriptors = [FetchSortDescriptor(keyPath: keyPath, ascending: true)]
             return try reader.fetch(request).map { $0[keyPath: keyPath] }
         }
     }

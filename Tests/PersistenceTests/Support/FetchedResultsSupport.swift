@@ -31,8 +31,8 @@ enum GadgetModel {
     static func request(sectioned: Bool = true) -> FetchRequest<Gadget> {
         let request = Gadget.fetchRequest()
         request.predicate = FetchPredicate(format: "inStock == YES")
-        request.sortDescriptors = (sectioned ? [FetchSortDescriptor(key: "shelf")] : [])
-            + [FetchSortDescriptor(key: "rank"), FetchSortDescriptor(key: "serial")]
+        request.sortDescriptors = (sectioned ? [FetchSortDescriptor(key: "shelf", ascending: true)] : [])
+            + [FetchSortDescriptor(key: "rank", ascending: true), FetchSortDescriptor(key: "serial", ascending: true)]
         return request
     }
 
