@@ -47,8 +47,7 @@ final class LabTests: TemporaryFolderTestCase {
     func testTheTablePutsTheDocumentsFigureBesideTheWayItMeasured() throws {
         let report = try XCTUnwrap(LabReport.decode(sample))
         let search = try LabCatalog.lab(named: "search")
-        let wide = report.render(search, colors: false, width: 100)
-        let wideLines = wide.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let (wide, wideLines) = try searchTable(sample)
         XCTAssertTrue(wideLines.contains("way    here    document  memory  outcome"), wide)
         XCTAssertTrue(wideLines.contains("count  0.41 s  —         180 MB  2411 cards match"), wide)
         XCTAssertTrue(wideLines.contains("fetch  16.3 s  4.2 s     212 MB  2411 cards match"), wide)
@@ -71,15 +70,20 @@ final class LabTests: TemporaryFolderTestCase {
     func testTheStatementsEachWayRanStandBesideItsTime() throws {
         let counted = sample.replacingOccurrences(of: #""peakMemoryMB":180.4,"#,
                                                   with: #""peakMemoryMB":180.4,"sqlStatements":1,"#)
-        let report = try XCTUnwrap(LabReport.decode(counted))
-        XCTAssertEqual(report.measurements.map(\.sqlStatements), [1, nil])
-        let table = report.render(try LabCatalog.lab(named: "search"), colors: false, width: 100)
-        let lines = table.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        XCTAssertEqual(try XCTUnwrap(LabReport.decode(counted)).measurements.map(\.sqlStatements), [1, nil])
+        let (table, lines) = try searchTable(counted)
         XCTAssertTrue(lines.contains("way    here    document  memory  SQL  outcome"), table)
         XCTAssertTrue(lines.contains("count  0.41 s  —         180 MB  1    2411 cards match"), table)
         XCTAssertTrue(lines.contains("fetch  16.3 s  4.2 s     212 MB  —    2411 cards match"), table)
         XCTAssertTrue(table.replacingOccurrences(of: "\n", with: " ")
             .contains("SQL: the statements each way ran, counted from Core Data's SQL debug log"), table)
+    }
+
+    /// The search lab's table for the report `json`, 100 columns wide, and its lines.
+    private func searchTable(_ json: String) throws -> (text: String, lines: [String]) {
+        let text = try XCTUnwrap(LabReport.decode(json)).render(try LabCatalog.lab(named: "search"), colors: false,
+                                                                width: 100)
+        return (text, text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
     }
 
     func testDurationsReadAsAPersonWritesThem() {
