@@ -34,6 +34,8 @@ final class AsynchronousFetchTests: PersistenceTestCase {
             }
             let running = try background.execute(request)
             XCTAssertNil(running.finalResult, "execute returns before the fetch is done")
+            XCTAssertTrue(running.fetchRequest === request,
+                          "the result hands back the asynchronous request, as Core Data's")
         }
         wait(for: [done], timeout: 10)
         XCTAssertTrue(report.onQueue)

@@ -89,7 +89,7 @@ extension ManagedObjectContext {
         // A progress current on this thread becomes the fetch's parent, and only then does the result hand its
         // progress out (as Core Data's, whose `progress` is optional).
         let progress = Progress(totalUnitCount: -1)
-        let result = AsynchronousFetchResult(fetchRequest: fetchRequest, progress: progress)
+        let result = AsynchronousFetchResult(fetchRequest: request, progress: progress)
         let job = AsynchronousFetchJob(request: request, result: result, entity: entity, idsOnly: idsOnly)
         let observer = request.progressObserver
         DispatchQueue.global(qos: .userInitiated).async { [weak self] in

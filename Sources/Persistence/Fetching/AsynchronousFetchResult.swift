@@ -6,8 +6,9 @@ import Foundation
 /// ``finalResult`` and ``operationError`` are set on the context's queue just before the completion block runs;
 /// read them there (or later on that queue). ``progress`` and ``cancel()`` may be used from any thread.
 public final class AsynchronousFetchResult<Result>: PersistentStoreResult, @unchecked Sendable {
-    /// The request's fetch request.
-    public let fetchRequest: FetchRequest<Result>
+    /// The asynchronous request that was executed (as Core Data's, whose result hands back the
+    /// `NSAsynchronousFetchRequest`; its own ``AsynchronousFetchRequest/fetchRequest`` is the fetch).
+    public let fetchRequest: AsynchronousFetchRequest<Result>
     /// The fetch's progress, when a `Progress` was current on the calling thread as the request executed (it is
     /// then that progress's child); `nil` otherwise — as in Core Data, whose `progress` is optional and is there
     /// only under a current progress. Rows read so far (`completedUnitCount`) of the rows that match
@@ -29,7 +30,7 @@ public final class AsynchronousFetchResult<Result>: PersistentStoreResult, @unch
 
     /// A result reading with `progress`, which it hands out only when a progress is current on this thread (the
     /// one `progress` was then made a child of, by `Progress(totalUnitCount:)`).
-    init(fetchRequest: FetchRequest<Result>, progress: Progress) {
+    init(fetchRequest: AsynchronousFetchRequest<Result>, progress: Progress) {
         self.fetchRequest = fetchRequest
         readProgress = progress
         self.progress = Progress.current() == nil ? nil : progress
