@@ -92,7 +92,12 @@ final class AsynchronousFetchTests: PersistenceTestCase {
         XCTAssertNil(second.progress)
     }
 
-    func testCancellingTheCurrentProgressCancelsTheFetch() throws {
+    /// Five saved movies fetched asynchronously: `start` executes the request while the test holds the store, so
+    /// the background read cannot begin before whatever `start` does to cancel it; the fetch must end cancelled,
+    /// having registered nothing.
+    private func assertCancelledBeforeTheReadStarts(
+        _ start: (AsynchronousFetchRequest<Movie>) throws -> Void, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         try saveMovies(5)
         let done = expectation(description: "completion")
         let report = AsyncReport()
@@ -100,17 +105,20 @@ final class AsynchronousFetchTests: PersistenceTestCase {
             report.error = result.operationError
             done.fulfill()
         }
+        try container.persistentStoreCoordinator.withStore { _ in try start(request) }
+        wait(for: [done], timeout: 10)
+        XCTAssertEqual((report.error as? PersistenceError)?.code, .userCancelled, file: file, line: line)
+        XCTAssertTrue(context.registeredObjects.isEmpty, file: file, line: line)
+    }
+
+    func testCancellingTheCurrentProgressCancelsTheFetch() throws {
         let parent = Progress(totalUnitCount: 1)
-        // Holding the store keeps the background read from starting until the parent is cancelled.
-        try container.persistentStoreCoordinator.withStore { _ in
+        try assertCancelledBeforeTheReadStarts { request in
             parent.becomeCurrent(withPendingUnitCount: 1)
             _ = try context.execute(request)
             parent.resignCurrent()
             parent.cancel()
         }
-        wait(for: [done], timeout: 10)
-        XCTAssertEqual((report.error as? PersistenceError)?.code, .userCancelled)
-        XCTAssertTrue(context.registeredObjects.isEmpty)
     }
 
     func testProgressCountsTheRowsAsTheyStream() throws {
@@ -164,21 +172,9 @@ final class AsynchronousFetchTests: PersistenceTestCase {
     }
 
     func testCancellingBeforeTheReadStartsReadsNothing() throws {
-        try saveMovies(5)
-        let done = expectation(description: "completion")
-        let report = AsyncReport()
-        let request = AsynchronousFetchRequest(fetchRequest: try moviesRequest()) { result in
-            report.error = result.operationError
-            done.fulfill()
+        try assertCancelledBeforeTheReadStarts { request in
+            try context.execute(request).cancel()
         }
-        // Holding the store keeps the background read from starting until the fetch is cancelled.
-        try container.persistentStoreCoordinator.withStore { _ in
-            let running = try context.execute(request)
-            running.cancel()
-        }
-        wait(for: [done], timeout: 10)
-        XCTAssertEqual((report.error as? PersistenceError)?.code, .userCancelled)
-        XCTAssertTrue(context.registeredObjects.isEmpty)
     }
 
     func testObjectIDResultsAndUnsavedChangesAsInAFetch() throws {

@@ -74,16 +74,7 @@ final class PrimaryKeyTable {
 
     /// Takes the object for `key` out and returns it when nothing besides this table holds it; nil otherwise.
     func removeIfUnreferenced(_ key: Int64) -> ManagedObject? {
-        if let slot = slot(for: key), slot.pointee != nil {
-            guard isKnownUniquelyReferenced(&slot.pointee) else { return nil }
-            let object = slot.pointee
-            slot.pointee = nil
-            count -= 1
-            return object
-        }
-        guard overflow.count > 0, let object = overflow.removeIfUnreferenced(key) else { return nil }
-        count -= 1
-        return object
+        take(key, onlyIfUnreferenced: true)
     }
 
     func insert(_ object: ManagedObject, for key: Int64) {
@@ -115,12 +106,24 @@ final class PrimaryKeyTable {
 
     @discardableResult
     func remove(_ key: Int64) -> ManagedObject? {
-        if let slot = slot(for: key), let object = slot.pointee {
+        take(key, onlyIfUnreferenced: false)
+    }
+
+    /// Takes the object for `key` out of its page, or else of the overflow table, and returns it; with
+    /// `onlyIfUnreferenced`, only when nothing besides this table holds it (the sweep's test). Inlined, so each
+    /// caller's constant leaves one branch.
+    @inline(__always)
+    private func take(_ key: Int64, onlyIfUnreferenced: Bool) -> ManagedObject? {
+        if let slot = slot(for: key), slot.pointee != nil {
+            if onlyIfUnreferenced, !isKnownUniquelyReferenced(&slot.pointee) { return nil }
+            let object = slot.pointee
             slot.pointee = nil
             count -= 1
             return object
         }
-        guard overflow.count > 0, let object = overflow.remove(key) else { return nil }
+        guard overflow.count > 0,
+              let object = onlyIfUnreferenced ? overflow.removeIfUnreferenced(key) : overflow.remove(key)
+        else { return nil }
         count -= 1
         return object
     }
