@@ -10,7 +10,8 @@ import Synchronization
 /// test or kata installs a handler and asserts on what it receives instead.
 ///
 /// Persistence-only, so declared in the `ConcurrencyDebugging` SPI group: a file sees it through
-/// `@_spi(ConcurrencyDebugging) import Persistence` (on Apple platforms the launch argument is the only switch).
+/// `@_spi(ConcurrencyDebugging) import Persistence` (on Apple platforms the launch argument switches it; Core Data
+/// has no API for it).
 @_spi(ConcurrencyDebugging) public enum ConcurrencyDebugging {
     private static let handler = Mutex<(@Sendable (ConcurrencyViolation) -> Void)?>(nil)
 
