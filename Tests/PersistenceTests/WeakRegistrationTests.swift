@@ -30,7 +30,6 @@ final class WeakRegistrationTests: PersistenceTestCase {
     /// Fetches through the `async` form of `perform`, keeping a weak reference to the first movie.
     private static func fetchFirstAsynchronously(in context: ManagedObjectContext, into box: WeakBox,
                                                  then done: XCTestExpectation) {
-        nonisolated(unsafe) let done = done
         Task.detached {
             let first: ManagedObjectID? = await context.perform(schedule: .enqueued) {
                 let movie = try? fetchMovies(in: context).first

@@ -125,7 +125,8 @@ try deleter.performAndWait {
 // region: gone
 let unchecked = context.object(with: oldestID) as! Reading   // no store read: a fault, whatever the store holds
 print("   object(with:) hands back an object; is it a fault? \(unchecked.isFault)")
-print("   firing it finds no row: station \"\(unchecked.station)\", \(unchecked.celsius) °C; now deleted? \(unchecked.isDeleted)")
+let station = unchecked.value(forKey: "station").map { "\"\($0)\"" } ?? "nil"   // `unchecked.station` would meet that nil
+print("   firing it finds no row: station \(station), \(unchecked.celsius) °C; now deleted? \(unchecked.isDeleted)")
 do {
     _ = try context.existingObject(with: oldestID)             // reads the store now
 } catch let error as PersistenceError {

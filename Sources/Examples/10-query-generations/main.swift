@@ -84,7 +84,8 @@ do {
     try importPage(container, insert: [6], delete: [3])
     print("   after page 2: \(try list(context))")
     context.refresh(third, mergeChanges: false)        // a memory warning: episode 3 is a fault again
-    print("   episode 3, deleted by page 2, fires: title \"\(third.title)\", isDeleted \(third.isDeleted)")
+    let title = third.value(forKey: "title").map { "\"\($0)\"" } ?? "nil"   // `third.title` would meet that nil
+    print("   episode 3, deleted by page 2, fires: title \(title), isDeleted \(third.isDeleted)")
     // endregion: unpinned
 }
 

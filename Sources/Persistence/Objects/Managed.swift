@@ -50,9 +50,10 @@ public struct Managed<Value: ManagedPropertyValue>: AnyManagedProperty {
             }
             // Attributes skip the ManagedStorage wrapper; the check folds away once specialised for `Value`.
             if Value.isManagedAttribute {
-                return Value.fromManagedStorage(.value(object._attributeValue(ordinal: ordinal)))
+                return Value._fromManagedStorage(.value(object._attributeValue(ordinal: ordinal)), of: object,
+                                                 ordinal: ordinal)
             }
-            return Value.fromManagedStorage(object._managedStorage(ordinal: ordinal))
+            return Value._fromManagedStorage(object._managedStorage(ordinal: ordinal), of: object, ordinal: ordinal)
         }
         set {
             // One call into the library and nothing else: with a second use of `object` here (a fast way and a

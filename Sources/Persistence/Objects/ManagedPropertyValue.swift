@@ -37,8 +37,12 @@ public protocol ManagedPropertyValue {
     /// than building ``managedValueKind``.
     static var isManagedAttribute: Bool { get }
     /// The Swift value of a property read from an object (a non-optional attribute that is nil reads as a
-    /// placeholder; a relationship drops objects of other classes).
+    /// placeholder — see ``ManagedAttributeValue/placeholder``; a relationship drops objects of other classes).
     static func fromManagedStorage(_ storage: ManagedStorage) -> Self
+    /// The Swift value of property `ordinal` of `object`, which stores `storage`: ``fromManagedStorage(_:)``, and
+    /// for an attribute whose Swift type is not a number or a Boolean, a nil there is a programming error
+    /// (`NilRead`, reported as the test harness asks; by default it stops the program).
+    static func _fromManagedStorage(_ storage: ManagedStorage, of object: ManagedObject, ordinal: UInt8) -> Self
     /// This value as the object stores it.
     var managedStorage: ManagedStorage { get }
     /// The value read straight from `object`'s packed row, or nil when the accessor must go the general way.
@@ -51,6 +55,10 @@ public protocol ManagedPropertyValue {
 extension ManagedPropertyValue {
     // Relationships and the rarer attribute types always go the general way.
     @inlinable public static func _packedValue(in object: ManagedObject, ordinal: UInt8) -> Self? { nil }
+    @inlinable public static func _fromManagedStorage(_ storage: ManagedStorage, of object: ManagedObject,
+                                                      ordinal: UInt8) -> Self {
+        fromManagedStorage(storage)
+    }
     @inlinable public static func _store(_ value: Self, in object: ManagedObject, ordinal: UInt8) {
         object._setManagedStorage(value.managedStorage, ordinal: ordinal)
     }
@@ -85,7 +93,9 @@ extension ManagedOptionalWrappable {
 public protocol ManagedAttributeValue: ManagedPropertyValue, ManagedOptionalWrappable {
     /// The attribute types this Swift type may stand for.
     static var attributeTypes: [AttributeType] { get }
-    /// The value read while the attribute is nil (a non-optional property cannot say nil).
+    /// The value a non-optional property reads while the attribute is nil: 0 or `false` for numbers and Booleans,
+    /// as Core Data's scalar accessors; for any other type the read is a programming error first (it stops the
+    /// program, as the device would), and this is what a test harness that reports it gets.
     static var placeholder: Self { get }
     /// The Swift value of a stored value, or nil when `persistentValue` does not fit this type (an integer too large
     /// for it, a value of another kind); such a value reads as nil, or as ``placeholder`` in a non-optional property.
@@ -109,9 +119,18 @@ extension ManagedAttributeValue {
         return nil
     }
 
+    @inlinable public static func _fromManagedStorage(_ storage: ManagedStorage, of object: ManagedObject,
+                                                      ordinal: UInt8) -> Self {
+        if let value = wrappedFromManagedStorage(storage) { return value }
+        object._readNilThroughNonOptional(ordinal: ordinal, as: Self.self)
+        return placeholder
+    }
+
     @inlinable public static func _packedValue(in object: ManagedObject, ordinal: UInt8) -> Self? {
         guard let read = _packedWrapped(in: object, ordinal: ordinal) else { return nil }
-        return read ?? placeholder
+        if let value = read { return value }
+        object._readNilThroughNonOptional(ordinal: ordinal, as: Self.self)
+        return placeholder
     }
 
     @inlinable public static func _store(_ value: Self, in object: ManagedObject, ordinal: UInt8) {

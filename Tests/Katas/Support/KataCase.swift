@@ -13,7 +13,8 @@ import XCTest
 /// - Persistence's concurrency debugger is on in every kata: a context or managed object used off its context's
 ///   queue fails the kata with a message naming the rule, instead of stopping the whole run.
 /// - A malformed `FetchPredicate(format:)` or a predicate that cannot be evaluated, which stops an app (as Core Data
-///   raises), fails the kata with the error's message instead (``PredicateErrorLog``).
+///   raises), fails the kata with the error's message instead (``PredicateErrorLog``); so does nil read through a
+///   non-optional `@Managed` property such as a `Date`, which Persistence stops for as a device may (``NilReadLog``).
 /// - A watchdog ends the run with a message if a kata hangs (a deadlock between two queues), because a hung
 ///   test would hide every result after it.
 ///
@@ -72,6 +73,8 @@ class KataCase: XCTestCase {
     /// Predicate programming errors (formats that did not parse, evaluations that failed), not yet turned into a
     /// failure.
     private static let predicateErrors = PredicateErrorLog()
+    /// Nil read through non-optional properties, not yet turned into a failure.
+    private static let nilReads = NilReadLog()
 
     override func setUpWithError() throws {
         try super.setUpWithError()
@@ -84,6 +87,9 @@ class KataCase: XCTestCase {
         let formats = Self.predicateErrors
         FetchPredicate.programmingErrorHandling = .report { error in formats.append(error) }
         _ = formats.take()
+        let nilReads = Self.nilReads
+        ManagedObject.nilReadHandling = .report { read in nilReads.append(read) }
+        _ = nilReads.take()
         container = try Self.makeInMemoryContainer(model: try Self.makeModel())
         startWatchdog()
     }
@@ -99,6 +105,7 @@ class KataCase: XCTestCase {
         // Other suites of the same test run (a plain `swift test` runs the library's tests too) expect Core Data's
         // behaviour: a predicate's programming error stops the program.
         FetchPredicate.programmingErrorHandling = .stop
+        ManagedObject.nilReadHandling = .stop
         try super.tearDownWithError()
     }
 
@@ -150,13 +157,8 @@ class KataCase: XCTestCase {
         } catch {
             fail("\(function) threw an error: \(error)", filePath: filePath, line: line)
         }
-        let offQueue = Self.offQueue.take()
-        if !offQueue.isEmpty {
-            report(OffQueueLog.message(for: offQueue), filePath: filePath, line: line)
-        }
-        let formats = Self.predicateErrors.take()
-        if !formats.isEmpty {
-            report(PredicateErrorLog.message(for: formats, inRussian: Self.inRussian), filePath: filePath, line: line)
+        for problem in Self.takeReportedProblems() {
+            report(problem, filePath: filePath, line: line)
         }
         current = nil
     }
@@ -199,17 +201,28 @@ class KataCase: XCTestCase {
         throw KataStop()
     }
 
-    /// Reports a failure in the house style: what is wrong, then where to work and how to get a hint. An off-queue
-    /// use the debugger saw before it comes first: it is the likelier cause of whatever the kata found.
+    /// Reports a failure in the house style: what is wrong, then where to work and how to get a hint. What
+    /// Persistence reported before it (an off-queue use, a predicate error, a nil read) comes first: it is the
+    /// likelier cause of whatever the kata found.
     func fail(_ what: String, file: String? = nil, function: String? = nil, filePath: StaticString = #filePath,
               line: UInt = #line) {
-        let offQueue = Self.offQueue.take()
-        var what = offQueue.isEmpty ? what : OffQueueLog.message(for: offQueue) + "\nThe kata then found: " + what
-        let formats = Self.predicateErrors.take()
-        if !formats.isEmpty {
-            what = PredicateErrorLog.message(for: formats, inRussian: Self.inRussian) + "\nThe kata then found: " + what
-        }
+        let problems = Self.takeReportedProblems()
+        let what = problems.isEmpty ? what : problems.joined(separator: "\n") + "\nThe kata then found: " + what
         report(what, file: file, function: function, filePath: filePath, line: line)
+    }
+
+    /// What Persistence reported since the last look — off-queue uses, predicate errors, nil reads — each as the
+    /// learner should read it, forgetting them. They come first in a failure: each is the likelier cause of
+    /// whatever the kata found after it.
+    private static func takeReportedProblems() -> [String] {
+        var problems: [String] = []
+        let offQueue = offQueue.take()
+        if !offQueue.isEmpty { problems.append(OffQueueLog.message(for: offQueue)) }
+        let formats = predicateErrors.take()
+        if !formats.isEmpty { problems.append(PredicateErrorLog.message(for: formats, inRussian: inRussian)) }
+        let reads = nilReads.take()
+        if !reads.isEmpty { problems.append(NilReadLog.message(for: reads, inRussian: inRussian)) }
+        return problems
     }
 
     private func report(_ what: String, file: String? = nil, function: String? = nil, filePath: StaticString,

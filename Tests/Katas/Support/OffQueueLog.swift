@@ -1,27 +1,10 @@
 import Foundation
 @_spi(ConcurrencyDebugging) import Persistence
 
-/// The off-queue uses Persistence's concurrency debugger reported during the current kata. The debugger calls
-/// its handler on whatever thread broke the rule, so the list is guarded by a lock.
-final class OffQueueLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var violations: [ConcurrencyViolation] = []
+/// The off-queue uses Persistence's concurrency debugger reported during the current kata.
+typealias OffQueueLog = ReportLog<ConcurrencyViolation>
 
-    func append(_ violation: ConcurrencyViolation) {
-        lock.lock()
-        defer { lock.unlock() }
-        violations.append(violation)
-    }
-
-    /// The violations so far, forgetting them (each is reported once).
-    func take() -> [ConcurrencyViolation] {
-        lock.lock()
-        defer { lock.unlock() }
-        let taken = violations
-        violations = []
-        return taken
-    }
-
+extension ReportLog where Entry == ConcurrencyViolation {
     /// What a learner needs to read: the rule, what broke it, and how to fix it.
     static func message(for violations: [ConcurrencyViolation]) -> String {
         let first = violations[0]

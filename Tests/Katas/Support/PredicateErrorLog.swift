@@ -4,23 +4,9 @@ import Persistence
 /// The predicate programming errors of the current kata: formats that did not parse and predicates that could not be
 /// evaluated. On Apple platforms either stops the app (Core Data raises), and so does Persistence by default; in a
 /// kata the error is reported here instead, so the learner reads it as a failed kata rather than a dead test run.
-final class PredicateErrorLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var errors: [FetchPredicateError] = []
+typealias PredicateErrorLog = ReportLog<FetchPredicateError>
 
-    func append(_ error: FetchPredicateError) {
-        lock.withLock { errors.append(error) }
-    }
-
-    /// The errors so far, forgetting them (each is reported once).
-    func take() -> [FetchPredicateError] {
-        lock.withLock {
-            let taken = errors
-            errors = []
-            return taken
-        }
-    }
-
+extension ReportLog where Entry == FetchPredicateError {
     /// What a learner needs to read: what went wrong, where, and that an app would have stopped.
     static func message(for errors: [FetchPredicateError], inRussian: Bool) -> String {
         let more = errors.count > 1 ? (inRussian ? " (и ещё \(errors.count - 1))" : " (and \(errors.count - 1) more)") : ""

@@ -1,0 +1,72 @@
+import Synchronization
+
+/// A read of nil through a non-optional `@Managed` property whose type is not a number or a Boolean — a
+/// `Date`, `String`, `UUID`, `URL`, `Data` or `Decimal` property over an attribute that holds no value (or a value
+/// of another type).
+///
+/// Core Data documents nothing for this read. On Apple platforms the Swift bridge stops the app for some types (a
+/// non-optional `Date`, `UUID` or `URL` over nil is widely reported to crash) and is reported to read an empty
+/// value for others (`String`); Persistence takes the stricter reading for all of them, so code that would stop a
+/// device never passes here. Numbers and Booleans read 0 and `false`, as Core Data's scalar accessors do.
+@_spi(TestHarness) public struct NilRead: Error, Sendable, CustomStringConvertible {
+    /// The entity of the object read.
+    public let entityName: String
+    /// The property read.
+    public let key: String
+    /// The Swift type the property is declared with.
+    public let typeName: String
+
+    public var description: String {
+        "\(entityName).\(key) is declared \(typeName), not optional, but its value is nil. Core Data documents no "
+            + "value for this read, and on Apple platforms a non-optional Date, UUID or URL read as nil stops the "
+            + "app; Persistence stops for every type but numbers and Booleans. Declare the property \(typeName)? "
+            + "(as Xcode generates it), or set it — or give the attribute a default value — before reading it."
+    }
+}
+
+/// What a ``NilRead`` does: stop the program (the default, as the device would), or be reported — for a test
+/// harness, which turns it into a failed test rather than a dead process; the read then gives the type's neutral
+/// value (`""`, the reference date, a zero UUID). Not for apps: Core Data has no such mode.
+@_spi(TestHarness) public enum NilReadHandling: Sendable {
+    /// Stop the program with the read's message. The default.
+    case stop
+    /// Hand the read to `report` and go on with the type's neutral value.
+    case report(@Sendable (NilRead) -> Void)
+}
+
+extension ManagedObject {
+    private static let nilReads = Mutex<NilReadHandling>(.stop)
+
+    /// What a read of nil through a non-optional `@Managed` property does, for the whole process (see ``NilRead``).
+    @_spi(TestHarness) public static var nilReadHandling: NilReadHandling {
+        get { nilReads.withLock { $0 } }
+        set { nilReads.withLock { $0 = newValue } }
+    }
+
+    /// The types whose nil reads as 0 or `false`, as Core Data's scalar accessors give it.
+    private static let scalarTypes: Set<ObjectIdentifier> = [
+        ObjectIdentifier(Int.self), ObjectIdentifier(Int16.self), ObjectIdentifier(Int32.self),
+        ObjectIdentifier(Int64.self), ObjectIdentifier(Double.self), ObjectIdentifier(Float.self),
+        ObjectIdentifier(Bool.self),
+    ]
+
+    /// Called by a non-optional `@Managed` attribute that found nil (or a value its type cannot hold) where it
+    /// reads its placeholder: a ``NilRead`` unless `type` is a scalar, or the object is a stored one cut loose
+    /// from its context (deleted and saved, or emptied on reset — what it reads then is not its value), or a
+    /// fault whose row is gone under `shouldDeleteInaccessibleFaults = false` (Core Data raises on the fault
+    /// itself, which the next save reports). A fault deleted silently does read nil: Core Data documents that its
+    /// attributes are nil or 0, so the Swift property meets a nil as any other.
+    @usableFromInline
+    final func _readNilThroughNonOptional(ordinal: UInt8, as type: Any.Type) {
+        guard !Self.scalarTypes.contains(ObjectIdentifier(type)),
+              managedObjectContext != nil || objectID.isTemporaryID,
+              !inaccessible || managedObjectContext?.shouldDeleteInaccessibleFaults != false,
+              let index = entity.propertyIndex(ordinal: ordinal) else { return }
+        let read = NilRead(entityName: entity.entityName, key: entity.properties[index].name,
+                           typeName: String(describing: type))
+        switch Self.nilReadHandling {
+        case .stop: fatalError("\(read)")
+        case .report(let report): report(read)
+        }
+    }
+}
