@@ -61,11 +61,11 @@ public final class AsynchronousFetchRequest<Result>: PersistentStoreRequest, Cus
 
 /// Lets the untyped `execute(_:)` start an asynchronous fetch whatever its `Result`.
 protocol AsynchronousFetchStarting {
-    func start(in context: ManagedObjectContext) throws -> any PersistentStoreResult
+    func start(in context: ManagedObjectContext) throws -> PersistentStoreResult
 }
 
 extension AsynchronousFetchRequest: AsynchronousFetchStarting {
-    func start(in context: ManagedObjectContext) throws -> any PersistentStoreResult {
+    func start(in context: ManagedObjectContext) throws -> PersistentStoreResult {
         try context.execute(self)
     }
 }
