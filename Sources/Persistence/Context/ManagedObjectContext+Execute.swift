@@ -58,11 +58,13 @@ extension ManagedObjectContext {
     }
 
     /// Starts an asynchronous fetch and returns at once (see ``AsynchronousFetchRequest``); the completion block
-    /// runs later on this context's queue.
+    /// runs later on this context's queue. Named apart from `execute(_:)`: a generic overload of it loses to the
+    /// public one, which would then call itself.
     /// - Throws: ``PersistenceError`` at once for a request that cannot run: unknown entity or key, a predicate
     ///   that does not fit the model, a dictionary or count result type, or a `Result` type the objects are not.
     @discardableResult
-    func execute<Result>(_ request: AsynchronousFetchRequest<Result>) throws -> AsynchronousFetchResult<Result> {
+    func startAsynchronousFetch<Result>(_ request: AsynchronousFetchRequest<Result>) throws
+        -> AsynchronousFetchResult<Result> {
         checkQueue("execute(AsynchronousFetchRequest)")
         let fetchRequest = request.fetchRequest
         let (coordinator, entity) = try storeRequestTarget(entityName: fetchRequest.entityName, resultClass: Result.self as? ManagedObject.Type)

@@ -66,6 +66,6 @@ protocol AsynchronousFetchStarting {
 
 extension AsynchronousFetchRequest: AsynchronousFetchStarting {
     func start(in context: ManagedObjectContext) throws -> PersistentStoreResult {
-        try context.execute(self)
+        try context.startAsynchronousFetch(self)
     }
 }
