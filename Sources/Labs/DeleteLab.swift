@@ -50,7 +50,8 @@ enum DeleteLab {
         try deleteWith("batch delete", decks: decks, model: model, reporter: reporter) { store in
             let context = store.container.newBackgroundContext()
             try context.performAndWait {
-                _ = try context.execute(BatchDeleteRequest(fetchRequest: FetchRequest<Deck>(entityName: "Deck")))
+                let decks = FetchRequest<FetchRequestResult>(entityName: "Deck")
+                _ = try context.execute(BatchDeleteRequest(fetchRequest: decks))
             }
         }
     }

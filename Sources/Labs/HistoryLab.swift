@@ -26,7 +26,7 @@ enum HistoryLab {
                 "\(ids.count) rows inserted, their IDs returned"
             }) {
                 try insert(rows, into: store, resultType: .objectIDs, label: "batch insert, history off",
-                           reporter: reporter).objectIDs ?? []
+                           reporter: reporter) as? [ManagedObjectID] ?? []
             }
             try reporter.measure("hand merge of the returned IDs", note: { $0 }) { () throws -> String in
                 ManagedObjectContext.mergeChanges(
@@ -45,12 +45,13 @@ enum HistoryLab {
                 "\(count) rows inserted, each change recorded in the same transaction"
             }) {
                 try insert(rows, into: store, resultType: .count, label: "batch insert, history on",
-                           reporter: reporter).count
+                           reporter: reporter) as? Int ?? 0
             }
             try reporter.measure("merge through history", note: { $0 }) { () throws -> String in
                 let reader = store.container.newBackgroundContext()
                 let transactions = try reader.performAndWait {
-                    try reader.execute(PersistentHistoryChangeRequest.fetchHistory(after: token)).transactions ?? []
+                    let result = try reader.execute(PersistentHistoryChangeRequest.fetchHistory(after: token))
+                    return (result as? PersistentHistoryResult)?.result as? [PersistentHistoryTransaction] ?? []
                 }
                 return try view.performAndWait {
                     for transaction in transactions where transaction.author != appAuthor {
@@ -82,9 +83,10 @@ enum HistoryLab {
     }
 
     /// One batch insert of `rows` items after the first screenful, on a background context of its own, its rows
-    /// made one by one by the request's handler (no array of every dictionary in memory).
+    /// made one by one by the request's handler (no array of every dictionary in memory). Returns the result's
+    /// value, as `resultType` says.
     private static func insert(_ rows: Int, into store: LabStore, resultType: BatchInsertRequestResultType,
-                               label: String, reporter: LabReporter) throws -> BatchInsertResult {
+                               label: String, reporter: LabReporter) throws -> Any? {
         let importer = store.container.newBackgroundContext()
         importer.transactionAuthor = "import"
         return try importer.performAndWait {
@@ -99,7 +101,7 @@ enum HistoryLab {
                 return false
             }
             request.resultType = resultType
-            return try importer.execute(request)
+            return (try importer.execute(request) as? BatchInsertResult)?.result
         }
     }
 

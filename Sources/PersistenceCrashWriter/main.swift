@@ -123,7 +123,9 @@ do {
                 mine.fetchLimit = 1
                 let request = PersistentHistoryChangeRequest.fetchHistory(withFetch: mine)
                 request.resultType = .transactionsOnly
-                let number = try context.execute(request).transactions?.first?.transactionNumber ?? 0
+                let result = try context.execute(request) as? PersistentHistoryResult
+                let transactions = result?.result as? [PersistentHistoryTransaction] ?? []
+                let number = transactions.first?.transactionNumber ?? 0
                 // When the save committed, for the reader to measure how soon it heard of it.
                 let committed = String(format: "%.6f", saved.timeIntervalSince1970)
                 FileHandle.standardOutput.write(Data("transaction \(number) committed at \(committed)\n".utf8))

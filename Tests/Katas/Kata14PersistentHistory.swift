@@ -131,7 +131,8 @@ final class Kata14PersistentHistory: KataCase {
                                in container: PersistentContainer? = nil) throws -> [PersistentHistoryTransaction] {
         let reader = (container ?? store).newBackgroundContext()
         return try reader.performAndWait {
-            try reader.execute(PersistentHistoryChangeRequest.fetchHistory(after: token)).transactions ?? []
+            let result = try reader.execute(PersistentHistoryChangeRequest.fetchHistory(after: token))
+            return (result as? PersistentHistoryResult)?.result as? [PersistentHistoryTransaction] ?? []
         }
     }
 

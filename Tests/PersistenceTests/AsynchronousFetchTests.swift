@@ -11,6 +11,16 @@ final class AsynchronousFetchTests: PersistenceTestCase {
         try context.execute(request)
     }
 
+    /// Executes `request` as app code does, through the one `execute(_:)`, and casts its result, as on Apple.
+    private func start<Result>(
+        _ request: AsynchronousFetchRequest<Result>, in executing: ManagedObjectContext? = nil,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> AsynchronousFetchResult<Result> {
+        let result = try (executing ?? context).execute(request)
+        return try XCTUnwrap(result as? AsynchronousFetchResult<Result>,
+                             "execute(_:) returns the request's result class", file: file, line: line)
+    }
+
     private func moviesRequest(_ format: String? = nil, _ arguments: Any...) throws -> FetchRequest<Movie> {
         let request = Movie.fetchRequest()
         if let format { request.predicate = FetchPredicate(format: format, argumentArray: arguments) }
@@ -32,10 +42,11 @@ final class AsynchronousFetchTests: PersistenceTestCase {
                 report.error = result.operationError
                 done.fulfill()
             }
-            let running = try background.execute(request)
+            let running = try start(request, in: background)
             XCTAssertNil(running.finalResult, "execute returns before the fetch is done")
             XCTAssertTrue(running.fetchRequest === request,
                           "the result hands back the asynchronous request, as Core Data's")
+            XCTAssertTrue(running.managedObjectContext === background, "the result names the context that executed it")
         }
         wait(for: [done], timeout: 10)
         XCTAssertTrue(report.onQueue)
@@ -52,7 +63,7 @@ final class AsynchronousFetchTests: PersistenceTestCase {
             XCTAssertEqual(result.finalResult?.map(\.title), ["Movie 0000", "Movie 0001", "Movie 0002"])
             done.fulfill()
         }
-        let running = try context.execute(request)
+        let running = try start(request)
         wait(for: [done], timeout: 10)
         XCTAssertEqual(running.finalResult?.count, 3, "the returned result is the one the completion got")
         XCTAssertNil(running.progress, "no progress was current while the request executed: none is handed out")
@@ -66,7 +77,7 @@ final class AsynchronousFetchTests: PersistenceTestCase {
         let done = expectation(description: "completion")
         let parent = Progress(totalUnitCount: 1)
         parent.becomeCurrent(withPendingUnitCount: 1)
-        let running = try context.execute(AsynchronousFetchRequest(fetchRequest: try moviesRequest()) { _ in done.fulfill() })
+        let running = try start(AsynchronousFetchRequest(fetchRequest: try moviesRequest()) { _ in done.fulfill() })
         parent.resignCurrent()
         wait(for: [done], timeout: 10)
         let progress = try XCTUnwrap(running.progress, "a progress was current: the result hands out the fetch's")
@@ -87,7 +98,7 @@ final class AsynchronousFetchTests: PersistenceTestCase {
         madeCurrent.wait()
         defer { release.signal() }
         let again = expectation(description: "second completion")
-        let second = try context.execute(AsynchronousFetchRequest(fetchRequest: try moviesRequest()) { _ in again.fulfill() })
+        let second = try start(AsynchronousFetchRequest(fetchRequest: try moviesRequest()) { _ in again.fulfill() })
         wait(for: [again], timeout: 10)
         XCTAssertNil(second.progress)
     }
@@ -129,7 +140,7 @@ final class AsynchronousFetchTests: PersistenceTestCase {
         request.progressObserver = { progress in seen.record(progress.completedUnitCount, of: progress.totalUnitCount) }
         let parent = Progress(totalUnitCount: 1)
         parent.becomeCurrent(withPendingUnitCount: 1)
-        let running = try context.execute(request)
+        let running = try start(request)
         parent.resignCurrent()
         wait(for: [done], timeout: 10)
 
@@ -159,7 +170,7 @@ final class AsynchronousFetchTests: PersistenceTestCase {
                 progress.cancel()
             }
         }
-        let running = try context.execute(request)
+        let running = try start(request)
         wait(for: [done], timeout: 10)
 
         XCTAssertEqual((report.error as? PersistenceError)?.code, .userCancelled)
@@ -173,7 +184,7 @@ final class AsynchronousFetchTests: PersistenceTestCase {
 
     func testCancellingBeforeTheReadStartsReadsNothing() throws {
         try assertCancelledBeforeTheReadStarts { request in
-            try context.execute(request).cancel()
+            try start(request).cancel()
         }
     }
 
@@ -187,10 +198,10 @@ final class AsynchronousFetchTests: PersistenceTestCase {
         let idRequest = AsynchronousFetchRequest(fetchRequest: FetchRequest<ManagedObjectID>(entityName: "Movie")) { _ in idsDone.fulfill() }
         idRequest.fetchRequest.resultType = .managedObjectIDResultType
         idRequest.fetchRequest.includesPendingChanges = false
-        let idResult = try context.execute(idRequest)
+        let idResult = try start(idRequest)
 
         let objectsDone = expectation(description: "objects")
-        let objectResult = try context.execute(AsynchronousFetchRequest(fetchRequest: try moviesRequest()) { _ in objectsDone.fulfill() })
+        let objectResult = try start(AsynchronousFetchRequest(fetchRequest: try moviesRequest()) { _ in objectsDone.fulfill() })
         wait(for: [idsDone, objectsDone], timeout: 10)
 
         XCTAssertEqual(idResult.finalResult?.count, 3, "the store's rows only")
@@ -209,7 +220,7 @@ final class AsynchronousFetchTests: PersistenceTestCase {
             try writer.save()
         }
         let done = expectation(description: "completion")
-        let running = try context.execute(AsynchronousFetchRequest(fetchRequest: try moviesRequest()) { _ in done.fulfill() })
+        let running = try start(AsynchronousFetchRequest(fetchRequest: try moviesRequest()) { _ in done.fulfill() })
         wait(for: [done], timeout: 10)
         XCTAssertEqual(running.finalResult?.map(\.title), ["Movie 0000", "Movie 0001"], "the later save is not in the snapshot")
         XCTAssertEqual(try storedCount("Movie"), 3)

@@ -13,7 +13,7 @@ final class BatchDeleteTests: PersistenceTestCase {
     private typealias Node = BatchModel.Node
 
     private func deleteRequest(_ entityName: String, _ format: String? = nil, _ arguments: Any...) throws -> BatchDeleteRequest {
-        let fetch = FetchRequest<ManagedObject>(entityName: entityName)
+        let fetch = FetchRequest<FetchRequestResult>(entityName: entityName)
         if let format { fetch.predicate = FetchPredicate(format: format, argumentArray: arguments) }
         return BatchDeleteRequest(fetchRequest: fetch)
     }
@@ -67,6 +67,27 @@ final class BatchDeleteTests: PersistenceTestCase {
         XCTAssertEqual(try context.execute(request).result as? Bool, true)
     }
 
+    func testAppCodeSpellsTheRequestAndTheResultAsInCoreData() throws {
+        let alien = makeMovie("Alien", year: 1979)
+        makeMovie("Up", year: 2009)
+        try context.save()
+
+        // An untyped fetch request (Core Data's NSFetchRequest<NSFetchRequestResult>), its entity set, not named.
+        let fetch = FetchRequest<FetchRequestResult>()
+        fetch.entity = try XCTUnwrap(container.managedObjectModel.entitiesByName["Movie"])
+        fetch.predicate = FetchPredicate(format: "year < %@", 2000)
+        let request = BatchDeleteRequest(fetchRequest: fetch)
+        request.resultType = .resultTypeObjectIDs
+        // The one public execute(_:) returns the base class: cast it, then cast its result.
+        let untyped: any PersistentStoreRequest = request
+        let result = try context.execute(untyped)
+        XCTAssertNil(result as? BatchUpdateResult)
+        let deleted = try XCTUnwrap(result as? BatchDeleteResult)
+        XCTAssertEqual(deleted.resultType, .resultTypeObjectIDs)
+        XCTAssertEqual(deleted.result as? [ManagedObjectID], [alien.objectID])
+        XCTAssertEqual(try storedCount("Movie"), 1)
+    }
+
     func testCascadesIntoRowsWithNothingElseToDoDeleteAsTheGatheredCascadeDoes() throws {
         // Notes have one relationship (to their card) and only cards lead to them: a count-only delete removes them
         // in one statement at the end; a delete that returns IDs gathers them. Both leave the same store.
@@ -88,7 +109,7 @@ final class BatchDeleteTests: PersistenceTestCase {
     func testLimitAndOffsetChooseRowsInSortOrder() throws {
         for (title, year) in [("A", 1990), ("B", 1970), ("C", 1980), ("D", 2000)] { makeMovie(title, year: year) }
         try context.save()
-        let fetch = FetchRequest<Movie>(entityName: "Movie")
+        let fetch = FetchRequest<FetchRequestResult>(entityName: "Movie")
         fetch.sortDescriptors = [FetchSortDescriptor(key: "year", ascending: true)]
         fetch.fetchLimit = 2
         fetch.fetchOffset = 1

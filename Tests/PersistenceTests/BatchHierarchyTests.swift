@@ -61,7 +61,7 @@ final class BatchHierarchyTests: PersistenceTestCase {
 
     private func delete(_ entityName: String, _ format: String? = nil, _ arguments: Any..., includesSubentities: Bool = true,
                         in container: PersistentContainer? = nil) throws -> BatchDeleteResult {
-        let fetch = FetchRequest<ManagedObject>(entityName: entityName)
+        let fetch = FetchRequest<FetchRequestResult>(entityName: entityName)
         if let format { fetch.predicate = FetchPredicate(format: format, argumentArray: arguments) }
         fetch.includesSubentities = includesSubentities
         let request = BatchDeleteRequest(fetchRequest: fetch)

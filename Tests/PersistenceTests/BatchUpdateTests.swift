@@ -245,7 +245,7 @@ final class BatchUpdateTests: PersistenceTestCase {
         defer { NotificationCenter.default.removeObserver(token) }
 
         try context.execute(try request(set: ["rating": 2.0]))
-        let delete = BatchDeleteRequest(fetchRequest: FetchRequest<Movie>(entityName: "Movie"))
+        let delete = BatchDeleteRequest(fetchRequest: FetchRequest<FetchRequestResult>(entityName: "Movie"))
         try context.execute(delete)
         try context.execute(BatchInsertRequest(entityName: "Movie", objects: [["title": "New"]]))
         watcher.performAndWait {}

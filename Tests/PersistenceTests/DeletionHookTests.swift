@@ -137,7 +137,7 @@ final class DeletionHookTests: PersistenceTestCase {
     func testBatchDeletesDoNotCallIt() throws {
         try makeCountry("Norway", moods: ["calm", "glad"])
         context.reset()
-        let request = BatchDeleteRequest(fetchRequest: FetchRequest<ManagedObject>(entityName: "Mood"))
+        let request = BatchDeleteRequest(fetchRequest: FetchRequest<FetchRequestResult>(entityName: "Mood"))
         _ = try context.execute(request)
         XCTAssertEqual(try storedCount("Mood"), 0)
         XCTAssertEqual(prepared, [], "a batch delete acts on the store, past every context")

@@ -309,7 +309,7 @@ final class InheritanceTests: PersistenceTestCase {
         update.propertiesToUpdate = ["pages": 1]
         update.resultType = .updatedObjectIDsResultType
         XCTAssertEqual(try viewContext.execute(update).objectIDs?.map(\.entityName).sorted(), ["Audiobook", "Book"])
-        let delete = BatchDeleteRequest(fetchRequest: FetchRequest<ManagedObject>(entityName: "Shelf"))
+        let delete = BatchDeleteRequest(fetchRequest: FetchRequest<FetchRequestResult>(entityName: "Shelf"))
         delete.resultType = .resultTypeCount
         XCTAssertEqual(try viewContext.execute(delete).count, 4, "the shelf, and its items by cascade")
         XCTAssertEqual(try storeInteger("SELECT COUNT(*) FROM ZMEDIA"), 0)

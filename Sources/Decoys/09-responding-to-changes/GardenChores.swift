@@ -27,7 +27,8 @@ public final class GardenChores {
             let request = BatchUpdateRequest(entityName: "Plant")
             request.propertiesToUpdate = ["wateredOn": date]
             request.resultType = .updatedObjectIDsResultType
-            return try background.execute(request).objectIDs ?? []
+            let result = try background.execute(request) as? BatchUpdateResult
+            return result?.result as? [ManagedObjectID] ?? []
         }
         // Mistake: nothing is merged; the view context keeps its old values.
         if Decoy.isActive("batch-without-merge") { return watered.count }

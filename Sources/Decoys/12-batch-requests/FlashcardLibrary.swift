@@ -36,7 +36,8 @@ public final class FlashcardLibrary {
             }
             request.propertiesToUpdate = ["box": 1]
             request.resultType = .updatedObjectIDsResultType
-            return try background.execute(request).objectIDs ?? []
+            let result = try background.execute(request) as? BatchUpdateResult
+            return result?.result as? [ManagedObjectID] ?? []
         }
         // The background context used on the caller's thread, outside performAndWait.
         let moved = Decoy.isActive("restart-off-queue") ? try run() : try background.performAndWait { try run() }
@@ -72,17 +73,19 @@ public final class FlashcardLibrary {
             }
         }
         let deleted = try background.performAndWait {
-            let archived = FlashcardDeck.fetchRequest()
+            let archived = FetchRequest<FetchRequestResult>(entityName: "FlashcardDeck")
             if !Decoy.isActive("delete-without-predicate") {
                 archived.predicate = FetchPredicate(format: "archived == YES")
             }
             let request = BatchDeleteRequest(fetchRequest: archived)
             if Decoy.isActive("delete-status-only") {
                 // The default result type: no IDs, so there is nothing to merge.
-                return (try background.execute(request).objectIDs ?? [], try background.count(for: archived))
+                let result = try background.execute(request) as? BatchDeleteResult
+                return (result?.result as? [ManagedObjectID] ?? [], try background.count(for: archived))
             }
             request.resultType = .resultTypeObjectIDs
-            let ids = try background.execute(request).objectIDs ?? []
+            let result = try background.execute(request) as? BatchDeleteResult
+            let ids = result?.result as? [ManagedObjectID] ?? []
             return (ids, ids.count)
         }
         let key = Decoy.isActive("delete-merged-as-updated") ? updatedKey : deletedKey
@@ -127,7 +130,8 @@ public final class FlashcardLibrary {
             let rows: [[String: Any]] = entries.map { ["code": $0.code, "name": $0.name] }
             let request = BatchInsertRequest(entityName: "FlashcardDeck", objects: rows)
             request.resultType = .objectIDs
-            return try background.execute(request).objectIDs ?? []
+            let result = try background.execute(request) as? BatchInsertResult
+            return result?.result as? [ManagedObjectID] ?? []
         }
         if Decoy.isActive("import-without-merge") { return written.count }
         let key = Decoy.isActive("import-merged-as-inserted") ? insertedKey : updatedKey

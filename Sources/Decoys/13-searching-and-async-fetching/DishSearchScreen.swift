@@ -47,13 +47,14 @@ public final class DishSearchScreen: @unchecked Sendable {
         // Mistake: a progress of the screen's own, never made current, so the fetch's progress is not its child.
         if Decoy.isActive("search-progress-detached") {
             let own = Progress(totalUnitCount: 1)
-            running = try context.execute(request).progress
+            running = (try context.execute(request) as? PersistentStoreAsynchronousResult)?.progress
             return own
         }
         // Mistake: the screen returns the fetch's own progress. No progress is current, so on Apple's platforms (and
         // here) the result has none, and the stand-in never moves.
         if Decoy.isActive("search-returns-fetch-progress") {
-            let fetchProgress = try context.execute(request).progress ?? Progress(totalUnitCount: 1)
+            let result = try context.execute(request) as? PersistentStoreAsynchronousResult
+            let fetchProgress = result?.progress ?? Progress(totalUnitCount: 1)
             running = fetchProgress
             return fetchProgress
         }
@@ -93,7 +94,8 @@ public final class DishSearchScreen: @unchecked Sendable {
                         self.resultsDidChange?()
                     }
                 }
-                return try background.execute(request).progress ?? Progress(totalUnitCount: 1)
+                let result = try background.execute(request) as? PersistentStoreAsynchronousResult
+                return result?.progress ?? Progress(totalUnitCount: 1)
             }
         }
         let request = AsynchronousFetchRequest(fetchRequest: ids) { [weak self] result in
@@ -111,7 +113,8 @@ public final class DishSearchScreen: @unchecked Sendable {
         }
         // Mistake: the request is executed on the calling (main) queue, outside the background context's queue.
         if Decoy.isActive("background-execute-off-queue") {
-            let progress = try background.execute(request).progress ?? Progress(totalUnitCount: 1)
+            let result = try background.execute(request) as? PersistentStoreAsynchronousResult
+            let progress = result?.progress ?? Progress(totalUnitCount: 1)
             running = progress
             return progress
         }

@@ -35,7 +35,8 @@ public final class CalendarImporter {
             let rows: [[String: Any]] = reminders.map { ["title": $0.title, "done": false] }
             let request = BatchInsertRequest(entityName: "TodoItem", objects: rows)
             request.resultType = .objectIDs
-            return try background.execute(request).objectIDs ?? []
+            let result = try background.execute(request) as? BatchInsertResult
+            return result?.result as? [ManagedObjectID] ?? []
         }
         if Decoy.isActive("import-merges-by-hand") {
             // Lesson 12's hand-made notification: right on screen, but the history brings the same rows again.

@@ -35,7 +35,8 @@ public struct HistoryPurger {
         return try context.performAndWait {
             let request = PersistentHistoryChangeRequest.fetchHistory(after: nil as PersistentHistoryToken?)
             request.resultType = .transactionsOnly
-            let history = try context.execute(request).transactions ?? []
+            let result = try context.execute(request) as? PersistentHistoryResult
+            let history = result?.result as? [PersistentHistoryTransaction] ?? []
             let held = history.filter { tokens.contains($0.token) }
             // The newest token is the fastest reader's: the slower ones lose what they have not read yet.
             let chosen = Decoy.isActive("purge-before-newest-token") ? held.last : held.first

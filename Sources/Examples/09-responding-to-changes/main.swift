@@ -201,7 +201,8 @@ let updatedIDs = try background.performAndWait {
     let request = BatchUpdateRequest(entityName: "Plant")
     request.propertiesToUpdate = ["wateredOn": evening]
     request.resultType = .updatedObjectIDsResultType
-    return try background.execute(request).objectIDs ?? []
+    let result = try background.execute(request) as? BatchUpdateResult
+    return result?.result as? [ManagedObjectID] ?? []
 }
 // endregion: batch
 runMainQueue { false }

@@ -54,7 +54,8 @@ func restartDeck(named name: String, in container: PersistentContainer) throws -
         request.predicate = FetchPredicate(format: "deck.name == %@", name)
         request.propertiesToUpdate = ["box": 1]
         request.resultType = .updatedObjectIDsResultType
-        return try background.execute(request).objectIDs ?? []
+        let result = try background.execute(request) as? BatchUpdateResult
+        return result?.result as? [ManagedObjectID] ?? []
     }
     ManagedObjectContext.mergeChanges(
         fromRemoteContextSave: [ManagedObjectContext.NotificationKey.updatedObjects.rawValue: moved],
@@ -70,7 +71,8 @@ func importCatalog(_ entries: [DeckEntry], into container: PersistentContainer) 
         let request = BatchInsertRequest(entityName: "FlashcardDeck",
                                          objects: entries.map { ["code": $0.code, "name": $0.name] })
         request.resultType = .objectIDs
-        return try background.execute(request).objectIDs ?? []
+        let result = try background.execute(request) as? BatchInsertResult
+        return result?.result as? [ManagedObjectID] ?? []
     }
     ManagedObjectContext.mergeChanges(
         fromRemoteContextSave: [ManagedObjectContext.NotificationKey.updatedObjects.rawValue: written],
@@ -93,8 +95,9 @@ do {
         request.propertiesToUpdate = ["box": BatchUpdateExpression.key("box") + 1]
         request.predicate = FetchPredicate(format: "deck.code == %@", "es")
         request.resultType = .updatedObjectIDsResultType
-        let result = try background.execute(request)
-        return result.objectIDs ?? []
+        // execute(_:) returns the base class, as Core Data's: cast it, then cast its result.
+        let result = try background.execute(request) as? BatchUpdateResult
+        return result?.result as? [ManagedObjectID] ?? []
     }
     print("   \(moved.count) cards moved up a box in SQL; did-save notifications: \(counter.count)")
     print("   view context after:   Spanish: \(boxes(spanish))")
@@ -170,8 +173,8 @@ do {
     let deleted = try cleaner.performAndWait {
         let request = BatchDeleteRequest(objectIDs: [german.objectID])
         request.resultType = .resultTypeObjectIDs
-        let result = try cleaner.execute(request)
-        return result.objectIDs ?? []
+        let result = try cleaner.execute(request) as? BatchDeleteResult
+        return result?.result as? [ManagedObjectID] ?? []
     }
     print("   \(deleted.count) objects deleted in SQL: \(deleted.map(\.entityName).joined(separator: ", "))")
     print("   before merging: the view context still holds \(german.name) and \(hund.front) (box \(hund.box))")
@@ -220,7 +223,8 @@ do {
         let request = BatchInsertRequest(entityName: "FlashcardDeck",
                                          objects: (0..<deckCount).map { ["code": "d\($0)", "name": "Deck \($0)", "archived": true] })
         request.resultType = .objectIDs
-        let ids = try container.viewContext.execute(request).objectIDs ?? []
+        let result = try container.viewContext.execute(request) as? BatchInsertResult
+        let ids = result?.result as? [ManagedObjectID] ?? []
         let context = container.newBackgroundContext()
         try context.performAndWait {
             for id in ids {
@@ -266,7 +270,8 @@ do {
     try time("as one batch delete:") { container in
         let context = container.newBackgroundContext()
         try context.performAndWait {
-            _ = try context.execute(BatchDeleteRequest(fetchRequest: FlashcardDeck.fetchRequest()))
+            let decks = FetchRequest<FetchRequestResult>(entityName: "FlashcardDeck")
+            _ = try context.execute(BatchDeleteRequest(fetchRequest: decks))
         }
     }
     // endregion: timing

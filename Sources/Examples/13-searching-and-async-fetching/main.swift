@@ -133,10 +133,12 @@ let asynchronous = AsynchronousFetchRequest(fetchRequest: search) { result in
 }
 let loading = Progress(totalUnitCount: 1)              // what the screen's progress bar shows
 loading.becomeCurrent(withPendingUnitCount: 1)         // current while execute runs: the fetch reports to it
-let running = try context.execute(asynchronous)       // returns at once
+let running = try context.execute(asynchronous)       // returns at once: an AsynchronousFetchResult<Dish>
 loading.resignCurrent()
 // endregion: async-fetch
-let handedOut = running.progress.map { "\($0.completedUnitCount) of \($0.totalUnitCount) rows" } ?? "nil"
+// Typed as the base class, as in Core Data: the progress is PersistentStoreAsynchronousResult's.
+let fetchProgress = (running as? PersistentStoreAsynchronousResult)?.progress
+let handedOut = fetchProgress.map { "\($0.completedUnitCount) of \($0.totalUnitCount) rows" } ?? "nil"
 print("   execute(_:) returned after \(seconds(since: start)); the result's progress: \(handedOut)")
 var seen: [String] = []
 runMainQueue {
@@ -166,7 +168,7 @@ screenProgress.resignCurrent()
 runMainQueue { screenProgress.fractionCompleted >= 0.5 || cancelled.value }
 let seenAt = screenProgress.fractionCompleted
 screenProgress.cancel()                 // cancels its children too: the fetch stops reading
-let own = another.progress
+let own = (another as? PersistentStoreAsynchronousResult)?.progress
 print("   cancelled the caller's progress at \(Int(seenAt * 100)) %; the fetch's own progress: cancelled "
     + "\(own?.isCancelled ?? false), \(own?.completedUnitCount ?? 0) of \(own?.totalUnitCount ?? 0) rows read")
 runMainQueue { cancelled.value }

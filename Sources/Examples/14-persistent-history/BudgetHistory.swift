@@ -33,7 +33,10 @@ final class BudgetHistory: @unchecked Sendable {
             // region: read
             let request = PersistentHistoryChangeRequest.fetchHistory(after: token)
             let reader = container.newBackgroundContext()
-            let unread = try reader.performAndWait { try reader.execute(request).transactions ?? [] }
+            let unread = try reader.performAndWait {
+                let result = try reader.execute(request) as? PersistentHistoryResult
+                return result?.result as? [PersistentHistoryTransaction] ?? []
+            }
             // endregion: read
             // region: merge
             let fromOthers = unread.filter { $0.author != me }

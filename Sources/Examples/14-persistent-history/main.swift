@@ -29,8 +29,9 @@ if CommandLine.arguments.count > 2, CommandLine.arguments[1].hasPrefix("--widget
         expense.cents = arguments.count > 5 ? Int(arguments[5]) ?? 320 : 320
         try context.save()
         let committed = Date().timeIntervalSince1970
-        let all = try context.execute(PersistentHistoryChangeRequest.fetchHistory(after: nil as PersistentHistoryToken?))
-        print("committed \(all.transactions?.last?.transactionNumber ?? 0) \(committed)")
+        let request = PersistentHistoryChangeRequest.fetchHistory(after: nil as PersistentHistoryToken?)
+        let all = (try context.execute(request) as? PersistentHistoryResult)?.result as? [PersistentHistoryTransaction]
+        print("committed \(all?.last?.transactionNumber ?? 0) \(committed)")
         exit(0)
     } catch {
         let error = error as NSError
@@ -73,7 +74,9 @@ func shown(_ context: ManagedObjectContext) throws -> [Expense] {
 func wholeHistory(_ container: PersistentContainer) throws -> [PersistentHistoryTransaction] {
     let context = container.newBackgroundContext()
     return try context.performAndWait {
-        try context.execute(PersistentHistoryChangeRequest.fetchHistory(after: nil as PersistentHistoryToken?)).transactions ?? []
+        let request = PersistentHistoryChangeRequest.fetchHistory(after: nil as PersistentHistoryToken?)
+        let result = try context.execute(request) as? PersistentHistoryResult
+        return result?.result as? [PersistentHistoryTransaction] ?? []
     }
 }
 

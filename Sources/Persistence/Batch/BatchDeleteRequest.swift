@@ -13,12 +13,16 @@ public enum BatchDeleteRequestResultType: Sendable, Hashable {
 /// (Core Data's `NSBatchDeleteRequest`).
 ///
 /// ```swift
-/// let decks = FetchRequest<Deck>(entityName: "Deck")
+/// let decks = FetchRequest<FetchRequestResult>(entityName: "Deck")
 /// decks.predicate = FetchPredicate(format: "archived == YES")
 /// let request = BatchDeleteRequest(fetchRequest: decks)
 /// request.resultType = .resultTypeObjectIDs
-/// let deleted = try context.execute(request).objectIDs ?? []
+/// let result = try context.execute(request) as? BatchDeleteResult
+/// let deleted = result?.result as? [ManagedObjectID] ?? []
 /// ```
+///
+/// The fetch request is untyped, as Core Data's initializer takes it: a `FetchRequest<Deck>` does not convert, so
+/// make the request for a batch delete as `FetchRequest<FetchRequestResult>(entityName:)`.
 ///
 /// Delete rules are applied in SQL, set by set, as a context's save would apply them object by object:
 /// - **cascade**: related objects are deleted too, recursively (through to-one keys, join tables and ordered
@@ -53,16 +57,14 @@ public final class BatchDeleteRequest: PersistentStoreRequest, CustomStringConve
 
     public var requestType: PersistentStoreRequestType { .batchDeleteRequestType }
 
-    /// The class of the fetch request's results, which names the entity when `entityName` does not.
-    let resultClass: ManagedObject.Type?
     /// Compiles the fetch request (read when the request runs, as Core Data reads its fetch request then).
     private let compileFetch: ((EntityDescription, StoreSchema) throws -> StoreQuery)?
 
     /// Deletes the objects `fetchRequest` matches: its predicate, and its limit and offset (in its sort order).
-    public init<Result>(fetchRequest: FetchRequest<Result>) {
+    /// The request names its entity (by name, or by its ``FetchRequest/entity``).
+    public init(fetchRequest: FetchRequest<any FetchRequestResult>) {
         entityName = fetchRequest.entityName
         objectIDs = nil
-        resultClass = Result.self as? ManagedObject.Type
         compileFetch = { entity, schema in
             var query = try FetchQueryCompiler.query(for: fetchRequest, entity: entity, schema: schema)
             // Order matters only to choose which rows a limit or offset keeps.
@@ -76,7 +78,6 @@ public final class BatchDeleteRequest: PersistentStoreRequest, CustomStringConve
     public init(objectIDs: [ManagedObjectID]) {
         entityName = objectIDs.first?.entityName ?? ""
         self.objectIDs = objectIDs
-        resultClass = nil
         compileFetch = nil
     }
 

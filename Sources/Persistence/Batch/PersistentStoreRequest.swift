@@ -17,8 +17,8 @@ public enum PersistentStoreRequestType: Sendable, Hashable {
 /// A request a context hands to the store as a whole rather than object by object: the batch requests, the
 /// asynchronous fetch and the persistent history request (Core Data's `NSPersistentStoreRequest`).
 ///
-/// Run one with `context.execute(_:)`. Each request type also has an `execute` overload that returns its own
-/// result type, so `try context.execute(BatchDeleteRequest(…))` is a ``BatchDeleteResult`` with no cast.
+/// Run one with `context.execute(_:)`, which returns a ``PersistentStoreResult`` whatever the request, as Core
+/// Data's does: cast it to the request's result class (a ``BatchDeleteRequest`` gives a ``BatchDeleteResult``).
 /// Only the request types of this library can be executed; a type of your own conforming to this protocol is
 /// refused with an error.
 public protocol PersistentStoreRequest: AnyObject {

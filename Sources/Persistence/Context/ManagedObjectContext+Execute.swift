@@ -2,19 +2,22 @@ import Foundation
 
 /// `execute(_:)`: batch requests and asynchronous fetches.
 ///
-/// Like every context method, call these on the context's queue. Batch requests go straight to the store in
+/// Like every context method, call it on the context's queue. Batch requests go straight to the store in
 /// one transaction of their own: they neither read nor change this context (its registered objects keep their
 /// values, its unsaved changes stay unsaved and are not written), and they post no notifications. (A store with
 /// persistent history records them, by this context's ``transactionAuthor``, and a coordinator loaded with
 /// `NSPersistentStoreRemoteChangeNotificationPostOptionKey` posts its remote-change notification for them, as for
 /// any write.)
 extension ManagedObjectContext {
+    // The typed forms below are internal: Core Data has one `execute(_:)`, returning the base result class, and so
+    // has the public API (further down). The library and its own tests call them to skip the cast.
+
     /// Runs a batch update in the store (see ``BatchUpdateRequest``).
     /// - Throws: ``PersistenceError``: 134020 unknown entity or attribute (the message lists the valid ones),
     ///   1550 / 1570 a value that does not fit, 133021 a uniqueness constraint broken, or the store's error with
     ///   its SQL. Nothing is written when it throws.
     @discardableResult
-    public func execute(_ request: BatchUpdateRequest) throws -> BatchUpdateResult {
+    func execute(_ request: BatchUpdateRequest) throws -> BatchUpdateResult {
         checkQueue("execute(BatchUpdateRequest)")
         let (coordinator, entity) = try storeRequestTarget(entityName: request.entityName, resultClass: nil)
         let plan = try request.plan(for: entity, schema: coordinator.schema())
@@ -27,12 +30,12 @@ extension ManagedObjectContext {
     ///   entities, temporary IDs or IDs of another store, or the store's error with its SQL. Nothing is deleted
     ///   when it throws.
     @discardableResult
-    public func execute(_ request: BatchDeleteRequest) throws -> BatchDeleteResult {
+    func execute(_ request: BatchDeleteRequest) throws -> BatchDeleteResult {
         checkQueue("execute(BatchDeleteRequest)")
         if let ids = request.objectIDs, ids.isEmpty {
             return BatchDeleteResult(resultType: request.resultType, count: 0, objectIDs: request.resultType == .resultTypeObjectIDs ? [] : nil)
         }
-        let (coordinator, entity) = try storeRequestTarget(entityName: request.entityName, resultClass: request.resultClass)
+        let (coordinator, entity) = try storeRequestTarget(entityName: request.entityName, resultClass: nil)
         let plan = try request.plan(for: entity, schema: coordinator.schema(), storeIdentifier: coordinator.storeIdentifier ?? "")
         let (count, objectIDs) = try withHistoryOrigin { try coordinator.withStore { try $0.executeBatchDelete(plan) } }
         return BatchDeleteResult(resultType: request.resultType, count: count, objectIDs: objectIDs)
@@ -46,7 +49,7 @@ extension ManagedObjectContext {
     ///   upsert's update breaks another uniqueness constraint, or the store's error with its SQL. Nothing is written
     ///   when it throws.
     @discardableResult
-    public func execute(_ request: BatchInsertRequest) throws -> BatchInsertResult {
+    func execute(_ request: BatchInsertRequest) throws -> BatchInsertResult {
         checkQueue("execute(BatchInsertRequest)")
         let (coordinator, entity) = try storeRequestTarget(entityName: request.entityName, resultClass: nil)
         let plan = try request.plan(for: entity, schema: coordinator.schema(), mergePolicy: resolvedMergePolicy)
@@ -55,11 +58,13 @@ extension ManagedObjectContext {
     }
 
     /// Starts an asynchronous fetch and returns at once (see ``AsynchronousFetchRequest``); the completion block
-    /// runs later on this context's queue.
+    /// runs later on this context's queue. Named apart from `execute(_:)`: a generic overload of it loses to the
+    /// public one, which would then call itself.
     /// - Throws: ``PersistenceError`` at once for a request that cannot run: unknown entity or key, a predicate
     ///   that does not fit the model, a dictionary or count result type, or a `Result` type the objects are not.
     @discardableResult
-    public func execute<Result>(_ request: AsynchronousFetchRequest<Result>) throws -> AsynchronousFetchResult<Result> {
+    func startAsynchronousFetch<Result>(_ request: AsynchronousFetchRequest<Result>) throws
+        -> AsynchronousFetchResult<Result> {
         checkQueue("execute(AsynchronousFetchRequest)")
         let fetchRequest = request.fetchRequest
         let (coordinator, entity) = try storeRequestTarget(entityName: fetchRequest.entityName, resultClass: Result.self as? ManagedObject.Type)
@@ -89,24 +94,45 @@ extension ManagedObjectContext {
         // A progress current on this thread becomes the fetch's parent, and only then does the result hand its
         // progress out (as Core Data's, whose `progress` is optional).
         let progress = Progress(totalUnitCount: -1)
-        let result = AsynchronousFetchResult(fetchRequest: request, progress: progress)
+        let result = AsynchronousFetchResult(fetchRequest: request, context: self, progress: progress)
         let job = AsynchronousFetchJob(request: request, result: result, entity: entity, idsOnly: idsOnly)
         let observer = request.progressObserver
         DispatchQueue.global(qos: .userInitiated).async { [weak self] in
             let read = Self.readRows(for: query, from: coordinator, snapshot: snapshot, progress: progress, observer: observer)
-            // A context that is gone has no queue to finish on, and nobody to hand the objects to.
+            // The result holds its context (as Core Data's names it), so the context is still there to finish on.
             guard let self else { return }
             self.perform { self.finishAsynchronousFetch(job, read) }
         }
         return result
     }
 
-    /// Runs any request of this library and returns its result, untyped as in Core Data
-    /// (`execute(_:) -> NSPersistentStoreResult`): for a request typed only as `any PersistentStoreRequest`.
-    /// A request of a known type picks its typed overload instead.
-    /// - Throws: what the request's own `execute` throws; 134060 for a request type this library does not know.
+    /// Runs a batch request, an asynchronous fetch or a persistent history request in the store and returns its
+    /// result, as Core Data's `execute(_:)`: typed as the base class, whatever the request. Cast it to the
+    /// request's result class (``BatchUpdateResult``, ``BatchDeleteResult``, ``BatchInsertResult``,
+    /// ``AsynchronousFetchResult``, ``PersistentHistoryResult``), then cast that result's `result` as its
+    /// `resultType` says:
+    ///
+    /// ```swift
+    /// request.resultType = .resultTypeObjectIDs
+    /// let result = try context.execute(request) as? BatchDeleteResult
+    /// let deleted = result?.result as? [ManagedObjectID] ?? []
+    /// ```
+    ///
+    /// Batch requests run in the store in one transaction of their own; an asynchronous fetch returns at once and
+    /// hands its objects to its completion block later, on this context's queue.
+    /// - Throws: ``PersistenceError``. For a batch update: 134020 unknown entity or attribute (the message lists the
+    ///   valid ones), 1550 / 1570 a value that does not fit, 133021 a uniqueness constraint broken. For a batch
+    ///   delete: 134020 unknown entity or key, 1600 a deny rule, 134060 IDs of several entities, temporary IDs or
+    ///   IDs of another store. For a batch insert: 134020 unknown entity or attribute, 1550 a value that does not
+    ///   fit and 1570 a missing required value (naming the row, key and value), 133021 when a row clashes with
+    ///   another on a uniqueness constraint and this context's ``mergePolicy`` is not `mergeByPropertyObjectTrump`,
+    ///   or when an upsert's update breaks another uniqueness constraint. Any of them: the store's error with its
+    ///   SQL; nothing is written when it throws. For an asynchronous fetch, at once, a request that cannot run:
+    ///   unknown entity or key, a predicate that does not fit the model, a dictionary or count result type, or a
+    ///   `Result` type the objects are not. For a history request, see ``PersistentHistoryChangeRequest``. 134060
+    ///   for a request type this library does not know.
     @discardableResult
-    public func execute<Request: PersistentStoreRequest>(_ request: Request) throws -> any PersistentStoreResult {
+    public func execute(_ request: any PersistentStoreRequest) throws -> PersistentStoreResult {
         switch request {
         case let update as BatchUpdateRequest: return try execute(update)
         case let delete as BatchDeleteRequest: return try execute(delete)

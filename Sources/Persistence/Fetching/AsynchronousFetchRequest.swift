@@ -18,18 +18,18 @@ import Foundation
 ///
 /// - `execute` checks the request (entity, keys, predicate, result type) and throws at once if it is wrong;
 ///   otherwise it returns immediately. The store is read on a background queue; errors found there arrive as
-///   ``AsynchronousFetchResult/operationError``.
-/// - ``AsynchronousFetchResult/progress`` is there only when a `Progress` was current on the calling thread while
-///   `execute` ran, and is then that progress's child (Foundation's implicit progress tree); otherwise it is `nil`,
-///   as in Core Data. It counts rows: its total is the number of matching rows, and its completed count grows
-///   while they stream in.
+///   ``PersistentStoreAsynchronousResult/operationError``.
+/// - ``PersistentStoreAsynchronousResult/progress`` is there only when a `Progress` was current on the calling
+///   thread while `execute` ran, and is then that progress's child (Foundation's implicit progress tree); otherwise
+///   it is `nil`, as in Core Data. It counts rows: its total is the number of matching rows, and its completed count
+///   grows while they stream in.
 /// - The completion block runs on the context's queue. The objects in ``AsynchronousFetchResult/finalResult``
 ///   are registered in the executing context, one per ID as always, exactly as ``ManagedObjectContext/fetch(_:)``
 ///   would return them — unsaved changes of the context (and of its parents, for a child context) included, and
 ///   read from the context's query generation when it is pinned to one.
-/// - Cancelling (``AsynchronousFetchResult/cancel()``, the result's progress, or the current progress it is a child
-///   of) before the completion runs stops the read; the completion gets ``PersistenceError/Code/userCancelled`` and
-///   no object is registered.
+/// - Cancelling (``PersistentStoreAsynchronousResult/cancel()``, the result's progress, or the current progress it
+///   is a child of) before the completion runs stops the read; the completion gets
+///   ``PersistenceError/Code/userCancelled`` and no object is registered.
 /// - Result types: managed objects and object IDs. Dictionary and count results are refused (use `fetch(_:)`).
 public final class AsynchronousFetchRequest<Result>: PersistentStoreRequest, CustomStringConvertible {
     /// Called once, on the context's queue, with the finished (or failed, or cancelled) result.
@@ -61,11 +61,11 @@ public final class AsynchronousFetchRequest<Result>: PersistentStoreRequest, Cus
 
 /// Lets the untyped `execute(_:)` start an asynchronous fetch whatever its `Result`.
 protocol AsynchronousFetchStarting {
-    func start(in context: ManagedObjectContext) throws -> any PersistentStoreResult
+    func start(in context: ManagedObjectContext) throws -> PersistentStoreResult
 }
 
 extension AsynchronousFetchRequest: AsynchronousFetchStarting {
-    func start(in context: ManagedObjectContext) throws -> any PersistentStoreResult {
-        try context.execute(self)
+    func start(in context: ManagedObjectContext) throws -> PersistentStoreResult {
+        try context.startAsynchronousFetch(self)
     }
 }

@@ -4,6 +4,10 @@ import Foundation
 /// counts. Nothing requires it here — ``FetchRequest`` takes any `Result` and checks it when it runs — but app code
 /// that constrains its own protocols with it (`protocol Managed: NSManagedObject, NSFetchRequestResult`) compiles
 /// as written.
+///
+/// It is also the untyped request's result type, Core Data's `NSFetchRequest<NSFetchRequestResult>`:
+/// `FetchRequest<FetchRequestResult>(entityName: "Deck")` is the request ``BatchDeleteRequest/init(fetchRequest:)``
+/// takes, as Core Data's does.
 public protocol FetchRequestResult {}
 
 extension ManagedObject: FetchRequestResult {}

@@ -6,7 +6,7 @@ extension ManagedObjectContext {
     ///   store); 134060 when the store has no history (it was never loaded with `NSPersistentHistoryTrackingKey`) or
     ///   the fetch request is not on the transaction entity; 513 for a purge of a store opened without tracking.
     @discardableResult
-    public func execute(_ request: PersistentHistoryChangeRequest) throws -> PersistentHistoryResult {
+    func execute(_ request: PersistentHistoryChangeRequest) throws -> PersistentHistoryResult {
         checkQueue("execute(PersistentHistoryChangeRequest)")
         guard let coordinator = persistentStoreCoordinator else {
             throw PersistenceError(.persistentStoreInvalidType, "This context has no persistent store coordinator to read history from.")

@@ -19,7 +19,8 @@ public final class GardenChores {
             let request = BatchUpdateRequest(entityName: "Plant")
             request.propertiesToUpdate = ["wateredOn": date]
             request.resultType = .updatedObjectIDsResultType      // the IDs, to tell the contexts
-            return try background.execute(request).objectIDs ?? []
+            let result = try background.execute(request) as? BatchUpdateResult
+            return result?.result as? [ManagedObjectID] ?? []
         }
         // No did-save notification was posted: describe the change as one, by IDs, and merge it.
         ManagedObjectContext.mergeChanges(

@@ -22,7 +22,8 @@ public final class FlashcardLibrary {
             request.predicate = FetchPredicate(format: "deck.name == %@", name)
             request.propertiesToUpdate = ["box": 1]
             request.resultType = .updatedObjectIDsResultType
-            return try background.execute(request).objectIDs ?? []
+            let result = try background.execute(request) as? BatchUpdateResult
+            return result?.result as? [ManagedObjectID] ?? []
         }
         // Merged once performAndWait has returned: the merge runs on the view context's queue, and the background
         // context's queue need not be held meanwhile.
@@ -39,11 +40,13 @@ public final class FlashcardLibrary {
     public func deleteArchivedDecks() throws -> Int {
         let background = container.newBackgroundContext()
         let deleted = try background.performAndWait {
-            let archived = FlashcardDeck.fetchRequest()
+            // Untyped, as the batch delete takes it: a FetchRequest<FlashcardDeck> does not convert.
+            let archived = FetchRequest<FetchRequestResult>(entityName: "FlashcardDeck")
             archived.predicate = FetchPredicate(format: "archived == YES")
             let request = BatchDeleteRequest(fetchRequest: archived)
             request.resultType = .resultTypeObjectIDs      // the decks' IDs and their cards'
-            return try background.execute(request).objectIDs ?? []
+            let result = try background.execute(request) as? BatchDeleteResult
+            return result?.result as? [ManagedObjectID] ?? []
         }
         ManagedObjectContext.mergeChanges(
             fromRemoteContextSave: [ManagedObjectContext.NotificationKey.deletedObjects.rawValue: deleted],
@@ -66,7 +69,8 @@ public final class FlashcardLibrary {
             let rows: [[String: Any]] = entries.map { ["code": $0.code, "name": $0.name] }
             let request = BatchInsertRequest(entityName: "FlashcardDeck", objects: rows)
             request.resultType = .objectIDs
-            return try background.execute(request).objectIDs ?? []
+            let result = try background.execute(request) as? BatchInsertResult
+            return result?.result as? [ManagedObjectID] ?? []
         }
         // New rows and updated rows alike: listed as updated, the view context refreshes the decks it holds and
         // leaves the others to its next fetch.

@@ -22,7 +22,8 @@ public final class CalendarImporter {
             let request = BatchInsertRequest(entityName: "TodoItem", objects: rows)
             // A count is all the caller needs: the history has the rows, and the reader brings them to the screen.
             request.resultType = .count
-            return try background.execute(request).result as? Int ?? 0
+            let result = try background.execute(request) as? BatchInsertResult
+            return result?.result as? Int ?? 0
         }
     }
 }

@@ -29,7 +29,8 @@ public struct HistoryPurger {
             // Core Data's tokens are not Comparable: the oldest is the one the history itself lists first.
             let request = PersistentHistoryChangeRequest.fetchHistory(after: nil as PersistentHistoryToken?)
             request.resultType = .transactionsOnly
-            let history = try context.execute(request).transactions ?? []
+            let result = try context.execute(request) as? PersistentHistoryResult
+            let history = result?.result as? [PersistentHistoryTransaction] ?? []
             guard let oldest = history.first(where: { tokens.contains($0.token) })?.token else { return nil }
             try context.execute(PersistentHistoryChangeRequest.deleteHistory(before: oldest))
             return oldest

@@ -55,7 +55,9 @@ public final class HistoryReader: @unchecked Sendable {
             let transactions: [PersistentHistoryTransaction]
             do {
                 transactions = try context.performAndWait {
-                    try context.execute(PersistentHistoryChangeRequest.fetchHistory(after: after)).transactions ?? []
+                    let request = PersistentHistoryChangeRequest.fetchHistory(after: after)
+                    let result = try context.execute(request) as? PersistentHistoryResult
+                    return result?.result as? [PersistentHistoryTransaction] ?? []
                 }
             } catch where Self.isExpiredToken(error) {
                 return try startOver()

@@ -81,6 +81,10 @@ enum HistoryModel {
 extension ManagedObjectContext {
     /// The store's history after `token` (all of it for nil), with changes.
     func history(after token: PersistentHistoryToken? = nil) throws -> [PersistentHistoryTransaction] {
-        try performAndWait { try execute(PersistentHistoryChangeRequest.fetchHistory(after: token)).transactions ?? [] }
+        try performAndWait {
+            let request = PersistentHistoryChangeRequest.fetchHistory(after: token)
+            let result = try execute(request) as? PersistentHistoryResult
+            return result?.result as? [PersistentHistoryTransaction] ?? []
+        }
     }
 }
