@@ -81,9 +81,9 @@ final class BatchUpdateTests: PersistenceTestCase {
         alien.year = 1980
         let error = assertPersistenceError(.managedObjectMerge) { try context.save() }
         let conflict = try XCTUnwrap(error?.conflicts.first)
-        XCTAssertEqual(conflict.objectID, alien.objectID)
-        XCTAssertEqual(conflict.oldVersion, 1)
-        XCTAssertEqual(conflict.newVersion, 2)
+        XCTAssertEqual(conflict.sourceObject.objectID, alien.objectID)
+        XCTAssertEqual(conflict.oldVersionNumber, 1)
+        XCTAssertEqual(conflict.newVersionNumber, 2)
         XCTAssertEqual(conflict.persistedSnapshot?["rating"] as? Double, 8.5)
         XCTAssertEqual(try storedCount("Movie", "year == 1979 AND rating == 8.5"), 1, "the batch's values stand")
     }
