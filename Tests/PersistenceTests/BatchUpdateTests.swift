@@ -26,6 +26,20 @@ final class BatchUpdateTests: PersistenceTestCase {
         XCTAssertEqual(try storedCount("Movie", "title == 'Up' AND rating == nil"), 1, "rows outside the predicate are untouched")
     }
 
+    func testPropertiesAreKeyedByNameAsAnyHashable() throws {
+        try saveThreeMovies()
+        let update = BatchUpdateRequest(entityName: "Movie")
+        let properties: [AnyHashable: Any] = [AnyHashable("rating"): 7.5, NSString(string: "year"): 2001]
+        update.propertiesToUpdate = properties
+        _ = try context.execute(update)
+        XCTAssertEqual(try storedCount("Movie", "rating == 7.5 AND year == 2001"), 3)
+
+        update.propertiesToUpdate = [42: 1.0]
+        let error = assertPersistenceError(.coreData) { _ = try context.execute(update) }
+        XCTAssertTrue(error?.message.contains("not an attribute name") == true, error?.message ?? "")
+        XCTAssertEqual(try storedCount("Movie", "rating == 7.5"), 3, "nothing written")
+    }
+
     func testResultTypesGiveStatusCountOrIDs() throws {
         let movies = try saveThreeMovies()
         let update = try request("year > %@", 1990, set: ["rating": 1])
