@@ -79,6 +79,19 @@ public final class BatchInsertRequest: PersistentStoreRequest, CustomStringConve
         return "BatchInsertRequest(\(entityName), from a handler)"
     }
 
+    /// A value read back from the handler's dictionary. Foundation stores Swift numbers there as `NSNumber`s, and
+    /// an `NSNumber` of 0 or 1 casts to `Bool` whatever it held: its own type says which Swift value it was.
+    static func unbridged(_ value: Any) -> Any {
+        guard let number = value as? NSNumber else { return value }
+        switch UInt8(bitPattern: number.objCType.pointee) {
+        case UInt8(ascii: "d"), UInt8(ascii: "f"): return number.doubleValue
+        case UInt8(ascii: "c"), UInt8(ascii: "B"): return number.boolValue
+        case UInt8(ascii: "Q"), UInt8(ascii: "L"), UInt8(ascii: "I"), UInt8(ascii: "S"), UInt8(ascii: "C"):
+            return number.uint64Value
+        default: return number.int64Value
+        }
+    }
+
     // MARK: - Planning
 
     /// Reads every row (calling the handler), checks it and converts it to stored values; under `mergePolicy`, the
@@ -132,7 +145,7 @@ public final class BatchInsertRequest: PersistentStoreRequest, CustomStringConve
                         throw PersistenceError(.coreData, "Batch insert into \(entity.entityName), row \(row): the key \(key) is not an attribute name; the dictionary handler must use the names of \(entity.entityName)'s attributes as keys.",
                                                entityName: entity.entityName)
                     }
-                    dictionary[name] = filled.object(forKey: key)
+                    dictionary[name] = filled.object(forKey: key).map(Self.unbridged)
                 }
                 try add(dictionary, row: row)
                 row += 1
