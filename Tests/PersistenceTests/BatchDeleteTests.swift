@@ -375,7 +375,7 @@ final class BatchDeleteTests: PersistenceTestCase {
         XCTAssertEqual(alien.title, "Alien")
         heat.rating = 1
         let conflict = assertPersistenceError(.managedObjectMerge) { try context.save() }?.conflicts.first
-        XCTAssertEqual(conflict?.newVersion, 0, "the row is gone")
+        XCTAssertEqual(conflict?.newVersionNumber, 0, "the row is gone")
         context.rollback()
 
         ManagedObjectContext.mergeChanges(fromRemoteContextSave: [ManagedObjectContext.NotificationKey.deletedObjectIDs.rawValue: ids],

@@ -31,6 +31,42 @@ final class BatchInsertTests: PersistenceTestCase {
         XCTAssertTrue(context.registeredObjects.isEmpty, "the executing context does not see the rows until it fetches")
     }
 
+    func testTheDictionaryHandlerFillsCoreDatasMutableDictionaryUntilItReturnsTrue() throws {
+        let titles = ["Alien", "Heat", "Up"]
+        var next = 0
+        let request = BatchInsertRequest(entityName: "Movie") { (row: NSMutableDictionary) -> Bool in
+            guard next < titles.count else { return true }
+            row["title"] = titles[next]
+            row["year"] = 1979 + next
+            // Numbers come back from the dictionary as NSNumbers: 0.0 and 1.0 must stay doubles.
+            row["rating"] = next == 1 ? NSNull() : Double(next) / 2
+            next += 1
+            return false
+        }
+        _ = try context.execute(request)
+        XCTAssertEqual(next, 3)
+        let fetch = Movie.fetchRequest()
+        fetch.sortDescriptors = [FetchSortDescriptor(key: "year", ascending: true)]
+        let movies = try context.fetch(fetch)
+        XCTAssertEqual(movies.map(\.title), titles)
+        XCTAssertEqual(movies.map(\.year), [1979, 1980, 1981])
+        XCTAssertEqual(movies.map(\.rating), [0.0, nil, 1.0])
+    }
+
+    func testADictionaryHandlersKeyThatIsNotANameFailsTheRequest() throws {
+        var calls = 0
+        let request = BatchInsertRequest(entityName: "Movie", dictionaryHandler: { row in
+            calls += 1
+            if calls > 1 { return true }
+            row["title"] = "Alien"
+            row[7] = "seven"
+            return false
+        })
+        let error = assertPersistenceError(.coreData) { _ = try context.execute(request) }
+        XCTAssertTrue(error?.message.contains("not an attribute name") == true, error?.message ?? "")
+        XCTAssertEqual(try storedCount("Movie"), 0)
+    }
+
     func testKeysComeFromTheStoresCounterSoLaterSavesDoNotCollide() throws {
         let request = BatchInsertRequest(entityName: "Movie", objects: (1...3).map { ["title": "Batch \($0)"] })
         request.resultType = .objectIDs

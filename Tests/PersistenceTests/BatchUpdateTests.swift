@@ -26,6 +26,20 @@ final class BatchUpdateTests: PersistenceTestCase {
         XCTAssertEqual(try storedCount("Movie", "title == 'Up' AND rating == nil"), 1, "rows outside the predicate are untouched")
     }
 
+    func testPropertiesAreKeyedByNameAsAnyHashable() throws {
+        try saveThreeMovies()
+        let update = BatchUpdateRequest(entityName: "Movie")
+        let properties: [AnyHashable: Any] = [AnyHashable("rating"): 7.5, NSString(string: "year"): 2001]
+        update.propertiesToUpdate = properties
+        _ = try context.execute(update)
+        XCTAssertEqual(try storedCount("Movie", "rating == 7.5 AND year == 2001"), 3)
+
+        update.propertiesToUpdate = [42: 1.0]
+        let error = assertPersistenceError(.coreData) { _ = try context.execute(update) }
+        XCTAssertTrue(error?.message.contains("not an attribute name") == true, error?.message ?? "")
+        XCTAssertEqual(try storedCount("Movie", "rating == 7.5"), 3, "nothing written")
+    }
+
     func testResultTypesGiveStatusCountOrIDs() throws {
         let movies = try saveThreeMovies()
         let update = try request("year > %@", 1990, set: ["rating": 1])
@@ -81,9 +95,9 @@ final class BatchUpdateTests: PersistenceTestCase {
         alien.year = 1980
         let error = assertPersistenceError(.managedObjectMerge) { try context.save() }
         let conflict = try XCTUnwrap(error?.conflicts.first)
-        XCTAssertEqual(conflict.objectID, alien.objectID)
-        XCTAssertEqual(conflict.oldVersion, 1)
-        XCTAssertEqual(conflict.newVersion, 2)
+        XCTAssertEqual(conflict.sourceObject.objectID, alien.objectID)
+        XCTAssertEqual(conflict.oldVersionNumber, 1)
+        XCTAssertEqual(conflict.newVersionNumber, 2)
         XCTAssertEqual(conflict.persistedSnapshot?["rating"] as? Double, 8.5)
         XCTAssertEqual(try storedCount("Movie", "year == 1979 AND rating == 8.5"), 1, "the batch's values stand")
     }

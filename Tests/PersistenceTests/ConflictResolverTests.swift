@@ -62,7 +62,7 @@ final class ConflictResolverTests: PersistenceTestCase {
         let error = assertPersistenceError(.managedObjectMerge) {
             try ConflictResolver(policy: .error).resolveVersionConflicts(found, in: &plan)
         }
-        XCTAssertEqual(error?.conflicts.first?.objectID, movie.objectID)
+        XCTAssertEqual(error?.conflicts.first?.sourceObject.objectID, movie.objectID)
         XCTAssertEqual(plan.updated.count, 1)
         XCTAssertEqual(movie.title, "Alien", "the object is not touched")
     }

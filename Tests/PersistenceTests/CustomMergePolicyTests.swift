@@ -123,7 +123,7 @@ final class CustomMergePolicyTests: PersistenceTestCase {
         context.mergePolicy = policy
         let error = assertPersistenceError(.managedObjectMerge) { try context.save() }
         XCTAssertEqual(policy.optimisticCalls, 1, "the error policy's override is called too")
-        XCTAssertEqual(error?.conflicts.first?.objectID, movie.objectID)
+        XCTAssertEqual(error?.conflicts.first?.sourceObject.objectID, movie.objectID)
         XCTAssertEqual(error?.conflicts.first?.persistedSnapshot?["title"] as? String, "Alien (1979)")
         XCTAssertEqual(movie.rating, 8)
         XCTAssertTrue(context.hasChanges)
@@ -158,7 +158,7 @@ final class CustomMergePolicyTests: PersistenceTestCase {
         context.mergePolicy = policy
         let error = assertPersistenceError(.managedObjectMerge) { try context.save() }
         XCTAssertEqual(policy.optimisticCalls, 1, "asked once, then the store's second report fails the save")
-        XCTAssertEqual(error?.conflicts.first?.objectID, movie.objectID)
+        XCTAssertEqual(error?.conflicts.first?.sourceObject.objectID, movie.objectID)
         XCTAssertEqual(movie.rating, 8)
         XCTAssertTrue(context.hasChanges)
     }

@@ -247,7 +247,10 @@ final class DefaultTransformerTests: PersistenceTestCase {
     func testTheDefaultTransformerIsRegisteredUnderXcodesName() throws {
         let name = NSValueTransformerName("NSSecureUnarchiveFromData")
         XCTAssertTrue(ValueTransformer.valueTransformerNames().contains(name))
-        let transformer = try XCTUnwrap(ValueTransformer.registered(forName: name))
+        let transformer = try XCTUnwrap(ValueTransformer(forName: name))
+        XCTAssertTrue(transformer is NSSecureUnarchiveFromDataTransformer)
+        XCTAssertTrue(ValueTransformer(forName: name) === transformer, "Foundation's lookup answers the registered instance")
+        XCTAssertNil(ValueTransformer(forName: NSValueTransformerName("NoSuchTransformer")))
         let data = try XCTUnwrap(transformer.transformedValue(["a", "b"]) as? Data)
         XCTAssertEqual(transformer.reverseTransformedValue(data) as? [String], ["a", "b"])
         XCTAssertNil(transformer.transformedValue(Brush()))

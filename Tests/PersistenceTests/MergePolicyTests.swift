@@ -172,7 +172,7 @@ final class MergePolicyTests: PersistenceTestCase {
         try changeElsewhere(title: "Alien (1979)")
         context.delete(movie)
         let error = assertPersistenceError(.managedObjectMerge) { try context.save() }
-        XCTAssertEqual(error?.conflicts.first?.objectID, movie.objectID)
+        XCTAssertEqual(error?.conflicts.first?.sourceObject.objectID, movie.objectID)
         XCTAssertTrue(movie.isDeleted, "the context keeps the deletion so it can be decided")
         XCTAssertEqual(try storedCount("Movie"), 1)
     }

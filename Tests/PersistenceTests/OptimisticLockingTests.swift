@@ -11,9 +11,9 @@ final class OptimisticLockingTests: PersistenceTestCase {
         let error = assertPersistenceError(.managedObjectMerge) { try context.save() }
         XCTAssertEqual(error?.message, "Could not merge changes.")
         let conflict = try XCTUnwrap(error?.conflicts.first)
-        XCTAssertEqual(conflict.objectID, movie.objectID)
-        XCTAssertEqual(conflict.oldVersion, 1)
-        XCTAssertEqual(conflict.newVersion, 2)
+        XCTAssertEqual(conflict.sourceObject.objectID, movie.objectID)
+        XCTAssertEqual(conflict.oldVersionNumber, 1)
+        XCTAssertEqual(conflict.newVersionNumber, 2)
         XCTAssertEqual(conflict.objectSnapshot?["rating"] as? Double, 7)
         XCTAssertTrue(conflict.cachedSnapshot?["rating"] is NSNull, "nil is NSNull, as in committedValues(forKeys:)")
         XCTAssertEqual(conflict.persistedSnapshot?["rating"] as? Double, 8.5)
@@ -58,6 +58,37 @@ final class OptimisticLockingTests: PersistenceTestCase {
         XCTAssertTrue(conflict.sourceObject === movie)
     }
 
+    func testAConflictKeepsItsSourceObjectAlive() throws {
+        // Core Data's sourceObject is never nil: the conflict holds the object, whatever its context does.
+        weak var released: Movie?
+        let conflict: MergeConflict
+        do {
+            let movie = makeMovie("Alien", year: 1979)
+            try context.save()
+            released = movie
+            conflict = MergeConflict(source: movie, newVersion: 2, oldVersion: 1, cachedSnapshot: nil,
+                                     persistedSnapshot: nil)
+        }
+        context.reset()
+        XCTAssertNotNil(released, "the conflict holds its object")
+        XCTAssertTrue(conflict.sourceObject === released)
+        XCTAssertEqual(conflict.oldVersionNumber, 1)
+        XCTAssertEqual(conflict.newVersionNumber, 2)
+    }
+
+    func testAConstraintConflictTakesCoreDatasUntypedSnapshots() throws {
+        let first = makeMovie("Alien")
+        let second = makeMovie("Alien")
+        let conflict = ConstraintConflict(constraint: ["title"], database: nil, databaseSnapshot: nil,
+                                          conflicting: [first, second],
+                                          conflictingSnapshots: [["title": "Alien"] as [String: Any], "not a dictionary"])
+        XCTAssertEqual(conflict.constraintValues["title"] as? String, "Alien")
+        XCTAssertEqual(conflict.conflictingSnapshots.count, 2)
+        XCTAssertEqual(conflict.conflictingSnapshots[0]["title"] as? String, "Alien")
+        XCTAssertTrue(conflict.conflictingSnapshots[1].isEmpty, "what is not a dictionary counts as empty")
+        XCTAssertNil(conflict.databaseSnapshot)
+    }
+
     func testDeletingARowChangedElsewhereConflictsToo() throws {
         let movie = makeMovie("Alien")
         try context.save()
@@ -77,7 +108,7 @@ final class OptimisticLockingTests: PersistenceTestCase {
         }
         movie.year = 1
         let conflict = assertPersistenceError(.managedObjectMerge) { try context.save() }?.conflicts.first
-        XCTAssertEqual(conflict?.newVersion, 0)
+        XCTAssertEqual(conflict?.newVersionNumber, 0)
         XCTAssertNotNil(conflict?.objectSnapshot)
         XCTAssertNil(conflict?.persistedSnapshot, "Apple: a deleted row (version 0) has no persisted snapshot")
     }

@@ -273,7 +273,7 @@ final class PersistentHistoryTests: PersistenceTestCase {
         XCTAssertEqual(try view.execute(PersistentHistoryChangeRequest.fetchHistory(withFetch: newestFirst)).transactions?
             .map(\.transactionNumber), [all[2].transactionNumber])
 
-        let wrongEntity = FetchRequest<PersistentHistoryTransaction>(entityName: "Note")
+        let wrongEntity = FetchRequest<any FetchRequestResult>(entityName: "Note")
         assertPersistenceError(.coreData) { try view.execute(PersistentHistoryChangeRequest.fetchHistory(withFetch: wrongEntity)) }
     }
 

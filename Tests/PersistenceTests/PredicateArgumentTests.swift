@@ -219,11 +219,14 @@ final class PredicateArgumentTests: XCTestCase {
     func testSubstitutionReplacesVariables() throws {
         let template = try FetchPredicate(parsing: "name == $NAME AND year IN $YEARS AND director == $WHO")
         let id = ManagedObjectID.permanent(entityName: "Person", storeIdentifier: "S", primaryKey: 1)
-        let filled = try template.withSubstitutionVariables(
+        let filled = template.withSubstitutionVariables(
             ["NAME": "Alien", "YEARS": [1979, 1986], "WHO": ObjectStandIn(predicateObjectID: id), "UNUSED": 1])
         XCTAssertEqual(filled, try FetchPredicate(parsing: "name == %@ AND year IN %@ AND director == %@",
                                                   "Alien", [1979, 1986], id))
-        XCTAssertEqual(try template.withSubstitutionVariables(["NAME": nil, "YEARS": [], "WHO": nil]).predicateFormat,
+        XCTAssertEqual(try template.withSubstitutionVariables(checking: ["NAME": nil, "YEARS": [], "WHO": nil]).predicateFormat,
+                       "name == nil AND year IN {} AND director == nil")
+        // Core Data's form takes [String: Any]: nil is NSNull there.
+        XCTAssertEqual(template.withSubstitutionVariables(["NAME": NSNull(), "YEARS": [Int](), "WHO": NSNull()]).predicateFormat,
                        "name == nil AND year IN {} AND director == nil")
         // The template is unchanged: predicates are values.
         XCTAssertEqual(template.predicateFormat, "name == $NAME AND year IN $YEARS AND director == $WHO")
@@ -231,7 +234,7 @@ final class PredicateArgumentTests: XCTestCase {
 
     func testSubstitutionInsideListsAndModifiers() throws {
         let template = try FetchPredicate(parsing: "NOT ANY actors.age BETWEEN {$LOW, $HIGH} OR name IN {'a', $B}")
-        let filled = try template.withSubstitutionVariables(["LOW": 18, "HIGH": 30, "B": "b"])
+        let filled = template.withSubstitutionVariables(["LOW": 18, "HIGH": 30, "B": "b"])
         XCTAssertEqual(filled.predicateFormat, "NOT ANY actors.age BETWEEN {18, 30} OR name IN {\"a\", \"b\"}")
         let range = try FetchPredicate(parsing: "age BETWEEN $R").withSubstitutionVariables(["R": [1, 5]])
         XCTAssertEqual(range.predicateFormat, "age BETWEEN {1, 5}")
@@ -240,7 +243,7 @@ final class PredicateArgumentTests: XCTestCase {
     func testSubstitutionErrors() throws {
         let template = try FetchPredicate(parsing: "name == $NAME AND year BETWEEN $R AND tag IN {1, $T}")
         func assertFails(_ variables: [String: Any?], _ fragment: String, line: UInt = #line) {
-            XCTAssertThrowsError(try template.withSubstitutionVariables(variables), line: line) { error in
+            XCTAssertThrowsError(try template.withSubstitutionVariables(checking: variables), line: line) { error in
                 guard let error = error as? FetchPredicateError else { return XCTFail("\(error)", line: line) }
                 XCTAssertEqual(error.kind, .argument, line: line)
                 XCTAssertTrue(error.message.contains(fragment), "'\(error.message)' lacks '\(fragment)'", line: line)

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(PredicateParsing) @_spi(TestHarness) @testable import Persistence
+@_spi(PredicateCompounds) @_spi(PredicateParsing) @_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// A predicate's programming errors, which Core Data raises for: a malformed format (`init(parsing:)` throws it;
@@ -50,6 +50,34 @@ final class PredicateProgrammingErrorTests: PersistenceTestCase {
             XCTAssertTrue("\(error)".contains(parserError.message), "\(error)")
         }
         XCTAssertEqual(reported.errors.count, 2, "a fetch throws it rather than reporting it")
+    }
+
+    func testAMissingSubstitutionVariableIsAProgrammingError() throws {
+        let template = FetchPredicate(format: "title == $TITLE AND year > $YEAR")
+        XCTAssertThrowsError(try template.withSubstitutionVariables(checking: ["TITLE": "Heat"])) { error in
+            let failure = error as? FetchPredicateError
+            XCTAssertEqual(failure?.kind, .argument)
+            XCTAssertTrue(failure?.message.contains("$YEAR") == true, failure?.message ?? "")
+        }
+        // Core Data's form cannot throw: a missing variable is reported, and the copy fails where it is used.
+        let reported = ReportedErrors()
+        FetchPredicate.programmingErrorHandling = .report { reported.append($0) }
+        let half = template.withSubstitutionVariables(["TITLE": "Heat"])
+        XCTAssertEqual(reported.errors.count, 1)
+        let substitutionError = try XCTUnwrap(reported.errors.first)
+        XCTAssertEqual(substitutionError.kind, .argument)
+        XCTAssertTrue(substitutionError.message.contains("$YEAR"), substitutionError.message)
+        makeMovie("Heat", year: 1995)
+        try context.save()
+        let request = Movie.fetchRequest()
+        request.predicate = half
+        XCTAssertThrowsError(try context.fetch(request)) { error in
+            XCTAssertTrue("\(error)".contains(substitutionError.message), "\(error)")
+        }
+        // With every variable given it is the predicate written out.
+        let whole = template.withSubstitutionVariables(["TITLE": "Heat", "YEAR": 1990])
+        XCTAssertEqual(whole, FetchPredicate(format: "title == %@ AND year > %d", "Heat", 1990))
+        XCTAssertEqual(reported.errors.count, 1)
     }
 
     func testEvaluateWithAnswersAsCoreDataAndReportsWhatItCannotEvaluate() throws {

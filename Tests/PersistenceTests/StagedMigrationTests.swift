@@ -24,6 +24,12 @@ final class StagedMigrationTests: MigrationTestCase {
         return container
     }
 
+    func testAReferenceResolvesToItsModel() throws {
+        let model = try people(.attribute("first", .string))
+        let resolved: ManagedObjectModel = reference(model).resolvedModel
+        XCTAssertTrue(resolved === model, "non-optional, as Core Data's")
+    }
+
     func testACustomStageFillsANewAttributeFromOldDataAndLightweightStagesGoOn() throws {
         let v1 = try people(.attribute("first", .string), .attribute("last", .string))
         let v2 = try people(.attribute("first", .string), .attribute("last", .string), .attribute("fullName", .string))

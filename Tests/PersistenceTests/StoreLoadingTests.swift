@@ -130,7 +130,7 @@ final class StoreLoadingTests: PersistenceTestCase {
         setenv("XDG_DATA_HOME", home.path, 1)
         defer { unsetenv("XDG_DATA_HOME") }
         let container = PersistentContainer(name: "Films", managedObjectModel: try TestModel.make())
-        XCTAssertEqual(container.persistentStoreDescriptions.first?.url.path, home.appendingPathComponent("Films.sqlite").path)
+        XCTAssertEqual(container.persistentStoreDescriptions.first?.url?.path, home.appendingPathComponent("Films.sqlite").path)
         let failure = LoadError()
         container.loadPersistentStores { _, error in failure.error = error }
         XCTAssertNil(failure.error)
@@ -149,6 +149,54 @@ final class StoreLoadingTests: PersistenceTestCase {
         makeMovie("Nowhere", in: unloaded.viewContext)
         let error = assertPersistenceError(.persistentStoreInvalidType) { try unloaded.viewContext.save() }
         XCTAssertTrue(error?.message.contains("loadPersistentStores") == true, error?.message ?? "")
+    }
+
+    func testADescriptionWithoutAURLIsRefusedWith134000() throws {
+        // Core Data types the URL optional and does not document a load without one: Persistence refuses it.
+        let unloaded = PersistentContainer(name: "Films", managedObjectModel: try TestModel.make())
+        let description = PersistentStoreDescription()
+        XCTAssertNil(description.url)
+        unloaded.persistentStoreDescriptions = [description]
+        let failure = LoadError()
+        unloaded.loadPersistentStores { _, error in failure.error = error }
+        let error = failure.error as? PersistenceError
+        XCTAssertEqual(error?.code, .persistentStoreInvalidType)
+        XCTAssertTrue(error?.message.contains("no URL") == true, error?.message ?? "")
+        XCTAssertTrue(unloaded.persistentStoreCoordinator.persistentStores.isEmpty)
+        // The same description loads once it has one.
+        description.url = URL(fileURLWithPath: "/dev/null")
+        failure.error = nil
+        unloaded.loadPersistentStores { _, error in failure.error = error }
+        XCTAssertNil(failure.error)
+        XCTAssertEqual(unloaded.persistentStoreCoordinator.persistentStores.count, 1)
+    }
+
+    func testTheCoordinatorAddsAStoreThroughItsCompletionHandler() throws {
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: try TestModel.make())
+        let description = PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))
+        final class Outcome: @unchecked Sendable {
+            var description: PersistentStoreDescription?
+            var error: (any Error)?
+        }
+        let outcome = Outcome()
+        coordinator.addPersistentStore(with: description) { loaded, error in
+            outcome.description = loaded
+            outcome.error = error
+        }
+        // Synchronous unless the description asks otherwise, as the container's loading.
+        XCTAssertNil(outcome.error)
+        XCTAssertTrue(outcome.description === description)
+        XCTAssertEqual(coordinator.persistentStores.map(\.url?.path), ["/dev/null"])
+        // A second store is refused through the handler, on a background queue when asked.
+        let second = PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))
+        second.shouldAddStoreAsynchronously = true
+        let refused = expectation(description: "refused")
+        coordinator.addPersistentStore(with: second) { _, error in
+            XCTAssertFalse(Thread.isMainThread)
+            XCTAssertEqual((error as? PersistenceError)?.code, .persistentStoreInvalidType)
+            refused.fulfill()
+        }
+        wait(for: [refused], timeout: 5)
     }
 
     func testAsynchronousLoadingCallsBackOnAnotherQueue() throws {

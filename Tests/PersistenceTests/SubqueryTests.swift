@@ -74,12 +74,12 @@ final class SubqueryTests: PersistenceTestCase {
     func testSubstitutionVariablesInsideASubquery() throws {
         try makeCast()
         let template = FetchPredicate(format: "SUBQUERY(actors, $a, $a.name BEGINSWITH $prefix).@count > 0")
-        let bound = try template.withSubstitutionVariables(["prefix": "C", "a": "ignored"])
+        let bound = template.withSubstitutionVariables(["prefix": "C", "a": "ignored"])
         XCTAssertEqual(bound.predicateFormat, #"SUBQUERY(actors, $a, $a.name BEGINSWITH "C").@count > 0"#)
         let request = Movie.fetchRequest()
         request.predicate = bound
         XCTAssertEqual(Set(try context.fetch(request).map(\.title)), ["Heat", "Ran"])
-        XCTAssertThrowsError(try template.withSubstitutionVariables([:]))
+        XCTAssertThrowsError(try template.withSubstitutionVariables(checking: [:]))
     }
 
     func testMalformedSubqueriesSayWhatIsWrong() {

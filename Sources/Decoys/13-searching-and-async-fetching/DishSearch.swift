@@ -29,8 +29,8 @@ public enum DishSearch {
             return FetchPredicate(format: format, word)
         }
         // Mistake: any word is enough, where every word must match.
-        if Decoy.isActive("search-any-word") { return .or(terms) }
-        return .and(terms)
+        if Decoy.isActive("search-any-word") { return CompoundPredicate(orPredicateWithSubpredicates: terms) }
+        return CompoundPredicate(andPredicateWithSubpredicates: terms)
     }
 
     public static func fetchRequest(matching text: String) throws -> FetchRequest<Dish> {

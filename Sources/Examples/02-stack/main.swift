@@ -30,7 +30,7 @@ let container = PersistentContainer(name: GardenModel.name, managedObjectModel: 
 container.persistentStoreDescriptions = [PersistentStoreDescription(url: storeURL)]
 container.loadPersistentStores { description, error in
     if let error = error as? PersistenceError {
-        print("   could not load \(description.url.path):")
+        print("   could not load \(description.url?.path ?? "a store"):")
         print("   error \(error.code): \(error.message)")
     }
 }

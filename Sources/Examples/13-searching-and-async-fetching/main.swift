@@ -78,10 +78,10 @@ let text = "tart chocolate"
 // region: words
 let words = text.split(whereSeparator: \.isWhitespace).map(String.init)       // ["tart", "chocolate"]
 let terms = words.map { FetchPredicate(format: "name CONTAINS[cd] %@", $0) }
-let everyWord = FetchPredicate.and(terms)         // name CONTAINS[cd] "tart" AND name CONTAINS[cd] "chocolate"
+let everyWord = CompoundPredicate(andPredicateWithSubpredicates: terms)   // name CONTAINS[cd] "tart" AND name CONTAINS[cd] "chocolate"
 // endregion: words
 print("   the whole text as one term finds \(names { FetchPredicate(format: "name CONTAINS[cd] %@", text) })")
-print("   any word (OR)                  finds \(names { .or(terms) })")
+print("   any word (OR)                  finds \(names { CompoundPredicate(orPredicateWithSubpredicates: terms) })")
 print("   every word (AND)               finds \(names { everyWord })")
 
 print("3. What the user types is an argument, never part of the format")

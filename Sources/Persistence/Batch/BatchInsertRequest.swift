@@ -47,10 +47,11 @@ public final class BatchInsertRequest: PersistentStoreRequest, CustomStringConve
     public let entityName: String
     /// The rows to insert, one dictionary each (the form made by ``init(entityName:objects:)``).
     public var objectsToInsert: [[String: Any]]?
-    /// Fills one row per call into the empty dictionary it is given, and returns `true` when there are no more
-    /// rows — the dictionary of that last call is not inserted (the form made by
-    /// ``init(entityName:dictionaryHandler:)``). Called on the executing thread, before anything is written.
-    public var dictionaryHandler: ((inout [String: Any]) -> Bool)?
+    /// Fills one row per call into the empty dictionary it is given (attribute names as keys), and returns `true`
+    /// when there are no more rows — the dictionary of that last call is not inserted (the form made by
+    /// ``init(entityName:dictionaryHandler:)``). Called on the executing thread, before anything is written. A key
+    /// that is not a string fails the request, as an unknown attribute name does.
+    public var dictionaryHandler: ((NSMutableDictionary) -> Bool)?
     /// What ``BatchInsertResult/result`` holds: status (the default), count or IDs.
     public var resultType: BatchInsertRequestResultType = .statusOnly
 
@@ -63,14 +64,32 @@ public final class BatchInsertRequest: PersistentStoreRequest, CustomStringConve
     }
 
     /// Inserts the rows `handler` produces, until it returns `true`.
-    public init(entityName: String, dictionaryHandler handler: @escaping (inout [String: Any]) -> Bool) {
-        self.entityName = entityName
+    public convenience init(entityName: String, dictionaryHandler handler: @escaping (NSMutableDictionary) -> Bool) {
+        self.init(entityName: entityName)
         self.dictionaryHandler = handler
+    }
+
+    /// A request with neither rows nor a handler yet.
+    init(entityName: String) {
+        self.entityName = entityName
     }
 
     public var description: String {
         if let objectsToInsert { return "BatchInsertRequest(\(entityName), \(objectsToInsert.count) objects)" }
         return "BatchInsertRequest(\(entityName), from a handler)"
+    }
+
+    /// A value read back from the handler's dictionary. Foundation stores Swift numbers there as `NSNumber`s, and
+    /// an `NSNumber` of 0 or 1 casts to `Bool` whatever it held: its own type says which Swift value it was.
+    static func unbridged(_ value: Any) -> Any {
+        guard let number = value as? NSNumber else { return value }
+        switch UInt8(bitPattern: number.objCType.pointee) {
+        case UInt8(ascii: "d"), UInt8(ascii: "f"): return number.doubleValue
+        case UInt8(ascii: "c"), UInt8(ascii: "B"): return number.boolValue
+        case UInt8(ascii: "Q"), UInt8(ascii: "L"), UInt8(ascii: "I"), UInt8(ascii: "S"), UInt8(ascii: "C"):
+            return number.uint64Value
+        default: return number.int64Value
+        }
     }
 
     // MARK: - Planning
@@ -118,8 +137,16 @@ public final class BatchInsertRequest: PersistentStoreRequest, CustomStringConve
         } else if let dictionaryHandler {
             var row = 0
             while true {
+                let filled = NSMutableDictionary()
+                if dictionaryHandler(filled) { break }
                 var dictionary: [String: Any] = [:]
-                if dictionaryHandler(&dictionary) { break }
+                for key in filled.allKeys {
+                    guard let name = key as? String else {
+                        throw PersistenceError(.coreData, "Batch insert into \(entity.entityName), row \(row): the key \(key) is not an attribute name; the dictionary handler must use the names of \(entity.entityName)'s attributes as keys.",
+                                               entityName: entity.entityName)
+                    }
+                    dictionary[name] = filled.object(forKey: key).map(Self.unbridged)
+                }
                 try add(dictionary, row: row)
                 row += 1
             }

@@ -40,10 +40,11 @@ public final class BatchUpdateRequest: PersistentStoreRequest, CustomStringConve
     public let entityName: String
     /// Only objects matching it are updated; `nil` updates every object of the entity.
     public var predicate: FetchPredicate?
-    /// The attributes to set, by name: a value (`String`, `Int`, `Double`, `Bool`, `Date`, `UUID`, `URL`, `Data`,
-    /// `Decimal`, ``PersistentValue``, or nil / `NSNull` for nil) or a ``BatchUpdateExpression`` computed from
-    /// each row.
-    public var propertiesToUpdate: [String: Any]?
+    /// The attributes to set, typed `[AnyHashable: Any]` as in Core Data: keyed by attribute name (Core Data also
+    /// takes its property descriptions as keys; Persistence's are not `Hashable`, so here names only), each to a value (`String`, `Int`, `Double`, `Bool`, `Date`, `UUID`, `URL`,
+    /// `Data`, `Decimal`, ``PersistentValue``, or nil / `NSNull` for nil) or a ``BatchUpdateExpression`` computed
+    /// from each row. Any other key fails the request.
+    public var propertiesToUpdate: [AnyHashable: Any]?
     /// What ``BatchUpdateResult/result`` holds: status (the default), count or IDs.
     public var resultType: BatchUpdateRequestResultType = .statusOnlyResultType
     /// `true` (the default, as in Core Data): the objects of the entity's subentities are updated too; `false`:
@@ -65,8 +66,13 @@ public final class BatchUpdateRequest: PersistentStoreRequest, CustomStringConve
     public var description: String {
         var text = "BatchUpdateRequest(\(entityName)"
         if let predicate { text += " where \(predicate.predicateFormat)" }
-        let keys = (propertiesToUpdate ?? [:]).keys.sorted()
+        let keys = (propertiesToUpdate ?? [:]).keys.map { Self.propertyName($0) ?? "\($0)" }.sorted()
         return text + " set \(keys.joined(separator: ", ")))"
+    }
+
+    /// The attribute a key of ``propertiesToUpdate`` names, when it is a string.
+    private static func propertyName(_ key: AnyHashable) -> String? {
+        key.base as? String
     }
 
     // MARK: - Planning
@@ -86,8 +92,16 @@ public final class BatchUpdateRequest: PersistentStoreRequest, CustomStringConve
         query.orderBy = nil
         let table = schema[entity]
         var plan = BatchUpdatePlan(entity: entity, query: query, returnsKeys: resultType == .updatedObjectIDsResultType)
+        var named: [(key: String, value: Any)] = []
+        for (key, value) in properties {
+            guard let name = Self.propertyName(key) else {
+                throw PersistenceError(.coreData, "\(place): the key \(key) of propertiesToUpdate is not an attribute name. Its attributes: \(entity.storedAttributeNames.joined(separator: ", ")).",
+                                       entityName: entity.entityName)
+            }
+            named.append((name, value))
+        }
         // Sorted keys give the same SQL for the same request, whatever the dictionary's order.
-        for (key, raw) in properties.sorted(by: { $0.key < $1.key }) {
+        for (key, raw) in named.sorted(by: { $0.key < $1.key }) {
             let (index, attribute) = try BatchValueChecker.attribute(key, of: entity, place: place)
             let column = table.columns[index] ?? key
             if let expression = raw as? BatchUpdateExpression {

@@ -143,40 +143,44 @@ extension PersistenceError: LocalizedError {
 /// value is `NSNull()` (as in ``ManagedObject/committedValues(forKeys:)``). Transient attributes are left out: the
 /// store holds none.
 public struct MergeConflict: Sendable, CustomStringConvertible {
-    /// The ID of the object being saved.
-    public var objectID: ManagedObjectID
-    /// The object being saved (Core Data's `sourceObject`). Use it on its context's queue only.
-    public var sourceObject: ManagedObject? { sourceReference?.object }
-    var sourceReference: ErrorObjectReference?
-    /// The row version the context last saw.
-    public var oldVersion: Int64
-    /// The row version now in the store (0 when the row was deleted).
-    public var newVersion: Int64
-    /// Core Data's name for ``oldVersion``.
+    /// The ID of the object being saved (Persistence-only; Core Data: `sourceObject.objectID`).
+    @_spi(TestHarness) public internal(set) var objectID: ManagedObjectID
+    /// The object being saved, never nil as in Core Data. The conflict holds it strongly, so it stays alive while the
+    /// conflict (or the error carrying it) is around. Use it on its context's queue only.
+    public var sourceObject: ManagedObject { sourceReference.object }
+    let sourceReference: ErrorObjectReference
+    /// The row version the context last saw (Persistence-only; Core Data's ``oldVersionNumber``).
+    @_spi(TestHarness) public internal(set) var oldVersion: Int64
+    /// The row version now in the store, 0 when the row was deleted (Persistence-only; Core Data's
+    /// ``newVersionNumber``).
+    @_spi(TestHarness) public internal(set) var newVersion: Int64
+    /// The version of the object the context last saw.
     public var oldVersionNumber: Int { Int(oldVersion) }
-    /// Core Data's name for ``newVersion``.
+    /// The version now in the store: 0 when the row was deleted, and then ``persistedSnapshot`` is nil.
     public var newVersionNumber: Int { Int(newVersion) }
     /// The object's values as it would save them.
-    public var objectSnapshot: [String: Any]? {
+    public internal(set) var objectSnapshot: [String: Any]? {
         get { snapshots.object }
         set { snapshots.object = newValue }
     }
     /// The values the context last read from the store (nil for a conflict under a uniqueness constraint).
-    public var cachedSnapshot: [String: Any]? {
+    public internal(set) var cachedSnapshot: [String: Any]? {
         get { snapshots.cached }
         set { snapshots.cached = newValue }
     }
-    /// The values now in the store: nil when the row was deleted (``newVersion`` 0), as in Core Data, and for a
-    /// conflict under a uniqueness constraint.
-    public var persistedSnapshot: [String: Any]? {
+    /// The values now in the store: nil when the row was deleted (``newVersionNumber`` 0), as in Core Data, and for
+    /// a conflict under a uniqueness constraint.
+    public internal(set) var persistedSnapshot: [String: Any]? {
         get { snapshots.persisted }
         set { snapshots.persisted = newValue }
     }
     private var snapshots: Snapshots
-    /// For a uniqueness conflict: the constraint's attribute names and the IDs of the clashing objects.
-    public var constraint: [String]
-    /// For a uniqueness conflict: the IDs of the stored (or other new) objects that hold the same values.
-    public var conflictingObjectIDs: [ManagedObjectID]
+    /// For a uniqueness conflict in an error: the constraint's attribute names (Persistence-only; Core Data hands
+    /// such clashes to the merge policy as ``ConstraintConflict``s).
+    @_spi(TestHarness) public internal(set) var constraint: [String]
+    /// For a uniqueness conflict in an error: the IDs of the stored (or other new) objects that hold the same values
+    /// (Persistence-only).
+    @_spi(TestHarness) public internal(set) var conflictingObjectIDs: [ManagedObjectID]
 
     /// The three snapshots. `@unchecked Sendable` because `Any` is not: a save makes them as fresh copies of values
     /// (strings, numbers, dates, data, object IDs, `NSNull`) that nothing else holds, and a transformable
@@ -187,11 +191,11 @@ public struct MergeConflict: Sendable, CustomStringConvertible {
         var persisted: [String: Any]?
     }
 
-    /// A conflict; Persistence makes them while saving, and you rarely need to.
-    public init(sourceObject: ManagedObject? = nil, objectID: ManagedObjectID, oldVersion: Int64, newVersion: Int64,
-                objectSnapshot: [String: Any]?, cachedSnapshot: [String: Any]?, persistedSnapshot: [String: Any]?,
-                constraint: [String] = [], conflictingObjectIDs: [ManagedObjectID] = []) {
-        self.sourceReference = sourceObject.map(ErrorObjectReference.init)
+    /// A conflict as a save makes it.
+    init(sourceObject: ManagedObject, objectID: ManagedObjectID, oldVersion: Int64, newVersion: Int64,
+         objectSnapshot: [String: Any]?, cachedSnapshot: [String: Any]?, persistedSnapshot: [String: Any]?,
+         constraint: [String] = [], conflictingObjectIDs: [ManagedObjectID] = []) {
+        self.sourceReference = ErrorObjectReference(sourceObject)
         self.objectID = objectID
         self.oldVersion = oldVersion
         self.newVersion = newVersion
@@ -200,8 +204,8 @@ public struct MergeConflict: Sendable, CustomStringConvertible {
         self.conflictingObjectIDs = conflictingObjectIDs
     }
 
-    /// Core Data's initializer: a conflict of `source`, whose ``objectSnapshot`` is the object's values now. Call
-    /// it on the object's context's queue.
+    /// A conflict of `source` (Core Data's initializer), whose ``objectSnapshot`` is the object's values now; saves
+    /// make them, and you rarely need to. Call it on the object's context's queue.
     public init(source: ManagedObject, newVersion: Int, oldVersion: Int, cachedSnapshot: [String: Any]?,
                 persistedSnapshot: [String: Any]?) {
         self.init(sourceObject: source, objectID: source.objectID, oldVersion: Int64(oldVersion),

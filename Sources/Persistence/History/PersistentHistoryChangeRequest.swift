@@ -41,7 +41,7 @@ public final class PersistentHistoryChangeRequest: PersistentStoreRequest, Custo
     public let token: PersistentHistoryToken?
     /// The fetch request on the transaction entity that selects the history to read, for a request made with
     /// ``fetchHistory(withFetch:)``.
-    public let fetchRequest: FetchRequest<PersistentHistoryTransaction>?
+    public var fetchRequest: FetchRequest<any FetchRequestResult>?
 
     /// ``PersistentStoreRequestType/historyChangeRequestType``.
     public var requestType: PersistentStoreRequestType { .historyChangeRequestType }
@@ -53,7 +53,7 @@ public final class PersistentHistoryChangeRequest: PersistentStoreRequest, Custo
     private let operation: Operation
 
     private init(_ operation: Operation, token: PersistentHistoryToken? = nil,
-                 fetchRequest: FetchRequest<PersistentHistoryTransaction>? = nil) {
+                 fetchRequest: FetchRequest<any FetchRequestResult>? = nil) {
         self.operation = operation
         self.token = token
         self.fetchRequest = fetchRequest
@@ -80,7 +80,7 @@ public final class PersistentHistoryChangeRequest: PersistentStoreRequest, Custo
     /// (``PersistentHistoryTransaction/fetchRequest``) whose predicate filters on `author`, `timestamp`,
     /// `contextName`, `bundleID`, `processID` or `transactionNumber`, with its sort descriptors (by number by
     /// default), limit and offset.
-    public static func fetchHistory(withFetch fetchRequest: FetchRequest<PersistentHistoryTransaction>) -> PersistentHistoryChangeRequest {
+    public static func fetchHistory(withFetch fetchRequest: FetchRequest<any FetchRequestResult>) -> PersistentHistoryChangeRequest {
         PersistentHistoryChangeRequest(.fetchMatching, fetchRequest: fetchRequest)
     }
 

@@ -87,9 +87,10 @@ public final class PersistentHistoryTransaction: @unchecked Sendable, CustomStri
     /// let request = PersistentHistoryChangeRequest.fetchHistory(withFetch: fetch)
     /// ```
     ///
-    /// Optional, as Core Data's is; it is never `nil` here.
-    public static var fetchRequest: FetchRequest<PersistentHistoryTransaction>? {
-        let request = FetchRequest<PersistentHistoryTransaction>()
+    /// Typed as Core Data's: optional, and of `any FetchRequestResult` (run it through a history request, not a
+    /// context's `fetch(_:)`); it is never `nil` here.
+    public static var fetchRequest: FetchRequest<any FetchRequestResult>? {
+        let request = FetchRequest<any FetchRequestResult>()
         request.entity = PersistentHistoryModel.transactionEntity
         return request
     }

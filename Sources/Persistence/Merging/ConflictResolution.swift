@@ -29,8 +29,7 @@ final class ConflictResolution: @unchecked Sendable {
     func resolveVersionConflicts(_ list: [MergeConflict], under policy: MergePolicy) throws {
         var found: [ConflictResolver.VersionConflict] = []
         for conflict in list {
-            guard let object = conflict.sourceObject,
-                  let entry = versions.removeValue(forKey: ObjectIdentifier(object)) else { continue }
+            guard let entry = versions.removeValue(forKey: ObjectIdentifier(conflict.sourceObject)) else { continue }
             found.append(entry)
         }
         try ConflictResolver(policy: policy).resolveVersionConflicts(found, in: &plan)

@@ -33,9 +33,23 @@ public struct ConstraintConflict: CustomStringConvertible {
     /// A conflict (Core Data's `init(constraint:database:databaseSnapshot:conflicting:conflictingSnapshots:)`);
     /// saves make them, and you rarely need to. One you make resolves nothing under the default implementation:
     /// only those of a save do.
+    /// `conflictingSnapshots` is typed `[Any]` as in Core Data; each element is a dictionary (`[String: Any]` or
+    /// `[AnyHashable: Any]`), and one that is not counts as empty.
     public init(constraint: [String], database databaseObject: ManagedObject?,
-                databaseSnapshot: [String: Any]?, conflicting conflictingObjects: [ManagedObject],
-                conflictingSnapshots: [[AnyHashable: Any]]) {
+                databaseSnapshot: [AnyHashable: Any]?, conflicting conflictingObjects: [ManagedObject],
+                conflictingSnapshots: [Any]) {
+        self.init(constraint: constraint, database: databaseObject,
+                  databaseSnapshot: databaseSnapshot.map { snapshot in
+                      Dictionary(snapshot.compactMap { key, value in (key.base as? String).map { ($0, value) } },
+                                 uniquingKeysWith: { first, _ in first })
+                  },
+                  conflicting: conflictingObjects,
+                  snapshots: conflictingSnapshots.map { $0 as? [AnyHashable: Any] ?? [:] })
+    }
+
+    private init(constraint: [String], database databaseObject: ManagedObject?,
+                 databaseSnapshot: [String: Any]?, conflicting conflictingObjects: [ManagedObject],
+                 snapshots conflictingSnapshots: [[AnyHashable: Any]]) {
         self.constraint = constraint
         self.databaseObject = databaseObject
         self.databaseSnapshot = databaseSnapshot
@@ -51,7 +65,7 @@ public struct ConstraintConflict: CustomStringConvertible {
     /// A conflict among the new objects `objects`, which share the values of `constraint`.
     init(constraint: [String], amongNew objects: [ManagedObject]) {
         self.init(constraint: constraint, database: nil, databaseSnapshot: nil, conflicting: objects,
-                  conflictingSnapshots: objects.map { $0.conflictSnapshot() })
+                  snapshots: objects.map { $0.conflictSnapshot() })
     }
 
     /// A conflict of the new objects of `clashes` with the stored `databaseObject`.
@@ -65,7 +79,7 @@ public struct ConstraintConflict: CustomStringConvertible {
             snapshot = databaseObject.conflictSnapshot(of: databaseObject.committedSlots ?? databaseObject.slots)
         }
         self.init(constraint: constraint, database: databaseObject, databaseSnapshot: snapshot, conflicting: objects,
-                  conflictingSnapshots: objects.map { $0.conflictSnapshot() })
+                  snapshots: objects.map { $0.conflictSnapshot() })
         self.clashes = clashes
     }
 

@@ -174,8 +174,17 @@ public final class ManagedObjectModelReference: NSObject, @unchecked Sendable {
         self.load = { try ManagedObjectModel(contentsOf: fileURL, managedObjectClasses: []) }
     }
 
-    /// The model, read if need be; an error when its checksum is not ``versionChecksum``.
-    public var resolvedModel: ManagedObjectModel? { try? resolved() }
+    /// The model, read if need be. Non-optional, as Core Data's: a reference that cannot be resolved (no model at
+    /// its URL, or one whose checksum is not ``versionChecksum``) is a programming error, and reading this property
+    /// then stops the program with the reason. Apple documents no behaviour for that case; this is the stricter
+    /// reading. A staged migration does not read it: it reports such a reference as an error of the store's loading.
+    public var resolvedModel: ManagedObjectModel {
+        do {
+            return try resolved()
+        } catch {
+            fatalError("ManagedObjectModelReference.resolvedModel: the reference cannot be resolved: \(error)")
+        }
+    }
 
     func resolved() throws -> ManagedObjectModel {
         if let loaded { return loaded }

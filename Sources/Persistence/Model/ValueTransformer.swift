@@ -54,9 +54,8 @@ open class ValueTransformer: @unchecked Sendable {
         registry.names.map(NSValueTransformerName.init(rawValue:))
     }
 
-    /// The transformer registered under `name`. (Foundation spells it `ValueTransformer(forName:)`, an initializer
-    /// that returns the registered instance, which a Swift class cannot do.)
-    public class func registered(forName name: NSValueTransformerName) -> ValueTransformer? {
+    /// The transformer registered under `name`; code spells it as Foundation does, ``ValueTransformerLookup/init(forName:)``.
+    class func registered(forName name: NSValueTransformerName) -> ValueTransformer? {
         registry.transformer(for: name.rawValue)
     }
 
@@ -78,6 +77,22 @@ open class ValueTransformer: @unchecked Sendable {
         var names: [String] { lock.withLock { transformers.keys.sorted() } }
     }
 }
+
+/// What gives ``ValueTransformer`` Foundation's `ValueTransformer(forName:)`: an initializer that answers the
+/// registered instance, which a class's own initializer cannot do but one of a protocol extension (not bound to
+/// classes) can. Machinery: nothing else conforms, and code never names it.
+public protocol ValueTransformerLookup {}
+
+extension ValueTransformer: ValueTransformerLookup {}
+
+extension ValueTransformerLookup {
+    /// The transformer registered under `name` (the very instance), or nil when none is — or, called on a
+    /// subclass, when the registered one is not of that subclass. Foundation's spelling on Apple platforms.
+    public init?(forName name: NSValueTransformerName) {
+        guard let registered = ValueTransformer.registered(forName: name) as? Self else { return nil }
+        self = registered
+    }
+}
 #endif
 
 /// The transformer registered under `name` (Foundation's registry on Apple platforms, ours elsewhere). An empty
@@ -88,6 +103,6 @@ func registeredValueTransformer(named name: String) -> ValueTransformer? {
     #if canImport(Darwin)
     return ValueTransformer(forName: name)
     #else
-    return ValueTransformer.registered(forName: name)
+    return ValueTransformer(forName: name)
     #endif
 }

@@ -7,18 +7,17 @@ public typealias CompoundPredicate = FetchPredicate
 
 extension FetchPredicate {
     /// True when every subpredicate is; `TRUEPREDICATE` for none (Core Data's
-    /// `NSCompoundPredicate(andPredicateWithSubpredicates:)`). The same as ``and(_:)``.
+    /// `NSCompoundPredicate(andPredicateWithSubpredicates:)`).
     public init(andPredicateWithSubpredicates subpredicates: [FetchPredicate]) {
         self = .and(subpredicates)
     }
 
     /// True when any subpredicate is; `FALSEPREDICATE` for none (`NSCompoundPredicate(orPredicateWithSubpredicates:)`).
-    /// The same as ``or(_:)``.
     public init(orPredicateWithSubpredicates subpredicates: [FetchPredicate]) {
         self = .or(subpredicates)
     }
 
-    /// True when `predicate` is false (`NSCompoundPredicate(notPredicateWithSubpredicate:)`). The same as ``not(_:)``.
+    /// True when `predicate` is false (`NSCompoundPredicate(notPredicateWithSubpredicate:)`).
     public init(notPredicateWithSubpredicate predicate: FetchPredicate) {
         self = .not(predicate)
     }

@@ -16,11 +16,13 @@ extension FetchPredicate {
     }
 
     /// Whether `object` satisfies the predicate, as ``evaluate(with:)`` answers, throwing what it would stop on.
+    /// Persistence-only (Core Data raises an exception), so in the `PredicateParsing` SPI group with
+    /// ``init(parsing:_:)``.
     ///
     /// - Throws: ``FetchPredicateError`` (`.evaluation`) when a value cannot be used as the predicate asks,
     ///   naming the key path, or when `object` is neither ``PredicateEvaluable`` nor nil; and, unchanged, whatever
     ///   `object` throws for a key it does not have.
-    public func evaluate(checking object: Any?) throws -> Bool {
+    @_spi(PredicateParsing) public func evaluate(checking object: Any?) throws -> Bool {
         let root: any PredicateEvaluable
         switch object {
         case let evaluable as any PredicateEvaluable: root = evaluable

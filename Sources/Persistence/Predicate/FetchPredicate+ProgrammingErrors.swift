@@ -2,7 +2,8 @@ import Synchronization
 
 extension FetchPredicate {
     /// What a predicate does with a programmer's mistake that Core Data raises an exception for: a malformed format
-    /// given to ``FetchPredicate/init(format:_:)``, or a predicate that cannot be evaluated against the object given
+    /// given to ``FetchPredicate/init(format:_:)``, a variable ``FetchPredicate/withSubstitutionVariables(_:)`` has
+    /// no fitting value for, or a predicate that cannot be evaluated against the object given
     /// to ``FetchPredicate/evaluate(with:)`` (an unknown key, a string compared with a number).
     @_spi(TestHarness) public enum ProgrammingErrorHandling: Sendable {
         /// Stop the program with the error's message, as Core Data's exception (`NSInvalidArgumentException`,
@@ -29,6 +30,17 @@ extension FetchPredicate {
         switch programmingErrorHandling {
         case .stop:
             fatalError("FetchPredicate(format:) was given a malformed format (use FetchPredicate(parsing:) for a format that may be): \(error)")
+        case .report(let report):
+            report(error)
+            return .malformed(MalformedFormat(error: error))
+        }
+    }
+
+    /// The tree a failed substitution makes, as ``programmingErrorHandling`` says.
+    static func handleSubstitutionError(_ error: FetchPredicateError) -> PredicateNode {
+        switch programmingErrorHandling {
+        case .stop:
+            fatalError("FetchPredicate.withSubstitutionVariables(_:) could not substitute the variables (use withSubstitutionVariables(checking:) to get the error instead): \(error)")
         case .report(let report):
             report(error)
             return .malformed(MalformedFormat(error: error))

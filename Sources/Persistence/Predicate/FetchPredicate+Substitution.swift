@@ -1,11 +1,30 @@
 extension FetchPredicate {
     /// A copy with each `$NAME` variable replaced by `variables["NAME"]`, converted as a `%@` argument is (a value,
-    /// an object, or an array or set for `IN`/`BETWEEN`). Variables not in the predicate are ignored.
+    /// an object, or an array or set for `IN`/`BETWEEN`; `NSNull()` for nil). Variables not in the predicate are
+    /// ignored.
+    ///
+    /// A variable with no value in `variables`, a value of an unsupported type, or one that does not fit where its
+    /// variable stands (a list for `==`, three values for `BETWEEN`) is a programming error, as a malformed format
+    /// is: Core Data raises an exception, and this stops the program with the error's message unless
+    /// ``programmingErrorHandling`` says otherwise (then the copy fails with the error wherever it is used).
+    /// ``withSubstitutionVariables(checking:)`` throws the error instead.
+    public func withSubstitutionVariables(_ variables: [String: Any]) -> FetchPredicate {
+        do {
+            return try withSubstitutionVariables(checking: variables.mapValues { $0 as Any? })
+        } catch let error as FetchPredicateError {
+            return FetchPredicate(expression: Self.handleSubstitutionError(error))
+        } catch {
+            return FetchPredicate(expression: Self.handleSubstitutionError(FetchPredicateError(.argument, "\(error)", format: predicateFormat)))
+        }
+    }
+
+    /// A copy with the variables replaced, as ``withSubstitutionVariables(_:)`` makes it, throwing what that would
+    /// stop on. Persistence-only (Core Data raises an exception), so in the `PredicateParsing` SPI group with
+    /// ``init(parsing:_:)``.
     ///
     /// - Throws: ``FetchPredicateError`` (`.argument`) when a variable has no value in `variables`, a value has an
-    ///   unsupported type, or a value does not fit where its variable stands (a list for `==`, three values for
-    ///   `BETWEEN`).
-    public func withSubstitutionVariables(_ variables: [String: Any?]) throws -> FetchPredicate {
+    ///   unsupported type, or a value does not fit where its variable stands.
+    @_spi(PredicateParsing) public func withSubstitutionVariables(checking variables: [String: Any?]) throws -> FetchPredicate {
         let substitution = Substitution(variables: variables, original: expression)
         return FetchPredicate(expression: try substitution.apply(to: expression))
     }

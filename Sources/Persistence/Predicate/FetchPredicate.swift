@@ -78,22 +78,26 @@ public struct FetchPredicate: Sendable, Hashable, CustomStringConvertible {
         self.expression = .constant(value)
     }
 
-    /// True when every subpredicate is; `TRUEPREDICATE` for none.
+    /// True when every subpredicate is; `TRUEPREDICATE` for none. Persistence's shorthand, in the
+    /// `PredicateCompounds` SPI group: Core Data spells it `NSCompoundPredicate(andPredicateWithSubpredicates:)`,
+    /// which is ``CompoundPredicate``'s ``init(andPredicateWithSubpredicates:)`` here.
     ///
     /// Predicates nest at most 100 levels. These builders cannot throw, so a result nested deeper is a predicate that
     /// fails with an error saying so when it is evaluated or used in a fetch (its ``predicateFormat`` says so too).
     /// The same holds for ``or(_:)`` and ``not(_:)``.
-    public static func and(_ subpredicates: [FetchPredicate]) -> FetchPredicate {
+    @_spi(PredicateCompounds) public static func and(_ subpredicates: [FetchPredicate]) -> FetchPredicate {
         FetchPredicate(expression: .limited(.conjunction(subpredicates.map(\.expression))))
     }
 
-    /// True when any subpredicate is; `FALSEPREDICATE` for none.
-    public static func or(_ subpredicates: [FetchPredicate]) -> FetchPredicate {
+    /// True when any subpredicate is; `FALSEPREDICATE` for none (Core Data:
+    /// `NSCompoundPredicate(orPredicateWithSubpredicates:)`). `PredicateCompounds` SPI, as ``and(_:)``.
+    @_spi(PredicateCompounds) public static func or(_ subpredicates: [FetchPredicate]) -> FetchPredicate {
         FetchPredicate(expression: .limited(.disjunction(subpredicates.map(\.expression))))
     }
 
-    /// True when `predicate` is false.
-    public static func not(_ predicate: FetchPredicate) -> FetchPredicate {
+    /// True when `predicate` is false (Core Data: `NSCompoundPredicate(notPredicateWithSubpredicate:)`).
+    /// `PredicateCompounds` SPI, as ``and(_:)``.
+    @_spi(PredicateCompounds) public static func not(_ predicate: FetchPredicate) -> FetchPredicate {
         FetchPredicate(expression: .limited(.not(predicate.expression)))
     }
 

@@ -7,7 +7,7 @@ import Foundation
 /// let container = PersistentContainer(name: "Movies", managedObjectModel: model)
 /// container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]  // tests
 /// container.loadPersistentStores { description, error in
-///     if let error { print("could not load \(description.url): \(error)") }
+///     if let error { print("could not load \(description.url?.path ?? "a store"): \(error)") }
 /// }
 /// ```
 public final class PersistentContainer: @unchecked Sendable {
@@ -101,7 +101,7 @@ public final class PersistentContainer: @unchecked Sendable {
 
     /// Loads every described store and calls `completionHandler` once per store, with the error if it failed.
     /// Errors: 260 missing folder, 257/513 no permission (the message says which file or folder), 259 not a
-    /// database, 134100 a store made with another model, 134000 a second store or a bad URL; for a container
+    /// database, 134100 a store made with another model, 134000 a second store, a bad URL or none; for a container
     /// made by name whose model could not be loaded, that error ("Failed to load model named …") for every store.
     ///
     /// Synchronous unless a description asks for ``PersistentStoreDescription/shouldAddStoreAsynchronously``.
@@ -115,8 +115,8 @@ public final class PersistentContainer: @unchecked Sendable {
             let load: @Sendable () -> Void = { [persistentStoreCoordinator] in
                 do {
                     // The default location is ours to make; a folder the caller named must already exist.
-                    let folder = description.url.deletingLastPathComponent().standardizedFileURL
-                    if folder == defaultFolder, !FileManager.default.fileExists(atPath: folder.path) {
+                    let folder = description.url?.deletingLastPathComponent().standardizedFileURL
+                    if let folder, folder == defaultFolder, !FileManager.default.fileExists(atPath: folder.path) {
                         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                     }
                     try persistentStoreCoordinator.addPersistentStore(with: description)

@@ -22,15 +22,41 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// The loaded store, as Core Data's `NSPersistentStore` (see ``persistentStores``).
     var loadedStore: PersistentStore?
 
+    /// Core Data's way to add a store from a description: opens (creating if needed) the store `storeDescription`
+    /// describes, migrating it first when it was written with another version of the model (see
+    /// ``PersistentStoreDescription/shouldMigrateStoreAutomatically``), then calls `block` with the description and
+    /// the error, if any — on a background queue when the description asks for
+    /// ``PersistentStoreDescription/shouldAddStoreAsynchronously``, else before returning. The errors are those of
+    /// ``PersistentContainer/loadPersistentStores(completionHandler:)``; a description without a ``PersistentStoreDescription/url``
+    /// fails with 134000. Find the store in ``persistentStores``.
+    public func addPersistentStore(with storeDescription: PersistentStoreDescription,
+                                   completionHandler block: @escaping @Sendable (PersistentStoreDescription, (any Error)?) -> Void) {
+        let add: @Sendable () -> Void = { [self] in
+            do {
+                try addPersistentStore(with: storeDescription)
+                block(storeDescription, nil)
+            } catch {
+                block(storeDescription, error)
+            }
+        }
+        if storeDescription.shouldAddStoreAsynchronously {
+            DispatchQueue.global().async(execute: add)
+        } else {
+            add()
+        }
+    }
+
     /// Opens (creating if needed) the store described by `description`, migrating it first when it was written with
     /// another version of the model (see ``PersistentStoreDescription/shouldMigrateStoreAutomatically``).
+    /// Persistence's own throwing form of ``addPersistentStore(with:completionHandler:)``, which returns the store.
     /// - Throws: ``PersistenceError`` naming the file and the reason (see ``PersistentContainer/loadPersistentStores(completionHandler:)``).
     @discardableResult
-    public func addPersistentStore(with description: PersistentStoreDescription) throws -> PersistentStore {
+    func addPersistentStore(with description: PersistentStoreDescription) throws -> PersistentStore {
         func checkNoStore() throws {
             guard let store else { return }
             throw PersistenceError(.persistentStoreInvalidType, "This coordinator already has a store (\(store.url.path)); Persistence supports one store per coordinator.", url: description.url)
         }
+        let url = try description.requiredURL()
         guard description.type == CoreDataStoreName.sqliteStoreType || description.type == CoreDataStoreName.inMemoryStoreType else {
             throw PersistenceError(.persistentStoreInvalidType, "Unsupported store type '\(description.type)': Persistence keeps stores in SQLite (NSSQLiteStoreType), or in memory (NSInMemoryStoreType).", url: description.url)
         }
@@ -38,12 +64,12 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         // Outside the lock: a staged migration's handlers are the app's code (the store is not open yet, so there
         // is nothing the lock would guard).
         if description.type != CoreDataStoreName.inMemoryStoreType {
-            try LightweightMigration.migrateIfNeeded(storeAt: description.url, to: managedObjectModel, description: description)
+            try LightweightMigration.migrateIfNeeded(storeAt: url, to: managedObjectModel, description: description)
         }
         return try lock.withLock {
             try checkNoStore()
             let opened: SQLiteStore
-            if description.type == CoreDataStoreName.inMemoryStoreType, description.url.path != "/dev/null" {
+            if description.type == CoreDataStoreName.inMemoryStoreType, url.path != "/dev/null" {
                 let inMemory = PersistentStoreDescription.inMemory()
                 inMemory.isReadOnly = description.isReadOnly
                 inMemory.options = description.options
@@ -55,7 +81,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
                 remoteChangeWatcher = try RemoteChangeWatcher(coordinator: self, store: opened)
             }
             store = opened
-            let added = PersistentStore(url: description.url, type: description.type,
+            let added = PersistentStore(url: url, type: description.type,
                                         identifier: opened.identifier, isReadOnly: description.isReadOnly,
                                         options: description.storeOptions, configurationName: description.configuration,
                                         coordinator: self)

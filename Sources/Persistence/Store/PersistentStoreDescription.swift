@@ -5,8 +5,10 @@ import Foundation
 /// The URL `/dev/null` asks for a private in-memory store: each container that loads it gets its own, empty,
 /// so parallel tests never share data.
 public final class PersistentStoreDescription: @unchecked Sendable, CustomStringConvertible {
-    /// The store file (`/dev/null` for an in-memory store).
-    public var url: URL
+    /// The store file (`/dev/null` for an in-memory store). Optional as in Core Data, where a description made with
+    /// `init()` has none; loading a description without a URL fails with 134000 (Apple does not document what its
+    /// coordinator does then, so Persistence takes the stricter reading and refuses it, whatever the ``type``).
+    public var url: URL?
     /// The kind of store (Core Data's `type`): ``NSSQLiteStoreType``, the default — a store at `/dev/null` is an
     /// SQLite store too, in memory — or ``NSInMemoryStoreType``, which Persistence also keeps in SQLite at
     /// `/dev/null` (whatever ``url`` says). Where they differ: Core Data's own in-memory store supports neither batch
@@ -40,11 +42,22 @@ public final class PersistentStoreDescription: @unchecked Sendable, CustomString
         self.url = url
     }
 
+    /// A description with no URL yet (Core Data's inherited `init()`): set ``url`` before loading it.
+    public init() {}
+
+    /// ``url``, or the error of loading a description without one.
+    func requiredURL() throws -> URL {
+        guard let url else {
+            throw PersistenceError(.persistentStoreInvalidType, "The store description has no URL: set its url (/dev/null for an in-memory store) before loading it.")
+        }
+        return url
+    }
+
     /// A description of a private in-memory store: Persistence's shorthand for `init(url:)` with `/dev/null`, as
     /// written on Apple platforms.
     @_spi(TestHarness) public static func inMemory() -> PersistentStoreDescription {
         PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))
     }
 
-    public var description: String { "<store \(url.path)\(isReadOnly ? " read-only" : "")>" }
+    public var description: String { "<store \(url?.path ?? "without a URL")\(isReadOnly ? " read-only" : "")>" }
 }

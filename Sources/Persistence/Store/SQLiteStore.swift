@@ -30,17 +30,18 @@ final class SQLiteStore {
     var metadataChanged = false
 
     init(description: PersistentStoreDescription, model: ManagedObjectModel) throws {
-        self.url = description.url
+        let url = try description.requiredURL()
+        self.url = url
         self.model = model
         self.schema = StoreSchema(model: model)
         self.insertStatements = Array(repeating: nil, count: model.entities.count)
-        if description.url.path == "/dev/null" {
+        if url.path == "/dev/null" {
             isInMemory = true
             path = Self.makeInMemoryPath()
         } else {
             isInMemory = false
-            path = description.url.path
-            try Self.checkLocation(of: description.url, readOnly: description.isReadOnly)
+            path = url.path
+            try Self.checkLocation(of: url, readOnly: description.isReadOnly)
         }
         if isInMemory {
             (openName, openOptions) = (path, [.readWrite])

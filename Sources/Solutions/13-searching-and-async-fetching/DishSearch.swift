@@ -16,7 +16,7 @@ public enum DishSearch {
         let words = text.split(whereSeparator: \.isWhitespace).map(String.init)
         guard !words.isEmpty else { return nil }
         let terms = words.map { FetchPredicate(format: "name CONTAINS[cd] %@", $0) }
-        return .and(terms)          // every word must match, in any order: AND, not OR
+        return CompoundPredicate(andPredicateWithSubpredicates: terms)   // every word must match, in any order: AND, not OR
     }
     // endregion: predicate
 
