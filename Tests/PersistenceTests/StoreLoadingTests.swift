@@ -171,6 +171,24 @@ final class StoreLoadingTests: PersistenceTestCase {
         XCTAssertEqual(unloaded.persistentStoreCoordinator.persistentStores.count, 1)
     }
 
+    func testAnInMemoryStoreNeedsNoURLAsCoreDatas() throws {
+        // The classic Core Data test set-up: addPersistentStore(ofType: NSInMemoryStoreType, …, at: nil, …).
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: try TestModel.make())
+        let store = try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil,
+                                                       options: nil)
+        XCTAssertEqual(store.type, NSInMemoryStoreType)
+        let context = ManagedObjectContext(.mainQueue)
+        context.persistentStoreCoordinator = coordinator
+        let movie = Movie(context: context)
+        movie.title = "Kept in memory"
+        try context.save()
+        XCTAssertEqual(try context.count(for: Movie.fetchRequest()), 1)
+        // A SQLite store without a URL is still refused.
+        let other = PersistentStoreCoordinator(managedObjectModel: try TestModel.make())
+        XCTAssertThrowsError(try other.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: nil,
+                                                          options: nil))
+    }
+
     func testTheCoordinatorAddsAStoreThroughItsCompletionHandler() throws {
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try TestModel.make())
         let description = PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))

@@ -12,15 +12,15 @@ extension PersistentStoreCoordinator {
     }
 
     /// Core Data's way to add a store: of `storeType` (``NSSQLiteStoreType``, or ``NSInMemoryStoreType`` with any
-    /// URL), at `storeURL`, with Core Data's `options` — ``NSReadOnlyPersistentStoreOption``,
+    /// URL or none), at `storeURL`, with Core Data's `options` — ``NSReadOnlyPersistentStoreOption``,
     /// ``NSMigratePersistentStoresAutomaticallyOption`` and ``NSInferMappingModelAutomaticallyOption`` (each a
     /// Boolean; absent, migration options are false here as in Core Data, where only a container's descriptions turn
     /// them on), ``NSPersistentStoreStagedMigrationManagerOptionKey``. Other options are kept in
     /// ``PersistentStore/options`` and otherwise ignored.
     @discardableResult
-    public func addPersistentStore(ofType storeType: String, configurationName: String? = nil, at storeURL: URL,
+    public func addPersistentStore(ofType storeType: String, configurationName: String? = nil, at storeURL: URL?,
                                    options: [AnyHashable: Any]? = nil) throws -> PersistentStore {
-        let description = PersistentStoreDescription(url: storeURL)
+        let description = storeURL.map { PersistentStoreDescription(url: $0) } ?? PersistentStoreDescription()
         description.type = storeType
         func flag(_ key: String) -> Bool { (options?[key] as? Bool) ?? (options?[key] as? NSNumber)?.boolValue ?? false }
         description.isReadOnly = flag(CoreDataStoreName.readOnly)

@@ -42,15 +42,16 @@ public final class PersistentStoreDescription: @unchecked Sendable, CustomString
         self.url = url
     }
 
-    /// A description with no URL yet (Core Data's inherited `init()`): set ``url`` before loading it.
+    /// A description with no URL yet (Core Data's inherited `init()`): set ``url`` before loading it, unless
+    /// ``type`` is ``NSInMemoryStoreType``, which needs none.
     public init() {}
 
-    /// ``url``, or the error of loading a description without one.
+    /// ``url``; for ``NSInMemoryStoreType`` without one, a private store in memory (Core Data's in-memory store
+    /// takes no URL — the classic test set-up passes nil); otherwise the error of loading a description without one.
     func requiredURL() throws -> URL {
-        guard let url else {
-            throw PersistenceError(.persistentStoreInvalidType, "The store description has no URL: set its url (/dev/null for an in-memory store) before loading it.")
-        }
-        return url
+        if let url { return url }
+        if type == CoreDataStoreName.inMemoryStoreType { return URL(fileURLWithPath: "/dev/null") }
+        throw PersistenceError(.persistentStoreInvalidType, "The store description has no URL: set its url (/dev/null for an in-memory store) before loading it.")
     }
 
     /// A description of a private in-memory store: Persistence's shorthand for `init(url:)` with `/dev/null`, as
