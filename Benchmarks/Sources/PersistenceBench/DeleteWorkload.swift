@@ -157,7 +157,7 @@ enum DeleteWorkload {
     static func batchDelete(_ container: PersistentContainer) throws -> Int {
         let context = container.newBackgroundContext()
         try context.performAndWait {
-            _ = try context.execute(BatchDeleteRequest(fetchRequest: FetchRequest<BenchDeck>(entityName: "Deck")))
+            _ = try context.execute(BatchDeleteRequest(fetchRequest: FetchRequest<FetchRequestResult>(entityName: "Deck")))
         }
         return try cardsLeft(container)
     }

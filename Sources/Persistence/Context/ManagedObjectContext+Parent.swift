@@ -17,7 +17,7 @@ extension ManagedObjectContext {
             postChangeNotification()
             lists = saveLists()
         }
-        if let misuse = misuseErrors.first { throw misuse }
+        if let misuse = misuseToThrow() { throw misuse }
         let (insertedObjects, updatedObjects, deletedObjects) = lists!
         try validateForSave(inserted: insertedObjects, updated: updatedObjects)
 

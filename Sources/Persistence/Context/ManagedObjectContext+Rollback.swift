@@ -48,7 +48,7 @@ extension ManagedObjectContext {
         deleted.removeAll()
         preparedDeletions.removeAll()
         markNotified()
-        misuseErrors.removeAll()
+        dropMisuse()
         for object in restored where object.managedObjectContext === self {
             object.awake(fromSnapshotEvents: .rollback)
         }
@@ -72,7 +72,7 @@ extension ManagedObjectContext {
         deleted.removeAll()
         preparedDeletions.removeAll()
         noted.removeAll()
-        misuseErrors.removeAll()
+        dropMisuse()
         if !forgotten.isEmpty { postInvalidatedAll(forgotten) }
     }
 

@@ -19,7 +19,7 @@ extension ManagedObjectContext {
     public func save() throws {
         checkQueue("save()")
         try checkNotInWillSave()
-        if let misuse = misuseErrors.first { throw misuse }
+        if let misuse = misuseToThrow() { throw misuse }
         guard hasChanges else { return }
         NotificationCenter.default.post(name: Self.willSaveObjectsNotification, object: self)
         if let parent { return try saveToParent(parent) }
@@ -37,7 +37,7 @@ extension ManagedObjectContext {
             reportedInserts = nil
             lists = saveLists()
         }
-        if let misuse = misuseErrors.first { throw misuse }
+        if let misuse = misuseToThrow() { throw misuse }
         if let refused = refusedMergePolicy {
             throw PersistenceError(.coreData, "mergePolicy was set to a value of type \(refused), which is not a merge "
                 + "policy: set a MergePolicy (NSMergePolicy on Apple platforms), such as "

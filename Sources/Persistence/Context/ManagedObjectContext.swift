@@ -113,8 +113,11 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     @exclusivity(unchecked) var updated = ObjectList(.updated)
     @exclusivity(unchecked) var deleted = ObjectList(.deleted)
     /// Mistakes made through API that cannot throw (a class missing from the model, relating objects of two
-    /// contexts); the next save throws the first of them. Cleared by rollback and reset.
+    /// contexts); the next save throws the first of them. Cleared by rollback and reset (see
+    /// ManagedObjectContext+Misuse).
     var misuseErrors: [PersistenceError] = []
+    /// A save has thrown the first of ``misuseErrors``.
+    var misuseThrown = false
     private var unknownEntities: [ObjectIdentifier: EntityDescription] = [:]
     /// The changes since the last did-change notification that the change lists do not show (see
     /// ``NotedChanges``).
@@ -163,6 +166,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     }
 
     deinit {
+        dropMisuse()
         // Related objects point at each other; clearing their values breaks the cycles.
         invalidateAll()
     }
@@ -325,11 +329,6 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     func objectDidChange(_ object: ManagedObject) {
         // Still in the list (joined before, perhaps reported): the next notification must tell of it all the same.
         if !object.insertedFlag && !updated.append(object) { noted.noteUpdated(object) }
-    }
-
-    /// Remembers a mistake reported by API that cannot throw; ``save()`` throws it.
-    func recordMisuse(_ error: PersistenceError) {
-        misuseErrors.append(error)
     }
 
     /// The entity for a new object of `type`: the model's, or a stand-in that makes the next save fail.

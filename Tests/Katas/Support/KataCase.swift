@@ -14,7 +14,8 @@ import XCTest
 ///   queue fails the kata with a message naming the rule, instead of stopping the whole run.
 /// - A malformed `FetchPredicate(format:)` or a predicate that cannot be evaluated, which stops an app (as Core Data
 ///   raises), fails the kata with the error's message instead (``PredicateErrorLog``); so does nil read through a
-///   non-optional `@Managed` property such as a `Date`, which Persistence stops for as a device may (``NilReadLog``).
+///   non-optional `@Managed` property such as a `Date`, which Persistence stops for as a device may (``NilReadLog``),
+///   and a mistake Core Data raises for at the call that no save threw (``MisuseLog``).
 /// - A watchdog ends the run with a message if a kata hangs (a deadlock between two queues), because a hung
 ///   test would hide every result after it.
 ///
@@ -75,6 +76,8 @@ class KataCase: XCTestCase {
     private static let predicateErrors = PredicateErrorLog()
     /// Nil read through non-optional properties, not yet turned into a failure.
     private static let nilReads = NilReadLog()
+    /// Mistakes a context recorded and no save threw, not yet turned into a failure.
+    private static let misuses = MisuseLog()
 
     override func setUpWithError() throws {
         try super.setUpWithError()
@@ -90,6 +93,9 @@ class KataCase: XCTestCase {
         let nilReads = Self.nilReads
         ManagedObject.nilReadHandling = .report { read in nilReads.append(read) }
         _ = nilReads.take()
+        let misuses = Self.misuses
+        ManagedObjectContext.unthrownMisuseHandler = { error in misuses.append(error) }
+        _ = misuses.take()
         container = try Self.makeInMemoryContainer(model: try Self.makeModel())
         startWatchdog()
     }
@@ -99,6 +105,9 @@ class KataCase: XCTestCase {
         watchdog = nil
         container = nil
         current = nil
+        // The view context goes with the container: a mistake made there shows only now.
+        for problem in Self.takeReportedProblems() { report(problem, filePath: #filePath, line: #line) }
+        ManagedObjectContext.unthrownMisuseHandler = nil
         // The handler stays installed: a block still running on another queue must find one rather than stop
         // the process (with no handler, a violation is fatal).
         ConcurrencyDebugging.isEnabled = false
@@ -222,6 +231,8 @@ class KataCase: XCTestCase {
         if !formats.isEmpty { problems.append(PredicateErrorLog.message(for: formats, inRussian: inRussian)) }
         let reads = nilReads.take()
         if !reads.isEmpty { problems.append(NilReadLog.message(for: reads, inRussian: inRussian)) }
+        let misuses = misuses.take()
+        if !misuses.isEmpty { problems.append(MisuseLog.message(for: misuses, inRussian: inRussian)) }
         return problems
     }
 
