@@ -129,10 +129,10 @@ public struct ManagedObjectID: Hashable, Sendable {
     /// The description of the object's entity: the one of the model the ID was made with (the model of the
     /// context or coordinator that gave it out), never an entity of the same name in another model.
     ///
-    /// On Apple platforms an ID keeps its entity alive. Here an ID is a plain value that keeps nothing alive, so
-    /// reading `entity` once the model is gone (every container, coordinator and reference to it released) stops
-    /// the program with a message saying so; Core Data documents nothing for that case, so this takes the stricter
-    /// reading. Keep the model while you use its IDs' entities.
+    /// An ID here is a plain value that keeps nothing alive, so reading `entity` once the model is gone (every
+    /// container, coordinator and reference to it released) stops the program with a message saying so. Core
+    /// Data's `entity` is non-optional and its documentation says nothing of an ID that outlives its model, so this
+    /// takes the stricter reading. Keep the model while you use its IDs' entities.
     public var entity: EntityDescription {
         guard let entity = scope.entity else {
             let why = scope.isMadeForEntity
