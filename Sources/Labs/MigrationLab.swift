@@ -1,5 +1,5 @@
 import Foundation
-import Persistence
+@_spi(ModelLoading) import Persistence
 
 /// Lightweight migration against the plain SQL it stands for: a store of moods gets a new attribute (with a default)
 /// and a renamed one, once by opening it with the model's next version, once by `ALTER TABLE` in the sqlite3 shell

@@ -293,7 +293,7 @@ final class Kata12BatchRequests: KataCase {
                 + ".resultTypeObjectIDs) and count them: they are also what the view context has to merge.")
             let left = [german.objectID].filter { context.registeredObject(for: $0) != nil }
             if !left.isEmpty {
-                let names = left.map(\.entityName).joined(separator: ", ")
+                let names = left.compactMap(\.entity.name).joined(separator: ", ")
                 try expect(false, "the view context still holds \(left.count) deleted object(s) (\(names)) — the "
                     + "screen would go on showing them. Ask for the deleted objects' IDs (resultType "
                     + ".resultTypeObjectIDs) and merge them with "

@@ -1,5 +1,5 @@
 import Foundation
-@testable import Persistence
+@_spi(ModelLoading) @_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// The class of the `Region` entity.

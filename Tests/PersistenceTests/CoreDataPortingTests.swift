@@ -32,6 +32,11 @@ private protocol Named: NSFetchRequestResult {
     static var entityName: String { get }
 }
 
+/// The protocol's default, as apps write it (Core Data's `NSManagedObject` has no `entityName`).
+extension Named where Self: NSManagedObject {
+    static var entityName: String { entity().name! }
+}
+
 extension Movie: Named {}
 
 /// Core Data code in Core Data's spellings, running on Persistence through the typealiases above.

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(TestHarness) @testable import Persistence
+@_spi(ModelLoading) @_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// Entity inheritance: subentities inherit their parent's properties, share its table, and come back from fetches of

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(TestHarness) @testable import Persistence
+@_spi(ModelLoading) @_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// Models drawn in Xcode (`.xcdatamodeld` / `.xcdatamodel` with its `contents` XML) read into the same model a

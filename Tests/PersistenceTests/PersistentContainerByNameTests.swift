@@ -1,5 +1,5 @@
 import Foundation
-@testable import Persistence
+@_spi(ModelLoading) @_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// `PersistentContainer(name:)`: the model file found by name among the resources, as in every Core Data app,

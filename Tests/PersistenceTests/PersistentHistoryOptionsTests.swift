@@ -1,5 +1,5 @@
 import Foundation
-@_spi(TestHarness) @testable import Persistence
+@_spi(ModelLoading) @_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// Turning persistent history on: store options with Core Data's keys, the model's preserved attributes, history in

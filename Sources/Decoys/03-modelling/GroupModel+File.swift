@@ -1,6 +1,6 @@
 import Foundation
 import KataSupport
-import Persistence
+@_spi(ModelLoading) import Persistence
 
 extension GroupModel {
     public static func containerFromModelFile(named name: String = GroupModelFile.name) throws -> PersistentContainer {

@@ -64,7 +64,7 @@ public final class ReadingDataSource: @unchecked Sendable {
                     completion(nil)
                     return
                 }
-                let request = FetchRequest<ManagedObjectID>(entityName: Reading.entityName)
+                let request = FetchRequest<ManagedObjectID>(entityName: "Reading")
                 request.resultType = .managedObjectIDResultType
                 request.predicate = FetchPredicate(format: "station == %@", station)
                 if !Decoy.isActive("ids-unsorted") {

@@ -1,5 +1,5 @@
 import Foundation
-import Persistence
+@_spi(ModelLoading) import Persistence
 
 // Lesson 3's runnable example: a model written in code — a recipe with ordered steps — and what its attributes,
 // relationships and delete rules do once objects are saved. `swift run lessons run 3`.

@@ -140,7 +140,7 @@ print("4. A list that keeps only IDs, and makes objects on the main context when
 // region: ids-only
 let background = container.newBackgroundContext()
 let ids = try background.performAndWait {
-    let request = FetchRequest<ManagedObjectID>(entityName: Reading.entityName)
+    let request = FetchRequest<ManagedObjectID>(entityName: "Reading")
     request.resultType = .managedObjectIDResultType
     request.sortDescriptors = [FetchSortDescriptor(key: "takenAt", ascending: true)]
     return try background.fetch(request)                        // ManagedObjectIDs: safe to hand over

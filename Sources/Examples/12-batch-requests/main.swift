@@ -176,7 +176,7 @@ do {
         let result = try cleaner.execute(request) as? BatchDeleteResult
         return result?.result as? [ManagedObjectID] ?? []
     }
-    print("   \(deleted.count) objects deleted in SQL: \(deleted.map(\.entityName).joined(separator: ", "))")
+    print("   \(deleted.count) objects deleted in SQL: \(deleted.compactMap(\.entity.name).joined(separator: ", "))")
     print("   before merging: the view context still holds \(german.name) and \(hund.front) (box \(hund.box))")
     ManagedObjectContext.mergeChanges(
         fromRemoteContextSave: [ManagedObjectContext.NotificationKey.deletedObjects.rawValue: deleted],

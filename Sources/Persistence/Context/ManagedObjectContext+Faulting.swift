@@ -88,7 +88,7 @@ extension ManagedObjectContext {
     func permanentID(of entity: EntityDescription, primaryKey: Int64) -> ManagedObjectID {
         if permanentIDs == nil, let ids = try? persistentStoreCoordinator?.permanentIDs() { permanentIDs = ids }
         guard let permanentIDs, permanentIDs.covers(entity) else {
-            return .permanent(entityName: entity.entityName, storeIdentifier: "", primaryKey: primaryKey)
+            return ManagedObjectID(scope: entity.idScope(store: "", temporary: false), key: primaryKey)
         }
         return permanentIDs.id(of: entity, primaryKey: primaryKey)
     }

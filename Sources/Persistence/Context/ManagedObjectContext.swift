@@ -371,7 +371,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
             register(object)
             return object
         }
-        let object = entity.managedObjectClass.init(fetchedEntity: entity, objectID: objectID, context: self)
+        // Named in this model's entity: the ID may come from another context's model.
+        let object = entity.managedObjectClass.init(fetchedEntity: entity, objectID: objectID.inScope(of: entity), context: self)
         register(object)
         return object
     }
@@ -403,7 +404,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
                                    "No object exists for \(objectID): it was deleted, never saved, or belongs to another store.",
                                    objectID: objectID)
         }
-        let object = registeredObject(forID: objectID) ?? entity.managedObjectClass.init(fetchedEntity: entity, objectID: objectID, context: self)
+        let object = registeredObject(forID: objectID)
+            ?? entity.managedObjectClass.init(fetchedEntity: entity, objectID: objectID.inScope(of: entity), context: self)
         register(object)
         if object.faultState == .faultWithoutRow { object.adopt(row, asFault: false) }
         return object

@@ -27,7 +27,7 @@ public final class AttributeDescription: Sendable, CustomStringConvertible {
     /// object is updated, and validated, saved and rolled back like any other), but the save writes nothing for
     /// it: an object whose only changes are transient is saved without touching its row, so its row version stays
     /// the same and optimistic locking never checks it, and merge policies never compare a transient attribute
-    /// with the store. It counts in the model's ``ManagedObjectModel/versionHash``. Fetches run by the store cannot
+    /// with the store. It counts in the attribute's ``versionHash``. Fetches run by the store cannot
     /// use it in a predicate or sort descriptor; evaluate those on the objects in memory instead.
     public let isTransient: Bool
     /// Core Data's `versionHashModifier`: any text, counted in ``versionHash``. Change it to mark the attribute as

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// One entity of a model: its name, the class of its objects, its attributes and relationships, its
 /// uniqueness constraints and its indexes.
@@ -99,8 +100,16 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     /// Relationships with something to check at save: a required to-one, a to-many with a count range.
     let checkedRelationshipIndexes: [Int]
 
-    /// The scope of this entity's temporary IDs.
-    let temporaryIDScope: ManagedObjectID.Scope
+    /// The scope of this entity's temporary IDs: this description's own (see ``ManagedObjectID/Scope``), set last
+    /// in `init`, as it refers to the entity. Read for every insert, so without exclusivity checks.
+    @exclusivity(unchecked) private(set) var temporaryIDScope: ManagedObjectID.Scope!
+    /// The scopes of this entity's IDs in each store, by store identifier and kind (see ``idScope(store:temporary:)``).
+    private let idScopes = Mutex<[IDScopeKey: ManagedObjectID.Scope]>([:])
+
+    private struct IDScopeKey: Hashable {
+        let store: String
+        let temporary: Bool
+    }
 
     /// The model the entity belongs to (set once, when the model is made).
     public internal(set) unowned(unsafe) var managedObjectModel: ManagedObjectModel!
@@ -143,7 +152,6 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         self.properties = properties
         self.uniquenessConstraints = (parent?.uniquenessConstraints ?? []) + uniquenessConstraints
         self.indexes = indexes
-        self.temporaryIDScope = ManagedObjectID.Scope.named(name, store: "", temporary: true)
         var attributes: [String: AttributeDescription] = [:]
         var relationships: [String: RelationshipDescription] = [:]
         var positions: [String: Int] = [:]
@@ -198,9 +206,24 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
             guard case .relationship(let r) = properties[$0] else { return false }
             return !r.isOptional || r.minCount > 0 || r.maxCount > 0
         }
+        self.temporaryIDScope = ManagedObjectID.Scope.make(for: self, store: "", temporary: true)
     }
 
     deinit { ordinalCells.deallocate() }
+
+    /// The one scope of this entity's IDs in the store `store` (its identifier; empty for temporary IDs and for a
+    /// context with no store yet), temporary or permanent: IDs made with it name this description as their
+    /// ``ManagedObjectID/entity``.
+    func idScope(store: String, temporary: Bool) -> ManagedObjectID.Scope {
+        if temporary && store.isEmpty { return temporaryIDScope }
+        return idScopes.withLock { scopes in
+            let key = IDScopeKey(store: store, temporary: temporary)
+            if let scope = scopes[key] { return scope }
+            let scope = ManagedObjectID.Scope.make(for: self, store: store, temporary: temporary)
+            scopes[key] = scope
+            return scope
+        }
+    }
 
     /// The entities that inherit directly from this one, in the model's order.
     public var subentities: [EntityDescription] { subentityReferences.map(\.entity) }

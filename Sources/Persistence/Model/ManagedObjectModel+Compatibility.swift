@@ -8,7 +8,7 @@ extension ManagedObjectModel {
     /// have). As Apple documents, only the version hashes count, not ``versionIdentifiers``.
     ///
     /// A store written before this library kept per-entity hashes holds one fingerprint of the whole model instead;
-    /// it is compatible when that is this model's ``versionHash``.
+    /// it is compatible when that is this model's own fingerprint (an internal hash of its tables).
     ///
     /// ```swift
     /// let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(ofType: NSSQLiteStoreType, at: url)

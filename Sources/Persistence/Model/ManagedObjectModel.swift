@@ -13,8 +13,9 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
     private let entitiesByClass: [ObjectIdentifier: EntityDescription]
     /// This library's first fingerprint of the whole model (FNV-1a of the tables, columns and indexes), which
     /// stores written before per-entity hashes keep in their metadata: such a store opens with a model of the same
-    /// fingerprint, and from then on keeps ``entityVersionHashesByName`` as Core Data does.
-    public let versionHash: String
+    /// fingerprint, and from then on keeps ``entityVersionHashesByName`` as Core Data does. Internal: Core Data's
+    /// model has no such member (its hashes are ``entityVersionHashesByName`` and ``versionChecksum``).
+    let versionHash: String
     /// Each entity's ``EntityDescription/versionHash``, by entity name: what a store keeps in its metadata
     /// (`NSStoreModelVersionHashes`) and what decides whether a store and a model are compatible (see
     /// ``isConfiguration(withName:compatibleWithStoreMetadata:)``).
@@ -34,7 +35,10 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
     /// What loading the model noticed but did not treat as an error (for example a `representedClassName` with no
     /// class found, so the entity's objects are plain `ManagedObject`s, as Core Data does, or a transformable
     /// attribute that names no transformer and so uses the default one, which is also printed to standard error).
-    public internal(set) var warnings: [String] = []
+    ///
+    /// Persistence-only, with the reading of model files it reports on: in the `ModelLoading` SPI group
+    /// (`@_spi(ModelLoading) import Persistence`). Core Data logs such things to the console instead.
+    @_spi(ModelLoading) public internal(set) var warnings: [String] = []
 
     /// A model of `entities`; `configurations` names groups of them (each entity name must be one of `entities`).
     public init(entities: [EntityDescription], configurations: [String: [String]] = [:]) throws {
@@ -122,8 +126,10 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
         return hasher.finalize().base64EncodedString()
     }
 
-    /// The entity whose objects are instances of `type`.
-    public func entity(for type: ManagedObject.Type) -> EntityDescription? {
+    /// The entity whose objects are instances of `type`. Persistence-only (Core Data's model has no lookup by
+    /// class; a class finds its entity with ``ManagedObject/entity()``), for tests and kata support code: in the
+    /// `TestHarness` SPI group.
+    @_spi(TestHarness) public func entity(for type: ManagedObject.Type) -> EntityDescription? {
         entitiesByClass[ObjectIdentifier(type)]
     }
 

@@ -270,7 +270,7 @@ extension ManagedObjectContext {
         }
         // Only a child reads objects under temporary IDs: those its ancestors still hold.
         if id.isTemporaryID, parent == nil || parentState(of: id) == nil { return nil }
-        let object = entity.managedObjectClass.init(fetchedEntity: entity, objectID: id, context: self)
+        let object = entity.managedObjectClass.init(fetchedEntity: entity, objectID: id.inScope(of: entity), context: self)
         register(object)
         return object
     }

@@ -1,9 +1,9 @@
 /// Managed objects can be tested against a predicate in memory (fetches use this for unsaved changes) and can be
 /// passed to one as an argument (`"director == %@", director`).
 extension ManagedObject: PredicateEvaluable {
-    public var predicateObjectID: ManagedObjectID? { objectID }
+    var predicateObjectID: ManagedObjectID? { objectID }
 
-    public func predicateValue(forKey key: String) throws -> PredicateValue {
+    func predicateValue(forKey key: String) throws -> PredicateValue {
         let index = try entity.propertyIndex(forKey: key)
         guard let relationship = entity.relationshipAt[index] else { return .value(attributeValue(at: index)) }
         if relationship.isToMany { return .objects(toManyObjects(at: index).objects) }

@@ -99,6 +99,9 @@ open class ManagedObject: CustomStringConvertible {
     /// fetching; you do not call it yourself.
     // The context is borrowed: the object keeps no counted reference to it, so taking one would cost a retain
     // and a release for every row a fetch reads.
+    // Public although Core Data has no such initializer: the context makes objects of a class it knows only at run
+    // time, which needs a `required` initializer, and one hidden from a subclass's module (internal or SPI) is
+    // never overridden there, so the subclass's own stored properties would be left uninitialized.
     public required init(fetchedEntity entity: EntityDescription, objectID: ManagedObjectID, context: __shared ManagedObjectContext) {
         ManagedPropertyOrdinal.reset()
         self.entity = entity
@@ -263,8 +266,9 @@ open class ManagedObject: CustomStringConvertible {
         try validateModelRules(value, forKey: key)
     }
 
-    /// The entity's name for this class: the class name unless a subclass overrides it.
-    open class var entityName: String { String(describing: self) }
+    /// The entity name this class goes by when the model gives the entity no class of its own: the class name.
+    /// Internal: Core Data has no such member (it finds a class's entity through the model, ``entity()``).
+    class var entityName: String { String(describing: self) }
 
     // MARK: - State
 

@@ -22,46 +22,98 @@ public struct ManagedObjectID: Hashable, Sendable {
         case permanent(Int64)
     }
 
-    /// The entity and store an ID belongs to, and whether it is temporary: one per combination for the life of
-    /// the process.
+    /// The entity and store an ID belongs to, and whether it is temporary.
     ///
     /// IDs are made and dropped for every fetched or saved row and fill the sets of every notification, so an ID is
-    /// a plain 16-byte value with no reference counting: scopes are interned and never freed (there are two per
-    /// entity of each store a process opens), and IDs point at them `unowned(unsafe)`.
+    /// a plain 16-byte value with no reference counting: scopes are never freed, and IDs point at them
+    /// `unowned(unsafe)`.
+    ///
+    /// Invariants:
+    /// - Two IDs are equal when their keys are and their scopes have the same ``names`` (interned: one instance
+    ///   per entity name, store identifier and kind for the life of the process).
+    /// - A scope made for an entity description (``EntityDescription/idScope(store:temporary:)``) belongs to that
+    ///   description alone: entities of other models, even of the same name, have scopes of their own, so
+    ///   ``ManagedObjectID/entity`` is the description the ID was made with. Such a scope holds its entity weakly
+    ///   (scopes outlive models; an entity does not outlive its model) and there is one per entity, store and kind.
+    /// - A scope made from names alone (``named(_:store:temporary:)``: a URI read without a model, a test's ID) has
+    ///   no entity.
     final class Scope: Sendable {
-        let entityName: String
-        let storeIdentifier: String
+        /// What IDs of this scope compare by.
+        let names: Names
         /// The scope of temporary IDs: their key is a number, not a primary key.
         let isTemporary: Bool
+        /// The entity description the scope was made for; nil for a scope of names alone, and once the entity's
+        /// model is gone.
+        weak let entity: EntityDescription?
+        /// Whether the scope was made for an entity (which ``entity`` is nil only once it is gone).
+        let isMadeForEntity: Bool
 
-        private init(_ name: ScopeName) {
-            entityName = name.entityName
-            storeIdentifier = name.storeIdentifier
-            isTemporary = name.isTemporary
+        var entityName: String { names.entityName }
+        var storeIdentifier: String { names.storeIdentifier }
+
+        private init(names: Names, entity: EntityDescription?) {
+            self.names = names
+            self.isTemporary = names.isTemporary
+            self.entity = entity
+            self.isMadeForEntity = entity != nil
         }
 
-        private static let interned = Mutex<[ScopeName: Scope]>([:])
-
-        private struct ScopeName: Hashable {
+        /// The names of a scope, interned: equal names are one instance, so IDs compare them by identity.
+        final class Names: Sendable {
             let entityName: String
             let storeIdentifier: String
             let isTemporary: Bool
-        }
 
-        /// The one scope for these names.
-        static func named(_ entityName: String, store storeIdentifier: String, temporary: Bool = false) -> Scope {
-            interned.withLock { scopes in
-                let name = ScopeName(entityName: entityName, storeIdentifier: storeIdentifier, isTemporary: temporary)
-                if let scope = scopes[name] { return scope }
-                let scope = Scope(name)
-                scopes[name] = scope
-                return scope
+            private init(_ key: Key) {
+                entityName = key.entityName
+                storeIdentifier = key.storeIdentifier
+                isTemporary = key.isTemporary
+            }
+
+            private struct Key: Hashable {
+                let entityName: String
+                let storeIdentifier: String
+                let isTemporary: Bool
+            }
+
+            /// Each instance with its scope of names alone (made with it).
+            private static let interned = Mutex<[Key: (names: Names, scope: Scope)]>([:])
+
+            /// The one instance for these names, and the scope of names alone that goes with it.
+            static func named(_ entityName: String, store storeIdentifier: String, temporary: Bool) -> (names: Names, scope: Scope) {
+                interned.withLock { table in
+                    let key = Key(entityName: entityName, storeIdentifier: storeIdentifier, isTemporary: temporary)
+                    if let found = table[key] { return found }
+                    let names = Names(key)
+                    let made = (names: names, scope: Scope(names: names, entity: nil))
+                    table[key] = made
+                    return made
+                }
             }
         }
 
-        /// The scope with the same names for temporary (or permanent) IDs.
+        /// Scopes made for entities, kept for the life of the process: IDs point at them without counting.
+        private static let madeForEntities = Mutex<[Scope]>([])
+
+        /// The one scope of names alone for these names: an ID made from a URI or by a test, with no entity.
+        static func named(_ entityName: String, store storeIdentifier: String, temporary: Bool = false) -> Scope {
+            Names.named(entityName, store: storeIdentifier, temporary: temporary).scope
+        }
+
+        /// A new scope for `entity` (call ``EntityDescription/idScope(store:temporary:)``, which keeps one per
+        /// store and kind).
+        static func make(for entity: EntityDescription, store storeIdentifier: String, temporary: Bool) -> Scope {
+            let names = Names.named(entity.entityName, store: storeIdentifier, temporary: temporary).names
+            let scope = Scope(names: names, entity: entity)
+            madeForEntities.withLock { $0.append(scope) }
+            return scope
+        }
+
+        /// The scope with the same entity (or names) for temporary (or permanent) IDs.
         func matching(temporary: Bool) -> Scope {
-            temporary == isTemporary ? self : Scope.named(entityName, store: storeIdentifier, temporary: temporary)
+            if temporary == isTemporary { return self }
+            if let entity { return entity.idScope(store: storeIdentifier, temporary: temporary) }
+            return Scope.named(entityName, store: storeIdentifier, temporary: temporary)
         }
     }
 
@@ -74,10 +126,35 @@ public struct ManagedObjectID: Hashable, Sendable {
         scope.isTemporary ? .temporary(UInt64(bitPattern: key)) : .permanent(key)
     }
 
-    /// The name of the object's entity.
-    public var entityName: String { scope.entityName }
+    /// The description of the object's entity: the one of the model the ID was made with (the model of the
+    /// context or coordinator that gave it out), never an entity of the same name in another model.
+    ///
+    /// An ID here is a plain value that keeps nothing alive, so reading `entity` once the model is gone (every
+    /// container, coordinator and reference to it released) stops the program with a message saying so. Core
+    /// Data's `entity` is non-optional and its documentation says nothing of an ID that outlives its model, so this
+    /// takes the stricter reading. Keep the model while you use its IDs' entities.
+    public var entity: EntityDescription {
+        guard let entity = scope.entity else {
+            let why = scope.isMadeForEntity
+                ? "the model this ID was made with is gone (an ID does not keep its model's entities alive); keep the model while its IDs' entities are used"
+                : "the ID was read from a URI without a model; turn a URI into an ID with PersistentStoreCoordinator.managedObjectID(forURIRepresentation:)"
+            fatalError("\(self).entity: \(why)")
+        }
+        return entity
+    }
+
+    /// The name of the object's entity (Persistence's; Core Data's is `entity.name`).
+    var entityName: String { scope.entityName }
     /// The identifier of the store the object lives in (the store's metadata UUID); empty for a temporary ID.
-    public var storeIdentifier: String { scope.storeIdentifier }
+    var storeIdentifier: String { scope.storeIdentifier }
+
+    /// This ID in the scope `entity` gives IDs of its kind and store: how an ID from another context's model (or
+    /// one read from a URI) is named in a context whose model has `entity`, so that its objects' IDs name the
+    /// context's own entity.
+    func inScope(of entity: EntityDescription) -> ManagedObjectID {
+        if scope.entity === entity { return self }
+        return ManagedObjectID(scope: entity.idScope(store: scope.storeIdentifier, temporary: scope.isTemporary), key: key)
+    }
 
     init(scope: Scope, storage: Storage) {
         switch storage {
@@ -120,15 +197,15 @@ public struct ManagedObjectID: Hashable, Sendable {
     }
 
     public static func == (lhs: ManagedObjectID, rhs: ManagedObjectID) -> Bool {
-        // Scopes are interned: the same names (and kind) are the same scope.
-        lhs.key == rhs.key && lhs.scope === rhs.scope
+        // Names are interned: the same entity name, store and kind are the same instance (see Scope).
+        lhs.key == rhs.key && (lhs.scope === rhs.scope || lhs.scope.names === rhs.scope.names)
     }
 
     /// `true` until the object has been saved or given a permanent ID.
     public var isTemporaryID: Bool { scope.isTemporary }
 
-    /// The row's primary key in the store, or `nil` for a temporary ID.
-    public var primaryKey: Int64? {
+    /// The row's primary key in the store, or `nil` for a temporary ID (Persistence's).
+    var primaryKey: Int64? {
         scope.isTemporary ? nil : key
     }
 
@@ -152,8 +229,10 @@ public struct ManagedObjectID: Hashable, Sendable {
         return components.url!
     }
 
-    /// Parses a URI made by ``uriRepresentation()``; `nil` when it is not one.
-    public init?(uriRepresentation uri: URL) {
+    /// Parses a URI made by ``uriRepresentation()``; `nil` when it is not one. The ID has no ``entity``: Core
+    /// Data's way from a URI to an ID is ``PersistentStoreCoordinator/managedObjectID(forURIRepresentation:)``,
+    /// which gives the coordinator's.
+    init?(uriRepresentation uri: URL) {
         guard uri.scheme == "x-coredata" else { return nil }
         let parts = uri.path.split(separator: "/", omittingEmptySubsequences: true)
         guard parts.count == 2, let tag = parts[1].first else { return nil }

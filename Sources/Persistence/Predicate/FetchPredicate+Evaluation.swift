@@ -1,10 +1,10 @@
 extension FetchPredicate {
     /// Whether `object` satisfies the predicate, evaluated in memory with the same meaning as in a fetch, nil and
-    /// type rules included — Core Data's `evaluate(with:)`. `object` is a managed object, a row of a dictionary
-    /// fetch (anything ``PredicateEvaluable``), or nil (every key path reads nil).
+    /// type rules included — Core Data's `evaluate(with:)`. `object` is a managed object, or nil (every key
+    /// path reads nil).
     ///
     /// A predicate that cannot be evaluated against `object` — an unknown key, a string compared with a number,
-    /// `BEGINSWITH` on a number, a variable with no value, an object that is not ``PredicateEvaluable`` — is a
+    /// `BEGINSWITH` on a number, a variable with no value, an object that is not a managed object — is a
     /// programming error: Core Data raises an exception, and this stops the program with the error's message
     /// unless ``programmingErrorHandling`` says otherwise. ``evaluate(checking:)`` throws the error instead.
     public func evaluate(with object: Any?) -> Bool {
@@ -20,7 +20,7 @@ extension FetchPredicate {
     /// ``init(parsing:_:)``.
     ///
     /// - Throws: ``FetchPredicateError`` (`.evaluation`) when a value cannot be used as the predicate asks,
-    ///   naming the key path, or when `object` is neither ``PredicateEvaluable`` nor nil; and, unchanged, whatever
+    ///   naming the key path, or when `object` is neither a managed object nor nil; and, unchanged, whatever
     ///   `object` throws for a key it does not have.
     @_spi(PredicateParsing) public func evaluate(checking object: Any?) throws -> Bool {
         let root: any PredicateEvaluable

@@ -36,8 +36,8 @@ public struct FetchPredicate: Sendable, Hashable, CustomStringConvertible {
     /// `"director.name"`; also after a dot, `%K.%K`), `%d %i %u %x %o` with length modifiers (`%ld %lld %lu`…: an
     /// integer), `%f %e %g %a` with length modifiers (`%lf %la`…: a floating-point number), `%s` (a string).
     /// `%@` accepts nil and `NSNull`, `String`, every integer type, `Double`, `Float`, `Bool`, `NSNumber`, `Date`,
-    /// `UUID`, `URL`, `Data`, `Decimal`, ``PersistentValue``, ``ManagedObjectID``, any
-    /// ``PredicateObjectConvertible`` (a managed object, kept as its ID), and arrays or sets of those.
+    /// `UUID`, `URL`, `Data`, `Decimal`, ``PersistentValue``, ``ManagedObjectID``, a managed
+    /// object (kept as its ID), and arrays or sets of those.
     ///
     /// A malformed format — a syntax error, too few or too many arguments, one of an unsupported type — is handled
     /// as ``programmingErrorHandling`` says: by default the program stops with the parser's message, as Core Data

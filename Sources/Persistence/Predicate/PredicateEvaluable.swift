@@ -1,9 +1,11 @@
-/// Something a predicate can be evaluated against in memory: a managed object, or a row of a dictionary fetch.
+/// Something a predicate can be evaluated against in memory: a managed object.
+///
+/// Internal: Core Data reads an object's values through key-value coding, which has no protocol to name.
 ///
 /// `FetchPredicate.evaluate(with:)` reads values one key at a time through ``predicateValue(forKey:)``, following
 /// key paths through the related objects it returns. ``PredicateObjectConvertible/predicateObjectID`` gives the
 /// identity used by `SELF == %@`, `director == %@`, `%@ IN actors` and `actors CONTAINS %@`.
-public protocol PredicateEvaluable: PredicateObjectConvertible {
+protocol PredicateEvaluable: PredicateObjectConvertible {
     /// The value of one key: an attribute's value, the related object of a to-one (`.value(.null)` when there is
     /// none), or the related objects of a to-many.
     ///

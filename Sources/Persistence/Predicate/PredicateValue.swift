@@ -2,7 +2,7 @@
 ///
 /// Not `Sendable`: it holds the objects themselves, which belong to one context. It exists only while a
 /// predicate is being evaluated.
-public enum PredicateValue {
+enum PredicateValue {
     /// An attribute's value. A to-one relationship with no object is `.value(.null)`.
     case value(PersistentValue)
     /// The object of a to-one relationship.
@@ -11,5 +11,5 @@ public enum PredicateValue {
     case objects([any PredicateEvaluable])
 
     /// A to-one relationship with no object (or a nil attribute): `.value(.null)`.
-    public static var null: PredicateValue { .value(.null) }
+    static var null: PredicateValue { .value(.null) }
 }

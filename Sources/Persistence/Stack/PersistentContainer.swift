@@ -21,7 +21,7 @@ public final class PersistentContainer: @unchecked Sendable {
     public var persistentStoreDescriptions: [PersistentStoreDescription]
     private let viewContextLock = NSLock()
     private var _viewContext: ManagedObjectContext?
-    /// Why the model named in ``init(name:managedObjectClasses:)`` could not be loaded; reported by
+    /// Why the model named in ``init(name:)`` could not be loaded; reported by
     /// ``loadPersistentStores(completionHandler:)``. Set only while initialising.
     private var modelLoadingError: PersistenceError?
 
@@ -48,16 +48,31 @@ public final class PersistentContainer: @unchecked Sendable {
     ///
     /// Where Core Data stops the program when the model is missing, this container starts with an empty model
     /// and ``loadPersistentStores(completionHandler:)`` reports the error ("Failed to load model named …"), so
-    /// nothing crashes. Classes come from each entity's `representedClassName` (see
-    /// ``ManagedObjectModel/init(contentsOf:managedObjectClasses:modules:)``); pass in `managedObjectClasses`
-    /// those the runtime cannot find by name (nested or local classes).
-    public convenience init(name: String, managedObjectClasses: [ManagedObject.Type] = []) {
+    /// nothing crashes. Classes come from each entity's `representedClassName`, found by the Swift runtime
+    /// (top-level classes, module-qualified or in the program's module); hand over the others with
+    /// ``init(name:managedObjectClasses:)``.
+    public convenience init(name: String) {
+        self.init(name: name, locator: ModelResourceLocator(), managedObjectClasses: [])
+    }
+
+    /// A container for the model `<name>.xcdatamodeld`, found as ``init(name:)`` finds it, whose entities use
+    /// `managedObjectClasses` where the runtime cannot find their classes by name (see
+    /// ``ManagedObjectModel/init(contentsOf:managedObjectClasses:modules:)``).
+    ///
+    /// Persistence's stand-in for the class lookup by name that Core Data does through the Objective-C runtime,
+    /// which Linux has not: in the `ModelLoading` SPI group (`@_spi(ModelLoading) import Persistence`). Core Data's
+    /// own forms are ``init(name:)`` and ``init(name:managedObjectModel:)``.
+    @_spi(ModelLoading) public convenience init(name: String, managedObjectClasses: [ManagedObject.Type]) {
         self.init(name: name, locator: ModelResourceLocator(), managedObjectClasses: managedObjectClasses)
     }
 
     /// A container for the model `<name>.xcdatamodeld` among `bundle`'s resources — `Bundle.module` for a
     /// model shipped as a SwiftPM resource (`resources: [.process("Films.xcdatamodeld")]`).
-    public convenience init(name: String, bundle: Bundle, managedObjectClasses: [ManagedObject.Type] = []) {
+    ///
+    /// Persistence-only, in the `ModelLoading` SPI group: Core Data's `init(name:)` looks in the main bundle only,
+    /// and a model from another bundle is read with `NSManagedObjectModel(contentsOf:)` and handed to
+    /// ``init(name:managedObjectModel:)``.
+    @_spi(ModelLoading) public convenience init(name: String, bundle: Bundle, managedObjectClasses: [ManagedObject.Type] = []) {
         self.init(name: name, locator: ModelResourceLocator(bundle: bundle), managedObjectClasses: managedObjectClasses)
     }
 

@@ -119,12 +119,13 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     @_spi(TestHarness) public var storeIdentifier: String? { lock.withLock { store?.identifier } }
 
     /// The ID named by a URI from ``ManagedObjectID/uriRepresentation()``, or `nil` when it is not an ID of
-    /// this coordinator's store and model.
+    /// this coordinator's store and model. Its ``ManagedObjectID/entity`` is this coordinator's model's.
     public func managedObjectID(forURIRepresentation uri: URL) -> ManagedObjectID? {
         guard let id = ManagedObjectID(uriRepresentation: uri), !id.isTemporaryID,
-              managedObjectModel.entitiesByName[id.entityName] != nil,
-              id.storeIdentifier == storeIdentifier else { return nil }
-        return id
+              let entity = managedObjectModel.entitiesByName[id.entityName],
+              id.storeIdentifier == storeIdentifier, let ids = try? permanentIDs(), ids.covers(entity),
+              let primaryKey = id.primaryKey else { return nil }
+        return ids.id(of: entity, primaryKey: primaryKey)
     }
 
     /// A new snapshot of the store for a query generation.

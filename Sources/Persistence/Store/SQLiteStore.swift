@@ -60,7 +60,7 @@ final class SQLiteStore {
         do {
             try StoreFunctions.register(on: connection)
             try prepare(readOnly: description.isReadOnly)
-            idScopes = model.entities.map { ManagedObjectID.Scope.named($0.entityName, store: identifier) }
+            idScopes = model.entities.map { $0.idScope(store: identifier, temporary: false) }
             try openHistory(tracking: tracksHistory, readOnly: description.isReadOnly)
         } catch let error as SQLiteError {
             // The file exists but is not a database.

@@ -1,6 +1,6 @@
 import Foundation
 import KataSupport
-import Persistence
+@_spi(ModelLoading) import Persistence
 
 extension GroupModel {
     // region: model-file

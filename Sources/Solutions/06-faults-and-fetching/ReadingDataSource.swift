@@ -37,7 +37,7 @@ public final class ReadingDataSource: @unchecked Sendable {
         let station = self.station
         context.perform {
             do {
-                let request = FetchRequest<ManagedObjectID>(entityName: Reading.entityName)
+                let request = FetchRequest<ManagedObjectID>(entityName: "Reading")
                 request.resultType = .managedObjectIDResultType      // IDs only: no objects for the main context
                 request.predicate = FetchPredicate(format: "station == %@", station)
                 request.sortDescriptors = [FetchSortDescriptor(key: "takenAt", ascending: true)]

@@ -1,6 +1,6 @@
 import Foundation
 import KataSupport
-import Persistence
+@_spi(ModelLoading) import Persistence
 
 extension GroupModel {
     /// A loaded container for the model drawn in Xcode's format, `<name>.xcdatamodeld`, that ships with the katas'

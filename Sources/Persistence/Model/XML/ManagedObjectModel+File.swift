@@ -21,8 +21,14 @@ extension ManagedObjectModel {
     /// properties) are all reported rather than loaded half-way (134060 for model problems). Transient attributes
     /// (`transient="YES"`) load as ``AttributeDescription/isTransient``; a transformable attribute whose
     /// Transformer field is empty loads with Core Data's default transformer, and ``warnings`` says so.
-    public convenience init(contentsOf url: URL, managedObjectClasses: [ManagedObject.Type] = [],
-                            modules: [String] = []) throws {
+    ///
+    /// Persistence's stand-in for what Core Data needs no API for: on Apple platforms Xcode compiles the model and
+    /// the Objective-C runtime finds each entity's class by its name; on Linux there is no Objective-C runtime, and the
+    /// Swift runtime finds a class by name only when it is top-level and its module is known, so the others are
+    /// handed over here. In the `ModelLoading` SPI group
+    /// (`@_spi(ModelLoading) import Persistence`); Core Data's own form is ``init(contentsOf:)``.
+    @_spi(ModelLoading) public convenience init(contentsOf url: URL, managedObjectClasses: [ManagedObject.Type] = [],
+                                                modules: [String] = []) throws {
         let reader = ModelFileReader(classes: ManagedObjectClassResolver(registered: managedObjectClasses, moduleHints: modules))
         let declarations = try reader.read(at: url)
         do {
@@ -74,7 +80,10 @@ extension ManagedObjectModel {
     /// order (`Moody.xcdatamodel`, `Moody 2.xcdatamodel`, … `Moody 10.xcdatamodel`); a single `.xcdatamodel`
     /// (or its `contents` file) is its own only version. Read each with ``init(contentsOf:managedObjectClasses:modules:)``;
     /// the current one is the version `.xccurrentversion` names, which reading the `.xcdatamodeld` itself gives.
-    public static func versionURLs(ofModelAt url: URL) throws -> [URL] {
+    ///
+    /// Persistence-only (Xcode compiles a `.xcdatamodeld` into a `.momd` whose versions Core Data finds itself): in
+    /// the `ModelLoading` SPI group.
+    @_spi(ModelLoading) public static func versionURLs(ofModelAt url: URL) throws -> [URL] {
         let reader = ModelFileReader(classes: ManagedObjectClassResolver(registered: [], moduleHints: []))
         guard let folder = try reader.modelFolder(for: url) else { return [url] }
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
