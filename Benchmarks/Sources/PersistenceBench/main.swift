@@ -8,9 +8,12 @@ import Foundation
 //   swift run -c release --package-path Benchmarks persistence-bench [--runs N] [--only insert|fetch|search|delete]
 //   persistence-bench --drop [--runs N]: fetch the 200,000 objects and drop them, five times in one context, and
 //   print the memory still resident afterwards (what the context keeps of objects nobody holds).
+//   --keep-freed-memory: the cases run with glibc told not to give freed memory back to the system
+//   (MALLOC_TRIM_THRESHOLD_), so a warm repetition reuses what the previous one freed whatever order things were
+//   freed in; by default glibc trims as it likes, and a repetition may fault in fresh pages instead.
 
 let arguments = CommandLine.arguments
-let usage = "usage: persistence-bench [--runs N] [--only WORKLOAD]   (N ≥ 1, default 3; WORKLOAD: insert, fetch, search or delete)"
+let usage = "usage: persistence-bench [--runs N] [--only WORKLOAD] [--keep-freed-memory]   (N ≥ 1, default 3; WORKLOAD: insert, fetch, search or delete)"
 
 if arguments.count >= 3 && arguments[1] == "--case" {
     do {
@@ -25,6 +28,7 @@ if arguments.count >= 3 && arguments[1] == "--case" {
 var runs = 3
 var only: String?
 var fetchThenDrop = false
+nonisolated(unsafe) var keepFreedMemory = false  // set once, before any case runs
 var remaining = arguments.dropFirst()
 while let option = remaining.popFirst() {
     switch option {
@@ -42,6 +46,8 @@ while let option = remaining.popFirst() {
         only = name
     case "--drop":
         fetchThenDrop = true
+    case "--keep-freed-memory":
+        keepFreedMemory = true
     default:
         print(usage)
         exit(option == "--help" ? 0 : 2)
@@ -103,6 +109,9 @@ func runCase(_ name: String, path: String) -> Sample {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = ["--case", name, path]
+    if keepFreedMemory {
+        process.environment = ProcessInfo.processInfo.environment.merging(["MALLOC_TRIM_THRESHOLD_": "4000000000"]) { $1 }
+    }
     let output = Pipe()
     process.standardOutput = output
     do { try process.run() } catch {
@@ -179,6 +188,8 @@ if showProgress { FileHandle.standardError.write(Data(("\r" + String(repeating: 
 print("Persistence beside the raw SQLite C API and GRDB 7 — release build, \(ProcessInfo.processInfo.activeProcessorCount) cores;")
 print("\(runs) runs × \(Cases.repetitions) repetitions, one process per run. cold: the first repetition in a fresh process;")
 print("warm: the median of the others; ratio: warm against the first side of the workload; peak: the case's process.")
+print(keepFreedMemory ? "Freed memory is kept by malloc (MALLOC_TRIM_THRESHOLD_), so warm repetitions reuse it."
+                      : "glibc's default trimming: a warm repetition may fault in pages the previous one gave back.")
 var over: [String] = []
 for workload in workloads {
     print("")
