@@ -8,7 +8,7 @@ final class Recipe: ManagedObject {
     @Managed var servings: Int
     @Managed var steps: NSOrderedSet
 
-    /// A request for this entity, typed: the class method Xcode's code generation writes.
+    /// The typed request, as Xcode's generated extension declares it: `ManagedObject`'s own is untyped.
     class func fetchRequest() -> FetchRequest<Recipe> {
         FetchRequest<Recipe>(entityName: "Recipe")
     }
