@@ -4,11 +4,21 @@ import Persistence
 final class Deck: ManagedObject {
     @Managed var name: String
     @Managed var cards: Set<DeckCard>
+
+    /// A request for this entity, typed: the class method Xcode's code generation writes.
+    class func fetchRequest() -> FetchRequest<Deck> {
+        FetchRequest<Deck>(entityName: "Deck")
+    }
 }
 
 final class DeckCard: ManagedObject {
     @Managed var front: String
     @Managed var deck: Deck?
+
+    /// A request for this entity, typed: the class method Xcode's code generation writes.
+    class func fetchRequest() -> FetchRequest<DeckCard> {
+        FetchRequest<DeckCard>(entityName: "DeckCard")
+    }
 }
 
 /// Document 004's delete: 10,000 decks of 10 cards each, deleted three ways; each way on a store filled afresh.

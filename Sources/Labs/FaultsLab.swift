@@ -3,6 +3,11 @@ import Persistence
 
 final class Reading: ManagedObject {
     @Managed var value: Double
+
+    /// A request for this entity, typed: the class method Xcode's code generation writes.
+    class func fetchRequest() -> FetchRequest<Reading> {
+        FetchRequest<Reading>(entityName: "Reading")
+    }
 }
 
 /// Document 001's advice: averaging one attribute over many objects is cheaper when they are not fetched as faults.

@@ -6,6 +6,11 @@ final class ShopItem: ManagedObject {
     @Managed var shelf: String
     @Managed var rank: Int
     @Managed var inStock: Bool
+
+    /// A request for this entity, typed: the class method Xcode's code generation writes.
+    class func fetchRequest() -> FetchRequest<ShopItem> {
+        FetchRequest<ShopItem>(entityName: "ShopItem")
+    }
 }
 
 /// A fetched results controller over many rows receiving one merge of another context's save: what keeping the

@@ -4,6 +4,11 @@ import Persistence
 final class ImportedItem: ManagedObject {
     @Managed var number: Int
     @Managed var title: String
+
+    /// A request for this entity, typed: the class method Xcode's code generation writes.
+    class func fetchRequest() -> FetchRequest<ImportedItem> {
+        FetchRequest<ImportedItem>(entityName: "ImportedItem")
+    }
 }
 
 /// Document 000's open question: a large import saved in pages by a background context while the view context

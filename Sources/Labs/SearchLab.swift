@@ -3,6 +3,11 @@ import Persistence
 
 final class SearchCard: ManagedObject {
     @Managed var text: String
+
+    /// A request for this entity, typed: the class method Xcode's code generation writes.
+    class func fetchRequest() -> FetchRequest<SearchCard> {
+        FetchRequest<SearchCard>(entityName: "SearchCard")
+    }
 }
 
 /// Document 004's search: cards whose text is a random permutation of "LaSErBeAmZ", three `contains[cd]` terms.

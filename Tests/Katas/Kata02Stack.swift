@@ -45,7 +45,7 @@ final class Kata02Stack: KataCase {
     private func plantNames(in container: PersistentContainer) throws -> [String] {
         let reader = container.newBackgroundContext()
         return try reader.performAndWait {
-            let request = Plant.fetchRequest()
+            let request: FetchRequest<Plant> = Plant.fetchRequest()
             request.sortDescriptors = [FetchSortDescriptor(keyPath: \Plant.name, ascending: true)]
             return try reader.fetch(request).map(\.name)
         }

@@ -30,7 +30,7 @@ final class Kata04ContextsAndCrud: KataCase {
     private func storedPlants() throws -> [(name: String, wateredOn: Date?)] {
         let reader = container.newBackgroundContext()
         return try reader.performAndWait {
-            let request = Plant.fetchRequest()
+            let request: FetchRequest<Plant> = Plant.fetchRequest()
             request.sortDescriptors = [FetchSortDescriptor(keyPath: \Plant.name, ascending: true)]
             return try reader.fetch(request).map { ($0.name, $0.wateredOn) }
         }

@@ -111,7 +111,7 @@ final class Kata07ThreadsAndQueues: KataCase {
     private func stored() throws -> [String] {
         let reader = container.newBackgroundContext()
         return try reader.performAndWait {
-            let request = Episode.fetchRequest()
+            let request: FetchRequest<Episode> = Episode.fetchRequest()
             request.sortDescriptors = [FetchSortDescriptor(keyPath: \Episode.title, ascending: true)]
             return try reader.fetch(request).map { $0.title + ($0.listened ? " (listened)" : "") }
         }

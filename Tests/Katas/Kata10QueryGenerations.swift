@@ -66,7 +66,7 @@ final class Kata10QueryGenerations: KataCase {
     private func stored() throws -> [String] {
         let reader = container.newBackgroundContext()
         return try reader.performAndWait {
-            let request = Episode.fetchRequest()
+            let request: FetchRequest<Episode> = Episode.fetchRequest()
             request.sortDescriptors = [FetchSortDescriptor(keyPath: \Episode.number, ascending: true)]
             return try reader.fetch(request).map { "\($0.number) \($0.title)" }
         }
@@ -332,7 +332,7 @@ private extension ManagedObjectContext {
     /// The numbers of the episodes marked as heard, read in this context on its queue.
     func performAndWaitListened() throws -> [String] {
         try performAndWait {
-            let request = Episode.fetchRequest()
+            let request: FetchRequest<Episode> = Episode.fetchRequest()
             request.predicate = FetchPredicate(format: "listened == YES")
             request.sortDescriptors = [FetchSortDescriptor(keyPath: \Episode.number, ascending: true)]
             return try fetch(request).map { "\($0.number)" }

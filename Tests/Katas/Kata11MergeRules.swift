@@ -238,7 +238,7 @@ final class Kata11MergeRules: KataCase {
             pickerContext.persistentStoreCoordinator = container.persistentStoreCoordinator
             let post = try require(try editorContext.existingObject(with: postID) as? Post, "no post")
             let editor = PostEditor(context: editorContext, post: post)
-            let request = User.fetchRequest()
+            let request: FetchRequest<User> = User.fetchRequest()
             request.predicate = FetchPredicate(format: "name == %@", "Boris")
             let boris = try require(try pickerContext.fetch(request).first, "no Boris")
 

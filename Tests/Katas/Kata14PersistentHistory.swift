@@ -120,7 +120,7 @@ final class Kata14PersistentHistory: KataCase {
     /// The widget ticks off the item titled `title`.
     private func widgetTicksOff(_ title: String) throws {
         try widget { context in
-            let request = TodoItem.fetchRequest()
+            let request: FetchRequest<TodoItem> = TodoItem.fetchRequest()
             request.predicate = FetchPredicate(format: "title == %@", title)
             for item in try context.fetch(request) { item.done = true }
         }
@@ -145,7 +145,7 @@ final class Kata14PersistentHistory: KataCase {
     private func storedIDs(_ titles: [String]) throws -> Set<ManagedObjectID> {
         let reader = store.newBackgroundContext()
         return try reader.performAndWait {
-            let request = TodoItem.fetchRequest()
+            let request: FetchRequest<TodoItem> = TodoItem.fetchRequest()
             request.predicate = FetchPredicate(format: "title IN %@", titles)
             return Set(try reader.fetch(request).map(\.objectID))
         }

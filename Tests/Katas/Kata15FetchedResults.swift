@@ -93,7 +93,7 @@ final class Kata15FetchedResults: KataCase {
     /// not yet shown.
     private func followingController(_ screen: InboxScreen, in context: ManagedObjectContext? = nil,
                                      unreadOnly: Bool = false) throws -> FetchedResultsController<MailMessage> {
-        let request = MailMessage.fetchRequest()
+        let request: FetchRequest<MailMessage> = MailMessage.fetchRequest()
         request.sortDescriptors = Self.inboxOrder
         if unreadOnly { request.predicate = FetchPredicate(format: "unread == YES") }
         let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context ?? self.context,
@@ -122,7 +122,7 @@ final class Kata15FetchedResults: KataCase {
     /// inbox's order.
     private func fresh(in context: ManagedObjectContext? = nil, unreadOnly: Bool = false) throws -> [FreshSection] {
         let context = context ?? self.context
-        let request = MailMessage.fetchRequest()
+        let request: FetchRequest<MailMessage> = MailMessage.fetchRequest()
         request.sortDescriptors = Self.inboxOrder
         if unreadOnly { request.predicate = FetchPredicate(format: "unread == YES") }
         var sections: [FreshSection] = []
@@ -623,7 +623,7 @@ final class Kata15FetchedResults: KataCase {
             let messages = try save(standardMail)
             context.automaticallyMergesChangesFromParent = true
             let list = SnapshotInbox(context: context)
-            let request = MailMessage.fetchRequest()
+            let request: FetchRequest<MailMessage> = MailMessage.fetchRequest()
             request.sortDescriptors = Self.inboxOrder
             let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context,
                                                       sectionNameKeyPath: "folder", cacheName: nil)

@@ -22,7 +22,7 @@ final class AsynchronousFetchTests: PersistenceTestCase {
     }
 
     private func moviesRequest(_ format: String? = nil, _ arguments: Any...) throws -> FetchRequest<Movie> {
-        let request = Movie.fetchRequest()
+        let request: FetchRequest<Movie> = Movie.fetchRequest()
         if let format { request.predicate = FetchPredicate(format: format, argumentArray: arguments) }
         request.sortDescriptors = [FetchSortDescriptor(key: "title", ascending: true)]
         return request

@@ -45,7 +45,7 @@ final class BatchInsertTests: PersistenceTestCase {
         }
         _ = try context.execute(request)
         XCTAssertEqual(next, 3)
-        let fetch = Movie.fetchRequest()
+        let fetch: FetchRequest<Movie> = Movie.fetchRequest()
         fetch.sortDescriptors = [FetchSortDescriptor(key: "year", ascending: true)]
         let movies = try context.fetch(fetch)
         XCTAssertEqual(movies.map(\.title), titles)

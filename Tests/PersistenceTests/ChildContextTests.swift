@@ -37,7 +37,7 @@ final class ChildContextTests: PersistenceTestCase {
 
         let child = makeChild()
         try child.performAndWait {
-            let request = Movie.fetchRequest()
+            let request: FetchRequest<Movie> = Movie.fetchRequest()
             request.sortDescriptors = [FetchSortDescriptor(key: "year", ascending: true)]
             XCTAssertEqual(try child.fetch(request).map(\.title), ["Alien (director's cut)", "Prometheus"])
             request.predicate = FetchPredicate(format: "title CONTAINS 'cut'")

@@ -6,7 +6,7 @@ import XCTest
 /// in memory alike.
 final class CompoundPredicateTests: PersistenceTestCase {
     private func titles(_ predicate: FetchPredicate) throws -> [String] {
-        let request = Movie.fetchRequest()
+        let request: FetchRequest<Movie> = Movie.fetchRequest()
         request.predicate = predicate
         request.sortDescriptors = [FetchSortDescriptor(keyPath: \Movie.title, ascending: true)]
         return try context.fetch(request).map(\.title)

@@ -39,6 +39,16 @@ extension Named where Self: NSManagedObject {
 
 extension Movie: Named {}
 
+/// A class as Xcode's code generation writes it ("Class Definition"): its typed `fetchRequest()` sits in the
+/// generated extension, beside `NSManagedObject`'s untyped one.
+private class Cue: NSManagedObject {}
+
+extension Cue {
+    @nonobjc public class func fetchRequest() -> NSFetchRequest<Cue> {
+        return NSFetchRequest<Cue>(entityName: "Cue")
+    }
+}
+
 /// Core Data code in Core Data's spellings, running on Persistence through the typealiases above.
 final class CoreDataPortingTests: PersistenceTestCase {
     /// An app's helper as Core Data apps write it.
@@ -102,5 +112,17 @@ final class CoreDataPortingTests: PersistenceTestCase {
         XCTAssertEqual(name, "Movie")
         XCTAssertEqual(Movie.entity().name!, "Movie")
         XCTAssertEqual(container.managedObjectModel.entities.compactMap(\.name).sorted().first, "Actor")
+    }
+
+    /// Xcode's generated typed request compiles as written and is chosen by the type spelt out; `NSManagedObject`'s
+    /// own stays the untyped request for the class's entity.
+    func testGeneratedFetchRequestCompilesAsWritten() throws {
+        let cues: NSFetchRequest<Cue> = Cue.fetchRequest()
+        XCTAssertEqual(cues.entityName, "Cue")
+        let untyped: NSFetchRequest<NSFetchRequestResult> = Movie.fetchRequest()
+        XCTAssertEqual(untyped.entityName, "Movie")
+        makeMovie("Heat")
+        try context.save()
+        XCTAssertTrue(try context.fetch(untyped).first is Movie)
     }
 }

@@ -130,7 +130,7 @@ final class DeleteRuleTests: PersistenceTestCase {
         let child = ManagedObjectContext(.privateQueue)
         child.parent = parent
         try child.performAndWait {
-            let request = Movie.fetchRequest()
+            let request: FetchRequest<Movie> = Movie.fetchRequest()
             request.predicate = FetchPredicate(format: "year < 1955")
             for movie in try child.fetch(request) { child.delete(movie) }
             try child.save()

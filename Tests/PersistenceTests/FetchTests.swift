@@ -36,7 +36,7 @@ final class FetchTests: PersistenceTestCase {
     }
 
     private func titles(_ format: String, _ arguments: Any?..., sort: Bool = true) throws -> [String] {
-        let request = Movie.fetchRequest()
+        let request: FetchRequest<Movie> = Movie.fetchRequest()
         request.predicate = FetchPredicate(format: format, argumentArray: arguments)
         let result = try context.fetch(request).map(\.title)
         return sort ? result.sorted() : result
@@ -126,7 +126,7 @@ final class FetchTests: PersistenceTestCase {
         let all = try context.fetch(Movie.fetchRequest())
         for format in formats {
             let predicate = FetchPredicate(format: format)
-            let request = Movie.fetchRequest()
+            let request: FetchRequest<Movie> = Movie.fetchRequest()
             request.predicate = predicate
             let inSQL = try context.fetch(request).map(\.title).sorted()
             let inMemory = try all.filter { try predicate.evaluate(checking: $0) }.map(\.title).sorted()
@@ -136,7 +136,7 @@ final class FetchTests: PersistenceTestCase {
 
     func testSortingLimitAndOffset() throws {
         try seed()
-        let request = Movie.fetchRequest()
+        let request: FetchRequest<Movie> = Movie.fetchRequest()
         request.sortDescriptors = [FetchSortDescriptor(key: "year", ascending: false)]
         XCTAssertEqual(try context.fetch(request).map(\.year), [2005, 1986, 1984, 1982, 1979])
         request.fetchLimit = 2
@@ -144,14 +144,14 @@ final class FetchTests: PersistenceTestCase {
         XCTAssertEqual(try context.fetch(request).map(\.year), [1986, 1984])
         XCTAssertEqual(try context.count(for: request), 2)
 
-        let byDirector = Movie.fetchRequest()
+        let byDirector: FetchRequest<Movie> = Movie.fetchRequest()
         byDirector.sortDescriptors = [
             FetchSortDescriptor(keyPath: \Movie.director?.name, ascending: true),
             FetchSortDescriptor(keyPath: \Movie.title, ascending: false),
         ]
         XCTAssertEqual(try context.fetch(byDirector).map(\.title), ["Héroes", "The Terminator", "Aliens", "Blade Runner", "Alien"],
                        "nil sorts first")
-        let caseless = Movie.fetchRequest()
+        let caseless: FetchRequest<Movie> = Movie.fetchRequest()
         caseless.sortDescriptors = [FetchSortDescriptor(key: "rating", ascending: true)]
         XCTAssertEqual(try context.fetch(caseless).first?.title, "Blade Runner")
     }
@@ -164,7 +164,7 @@ final class FetchTests: PersistenceTestCase {
         context.delete(alien)
         blade.year = 2017
 
-        let request = Movie.fetchRequest()
+        let request: FetchRequest<Movie> = Movie.fetchRequest()
         request.predicate = FetchPredicate(format: "year > 2000")
         request.sortDescriptors = [FetchSortDescriptor(key: "year", ascending: true)]
         XCTAssertEqual(try context.fetch(request).map(\.title), ["Héroes", "Prometheus", "Blade Runner"])
@@ -232,12 +232,12 @@ final class FetchTests: PersistenceTestCase {
         XCTAssertFalse(faults[0].isFault)
 
         context.reset()
-        let eager = Movie.fetchRequest()
+        let eager: FetchRequest<Movie> = Movie.fetchRequest()
         eager.returnsObjectsAsFaults = false
         XCTAssertTrue(try context.fetch(eager).allSatisfy { !$0.isFault })
 
         context.reset()
-        let batched = Movie.fetchRequest()
+        let batched: FetchRequest<Movie> = Movie.fetchRequest()
         batched.fetchBatchSize = 2
         batched.sortDescriptors = [FetchSortDescriptor(key: "year", ascending: true)]
         let movies = try context.fetch(batched)
@@ -263,21 +263,21 @@ final class FetchTests: PersistenceTestCase {
         }
         XCTAssertTrue(unknownEntity?.message.contains("Its entities: Movie, Director") == true, unknownEntity?.message ?? "")
 
-        let unknownKey = Movie.fetchRequest()
+        let unknownKey: FetchRequest<Movie> = Movie.fetchRequest()
         unknownKey.predicate = FetchPredicate(format: "runtime > 90")
         let keyError = assertPersistenceError(.persistentStoreIncompatibleSchema) { _ = try context.fetch(unknownKey) }
         XCTAssertEqual(keyError?.key, "runtime")
 
-        let wrongType = Movie.fetchRequest()
+        let wrongType: FetchRequest<Movie> = Movie.fetchRequest()
         wrongType.predicate = FetchPredicate(format: "year == 'nineteen'")
         let typeError = assertPersistenceError(.coreData) { _ = try context.fetch(wrongType) }
         XCTAssertTrue(typeError?.message.contains("integer32") == true, typeError?.message ?? "")
 
-        let badSort = Movie.fetchRequest()
+        let badSort: FetchRequest<Movie> = Movie.fetchRequest()
         badSort.sortDescriptors = [FetchSortDescriptor(key: "actors", ascending: true)]
         assertPersistenceError(.coreData) { _ = try context.fetch(badSort) }
 
-        let badRegex = Movie.fetchRequest()
+        let badRegex: FetchRequest<Movie> = Movie.fetchRequest()
         badRegex.predicate = try? FetchPredicate(parsing: "title MATCHES %@", "(")
         if badRegex.predicate != nil { XCTAssertThrowsError(try context.fetch(badRegex)) }
     }

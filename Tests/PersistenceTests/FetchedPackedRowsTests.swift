@@ -19,7 +19,7 @@ final class FetchedPackedRowsTests: PersistenceTestCase {
         for ascending in [true, false] {
             let reader = container.newBackgroundContext()
             try reader.performAndWait {
-                let request = Movie.fetchRequest()
+                let request: FetchRequest<Movie> = Movie.fetchRequest()
                 request.sortDescriptors = [FetchSortDescriptor(keyPath: \Movie.year, ascending: ascending)]
                 let movies = try reader.fetch(request)
                 let expected: [(key: Int64, version: Int64, title: String)] = [(nearKey, 1, "Near"), (farKey, wideVersion, "Far")]

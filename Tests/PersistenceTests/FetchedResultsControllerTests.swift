@@ -92,7 +92,7 @@ final class FetchedResultsControllerTests: PersistenceTestCase {
     func testSectionNamesAreTheKeyValuesAsText() throws {
         gadget("x", rank: 3)
         gadget("x", rank: 10)
-        let request = Gadget.fetchRequest()
+        let request: FetchRequest<Gadget> = Gadget.fetchRequest()
         request.sortDescriptors = [FetchSortDescriptor(key: "rank", ascending: true)]
         let byRank = FetchedResultsController(fetchRequest: request, managedObjectContext: context,
                                               sectionNameKeyPath: "rank", cacheName: nil)
@@ -106,7 +106,7 @@ final class FetchedResultsControllerTests: PersistenceTestCase {
 
     func testARequestWithoutSortDescriptorsFailsWithCoreDatasMessage() throws {
         gadget("a", rank: 1)
-        let request = Gadget.fetchRequest()
+        let request: FetchRequest<Gadget> = Gadget.fetchRequest()
         let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context,
                                                   sectionNameKeyPath: nil, cacheName: nil)
         XCTAssertThrowsError(try controller.performFetch()) { error in
@@ -125,7 +125,7 @@ final class FetchedResultsControllerTests: PersistenceTestCase {
         gadget("b", rank: 1)
         gadget("a", rank: 2)
         gadget("b", rank: 3)
-        let request = Gadget.fetchRequest()
+        let request: FetchRequest<Gadget> = Gadget.fetchRequest()
         request.sortDescriptors = [FetchSortDescriptor(key: "rank", ascending: true)]
         let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context,
                                                   sectionNameKeyPath: "shelf", cacheName: nil)

@@ -147,7 +147,7 @@ final class InheritanceTests: PersistenceTestCase {
 
     func testAFetchOfAMiddleEntityIncludesItsSubentitiesUnlessToldNot() throws {
         try fillShelf()
-        let books = Book.fetchRequest()
+        let books: FetchRequest<Book> = Book.fetchRequest()
         XCTAssertEqual(titles(try viewContext.fetch(books)), ["Dune", "Dune, read aloud"])
         books.includesSubentities = false
         XCTAssertEqual(titles(try viewContext.fetch(books)), ["Dune"])
@@ -157,14 +157,14 @@ final class InheritanceTests: PersistenceTestCase {
 
     func testPredicatesAndSortsOnInheritedAttributesSpanTheFamily() throws {
         try fillShelf()
-        let request = Media.fetchRequest()
+        let request: FetchRequest<Media> = Media.fetchRequest()
         request.predicate = FetchPredicate(format: "title BEGINSWITH %@", "Dune")
         request.sortDescriptors = [FetchSortDescriptor(key: "title", ascending: false)]
         XCTAssertEqual(try viewContext.fetch(request).map(\.title), ["Dune, read aloud", "Dune"])
-        let longBooks = Book.fetchRequest()
+        let longBooks: FetchRequest<Book> = Book.fetchRequest()
         longBooks.predicate = FetchPredicate(format: "length > 100 AND shelf.name == %@", "Living room")
         XCTAssertEqual(try viewContext.fetch(longBooks).map(\.title), ["Dune"])
-        let shelves = Shelf.fetchRequest()
+        let shelves: FetchRequest<Shelf> = Shelf.fetchRequest()
         shelves.predicate = FetchPredicate(format: "ANY items.title == %@", "Blue")
         XCTAssertEqual(try viewContext.fetch(shelves).map(\.name), ["Living room"])
     }
@@ -173,10 +173,10 @@ final class InheritanceTests: PersistenceTestCase {
         try fillShelf()
         let album = Album(context: viewContext)
         album.title = "Kind of Blue"
-        let request = Media.fetchRequest()
+        let request: FetchRequest<Media> = Media.fetchRequest()
         request.predicate = FetchPredicate(format: "title CONTAINS %@", "Blue")
         XCTAssertEqual(titles(try viewContext.fetch(request)), ["Blue", "Kind of Blue"])
-        let books = Book.fetchRequest()
+        let books: FetchRequest<Book> = Book.fetchRequest()
         books.predicate = FetchPredicate(format: "title CONTAINS %@", "Blue")
         XCTAssertEqual(try viewContext.fetch(books), [], "an album is not a book")
 
@@ -190,7 +190,7 @@ final class InheritanceTests: PersistenceTestCase {
 
     func testBatchedFaultsOfSeveralEntitiesFireWithTheirOwnValues() throws {
         try fillShelf()
-        let request = Media.fetchRequest()
+        let request: FetchRequest<Media> = Media.fetchRequest()
         request.fetchBatchSize = 2
         request.sortDescriptors = [FetchSortDescriptor(key: "title", ascending: true)]
         let items = try viewContext.fetch(request)
@@ -239,7 +239,7 @@ final class InheritanceTests: PersistenceTestCase {
         viewContext.reset()
         let read = try XCTUnwrap(try viewContext.fetch(ShelfTag.fetchRequest()).first)
         XCTAssertEqual(Set(read.items.map { $0.entity.name }), ["Audiobook", "Album"])
-        let tagged = Media.fetchRequest()
+        let tagged: FetchRequest<Media> = Media.fetchRequest()
         tagged.predicate = FetchPredicate(format: "ANY tags.name == %@", "favourites")
         XCTAssertEqual(titles(try viewContext.fetch(tagged)), ["Blue", "Dune, read aloud"])
     }

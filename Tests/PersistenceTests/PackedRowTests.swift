@@ -89,7 +89,7 @@ final class PackedRowTests: PersistenceTestCase {
         try context.save()
         let reader = container.newBackgroundContext()
         try reader.performAndWait {
-            let request = Movie.fetchRequest()
+            let request: FetchRequest<Movie> = Movie.fetchRequest()
             request.sortDescriptors = [FetchSortDescriptor(keyPath: \Movie.year, ascending: true)]
             let movies = try reader.fetch(request)
             XCTAssertEqual(movies.count, 2)
@@ -271,7 +271,7 @@ final class PackedRowTests: PersistenceTestCase {
         var blocks: [Weak] = []
         var reader: ManagedObjectContext? = container.newBackgroundContext()
         try reader!.performAndWait {
-            let request = Sample.fetchRequest()
+            let request: FetchRequest<Sample> = Sample.fetchRequest()
             request.sortDescriptors = [FetchSortDescriptor(keyPath: \Sample.large, ascending: true)]
             let samples = try reader!.fetch(request)
             let distinct = Set(samples.compactMap { $0.packedRow.map { ObjectIdentifier($0.block) } })

@@ -81,7 +81,7 @@ final class PredicateDepthLimitTests: PersistenceTestCase {
         XCTAssertTrue(deep.predicateFormat.contains("more than \(PredicateNode.maximumDepth) deep"), deep.predicateFormat)
         XCTAssertEqual(deep, try Self.deepPredicate(7_400))
         XCTAssertEqual(Set([deep, deep]).count, 1)
-        let request = Movie.fetchRequest()
+        let request: FetchRequest<Movie> = Movie.fetchRequest()
         request.predicate = deep
         XCTAssertThrowsError(try context.fetch(request)) { Self.assertTooDeep($0) }
         let movie = makeMovie("Rope")
@@ -130,7 +130,7 @@ final class PredicateDepthLimitTests: PersistenceTestCase {
         XCTAssertEqual(messages.all.count, 2)
         XCTAssertEqual(messages.all.last, "same")
         let fetcher = container.newBackgroundContext()
-        let request = Movie.fetchRequest()
+        let request: FetchRequest<Movie> = Movie.fetchRequest()
         request.predicate = deepest
         let onQueue = try fetcher.performAndWait { try fetcher.fetch(request).map(\.title) }
         XCTAssertEqual(onQueue.count, try context.fetch(request).count)

@@ -60,7 +60,7 @@ final class PredicateNilAndNaNTests: PersistenceTestCase {
         lines = try predicateDisagreements(predicates, build: buildMovies)
         XCTAssertTrue(lines.isEmpty, "\(lines.count) of \(predicates.count) disagree:\n" + lines.joined(separator: "\n"))
 
-        let request = Movie.fetchRequest()
+        let request: FetchRequest<Movie> = Movie.fetchRequest()
         request.predicate = try FetchPredicate(parsing: "director.name ==[c] studio.name")
         XCTAssertEqual(Set(try context.fetch(request).map(\.title)), ["both", "neither"])
         request.predicate = try FetchPredicate(parsing: "director.name !=[c] studio.name")

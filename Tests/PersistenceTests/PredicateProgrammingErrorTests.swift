@@ -44,7 +44,7 @@ final class PredicateProgrammingErrorTests: PersistenceTestCase {
         }
         XCTAssertFalse(broken.evaluate(with: movie))
         XCTAssertEqual(reported.errors.count, 2, "evaluating it reports the parser's error again")
-        let request = Movie.fetchRequest()
+        let request: FetchRequest<Movie> = Movie.fetchRequest()
         request.predicate = .and([FetchPredicate(format: "year > 0"), broken])
         XCTAssertThrowsError(try context.fetch(request)) { error in
             XCTAssertTrue("\(error)".contains(parserError.message), "\(error)")
@@ -69,7 +69,7 @@ final class PredicateProgrammingErrorTests: PersistenceTestCase {
         XCTAssertTrue(substitutionError.message.contains("$YEAR"), substitutionError.message)
         makeMovie("Heat", year: 1995)
         try context.save()
-        let request = Movie.fetchRequest()
+        let request: FetchRequest<Movie> = Movie.fetchRequest()
         request.predicate = half
         XCTAssertThrowsError(try context.fetch(request)) { error in
             XCTAssertTrue("\(error)".contains(substitutionError.message), "\(error)")

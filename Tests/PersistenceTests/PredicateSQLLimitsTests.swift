@@ -58,7 +58,7 @@ final class PredicateSQLLimitsTests: PersistenceTestCase {
             try FetchPredicate(parsing: "ANY director.movies.title IN %@", titles),
         ])
         // Past SQLite's present limit on arguments, in SQL only (memory evaluation of it is the lists above).
-        let request = Movie.fetchRequest()
+        let request: FetchRequest<Movie> = Movie.fetchRequest()
         let evenYears = (0...32_766).map { $0 * 2 }
         request.predicate = try FetchPredicate(parsing: "year IN %@", evenYears)
         XCTAssertEqual(Set(try context.fetch(request).map(\.title)), ["Vertigo", "Rope", "Ann\0", "naïve", ""])
@@ -82,7 +82,7 @@ final class PredicateSQLLimitsTests: PersistenceTestCase {
             return sample
         }
         try context.save()
-        let request = Movie.fetchRequest()
+        let request: FetchRequest<Movie> = Movie.fetchRequest()
         request.predicate = try FetchPredicate(parsing: "director IN %@", Array(directors.dropFirst(100)))
         XCTAssertEqual(try context.fetch(request).map(\.title), ["Vertigo"])
         request.predicate = try FetchPredicate(parsing: "director IN %@", Array(directors.dropFirst(100)) as [Any] + [NSNull()])
@@ -95,7 +95,7 @@ final class PredicateSQLLimitsTests: PersistenceTestCase {
             case "bytes IN %@": values = chosen.map { $0.bytes! }
             default: values = chosen.map { $0.text! }
             }
-            let fetch = Sample.fetchRequest()
+            let fetch: FetchRequest<Sample> = Sample.fetchRequest()
             fetch.predicate = try FetchPredicate(parsing: format, argumentArray: [values])
             XCTAssertEqual(Set(try context.fetch(fetch).map(\.objectID)), Set(chosen.map(\.objectID)), format)
         }

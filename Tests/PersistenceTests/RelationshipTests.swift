@@ -44,7 +44,7 @@ final class RelationshipTests: PersistenceTestCase {
 
         let reader = container.newBackgroundContext()
         try reader.performAndWait {
-            let request = Actor.fetchRequest()
+            let request: FetchRequest<Actor> = Actor.fetchRequest()
             request.predicate = FetchPredicate(format: "name == %@", "Al Pacino")
             let fetched = try XCTUnwrap(reader.fetch(request).first)
             XCTAssertEqual(Set(fetched.movies.map(\.title)), ["Alien", "Heat"])

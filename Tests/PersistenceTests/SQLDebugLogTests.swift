@@ -25,7 +25,7 @@ final class SQLDebugLogTests: MigrationTestCase {
 
     /// Films made since 1970, by title: the fetch most tests log.
     private func recentFilms() -> FetchRequest<Movie> {
-        let request = Movie.fetchRequest()
+        let request: FetchRequest<Movie> = Movie.fetchRequest()
         request.predicate = FetchPredicate(format: "year >= %@", 1970)
         request.sortDescriptors = [FetchSortDescriptor(keyPath: \Movie.title, ascending: true)]
         return request
@@ -125,7 +125,7 @@ final class SQLDebugLogTests: MigrationTestCase {
 
     func testACountShowsTheCountAndNoRows() throws {
         try threeFilms()
-        let request = Movie.fetchRequest()
+        let request: FetchRequest<Movie> = Movie.fetchRequest()
         request.predicate = FetchPredicate(format: "year < %@", 1980)
         let (count, lines) = try PersistenceDebugLog.capture { try context.count(for: request) }
         XCTAssertEqual(count, 2)
@@ -234,7 +234,7 @@ final class SQLDebugLogTests: MigrationTestCase {
             DispatchQueue.concurrentPerform(iterations: 8) { _ in
                 let reader = container.newBackgroundContext()
                 reader.performAndWait {
-                    let request = Movie.fetchRequest()
+                    let request: FetchRequest<Movie> = Movie.fetchRequest()
                     request.predicate = FetchPredicate(format: "year >= %@", 1970)
                     _ = try? reader.fetch(request)
                 }
@@ -251,7 +251,7 @@ final class SQLDebugLogTests: MigrationTestCase {
         let counted = Mutex(0)
         let container: PersistentContainer = self.container
         @Sendable func fetchRecent(in reader: ManagedObjectContext) {
-            let request = Movie.fetchRequest()
+            let request: FetchRequest<Movie> = Movie.fetchRequest()
             request.predicate = FetchPredicate(format: "year >= %@", 1970)
             _ = try? reader.fetch(request)
         }

@@ -56,7 +56,7 @@ final class SubentityKeyPathTests: PersistenceTestCase {
     }
 
     private func labels(_ format: String, _ arguments: Any...) throws -> [String] {
-        let request = Mood.fetchRequest()
+        let request: FetchRequest<Mood> = Mood.fetchRequest()
         request.predicate = FetchPredicate(format: format, argumentArray: arguments)
         return try context.fetch(request).map(\.label).sorted()
     }
@@ -71,7 +71,7 @@ final class SubentityKeyPathTests: PersistenceTestCase {
         XCTAssertEqual(try storeInteger("SELECT COUNT(*) FROM ZREGION WHERE ZPOPULATION1 > 0"), 2)
         XCTAssertEqual(try labels("province.population > 14"), ["awe", "calm"])
         XCTAssertEqual(try labels("country.name == %@ AND province.population > 14", "Norway"), ["calm"])
-        let count = Mood.fetchRequest()
+        let count: FetchRequest<Mood> = Mood.fetchRequest()
         count.predicate = FetchPredicate(format: "country.name == %@", "Norway")
         XCTAssertEqual(try context.count(for: count), 2)
     }
@@ -108,7 +108,7 @@ final class SubentityKeyPathTests: PersistenceTestCase {
 
     func testSortingByAKeyPathThroughASubentity() throws {
         func sorted(_ descriptors: [FetchSortDescriptor]) throws -> [String] {
-            let request = Mood.fetchRequest()
+            let request: FetchRequest<Mood> = Mood.fetchRequest()
             request.sortDescriptors = descriptors
             return try context.fetch(request).map(\.label)
         }
@@ -163,7 +163,7 @@ final class SubentityKeyPathTests: PersistenceTestCase {
         // `home` leads to Region; `population` belongs to Country and Province only. Core Data resolves the key
         // path against Region and refuses it, even where every related row is a country.
         try saved()
-        let request = Mood.fetchRequest()
+        let request: FetchRequest<Mood> = Mood.fetchRequest()
         request.predicate = FetchPredicate(format: "home.population > 10")
         let error = assertPersistenceError(.persistentStoreIncompatibleSchema) { _ = try context.fetch(request) }
         XCTAssertTrue(error?.message.contains("Region has no property named 'population'") == true, error?.message ?? "")

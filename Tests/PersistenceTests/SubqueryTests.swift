@@ -16,7 +16,7 @@ final class SubqueryTests: PersistenceTestCase {
     }
 
     private func titles(_ format: String, _ arguments: Any?...) throws -> [String] {
-        let request = Movie.fetchRequest()
+        let request: FetchRequest<Movie> = Movie.fetchRequest()
         request.predicate = FetchPredicate(format: format, argumentArray: arguments)
         request.sortDescriptors = [FetchSortDescriptor(keyPath: \Movie.title, ascending: true)]
         let reader = container.newBackgroundContext()
@@ -45,7 +45,7 @@ final class SubqueryTests: PersistenceTestCase {
         bea.name = "Bea"
         unsaved.actors = [bea]
         XCTAssertTrue(try predicate.evaluate(checking: unsaved))
-        let request = Movie.fetchRequest()
+        let request: FetchRequest<Movie> = Movie.fetchRequest()
         request.predicate = predicate
         XCTAssertEqual(Set(try context.fetch(request).map(\.title)), ["Alien", "Heat", "Blow-Up"])
     }
@@ -76,7 +76,7 @@ final class SubqueryTests: PersistenceTestCase {
         let template = FetchPredicate(format: "SUBQUERY(actors, $a, $a.name BEGINSWITH $prefix).@count > 0")
         let bound = template.withSubstitutionVariables(["prefix": "C", "a": "ignored"])
         XCTAssertEqual(bound.predicateFormat, #"SUBQUERY(actors, $a, $a.name BEGINSWITH "C").@count > 0"#)
-        let request = Movie.fetchRequest()
+        let request: FetchRequest<Movie> = Movie.fetchRequest()
         request.predicate = bound
         XCTAssertEqual(Set(try context.fetch(request).map(\.title)), ["Heat", "Ran"])
         XCTAssertThrowsError(try template.withSubstitutionVariables(checking: [:]))
@@ -121,7 +121,7 @@ final class SubqueryTests: PersistenceTestCase {
         XCTAssertThrowsError(try predicate.evaluate(checking: movie)) { error in
             XCTAssertTrue("\(error)".contains("SUBQUERY needs a to-many key path"), "\(error)")
         }
-        let request = Movie.fetchRequest()
+        let request: FetchRequest<Movie> = Movie.fetchRequest()
         request.predicate = predicate
         let reader = container.newBackgroundContext()
         XCTAssertThrowsError(try reader.performAndWait { try reader.fetch(request) }) { error in

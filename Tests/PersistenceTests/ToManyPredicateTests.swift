@@ -38,7 +38,7 @@ final class ToManyPredicateTests: PersistenceTestCase {
         let predicate = FetchPredicate(format: "actors.name CONTAINS %@", "Novak")
         let lines = try predicateDisagreements([predicate], build: build)
         XCTAssertTrue(lines.isEmpty, lines.joined(separator: "\n"))
-        let request = Movie.fetchRequest()
+        let request: FetchRequest<Movie> = Movie.fetchRequest()
         request.predicate = predicate
         XCTAssertEqual(try context.fetch(request).map(\.title), ["Vertigo"])
     }

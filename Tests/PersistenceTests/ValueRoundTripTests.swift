@@ -13,7 +13,7 @@ final class ValueRoundTripTests: PersistenceTestCase {
             try context.save()
             let reader = container.newBackgroundContext()
             let stored: String? = try reader.performAndWait {
-                let request = Sample.fetchRequest()
+                let request: FetchRequest<Sample> = Sample.fetchRequest()
                 request.predicate = FetchPredicate(format: "SELF == %@", sample)
                 return try reader.fetch(request).first?.text
             }
@@ -68,7 +68,7 @@ final class ValueRoundTripTests: PersistenceTestCase {
         for format in formats {
             let argument: Any = format.hasSuffix("IN %@") ? ["Ann\0"] : "Ann\0"
             let predicate = FetchPredicate(format: format, argument)
-            let request = Sample.fetchRequest()
+            let request: FetchRequest<Sample> = Sample.fetchRequest()
             request.predicate = predicate
             let unsaved = Set(try context.fetch(request).compactMap(\.text))
             try context.save()
@@ -78,7 +78,7 @@ final class ValueRoundTripTests: PersistenceTestCase {
             XCTAssertEqual(saved, unsaved, "\(format): SQL and memory disagree")
             XCTAssertEqual(stored, unsaved, "\(format): SQL and memory disagree")
         }
-        let request = Sample.fetchRequest()
+        let request: FetchRequest<Sample> = Sample.fetchRequest()
         request.predicate = FetchPredicate(format: "text == %@", "Ann\0")
         let reader = container.newBackgroundContext()
         XCTAssertEqual(try reader.performAndWait { try reader.fetch(request).map(\.text) }, ["Ann\0"])

@@ -42,7 +42,7 @@ final class WeakRegistrationTests: PersistenceTestCase {
     }
 
     private static func fetchMovies(in context: ManagedObjectContext) throws -> [Movie] {
-        let request = Movie.fetchRequest()
+        let request: FetchRequest<Movie> = Movie.fetchRequest()
         request.sortDescriptors = [FetchSortDescriptor(key: "title", ascending: true)]
         return try context.fetch(request)
     }

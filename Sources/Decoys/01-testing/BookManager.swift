@@ -61,7 +61,7 @@ public struct BookManager {
         if Decoy.isActive("find-in-swift") {
             return try workingContext.fetch(Book.fetchRequest()).first { $0.title == title }
         }
-        let request = Book.fetchRequest()
+        let request: FetchRequest<Book> = Book.fetchRequest()
         // Mistakes: no predicate at all; a prefix match; a match that ignores case.
         if Decoy.isActive("find-by-prefix") {
             request.predicate = FetchPredicate(format: "title BEGINSWITH %@", title)

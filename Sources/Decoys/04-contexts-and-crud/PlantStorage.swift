@@ -34,7 +34,7 @@ public final class PlantStorage {
     }
 
     public func allPlants() throws -> [Plant] {
-        let request = Plant.fetchRequest()
+        let request: FetchRequest<Plant> = Plant.fetchRequest()
         // Mistake: fetched in a context made for the call: the plants' context is gone once it returns.
         if Decoy.isActive("all-from-throwaway-context") {
             request.sortDescriptors = [FetchSortDescriptor(keyPath: \Plant.name, ascending: true)]
@@ -59,7 +59,7 @@ public final class PlantStorage {
     }
 
     public func plants(notWateredSince date: Date) throws -> [Plant] {
-        let request = Plant.fetchRequest()
+        let request: FetchRequest<Plant> = Plant.fetchRequest()
         // Mistake: every plant is fetched, sorted by the store, and Swift picks the ones to return.
         if Decoy.isActive("not-watered-filtered-in-swift") {
             request.sortDescriptors = [FetchSortDescriptor(keyPath: \Plant.name, ascending: true)]
@@ -87,7 +87,7 @@ public final class PlantStorage {
         request.sortDescriptors = [FetchSortDescriptor(keyPath: \Plant.name, ascending: true)]
         // Mistake: the predicate is built, but the request that is fetched is another one, without it.
         if Decoy.isActive("predicate-ignored") {
-            let all = Plant.fetchRequest()
+            let all: FetchRequest<Plant> = Plant.fetchRequest()
             all.sortDescriptors = request.sortDescriptors
             return try viewContext.fetch(all)
         }

@@ -31,7 +31,7 @@ public final class ReadingDataSource: @unchecked Sendable {
         let work: @Sendable () -> Void = {
             do {
                 if Decoy.isActive("objects-handed-across") {
-                    let request = Reading.fetchRequest()
+                    let request: FetchRequest<Reading> = Reading.fetchRequest()
                     request.predicate = FetchPredicate(format: "station == %@", station)
                     request.sortDescriptors = [FetchSortDescriptor(key: "takenAt", ascending: true)]
                     let readings = try context.fetch(request)
@@ -44,7 +44,7 @@ public final class ReadingDataSource: @unchecked Sendable {
                 }
                 if Decoy.isActive("ids-from-filled-objects") {
                     // Mistake: fetches the readings themselves, filled, and keeps only their IDs.
-                    let request = Reading.fetchRequest()
+                    let request: FetchRequest<Reading> = Reading.fetchRequest()
                     request.predicate = FetchPredicate(format: "station == %@", station)
                     request.sortDescriptors = [FetchSortDescriptor(key: "takenAt", ascending: true)]
                     request.returnsObjectsAsFaults = false
@@ -56,7 +56,7 @@ public final class ReadingDataSource: @unchecked Sendable {
                 if Decoy.isActive("ids-from-faulting-objects") {
                     // Mistake: fetches the readings themselves, as faults (nothing is read from them, so no value
                     // arrives), and keeps only their IDs: every row is still read and an object made for each.
-                    let request = Reading.fetchRequest()
+                    let request: FetchRequest<Reading> = Reading.fetchRequest()
                     request.predicate = FetchPredicate(format: "station == %@", station)
                     request.sortDescriptors = [FetchSortDescriptor(key: "takenAt", ascending: true)]
                     let ids = try context.fetch(request).map(\.objectID)

@@ -11,7 +11,7 @@ public final class ReadingStatistics {
     }
 
     public func readings(of station: String, from start: Date, before end: Date) throws -> [Reading] {
-        let request = Reading.fetchRequest()
+        let request: FetchRequest<Reading> = Reading.fetchRequest()
         if Decoy.isActive("period-end-included") {
             request.predicate = FetchPredicate(format: "station == %@ AND takenAt >= %@ AND takenAt <= %@",
                                                    station, start, end)
@@ -49,7 +49,7 @@ public final class ReadingStatistics {
     }
 
     public func count(of station: String, below celsius: Double) throws -> Int {
-        let request = Reading.fetchRequest()
+        let request: FetchRequest<Reading> = Reading.fetchRequest()
         let comparison = Decoy.isActive("freezing-point-counted") ? "<=" : "<"
         request.predicate = FetchPredicate(format: "station == %@ AND celsius \(comparison) %@", station, celsius)
         if Decoy.isActive("count-by-fetching") {

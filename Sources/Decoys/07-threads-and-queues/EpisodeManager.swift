@@ -94,13 +94,13 @@ public final class EpisodeManager: Sendable {
         let main = mainContext
         if Decoy.isActive("titles-fetched-off-queue") {
             // Document 000's "BAD" example: the main context fetched on whatever thread runs this task.
-            let request = Episode.fetchRequest()
+            let request: FetchRequest<Episode> = Episode.fetchRequest()
             request.predicate = FetchPredicate(format: "listened == %@", false)
             request.sortDescriptors = [FetchSortDescriptor(keyPath: \Episode.title, ascending: true)]
             return try main.fetch(request).map(\.title)
         }
         return try await main.perform {
-            let request = Episode.fetchRequest()
+            let request: FetchRequest<Episode> = Episode.fetchRequest()
             // Mistake: on the right queue, but every episode is fetched and Swift picks and sorts the titles.
             if Decoy.isActive("titles-filtered-in-swift") {
                 return try main.fetch(request).filter { !$0.listened }.map(\.title).sorted()

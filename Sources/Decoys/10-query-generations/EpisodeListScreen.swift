@@ -15,7 +15,7 @@ public final class EpisodeListScreen {
     }
 
     public func reload() throws {
-        let request = Episode.fetchRequest()
+        let request: FetchRequest<Episode> = Episode.fetchRequest()
         request.sortDescriptors = [FetchSortDescriptor(keyPath: \Episode.number, ascending: true)]
         episodes = try context.fetch(request)
     }
@@ -82,7 +82,7 @@ public final class EpisodeListScreen {
             guard let existing = try? context.existingObject(with: episode.objectID) as? Episode else { return nil }
             return existing.title
         }
-        let stillThere = Episode.fetchRequest()
+        let stillThere: FetchRequest<Episode> = Episode.fetchRequest()
         stillThere.predicate = FetchPredicate(format: "SELF == %@", episode.objectID)
         // Mistake: the check is made in a new context, which reads the newest data, not the screen's generation.
         let checker = Decoy.isActive("title-checks-fresh-context") ? container.newBackgroundContext() : context

@@ -19,7 +19,7 @@ public final class FlashcardLibrary {
         if Decoy.isActive("restart-by-saving") {
             // Loads every card and saves: correct in the store, but no batch — and the view context hears nothing.
             return try background.performAndWait {
-                let request = Flashcard.fetchRequest()
+                let request: FetchRequest<Flashcard> = Flashcard.fetchRequest()
                 request.predicate = FetchPredicate(format: "deck.name == %@", name)
                 let cards = try background.fetch(request)
                 for card in cards { card.box = 1 }
@@ -63,7 +63,7 @@ public final class FlashcardLibrary {
         if Decoy.isActive("delete-through-context") {
             // Deletes object by object and saves: the slow way, and the view context is not told either.
             return try background.performAndWait {
-                let request = FlashcardDeck.fetchRequest()
+                let request: FetchRequest<FlashcardDeck> = FlashcardDeck.fetchRequest()
                 request.predicate = FetchPredicate(format: "archived == YES")
                 let decks = try background.fetch(request)
                 let count = decks.reduce(0) { $0 + 1 + $1.cards.count }

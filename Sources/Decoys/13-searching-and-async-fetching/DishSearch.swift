@@ -34,7 +34,7 @@ public enum DishSearch {
     }
 
     public static func fetchRequest(matching text: String) throws -> FetchRequest<Dish> {
-        let request = Dish.fetchRequest()
+        let request: FetchRequest<Dish> = Dish.fetchRequest()
         request.predicate = try predicate(for: text)
         // Mistake: no sort; the store's order is whatever it is.
         if !Decoy.isActive("search-unsorted") {

@@ -15,7 +15,7 @@ public final class Inbox {
         if !Decoy.isActive("inbox-without-merging") {
             context.automaticallyMergesChangesFromParent = true
         }
-        let request = MailMessage.fetchRequest()
+        let request: FetchRequest<MailMessage> = MailMessage.fetchRequest()
         if Decoy.isActive("inbox-sorted-by-date-first") {
             // Newest first across the whole inbox, then by folder: a folder's messages are no longer together.
             request.sortDescriptors = [

@@ -25,7 +25,7 @@ struct NaiveBookManager {
     }
 
     func allTitles() throws -> [String] {
-        let request = Book.fetchRequest()
+        let request: FetchRequest<Book> = Book.fetchRequest()
         request.sortDescriptors = [FetchSortDescriptor(keyPath: \Book.title, ascending: true)]
         return try context.fetch(request).map(\.title)
     }

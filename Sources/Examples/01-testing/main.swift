@@ -68,7 +68,7 @@ for (title, author) in [("Emma", "Jane Austen"), ("Persuasion", "Jane Austen"), 
 }
 try shelf.save()
 // region: fetch-with-predicate
-let byAusten = Book.fetchRequest()
+let byAusten: FetchRequest<Book> = Book.fetchRequest()
 byAusten.predicate = FetchPredicate(format: "author == %@", "Jane Austen")               // only rows that match
 byAusten.sortDescriptors = [FetchSortDescriptor(keyPath: \Book.title, ascending: true)]  // in this order
 byAusten.fetchLimit = 10                                                                 // at most ten rows

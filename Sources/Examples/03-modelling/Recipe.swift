@@ -7,11 +7,21 @@ final class Recipe: ManagedObject {
     @Managed var title: String
     @Managed var servings: Int
     @Managed var steps: NSOrderedSet
+
+    /// The typed request, as Xcode's generated extension declares it: `ManagedObject`'s own is untyped.
+    class func fetchRequest() -> FetchRequest<Recipe> {
+        FetchRequest<Recipe>(entityName: "Recipe")
+    }
 }
 
 final class Step: ManagedObject {
     @Managed var text: String
     @Managed var minutes: Int?
     @Managed var recipe: Recipe?
+
+    /// A request for this entity, typed: the class method Xcode's code generation writes.
+    class func fetchRequest() -> FetchRequest<Step> {
+        FetchRequest<Step>(entityName: "Step")
+    }
 }
 // endregion: classes

@@ -33,7 +33,7 @@ let context = container.viewContext
 func freshRead() throws -> [String] {
     let reader = container.newBackgroundContext()
     return try reader.performAndWait {
-        let request = Recipe.fetchRequest()
+        let request: FetchRequest<Recipe> = Recipe.fetchRequest()
         request.sortDescriptors = [FetchSortDescriptor(keyPath: \Recipe.title, ascending: true)]
         return try reader.fetch(request).map { "\($0.title) (\($0.servings)): " + ($0.steps.array as! [Step]).map(\.text).joined(separator: " → ") }
     }

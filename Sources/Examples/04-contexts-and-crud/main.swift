@@ -17,7 +17,7 @@ let observer = container.newBackgroundContext()
 func storeHolds() throws -> String {
     try observer.performAndWait {
         observer.reset()                            // forget what it read before; read the store afresh
-        let request = Plant.fetchRequest()
+        let request: FetchRequest<Plant> = Plant.fetchRequest()
         request.sortDescriptors = [FetchSortDescriptor(keyPath: \Plant.name, ascending: true)]
         let plants = try observer.fetch(request)
         return plants.isEmpty ? "nothing" : plants.map { $0.name + ($0.wateredOn == nil ? "" : " (watered)") }
@@ -39,10 +39,10 @@ print("   after save  — the context has changes: \(context.hasChanges); the st
 print("")
 print("2. Fetch: a request, optionally a predicate and sort descriptors, run by a context")
 // region: fetch
-let everything = Plant.fetchRequest()               // FetchRequest<Plant>: every plant, in no promised order
-let byName = Plant.fetchRequest()
+let everything: FetchRequest<Plant> = Plant.fetchRequest()  // the type spelt out; every plant, in no promised order
+let byName: FetchRequest<Plant> = Plant.fetchRequest()
 byName.sortDescriptors = [FetchSortDescriptor(keyPath: \Plant.name, ascending: true)]
-let startingWithT = Plant.fetchRequest()
+let startingWithT: FetchRequest<Plant> = Plant.fetchRequest()
 startingWithT.predicate = FetchPredicate(format: "name BEGINSWITH %@", "T")
 // endregion: fetch
 print("   no sort descriptor: \(try context.fetch(everything).map(\.name)) (an order you cannot rely on)")

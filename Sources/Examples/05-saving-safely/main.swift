@@ -15,7 +15,7 @@ let context = container.viewContext
 func storeHolds() throws -> [String] {
     let reader = container.newBackgroundContext()
     return try reader.performAndWait {
-        let request = Plant.fetchRequest()
+        let request: FetchRequest<Plant> = Plant.fetchRequest()
         request.sortDescriptors = [FetchSortDescriptor(keyPath: \Plant.name, ascending: true)]
         return try reader.fetch(request).map(\.name)
     }

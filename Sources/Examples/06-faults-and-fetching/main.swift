@@ -46,7 +46,7 @@ print("\(readingCount) readings saved through a background context; the view con
 print("")
 print("1. A fetch returns faults unless asked not to")
 // region: faults
-let request = Reading.fetchRequest()                   // returnsObjectsAsFaults is true by default
+let request: FetchRequest<Reading> = Reading.fetchRequest()  // returnsObjectsAsFaults is true by default
 let readings = try context.fetch(request)
 let first = readings[0]
 print("   fetched \(readings.count); the first is a fault: \(first.isFault)")
@@ -61,7 +61,7 @@ final class ArrivalCounter { var count = 0 }
 let arrived = ArrivalCounter()
 Reading.arrivals.observe { _ in arrived.count += 1 }
 for asFaults in [true, false] {
-    let lastDay = Reading.fetchRequest()
+    let lastDay: FetchRequest<Reading> = Reading.fetchRequest()
     lastDay.predicate = FetchPredicate(format: "takenAt >= %@", start.addingTimeInterval(Double(readingCount - 288) * 300))
     lastDay.returnsObjectsAsFaults = asFaults
     arrived.count = 0
@@ -81,7 +81,7 @@ func average(asFaults: Bool) throws -> (Double, Double) {
     let reader = container.newBackgroundContext()
     return try reader.performAndWait {
         try timed {
-            let request = Reading.fetchRequest()
+            let request: FetchRequest<Reading> = Reading.fetchRequest()
             request.returnsObjectsAsFaults = asFaults
             let readings = try reader.fetch(request)
             return readings.reduce(0) { $0 + $1.celsius } / Double(readings.count)
@@ -99,7 +99,7 @@ for asFaults in [true, false] {
 print("")
 print("2. Counting: fetch and count the array, or let the store count")
 // region: count
-let frosty = Reading.fetchRequest()
+let frosty: FetchRequest<Reading> = Reading.fetchRequest()
 frosty.predicate = FetchPredicate(format: "celsius < %@", 0.0)
 let (fetched, fetchSeconds) = try timed { try context.fetch(frosty) }
 print("   fetch(_:).count = \(fetched.count) in \(ms(fetchSeconds)); objects in the context while the array lives: "
@@ -112,7 +112,7 @@ print("   count(for:)     = \(counted) in \(ms(countSeconds)); objects now in th
 print("")
 print("3. An ID whose row is gone: object(with:) against existingObject(with:)")
 // The ID of the oldest reading, which a background context then deletes.
-let oldest = Reading.fetchRequest()
+let oldest: FetchRequest<Reading> = Reading.fetchRequest()
 oldest.sortDescriptors = [FetchSortDescriptor(keyPath: \Reading.takenAt, ascending: true)]
 oldest.fetchLimit = 1
 let oldestID = try context.fetch(oldest)[0].objectID

@@ -53,7 +53,7 @@ let badDone = Flag()
 // region: bad
 DispatchQueue.global().async {                 // a network callback, say: some background thread
     let episodes = viewContext.performAndWait {    // the fetch itself runs on the main queue…
-        let request = Episode.fetchRequest()
+        let request: FetchRequest<Episode> = Episode.fetchRequest()
         request.sortDescriptors = [FetchSortDescriptor(keyPath: \Episode.title, ascending: true)]
         return (try? viewContext.fetch(request)) ?? []
     }
@@ -68,7 +68,7 @@ let goodDone = Flag()
 // region: good
 DispatchQueue.global().async {
     let titles = viewContext.performAndWait {  // runs on the main queue, returns when done
-        let request = Episode.fetchRequest()
+        let request: FetchRequest<Episode> = Episode.fetchRequest()
         request.sortDescriptors = [FetchSortDescriptor(keyPath: \Episode.title, ascending: true)]
         return ((try? viewContext.fetch(request)) ?? []).map(\.title)  // values leave the block, objects do not
     }
@@ -191,7 +191,7 @@ let reader = container.newBackgroundContext()
 func storeCount() throws -> Int { try reader.performAndWait { try reader.count(for: Episode.fetchRequest()) } }
 func storeTitles() throws -> [String] {
     try reader.performAndWait {
-        let request = Episode.fetchRequest()
+        let request: FetchRequest<Episode> = Episode.fetchRequest()
         request.sortDescriptors = [FetchSortDescriptor(keyPath: \Episode.title, ascending: true)]
         return try reader.fetch(request).map(\.title)
     }

@@ -66,7 +66,7 @@ final class SaveRecorder: @unchecked Sendable {
 
 /// What a context's list shows: its episodes by number.
 func list(_ context: ManagedObjectContext) throws -> String {
-    let request = Episode.fetchRequest()
+    let request: FetchRequest<Episode> = Episode.fetchRequest()
     request.sortDescriptors = [FetchSortDescriptor(keyPath: \Episode.number, ascending: true)]
     return try context.fetch(request).map { "\($0.number) \($0.title)" }.joined(separator: " · ")
 }
@@ -199,7 +199,7 @@ do {
 extension ManagedObjectContext {
     /// The episode with `number` in this context, fetched.
     func fetchEpisode(_ number: Int) -> Episode? {
-        let request = Episode.fetchRequest()
+        let request: FetchRequest<Episode> = Episode.fetchRequest()
         request.predicate = FetchPredicate(format: "number == %d", number)
         return (try? fetch(request))?.first
     }

@@ -127,7 +127,7 @@ pickerContext.persistentStoreCoordinator = blog.persistentStoreCoordinator
 guard let edited = try editorContext.existingObject(with: draft.objectID) as? Post else {
     throw NotAPost(draft.objectID)
 }
-let request = User.fetchRequest()
+let request: FetchRequest<User> = User.fetchRequest()
 request.predicate = FetchPredicate(format: "name == %@", "Ann")
 let picked = try pickerContext.fetch(request)[0]   // Ann, as the picker hands her back: its own object
 // region: object-across

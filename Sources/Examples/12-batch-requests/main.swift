@@ -104,7 +104,7 @@ do {
     // endregion: stale
     let reader = container.newBackgroundContext()
     let stored = try reader.performAndWait {
-        let request = Flashcard.fetchRequest()
+        let request: FetchRequest<Flashcard> = Flashcard.fetchRequest()
         request.predicate = FetchPredicate(format: "deck.code == 'es'")
         request.sortDescriptors = [FetchSortDescriptor(keyPath: \Flashcard.front, ascending: true)]
         return try reader.fetch(request).map { "\($0.front) \($0.box)" }.joined(separator: " · ")

@@ -53,7 +53,7 @@ try context.save()
 /// The names of the dishes `predicate` finds, by name; or the error that building it threw.
 func names(_ makePredicate: () throws -> FetchPredicate) -> String {
     do {
-        let request = Dish.fetchRequest()
+        let request: FetchRequest<Dish> = Dish.fetchRequest()
         request.predicate = try makePredicate()
         request.sortDescriptors = [FetchSortDescriptor(keyPath: \Dish.name, ascending: true, caseInsensitive: true)]
         let found = try context.fetch(request).map(\.name)
@@ -105,7 +105,7 @@ let shuffled: [[String: Any]] = (0..<rows).map { _ in ["name": String(letters.sh
 try context.execute(BatchInsertRequest(entityName: "Dish", objects: shuffled))
 
 // region: three-terms
-let search = Dish.fetchRequest()
+let search: FetchRequest<Dish> = Dish.fetchRequest()
 search.predicate = FetchPredicate(format: "name CONTAINS[cd] %@ AND name CONTAINS[cd] %@ AND name CONTAINS[cd] %@",
                                       "la", "be", "rz")
 // endregion: three-terms

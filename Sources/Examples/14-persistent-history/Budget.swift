@@ -6,6 +6,11 @@ final class Expense: ManagedObject {
     @Managed var title: String
     /// In cents.
     @Managed var cents: Int
+
+    /// A request for this entity, typed: the class method Xcode's code generation writes.
+    class func fetchRequest() -> FetchRequest<Expense> {
+        FetchRequest<Expense>(entityName: "Expense")
+    }
 }
 
 enum Budget {

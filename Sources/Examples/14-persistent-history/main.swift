@@ -65,7 +65,7 @@ func waitFor(_ condition: () -> Bool) {
 
 /// The expenses the view context shows: a fresh fetch, as a list on screen would show them.
 func shown(_ context: ManagedObjectContext) throws -> [Expense] {
-    let request = Expense.fetchRequest()
+    let request: FetchRequest<Expense> = Expense.fetchRequest()
     request.sortDescriptors = [FetchSortDescriptor(keyPath: \Expense.title, ascending: true)]
     return try context.fetch(request)
 }

@@ -13,6 +13,11 @@ final class Departure: ManagedObject {
     @Managed var time: Int
     /// What the board says beside it: "on time", "delayed", "boarding".
     @Managed var status: String
+
+    /// A request for this entity, typed: the class method Xcode's code generation writes.
+    class func fetchRequest() -> FetchRequest<Departure> {
+        FetchRequest<Departure>(entityName: "Departure")
+    }
 }
 
 /// The example's model, `Station`.

@@ -33,7 +33,7 @@ func saveTimetable(in context: ManagedObjectContext) throws {
 
 /// The departures by platform, then time.
 func boardRequest() -> FetchRequest<Departure> {
-    let request = Departure.fetchRequest()
+    let request: FetchRequest<Departure> = Departure.fetchRequest()
     request.sortDescriptors = [
         FetchSortDescriptor(key: "platform", ascending: true),
         FetchSortDescriptor(key: "time", ascending: true),
@@ -101,7 +101,7 @@ do {
     let container = try makeStation()
     try saveTimetable(in: container.viewContext)
     // region: request
-    let byTime = Departure.fetchRequest()
+    let byTime: FetchRequest<Departure> = Departure.fetchRequest()
     byTime.sortDescriptors = [FetchSortDescriptor(key: "time", ascending: true)]
     let wrong = FetchedResultsController(fetchRequest: byTime, managedObjectContext: container.viewContext,
                                          sectionNameKeyPath: "platform", cacheName: nil)
@@ -194,7 +194,7 @@ do {
         }
     }
     // endregion: difference
-    let byTime = Departure.fetchRequest()
+    let byTime: FetchRequest<Departure> = Departure.fetchRequest()
     byTime.sortDescriptors = [FetchSortDescriptor(key: "time", ascending: true)]
     let allDay = FetchedResultsController(fetchRequest: byTime, managedObjectContext: viewContext,
                                           sectionNameKeyPath: nil, cacheName: nil)

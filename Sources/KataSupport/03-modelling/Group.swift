@@ -11,4 +11,9 @@ public final class Group: ManagedObject {
     /// The group's items, in the order the user put them: an *ordered* to-many relationship, which Core Data hands
     /// over as an `NSOrderedSet` (each item once, in order; `items.array as! [Item]` reads them as items).
     @Managed public var items: NSOrderedSet
+
+    /// A request for this entity, typed: the class method Xcode's code generation writes.
+    public class func fetchRequest() -> FetchRequest<Group> {
+        FetchRequest<Group>(entityName: "Group")
+    }
 }

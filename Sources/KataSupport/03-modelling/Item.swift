@@ -8,4 +8,9 @@ public final class Item: ManagedObject {
     @Managed public var note: String?
     /// The group the item belongs to: the inverse of ``Group/items``.
     @Managed public var group: Group?
+
+    /// A request for this entity, typed: the class method Xcode's code generation writes.
+    public class func fetchRequest() -> FetchRequest<Item> {
+        FetchRequest<Item>(entityName: "Item")
+    }
 }

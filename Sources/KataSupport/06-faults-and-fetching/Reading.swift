@@ -16,6 +16,11 @@ public final class Reading: ManagedObject {
         super.awakeFromFetch()
         Reading.arrivals.note(self)
     }
+
+    /// A request for this entity, typed: the class method Xcode's code generation writes.
+    public class func fetchRequest() -> FetchRequest<Reading> {
+        FetchRequest<Reading>(entityName: "Reading")
+    }
 }
 // endregion: reading
 

@@ -8,4 +8,9 @@ public final class Episode: ManagedObject {
     @Managed public var title: String
     /// Whether it has been listened to; `false` for a new episode.
     @Managed public var listened: Bool
+
+    /// A request for this entity, typed: the class method Xcode's code generation writes.
+    public class func fetchRequest() -> FetchRequest<Episode> {
+        FetchRequest<Episode>(entityName: "Episode")
+    }
 }

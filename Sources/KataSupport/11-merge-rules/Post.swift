@@ -10,4 +10,9 @@ public final class Post: ManagedObject {
     @Managed public var likes: Int64
     /// Who wrote it; a post may have no author yet.
     @Managed public var author: User?
+
+    /// A request for this entity, typed: the class method Xcode's code generation writes.
+    public class func fetchRequest() -> FetchRequest<Post> {
+        FetchRequest<Post>(entityName: "Post")
+    }
 }

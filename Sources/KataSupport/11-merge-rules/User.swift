@@ -6,4 +6,9 @@ public final class User: ManagedObject {
     @Managed public var name: String
     /// The posts this user wrote (the inverse of ``Post/author``).
     @Managed public var posts: Set<Post>
+
+    /// A request for this entity, typed: the class method Xcode's code generation writes.
+    public class func fetchRequest() -> FetchRequest<User> {
+        FetchRequest<User>(entityName: "User")
+    }
 }

@@ -10,4 +10,9 @@ public final class Flashcard: ManagedObject {
     @Managed public var box: Int
     /// The deck it belongs to.
     @Managed public var deck: FlashcardDeck?
+
+    /// A request for this entity, typed: the class method Xcode's code generation writes.
+    public class func fetchRequest() -> FetchRequest<Flashcard> {
+        FetchRequest<Flashcard>(entityName: "Flashcard")
+    }
 }

@@ -11,4 +11,9 @@ public final class FlashcardDeck: ManagedObject {
     @Managed public var archived: Bool
     /// The deck's cards. Deleting a deck deletes its cards (cascade).
     @Managed public var cards: Set<Flashcard>
+
+    /// A request for this entity, typed: the class method Xcode's code generation writes.
+    public class func fetchRequest() -> FetchRequest<FlashcardDeck> {
+        FetchRequest<FlashcardDeck>(entityName: "FlashcardDeck")
+    }
 }

@@ -4,4 +4,9 @@ import Persistence
 /// search field searches, accents, capitals, apostrophes and all.
 public final class Dish: ManagedObject {
     @Managed public var name: String
+
+    /// A request for this entity, typed: the class method Xcode's code generation writes.
+    public class func fetchRequest() -> FetchRequest<Dish> {
+        FetchRequest<Dish>(entityName: "Dish")
+    }
 }

@@ -7,4 +7,9 @@ public final class TodoItem: ManagedObject {
     @Managed public var title: String
     /// Whether it is done.
     @Managed public var done: Bool
+
+    /// A request for this entity, typed: the class method Xcode's code generation writes.
+    public class func fetchRequest() -> FetchRequest<TodoItem> {
+        FetchRequest<TodoItem>(entityName: "TodoItem")
+    }
 }

@@ -13,4 +13,9 @@ public final class MailMessage: ManagedObject {
     @Managed public var received: Int
     /// Whether the user has yet to read it.
     @Managed public var unread: Bool
+
+    /// A request for this entity, typed: the class method Xcode's code generation writes.
+    public class func fetchRequest() -> FetchRequest<MailMessage> {
+        FetchRequest<MailMessage>(entityName: "MailMessage")
+    }
 }

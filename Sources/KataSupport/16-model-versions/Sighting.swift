@@ -24,4 +24,9 @@ public final class Sighting: ManagedObject {
     public static func speciesKey(for species: String) -> String {
         species.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
     }
+
+    /// A request for this entity, typed: the class method Xcode's code generation writes.
+    public class func fetchRequest() -> FetchRequest<Sighting> {
+        FetchRequest<Sighting>(entityName: "Sighting")
+    }
 }

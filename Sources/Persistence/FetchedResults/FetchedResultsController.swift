@@ -4,7 +4,7 @@ import Foundation
 /// and each change told to a delegate with the index paths a table needs (Core Data's `NSFetchedResultsController`).
 ///
 /// ```swift
-/// let request = Movie.fetchRequest()
+/// let request: FetchRequest<Movie> = Movie.fetchRequest()
 /// request.sortDescriptors = [
 ///     FetchSortDescriptor(key: "year", ascending: true), FetchSortDescriptor(key: "title", ascending: true),
 /// ]

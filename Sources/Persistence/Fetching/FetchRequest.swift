@@ -13,7 +13,7 @@ public enum FetchRequestResultType: Sendable {
 /// A description of what to fetch: an entity, an optional predicate, sort order and limits.
 ///
 /// ```swift
-/// let request = Movie.fetchRequest()                        // FetchRequest<Movie>
+/// let request = FetchRequest<Movie>(entityName: "Movie")
 /// request.predicate = FetchPredicate(format: "year >= %@", 1990)
 /// request.sortDescriptors = [FetchSortDescriptor(key: "title", ascending: true)]
 /// let movies = try context.fetch(request)
@@ -75,17 +75,5 @@ public final class FetchRequest<Result>: CustomStringConvertible {
         if fetchLimit > 0 { text += " limit \(fetchLimit)" }
         if fetchOffset > 0 { text += " offset \(fetchOffset)" }
         return text + ")"
-    }
-}
-
-/// Gives every `ManagedObject` subclass Core Data's generated `fetchRequest()`.
-public protocol FetchRequestProviding {}
-
-extension ManagedObject: FetchRequestProviding {}
-
-extension FetchRequestProviding where Self: ManagedObject {
-    /// A request for this class's entity: `Movie.fetchRequest()` is a `FetchRequest<Movie>`.
-    public static func fetchRequest() -> FetchRequest<Self> {
-        FetchRequest<Self>(entityName: entityName)
     }
 }

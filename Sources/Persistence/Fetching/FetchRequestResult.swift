@@ -5,9 +5,9 @@ import Foundation
 /// that constrains its own protocols with it (`protocol Managed: NSManagedObject, NSFetchRequestResult`) compiles
 /// as written.
 ///
-/// It is also the untyped request's result type, Core Data's `NSFetchRequest<NSFetchRequestResult>`:
-/// `FetchRequest<FetchRequestResult>(entityName: "Deck")` is the request ``BatchDeleteRequest/init(fetchRequest:)``
-/// takes, as Core Data's does.
+/// It is also the untyped request's result type, Core Data's `NSFetchRequest<NSFetchRequestResult>`: what
+/// ``ManagedObject/fetchRequest()`` returns, and the request ``BatchDeleteRequest/init(fetchRequest:)`` takes
+/// (`FetchRequest<FetchRequestResult>(entityName: "Deck")`, or `Deck.fetchRequest()`), as Core Data's does.
 public protocol FetchRequestResult {}
 
 extension ManagedObject: FetchRequestResult {}

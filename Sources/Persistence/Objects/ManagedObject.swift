@@ -270,6 +270,20 @@ open class ManagedObject: CustomStringConvertible {
     /// Internal: Core Data has no such member (it finds a class's entity through the model, ``entity()``).
     class var entityName: String { String(describing: self) }
 
+    /// A request for this class's entity (Core Data's `NSManagedObject.fetchRequest()`): untyped, as Core Data's,
+    /// so what a fetch returns is `[any FetchRequestResult]`.
+    ///
+    /// The typed request, `FetchRequest<Movie>`, comes from the class itself: Xcode's code generation writes a class
+    /// method `fetchRequest()` returning `FetchRequest<Movie>(entityName: "Movie")`, and a hand-written class declares
+    /// the same. With both in place, `let request = Movie.fetchRequest()` is ambiguous, as in Xcode; spell the type
+    /// out: `let request: FetchRequest<Movie> = Movie.fetchRequest()`.
+    ///
+    /// Like Core Data's, it is only legal on a class that stands for a single entity of a loaded model: it finds the
+    /// entity through ``entity()``, which stops the program otherwise.
+    open class func fetchRequest() -> FetchRequest<any FetchRequestResult> {
+        FetchRequest<any FetchRequestResult>(entityName: entity().entityName)
+    }
+
     // MARK: - State
 
     /// `true` between insertion and the save that writes it.

@@ -27,7 +27,7 @@ public struct BookManager {
     // region: find
     /// The book with exactly this title, or nil.
     public func book(titled title: String) throws -> Book? {
-        let request = Book.fetchRequest()
+        let request: FetchRequest<Book> = Book.fetchRequest()
         request.predicate = FetchPredicate(format: "title == %@", title)
         request.fetchLimit = 1
         return try context.fetch(request).first

@@ -30,7 +30,7 @@ public final class PlantStorage {
     // region: read-all
     /// Every plant, by name.
     public func allPlants() throws -> [Plant] {
-        let request = Plant.fetchRequest()
+        let request: FetchRequest<Plant> = Plant.fetchRequest()
         request.sortDescriptors = [FetchSortDescriptor(keyPath: \Plant.name, ascending: true)]
         return try viewContext.fetch(request)
     }
@@ -39,7 +39,7 @@ public final class PlantStorage {
     // region: read-some
     /// The plants never watered or last watered before `date`, by name.
     public func plants(notWateredSince date: Date) throws -> [Plant] {
-        let request = Plant.fetchRequest()
+        let request: FetchRequest<Plant> = Plant.fetchRequest()
         request.predicate = FetchPredicate(format: "wateredOn == nil OR wateredOn < %@", date)
         request.sortDescriptors = [FetchSortDescriptor(keyPath: \Plant.name, ascending: true)]
         return try viewContext.fetch(request)

@@ -16,7 +16,7 @@ public final class ReadingStatistics {
     /// The readings of `station` taken from `start` up to, but not including, `end`, oldest first — fetched
     /// filled, since every one of them is about to be read.
     public func readings(of station: String, from start: Date, before end: Date) throws -> [Reading] {
-        let request = Reading.fetchRequest()
+        let request: FetchRequest<Reading> = Reading.fetchRequest()
         request.predicate = FetchPredicate(format: "station == %@ AND takenAt >= %@ AND takenAt < %@",
                                                station, start, end)
         request.sortDescriptors = [FetchSortDescriptor(keyPath: \Reading.takenAt, ascending: true)]
@@ -37,7 +37,7 @@ public final class ReadingStatistics {
     // region: count
     /// How many readings of `station` were strictly below `celsius`, counted by the store: no object is made.
     public func count(of station: String, below celsius: Double) throws -> Int {
-        let request = Reading.fetchRequest()
+        let request: FetchRequest<Reading> = Reading.fetchRequest()
         request.predicate = FetchPredicate(format: "station == %@ AND celsius < %@", station, celsius)
         return try context.count(for: request)
     }

@@ -41,7 +41,7 @@ public final class EpisodeManager: Sendable {
     public func unlistenedTitles() async throws -> [String] {
         let main = mainContext
         return try await main.perform {
-            let request = Episode.fetchRequest()
+            let request: FetchRequest<Episode> = Episode.fetchRequest()
             request.predicate = FetchPredicate(format: "listened == %@", false)
             request.sortDescriptors = [FetchSortDescriptor(keyPath: \Episode.title, ascending: true)]
             return try main.fetch(request).map(\.title)    // values leave the block, never the objects

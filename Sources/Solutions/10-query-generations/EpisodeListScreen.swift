@@ -23,7 +23,7 @@ public final class EpisodeListScreen {
     // region: reload
     /// Fetches the episodes again, by number, from whatever generation the context reads.
     public func reload() throws {
-        let request = Episode.fetchRequest()
+        let request: FetchRequest<Episode> = Episode.fetchRequest()
         request.sortDescriptors = [FetchSortDescriptor(keyPath: \Episode.number, ascending: true)]
         episodes = try context.fetch(request)
     }
@@ -63,7 +63,7 @@ public final class EpisodeListScreen {
     /// — without firing a fault for a row that is gone, so it works whatever `shouldDeleteInaccessibleFaults` says.
     /// The store is asked, not the context: a loaded episode reads its old values whatever happened to its row.
     public func title(of episode: Episode) throws -> String? {
-        let stillThere = Episode.fetchRequest()
+        let stillThere: FetchRequest<Episode> = Episode.fetchRequest()
         stillThere.predicate = FetchPredicate(format: "SELF == %@", episode.objectID)
         guard try context.count(for: stillThere) == 1 else { return nil }
         return episode.title

@@ -23,7 +23,7 @@ public enum DishSearch {
     // region: fetch-request
     /// The dishes matching `text` (see ``predicate(for:)``), by name.
     public static func fetchRequest(matching text: String) throws -> FetchRequest<Dish> {
-        let request = Dish.fetchRequest()
+        let request: FetchRequest<Dish> = Dish.fetchRequest()
         request.predicate = try predicate(for: text)
         request.sortDescriptors = [FetchSortDescriptor(keyPath: \Dish.name, ascending: true, caseInsensitive: true)]
         return request

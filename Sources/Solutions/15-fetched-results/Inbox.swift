@@ -18,7 +18,7 @@ public final class Inbox {
         let viewContext = container.viewContext
         // Saves of the sync's background contexts are merged into the view context, and so reach the controller.
         viewContext.automaticallyMergesChangesFromParent = true
-        let request = MailMessage.fetchRequest()
+        let request: FetchRequest<MailMessage> = MailMessage.fetchRequest()
         // The section key sorts first, so each folder's messages come together.
         request.sortDescriptors = [
             FetchSortDescriptor(key: "folder", ascending: true),

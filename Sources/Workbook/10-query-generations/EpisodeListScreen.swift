@@ -21,7 +21,7 @@ public final class EpisodeListScreen {
 
     /// Fetches the episodes again, by number, from whatever generation the context reads. (Given: written already.)
     public func reload() throws {
-        let request = Episode.fetchRequest()
+        let request: FetchRequest<Episode> = Episode.fetchRequest()
         request.sortDescriptors = [FetchSortDescriptor(keyPath: \Episode.number, ascending: true)]
         episodes = try context.fetch(request)
     }

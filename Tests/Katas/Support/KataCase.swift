@@ -53,7 +53,7 @@ class KataCase: XCTestCase {
                                                     in container: PersistentContainer? = nil) throws -> [Value] {
         let reader = (container ?? self.container).newBackgroundContext()
         return try reader.performAndWait {
-            let request = Object.fetchRequest()
+            let request = FetchRequest<Object>(entityName: Object.entity().name!)
             request.sortDescriptors = [FetchSortDescriptor(keyPath: keyPath, ascending: true)]
             return try reader.fetch(request).map { $0[keyPath: keyPath] }
         }

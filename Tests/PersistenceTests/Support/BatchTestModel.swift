@@ -13,6 +13,11 @@ enum BatchModel {
     final class Folder: ManagedObject {
         @Managed var name: String
         @Managed var decks: Set<Deck>
+
+        /// A request for this entity, typed: the class method Xcode's code generation writes.
+        class func fetchRequest() -> FetchRequest<Folder> {
+            FetchRequest<Folder>(entityName: "Folder")
+        }
     }
 
     final class Deck: ManagedObject {
@@ -25,6 +30,11 @@ enum BatchModel {
             set { cards = NSOrderedSet(array: newValue) }
         }
         @Managed var reviews: Set<Review>
+
+        /// A request for this entity, typed: the class method Xcode's code generation writes.
+        class func fetchRequest() -> FetchRequest<Deck> {
+            FetchRequest<Deck>(entityName: "Deck")
+        }
     }
 
     final class Card: ManagedObject {
@@ -33,38 +43,73 @@ enum BatchModel {
         @Managed var notes: Set<Note>
         @Managed var tags: Set<Tag>
         @Managed var bookmarks: Set<Bookmark>
+
+        /// A request for this entity, typed: the class method Xcode's code generation writes.
+        class func fetchRequest() -> FetchRequest<Card> {
+            FetchRequest<Card>(entityName: "Card")
+        }
     }
 
     final class Note: ManagedObject {
         @Managed var text: String?
         @Managed var card: Card?
+
+        /// A request for this entity, typed: the class method Xcode's code generation writes.
+        class func fetchRequest() -> FetchRequest<Note> {
+            FetchRequest<Note>(entityName: "Note")
+        }
     }
 
     final class Tag: ManagedObject {
         @Managed var name: String
         @Managed var cards: Set<Card>
+
+        /// A request for this entity, typed: the class method Xcode's code generation writes.
+        class func fetchRequest() -> FetchRequest<Tag> {
+            FetchRequest<Tag>(entityName: "Tag")
+        }
     }
 
     final class Bookmark: ManagedObject {
         @Managed var label: String?
         @Managed var card: Card?
+
+        /// A request for this entity, typed: the class method Xcode's code generation writes.
+        class func fetchRequest() -> FetchRequest<Bookmark> {
+            FetchRequest<Bookmark>(entityName: "Bookmark")
+        }
     }
 
     final class Review: ManagedObject {
         @Managed var score: Int
         @Managed var deck: Deck?
+
+        /// A request for this entity, typed: the class method Xcode's code generation writes.
+        class func fetchRequest() -> FetchRequest<Review> {
+            FetchRequest<Review>(entityName: "Review")
+        }
     }
 
     final class Node: ManagedObject {
         @Managed var name: String
         @Managed var parent: Node?
         @Managed var children: Set<Node>
+
+        /// A request for this entity, typed: the class method Xcode's code generation writes.
+        class func fetchRequest() -> FetchRequest<Node> {
+            FetchRequest<Node>(entityName: "Node")
+        }
     }
 
     final class Keyed: ManagedObject {
         @Managed var code: String
         @Managed var slot: Int32?
         @Managed var label: String?
+
+        /// A request for this entity, typed: the class method Xcode's code generation writes.
+        class func fetchRequest() -> FetchRequest<Keyed> {
+            FetchRequest<Keyed>(entityName: "Keyed")
+        }
     }
 
     static func make() throws -> ManagedObjectModel {

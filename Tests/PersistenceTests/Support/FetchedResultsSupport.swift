@@ -12,6 +12,11 @@ final class Gadget: ManagedObject {
     @Managed var rank: Int
     @Managed var inStock: Bool
     @Managed var note: String?
+
+    /// A request for this entity, typed: the class method Xcode's code generation writes.
+    class func fetchRequest() -> FetchRequest<Gadget> {
+        FetchRequest<Gadget>(entityName: "Gadget")
+    }
 }
 
 enum GadgetModel {
@@ -29,7 +34,7 @@ enum GadgetModel {
 
     /// In stock, by shelf, rank and serial: no two gadgets tie.
     static func request(sectioned: Bool = true) -> FetchRequest<Gadget> {
-        let request = Gadget.fetchRequest()
+        let request: FetchRequest<Gadget> = Gadget.fetchRequest()
         request.predicate = FetchPredicate(format: "inStock == YES")
         request.sortDescriptors = (sectioned ? [FetchSortDescriptor(key: "shelf", ascending: true)] : [])
             + [FetchSortDescriptor(key: "rank", ascending: true), FetchSortDescriptor(key: "serial", ascending: true)]
@@ -39,7 +44,7 @@ enum GadgetModel {
     /// What a fresh fetch shows: the sections (by shelf, or one unnamed) and their objects.
     static func freshRows(_ request: FetchRequest<Gadget>, sectioned: Bool,
                           in context: ManagedObjectContext) throws -> [ListSection] {
-        let copy = Gadget.fetchRequest()
+        let copy: FetchRequest<Gadget> = Gadget.fetchRequest()
         copy.predicate = request.predicate
         copy.sortDescriptors = request.sortDescriptors
         let gadgets = try context.fetch(copy)

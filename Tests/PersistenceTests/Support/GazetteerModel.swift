@@ -10,17 +10,32 @@ enum Gazetteer {
     class Region: ManagedObject {
         @Managed var name: String
         @Managed var visitors: Set<Mood>
+
+        /// A request for this entity, typed: the class method Xcode's code generation writes.
+        class func fetchRequest() -> FetchRequest<Region> {
+            FetchRequest<Region>(entityName: "Region")
+        }
     }
 
     final class Country: Region {
         @Managed var population: Int
         @Managed var moods: Set<Mood>
         @Managed var fans: Set<Mood>
+
+        /// A request for this entity, typed: the class method Xcode's code generation writes.
+        class func fetchRequest() -> FetchRequest<Country> {
+            FetchRequest<Country>(entityName: "Country")
+        }
     }
 
     final class Province: Region {
         @Managed var population: Int
         @Managed var residents: Set<Mood>
+
+        /// A request for this entity, typed: the class method Xcode's code generation writes.
+        class func fetchRequest() -> FetchRequest<Province> {
+            FetchRequest<Province>(entityName: "Province")
+        }
     }
 
     final class Mood: ManagedObject {
@@ -31,6 +46,11 @@ enum Gazetteer {
         @Managed var province: Province?
         @Managed var home: Region?
         @Managed var favourites: Set<Country>
+
+        /// A request for this entity, typed: the class method Xcode's code generation writes.
+        class func fetchRequest() -> FetchRequest<Mood> {
+            FetchRequest<Mood>(entityName: "Mood")
+        }
     }
 
     static func make(countryMoods: DeleteRule = .nullify, moodHome: DeleteRule = .nullify) throws -> ManagedObjectModel {

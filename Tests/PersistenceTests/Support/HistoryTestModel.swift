@@ -11,6 +11,11 @@ enum HistoryModel {
     final class Folder: ManagedObject {
         @Managed var name: String
         @Managed var notes: Set<Note>
+
+        /// A request for this entity, typed: the class method Xcode's code generation writes.
+        class func fetchRequest() -> FetchRequest<Folder> {
+            FetchRequest<Folder>(entityName: "Folder")
+        }
     }
 
     class Note: ManagedObject {
@@ -18,15 +23,30 @@ enum HistoryModel {
         @Managed var uuid: UUID?
         @Managed var score: Int
         @Managed var folder: Folder?
+
+        /// A request for this entity, typed: the class method Xcode's code generation writes.
+        class func fetchRequest() -> FetchRequest<Note> {
+            FetchRequest<Note>(entityName: "Note")
+        }
     }
 
     final class Checklist: Note {
         @Managed var done: Bool
+
+        /// A request for this entity, typed: the class method Xcode's code generation writes.
+        class func fetchRequest() -> FetchRequest<Checklist> {
+            FetchRequest<Checklist>(entityName: "Checklist")
+        }
     }
 
     final class Entry: ManagedObject {
         @Managed var batch: Int64
         @Managed var serial: Int64
+
+        /// A request for this entity, typed: the class method Xcode's code generation writes.
+        class func fetchRequest() -> FetchRequest<Entry> {
+            FetchRequest<Entry>(entityName: "Entry")
+        }
     }
 
     static func make() throws -> ManagedObjectModel {

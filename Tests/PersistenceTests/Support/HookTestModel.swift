@@ -38,6 +38,11 @@ enum HookModel {
             note("prepare", self, name)
             try? behaviour["prepareForDeletion"]?(self)
         }
+
+        /// A request for this entity, typed: the class method Xcode's code generation writes.
+        class func fetchRequest() -> FetchRequest<Country> {
+            FetchRequest<Country>(entityName: "Country")
+        }
     }
 
     final class Mood: ManagedObject {
@@ -74,6 +79,11 @@ enum HookModel {
             try super.validateValue(&value, forKey: key)
             try valueCheck?(&value, key, self)
         }
+
+        /// A request for this entity, typed: the class method Xcode's code generation writes.
+        class func fetchRequest() -> FetchRequest<Mood> {
+            FetchRequest<Mood>(entityName: "Mood")
+        }
     }
 
     final class Entry: ManagedObject {
@@ -83,6 +93,11 @@ enum HookModel {
         override func prepareForDeletion() {
             super.prepareForDeletion()
             note("prepare", self, text)
+        }
+
+        /// A request for this entity, typed: the class method Xcode's code generation writes.
+        class func fetchRequest() -> FetchRequest<Entry> {
+            FetchRequest<Entry>(entityName: "Entry")
         }
     }
 

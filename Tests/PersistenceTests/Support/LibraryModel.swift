@@ -12,31 +12,61 @@ class Media: ManagedObject {
     @Managed var title: String
     @Managed var shelf: Shelf?
     @Managed var tags: Set<ShelfTag>
+
+    /// A request for this entity, typed: the class method Xcode's code generation writes.
+    class func fetchRequest() -> FetchRequest<Media> {
+        FetchRequest<Media>(entityName: "Media")
+    }
 }
 
 class Book: Media {
     @Managed var length: Int?
     @Managed var pages: Int
+
+    /// A request for this entity, typed: the class method Xcode's code generation writes.
+    class func fetchRequest() -> FetchRequest<Book> {
+        FetchRequest<Book>(entityName: "Book")
+    }
 }
 
 final class Audiobook: Book {
     @Managed var narrator: String?
+
+    /// A request for this entity, typed: the class method Xcode's code generation writes.
+    class func fetchRequest() -> FetchRequest<Audiobook> {
+        FetchRequest<Audiobook>(entityName: "Audiobook")
+    }
 }
 
 final class Album: Media {
     @Managed var length: Double?
     @Managed var tracks: Int
+
+    /// A request for this entity, typed: the class method Xcode's code generation writes.
+    class func fetchRequest() -> FetchRequest<Album> {
+        FetchRequest<Album>(entityName: "Album")
+    }
 }
 
 final class Shelf: ManagedObject {
     @Managed var name: String
     @Managed var favourite: Media?
     @Managed var items: Set<Media>
+
+    /// A request for this entity, typed: the class method Xcode's code generation writes.
+    class func fetchRequest() -> FetchRequest<Shelf> {
+        FetchRequest<Shelf>(entityName: "Shelf")
+    }
 }
 
 final class ShelfTag: ManagedObject {
     @Managed var name: String
     @Managed var items: Set<Media>
+
+    /// A request for this entity, typed: the class method Xcode's code generation writes.
+    class func fetchRequest() -> FetchRequest<ShelfTag> {
+        FetchRequest<ShelfTag>(entityName: "ShelfTag")
+    }
 }
 
 enum LibraryModel {

@@ -44,10 +44,10 @@ extension PersistenceTestCase {
         var unsaved: [PredicateOutcome] = []
         try writer.performAndWait {
             try build(writer)
-            let objects = try writer.fetch(T.fetchRequest())
+            let objects = try writer.fetch(FetchRequest<T>(entityName: T.entity().name!))
             for predicate in predicates {
                 memory.append(PredicateOutcome { try objects.filter { try predicate.evaluate(checking: $0) }.map(label) })
-                let request = T.fetchRequest()
+                let request = FetchRequest<T>(entityName: T.entity().name!)
                 request.predicate = predicate
                 unsaved.append(PredicateOutcome { try writer.fetch(request).map(label) })
             }
@@ -56,7 +56,7 @@ extension PersistenceTestCase {
         let reader = container.newBackgroundContext()
         let stored: [PredicateOutcome] = reader.performAndWait {
             predicates.map { predicate in
-                let request = T.fetchRequest()
+                let request = FetchRequest<T>(entityName: T.entity().name!)
                 request.predicate = predicate
                 return PredicateOutcome { try reader.fetch(request).map(label) }
             }

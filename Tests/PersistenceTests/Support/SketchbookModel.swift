@@ -14,17 +14,32 @@ class Sketch: ManagedObject {
     @Managed var zoom: Double
     @Managed var caption: String?
     @Managed var swatches: Set<Swatch>
+
+    /// A request for this entity, typed: the class method Xcode's code generation writes.
+    class func fetchRequest() -> FetchRequest<Sketch> {
+        FetchRequest<Sketch>(entityName: "Sketch")
+    }
 }
 
 final class Storyboard: Sketch {
     @Managed var pages: Int
     @Managed var openPage: Int
+
+    /// A request for this entity, typed: the class method Xcode's code generation writes.
+    class func fetchRequest() -> FetchRequest<Storyboard> {
+        FetchRequest<Storyboard>(entityName: "Storyboard")
+    }
 }
 
 final class Swatch: ManagedObject {
     @Managed var name: String
     @Managed var isPinned: Bool
     @Managed var sketch: Sketch?
+
+    /// A request for this entity, typed: the class method Xcode's code generation writes.
+    class func fetchRequest() -> FetchRequest<Swatch> {
+        FetchRequest<Swatch>(entityName: "Swatch")
+    }
 }
 
 enum SketchbookModel {

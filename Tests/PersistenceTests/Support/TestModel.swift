@@ -16,28 +16,53 @@ final class Movie: ManagedObject {
         get { scenes.array as! [Scene] }
         set { scenes = NSOrderedSet(array: newValue) }
     }
+
+    /// A request for this entity, typed: the class method Xcode's code generation writes.
+    class func fetchRequest() -> FetchRequest<Movie> {
+        FetchRequest<Movie>(entityName: "Movie")
+    }
 }
 
 final class Director: ManagedObject {
     @Managed var name: String
     @Managed var born: Date?
     @Managed var movies: Set<Movie>
+
+    /// A request for this entity, typed: the class method Xcode's code generation writes.
+    class func fetchRequest() -> FetchRequest<Director> {
+        FetchRequest<Director>(entityName: "Director")
+    }
 }
 
 final class Actor: ManagedObject {
     @Managed var name: String
     @Managed var movies: Set<Movie>
+
+    /// A request for this entity, typed: the class method Xcode's code generation writes.
+    class func fetchRequest() -> FetchRequest<Actor> {
+        FetchRequest<Actor>(entityName: "Actor")
+    }
 }
 
 final class Scene: ManagedObject {
     @Managed var number: Int
     @Managed var summary: String?
     @Managed var movie: Movie?
+
+    /// A request for this entity, typed: the class method Xcode's code generation writes.
+    class func fetchRequest() -> FetchRequest<Scene> {
+        FetchRequest<Scene>(entityName: "Scene")
+    }
 }
 
 final class Studio: ManagedObject {
     @Managed var name: String
     @Managed var movies: Set<Movie>
+
+    /// A request for this entity, typed: the class method Xcode's code generation writes.
+    class func fetchRequest() -> FetchRequest<Studio> {
+        FetchRequest<Studio>(entityName: "Studio")
+    }
 }
 
 /// One attribute of every type.
@@ -54,6 +79,11 @@ final class Sample: ManagedObject {
     @Managed var link: URL?
     @Managed var bytes: Data?
     @Managed var amount: Decimal?
+
+    /// A request for this entity, typed: the class method Xcode's code generation writes.
+    class func fetchRequest() -> FetchRequest<Sample> {
+        FetchRequest<Sample>(entityName: "Sample")
+    }
 }
 
 enum TestModel {
