@@ -60,7 +60,7 @@ enum Workload {
     /// Fetches every object and reads every attribute; returns the sum. The objects stay registered in `context`.
     static func readAll(in context: ManagedObjectContext) throws -> Int {
         try context.performAndWait {
-            try context.fetch(Row.fetchRequest()).reduce(0) { $0 + $1.sum }
+            try context.fetch(FetchRequest<Row>(entityName: "Row")).reduce(0) { $0 + $1.sum }
         }
     }
 }
