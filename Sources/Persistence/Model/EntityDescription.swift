@@ -209,7 +209,12 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         self.temporaryIDScope = ManagedObjectID.Scope.make(for: self, store: "", temporary: true)
     }
 
-    deinit { ordinalCells.deallocate() }
+    deinit {
+        // The scopes point at this description without counting: they must stop handing it out first.
+        temporaryIDScope.entityWillGo()
+        idScopes.withLock { scopes in for scope in scopes.values { scope.entityWillGo() } }
+        ordinalCells.deallocate()
+    }
 
     /// The one scope of this entity's IDs in the store `store` (its identifier; empty for temporary IDs and for a
     /// context with no store yet), temporary or permanent: IDs made with it name this description as their
