@@ -16,7 +16,7 @@ final class NilReadTests: PersistenceTestCase {
         @Managed var note: String?
     }
 
-    private let reported = ReportBox()
+    private let reported = ReportedList<NilRead>()
 
     override func makeModel() throws -> ManagedObjectModel {
         try ManagedObjectModel(entities: [
@@ -123,12 +123,4 @@ final class NilReadTests: PersistenceTestCase {
         XCTAssertTrue(reported.take().isEmpty, "what an emptied object reads is not its value")
         reminder = nil
     }
-}
-
-/// The nil reads reported during a test; the handler may run on a context's queue.
-private final class ReportBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var reads: [NilRead] = []
-    func append(_ read: NilRead) { lock.withLock { reads.append(read) } }
-    func take() -> [NilRead] { lock.withLock { defer { reads = [] }; return reads } }
 }

@@ -5,7 +5,7 @@ import XCTest
 /// A mistake Core Data raises for at the call is recorded and thrown by the next save; one that no save threw is
 /// handed to the harness's handler when a rollback, a reset or the context's end drops it.
 final class UnthrownMisuseTests: PersistenceTestCase {
-    private let reported = MisuseBox()
+    private let reported = ReportedList<PersistenceError>()
 
     override func setUpWithError() throws {
         try super.setUpWithError()
@@ -59,12 +59,4 @@ final class UnthrownMisuseTests: PersistenceTestCase {
         XCTAssertTrue(reported.take().isEmpty)
         _ = background
     }
-}
-
-/// The mistakes reported during a test; a context may end on another thread.
-private final class MisuseBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var errors: [PersistenceError] = []
-    func append(_ error: PersistenceError) { lock.withLock { errors.append(error) } }
-    func take() -> [PersistenceError] { lock.withLock { defer { errors = [] }; return errors } }
 }

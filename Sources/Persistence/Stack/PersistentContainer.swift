@@ -127,24 +127,13 @@ public final class PersistentContainer: @unchecked Sendable {
         }
         let defaultFolder = Self.defaultDirectoryURL().standardizedFileURL
         for description in persistentStoreDescriptions {
-            let load: @Sendable () -> Void = { [persistentStoreCoordinator] in
-                do {
-                    // The default location is ours to make; a folder the caller named must already exist.
-                    let folder = description.url?.deletingLastPathComponent().standardizedFileURL
-                    if let folder, folder == defaultFolder, !FileManager.default.fileExists(atPath: folder.path) {
-                        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                    }
-                    try persistentStoreCoordinator.addPersistentStore(with: description)
-                    completionHandler(description, nil)
-                } catch {
-                    completionHandler(description, error)
+            persistentStoreCoordinator.addPersistentStore(with: description, preparing: {
+                // The default location is ours to make; a folder the caller named must already exist.
+                let folder = description.url?.deletingLastPathComponent().standardizedFileURL
+                if let folder, folder == defaultFolder, !FileManager.default.fileExists(atPath: folder.path) {
+                    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                 }
-            }
-            if description.shouldAddStoreAsynchronously {
-                DispatchQueue.global().async(execute: load)
-            } else {
-                load()
-            }
+            }, completionHandler: completionHandler)
         }
     }
 

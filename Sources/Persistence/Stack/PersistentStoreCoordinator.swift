@@ -31,8 +31,17 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// fails with 134000. Find the store in ``persistentStores``.
     public func addPersistentStore(with storeDescription: PersistentStoreDescription,
                                    completionHandler block: @escaping @Sendable (PersistentStoreDescription, (any Error)?) -> Void) {
+        addPersistentStore(with: storeDescription, preparing: {}, completionHandler: block)
+    }
+
+    /// ``addPersistentStore(with:completionHandler:)``, running `prepare` first, where the store is added (the
+    /// container makes its default folder there); an error it throws goes to `block`.
+    func addPersistentStore(with storeDescription: PersistentStoreDescription,
+                            preparing prepare: @escaping @Sendable () throws -> Void,
+                            completionHandler block: @escaping @Sendable (PersistentStoreDescription, (any Error)?) -> Void) {
         let add: @Sendable () -> Void = { [self] in
             do {
+                try prepare()
                 try addPersistentStore(with: storeDescription)
                 block(storeDescription, nil)
             } catch {
