@@ -27,20 +27,20 @@ extension FetchPredicate {
 
     /// The tree a malformed format makes, as ``programmingErrorHandling`` says.
     static func handleMalformedFormat(_ error: FetchPredicateError) -> PredicateNode {
-        switch programmingErrorHandling {
-        case .stop:
-            fatalError("FetchPredicate(format:) was given a malformed format (use FetchPredicate(parsing:) for a format that may be): \(error)")
-        case .report(let report):
-            report(error)
-            return .malformed(MalformedFormat(error: error))
-        }
+        malformedNode(error, stoppingWith: "FetchPredicate(format:) was given a malformed format (use FetchPredicate(parsing:) for a format that may be)")
     }
 
     /// The tree a failed substitution makes, as ``programmingErrorHandling`` says.
     static func handleSubstitutionError(_ error: FetchPredicateError) -> PredicateNode {
+        malformedNode(error, stoppingWith: "FetchPredicate.withSubstitutionVariables(_:) could not substitute the variables (use withSubstitutionVariables(checking:) to get the error instead)")
+    }
+
+    /// Stops with `message` and the error, or reports the error and makes a tree that fails with it wherever the
+    /// predicate is used.
+    private static func malformedNode(_ error: FetchPredicateError, stoppingWith message: String) -> PredicateNode {
         switch programmingErrorHandling {
         case .stop:
-            fatalError("FetchPredicate.withSubstitutionVariables(_:) could not substitute the variables (use withSubstitutionVariables(checking:) to get the error instead): \(error)")
+            fatalError("\(message): \(error)")
         case .report(let report):
             report(error)
             return .malformed(MalformedFormat(error: error))
