@@ -42,6 +42,22 @@ final class FetchTests: PersistenceTestCase {
         return sort ? result.sorted() : result
     }
 
+    /// Core Data's `sortDescriptors` is optional and starts `nil`, which orders nothing, as an empty array does.
+    func testSortDescriptorsStartNilAndNilOrdersAsNoDescriptors() throws {
+        try seed()
+        let request: FetchRequest<Movie> = Movie.fetchRequest()
+        XCTAssertNil(request.sortDescriptors)
+        let storeOrder = try context.fetch(request).map(\.title)
+        XCTAssertFalse(request.description.contains("order by"), request.description)
+        request.sortDescriptors = []
+        XCTAssertEqual(try context.fetch(request).map(\.title), storeOrder)
+        request.sortDescriptors = [FetchSortDescriptor(key: "year", ascending: true)]
+        XCTAssertEqual(try context.fetch(request).map(\.title),
+                       ["Alien", "Blade Runner", "The Terminator", "Aliens", "Héroes"])
+        request.sortDescriptors = nil
+        XCTAssertEqual(try context.fetch(request).map(\.title), storeOrder)
+    }
+
     func testComparisonsAndBooleanLogic() throws {
         try seed()
         XCTAssertEqual(try titles("year > 1983"), ["Aliens", "Héroes", "The Terminator"])

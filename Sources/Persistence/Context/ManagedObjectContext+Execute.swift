@@ -67,7 +67,7 @@ extension ManagedObjectContext {
         -> AsynchronousFetchResult<Result> {
         checkQueue("execute(AsynchronousFetchRequest)")
         let fetchRequest = request.fetchRequest
-        let (coordinator, entity) = try storeRequestTarget(entityName: fetchRequest.entityName, resultClass: Result.self as? ManagedObject.Type)
+        let (coordinator, entity) = try storeRequestTarget(entityName: fetchRequest.requestedEntityName, resultClass: Result.self as? ManagedObject.Type)
         let idsOnly: Bool
         switch fetchRequest.resultType {
         case .managedObjectResultType:

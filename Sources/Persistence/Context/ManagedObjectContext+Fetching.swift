@@ -61,13 +61,13 @@ extension ManagedObjectContext {
         guard let model else {
             throw PersistenceError(.persistentStoreInvalidType, "This context has no persistent store coordinator to fetch from.")
         }
-        if let entity = model.entitiesByName[request.entityName] { return entity }
-        guard !request.entityName.isEmpty else {
+        if let entity = model.entitiesByName[request.requestedEntityName] { return entity }
+        guard !request.requestedEntityName.isEmpty else {
             throw PersistenceError(.persistentStoreIncompatibleSchema,
                                    "A fetch request must have an entity: set its entity, or make it with FetchRequest(entityName:). The model's entities: \(model.entities.map(\.entityName).joined(separator: ", ")).")
         }
         if let type = Result.self as? ManagedObject.Type, let entity = model.entity(for: type) { return entity }
-        return try model.entity(named: request.entityName)
+        return try model.entity(named: request.requestedEntityName)
     }
 
     /// Objects matching the request, pending changes included when asked. In a child context the parents' unsaved
@@ -223,8 +223,8 @@ extension ManagedObjectContext {
             guard seen.insert(ObjectIdentifier(object)).inserted else { continue }
             if try matches(object) { results.append(object) }
         }
-        if !request.sortDescriptors.isEmpty {
-            results = Self.sorted(results, by: request.sortDescriptors)
+        if let descriptors = request.sortDescriptors, !descriptors.isEmpty {
+            results = Self.sorted(results, by: descriptors)
         }
         let start = min(request.fetchOffset, results.count)
         let end = request.fetchLimit > 0 ? min(start + request.fetchLimit, results.count) : results.count

@@ -19,18 +19,24 @@ public enum FetchRequestResultType: Sendable {
 /// let movies = try context.fetch(request)
 /// ```
 public final class FetchRequest<Result>: CustomStringConvertible {
-    /// The name of the entity whose objects (or rows) are fetched; empty for a request made with ``init()`` whose
-    /// ``entity`` is not set yet.
-    public private(set) var entityName: String
+    /// The name of the entity whose objects (or rows) are fetched, as given to ``init(entityName:)``; `nil` for a
+    /// request made with ``init()`` whose ``entity`` is not set yet. Optional and read-only, as Core Data's.
+    ///
+    /// Core Data documents the name only for a request made by name; here a request given an ``entity`` answers
+    /// with that entity's name (undocumented: code meant for Core Data should read `entity?.name` instead).
+    public var entityName: String? { requestedEntityName.isEmpty ? nil : requestedEntityName }
+    /// The name the library looks up: the given name, or the ``entity``'s; empty when there is neither.
+    private(set) var requestedEntityName: String
     /// The entity whose objects are fetched, when the request was given one (Core Data's settable `entity`); setting
     /// it sets ``entityName`` too. A request made by name leaves it `nil`: the context looks the name up in its model.
     public var entity: EntityDescription? {
-        didSet { entityName = entity?.entityName ?? "" }
+        didSet { requestedEntityName = entity?.entityName ?? "" }
     }
     /// Only objects matching it are returned; `nil` returns every object of the entity.
     public var predicate: FetchPredicate?
-    /// The order of results; without any, the store's order (which you should not rely on).
-    public var sortDescriptors: [FetchSortDescriptor] = []
+    /// The order of results, applied first descriptor first; `nil` (the default, as in Core Data) or an empty array
+    /// leaves the store's order, which you should not rely on.
+    public var sortDescriptors: [FetchSortDescriptor]?
     /// At most this many results (0: no limit).
     public var fetchLimit = 0
     /// Skip this many results first.
@@ -59,19 +65,21 @@ public final class FetchRequest<Result>: CustomStringConvertible {
 
     /// A request for every object of `entityName`; narrow and order it with its properties.
     public init(entityName: String) {
-        self.entityName = entityName
+        requestedEntityName = entityName
     }
 
     /// A request with no entity yet, as Core Data's `NSFetchRequest()`: set ``entity`` before fetching (a fetch
     /// without one fails, naming the model's entities).
     public init() {
-        self.entityName = ""
+        requestedEntityName = ""
     }
 
     public var description: String {
-        var text = "FetchRequest<\(Result.self)>(\(entityName)"
+        var text = "FetchRequest<\(Result.self)>(\(requestedEntityName)"
         if let predicate { text += " where \(predicate.predicateFormat)" }
-        if !sortDescriptors.isEmpty { text += " order by \(sortDescriptors.map(\.description).joined(separator: ", "))" }
+        if let sortDescriptors, !sortDescriptors.isEmpty {
+            text += " order by \(sortDescriptors.map(\.description).joined(separator: ", "))"
+        }
         if fetchLimit > 0 { text += " limit \(fetchLimit)" }
         if fetchOffset > 0 { text += " offset \(fetchOffset)" }
         return text + ")"
