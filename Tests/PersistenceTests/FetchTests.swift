@@ -58,6 +58,20 @@ final class FetchTests: PersistenceTestCase {
         XCTAssertEqual(try context.fetch(request).map(\.title), storeOrder)
     }
 
+    /// Core Data's result type is a struct of constants with its raw values; a value that is none of them
+    /// (undocumented there) is refused here rather than guessed at.
+    func testResultTypesAreCoreDataConstantsAndOthersAreRefused() throws {
+        try seed()
+        XCTAssertEqual([FetchRequestResultType.managedObjectResultType, .managedObjectIDResultType,
+                        .dictionaryResultType, .countResultType].map(\.rawValue), [0, 1, 2, 4])
+        let request = FetchRequest<any FetchRequestResult>(entityName: "Movie")
+        XCTAssertEqual(request.resultType, .managedObjectResultType)
+        request.resultType = .managedObjectIDResultType
+        XCTAssertEqual(try context.fetch(request).compactMap { $0 as? ManagedObjectID }.count, 5)
+        request.resultType = [.managedObjectIDResultType, .dictionaryResultType]
+        assertPersistenceError(.coreData) { _ = try context.fetch(request) }
+    }
+
     func testComparisonsAndBooleanLogic() throws {
         try seed()
         XCTAssertEqual(try titles("year > 1983"), ["Aliens", "Héroes", "The Terminator"])

@@ -35,6 +35,11 @@ extension ManagedObjectContext {
             results = try fetchDictionaries(request, entity: entity)
         case .countResultType:
             results = [try count(request, entity: entity)]
+        default:
+            // Core Data does not say what another value (a union of the constants) fetches: refuse it.
+            throw PersistenceError(.coreData,
+                                   "FetchRequest<\(Result.self)> for \(entity.entityName) has resultType \(request.resultType), which is none of FetchRequestResultType's four constants. Set it to one of them.",
+                                   entityName: entity.entityName)
         }
         if let typed = results as? [Result] { return typed }
         throw PersistenceError(.coreData,
@@ -54,6 +59,7 @@ extension ManagedObjectContext {
         case .managedObjectIDResultType: return "ManagedObjectID"
         case .dictionaryResultType: return "[String: Any]"
         case .countResultType: return "Int"
+        default: return "Any"
         }
     }
 

@@ -1,13 +1,39 @@
-/// What a fetch returns.
-public enum FetchRequestResultType: Sendable {
+/// What a fetch returns: Core Data's `NSFetchRequestResultType`, a struct of options with one constant per kind of
+/// result, so a `switch` over it needs a `default`, as on Apple platforms.
+///
+/// Only the four constants mean anything; a request's ``FetchRequest/resultType`` is one of them. Any other value
+/// (a union, or a raw value of your own) is undocumented in Core Data; here a fetch with one throws.
+public struct FetchRequestResultType: OptionSet, Hashable, Sendable {
+    /// The constant's raw value, as Core Data's (0, 1, 2, 4).
+    public let rawValue: UInt
+
+    /// The result type with this raw value.
+    public init(rawValue: UInt) {
+        self.rawValue = rawValue
+    }
+
     /// Managed objects (the default).
-    case managedObjectResultType
+    public static let managedObjectResultType = FetchRequestResultType([])
     /// ``ManagedObjectID``s only: cheap, and safe to hand to another context.
-    case managedObjectIDResultType
+    public static let managedObjectIDResultType = FetchRequestResultType(rawValue: 1)
     /// `[String: Any]` per row, with the attributes in ``FetchRequest/propertiesToFetch`` (nil values left out).
-    case dictionaryResultType
+    public static let dictionaryResultType = FetchRequestResultType(rawValue: 2)
     /// A single `Int`: the number of matches.
-    case countResultType
+    public static let countResultType = FetchRequestResultType(rawValue: 4)
+}
+
+extension FetchRequestResultType: CustomStringConvertible {
+    /// The constant's name (`managedObjectIDResultType`), for messages; a value that is none of them shows its raw
+    /// value.
+    public var description: String {
+        switch self {
+        case .managedObjectResultType: "managedObjectResultType"
+        case .managedObjectIDResultType: "managedObjectIDResultType"
+        case .dictionaryResultType: "dictionaryResultType"
+        case .countResultType: "countResultType"
+        default: "FetchRequestResultType(rawValue: \(rawValue))"
+        }
+    }
 }
 
 /// A description of what to fetch: an entity, an optional predicate, sort order and limits.
