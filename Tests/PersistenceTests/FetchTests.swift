@@ -72,6 +72,23 @@ final class FetchTests: PersistenceTestCase {
         assertPersistenceError(.coreData) { _ = try context.fetch(request) }
     }
 
+    /// Core Data's `propertiesToFetch` holds names or property descriptions; anything else is refused here.
+    func testPropertiesToFetchTakesNamesAndDescriptions() throws {
+        try seed()
+        let entity = Movie.entity()
+        let rows = FetchRequest<[String: Any]>(entityName: "Movie")
+        rows.resultType = .dictionaryResultType
+        rows.propertiesToFetch = [try XCTUnwrap(entity.attributesByName["title"]), "year",
+                                  try XCTUnwrap(entity.relationshipsByName["director"])]
+        rows.sortDescriptors = [FetchSortDescriptor(key: "year", ascending: true)]
+        let first = try XCTUnwrap(context.fetch(rows).first)
+        XCTAssertEqual(Set(first.keys), ["title", "year", "director"])
+        XCTAssertEqual(first["title"] as? String, "Alien")
+        XCTAssertTrue(first["director"] is ManagedObjectID)
+        rows.propertiesToFetch = ["title", 42]
+        assertPersistenceError(.coreData) { _ = try context.fetch(rows) }
+    }
+
     func testComparisonsAndBooleanLogic() throws {
         try seed()
         XCTAssertEqual(try titles("year > 1983"), ["Aliens", "Héroes", "The Terminator"])

@@ -259,12 +259,25 @@ extension ManagedObjectContext {
         return try withReadStore { try $0.count(for: query) }
     }
 
+    /// The name an element of `propertiesToFetch` stands for: a name as it is, a description by its name.
+    private static func propertyName(_ element: Any, entity: EntityDescription) throws -> String {
+        switch element {
+        case let name as String: return name
+        case let attribute as AttributeDescription: return attribute.name
+        case let relationship as RelationshipDescription: return relationship.name
+        default:
+            throw PersistenceError(.coreData, "propertiesToFetch of a fetch of \(entity.entityName) holds a \(type(of: element)); it takes property names and attribute or relationship descriptions.",
+                                   entityName: entity.entityName)
+        }
+    }
+
     /// Dictionary rows straight from the store (unsaved changes are not included, as in Core Data).
     private func fetchDictionaries<Result>(_ request: FetchRequest<Result>, entity: EntityDescription) throws -> [[String: Any]] {
         let coordinator = persistentStoreCoordinator!
         let schema = try coordinator.schema()
         let table = schema[entity]
-        let names = request.propertiesToFetch ?? entity.storedAttributeNames
+        let names = try request.propertiesToFetch.map { try $0.map { try Self.propertyName($0, entity: entity) } }
+            ?? entity.storedAttributeNames
         var columns: [String] = []
         var indexes: [Int] = []
         for name in names {

@@ -83,9 +83,13 @@ public final class FetchRequest<Result>: CustomStringConvertible {
     public var includesSubentities = true
     /// What each result is: an object (the default), an object ID, a dictionary of values, or a count.
     public var resultType: FetchRequestResultType = .managedObjectResultType
-    /// For ``FetchRequestResultType/dictionaryResultType``: the attribute and to-one names to return
-    /// (to-ones as object IDs); `nil` for every attribute.
-    public var propertiesToFetch: [String]?
+    /// For ``FetchRequestResultType/dictionaryResultType``: the attributes and to-ones to return (to-ones as object
+    /// IDs); `nil` for every attribute. As in Core Data, each element is a property name (`String`) or a property
+    /// description (``AttributeDescription``, ``RelationshipDescription``) whose name is one of the entity's.
+    ///
+    /// Core Data also takes expression descriptions here; this library has none. Any other element makes the fetch
+    /// throw (Core Data does not document what it does with one).
+    public var propertiesToFetch: [Any]?
     /// For dictionary results: leave out rows equal to an earlier one.
     public var returnsDistinctResults = false
 
