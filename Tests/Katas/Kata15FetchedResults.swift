@@ -273,8 +273,9 @@ final class Kata15FetchedResults: KataCase {
                 + "\(controller.sectionNameKeyPath.map { "\"\($0)\"" } ?? "nil"): the inbox has a section per folder.")
             try expect(controller.fetchedObjects != nil, "the inbox's controller has no results: nothing is fetched "
                 + "until performFetch() runs, and until then the controller follows no change either.")
-            let order = controller.fetchRequest.sortDescriptors.map(\.description)
-            try expect(controller.fetchRequest.sortDescriptors.first?.key == "folder", "the request sorts by \(order): "
+            let descriptors = controller.fetchRequest.sortDescriptors ?? []
+            let order = descriptors.map(\.description)
+            try expect(descriptors.first?.key == "folder", "the request sorts by \(order): "
                 + "the section key, folder, must come first.")
             try expect(controller.delegate === inbox.screen, "the controller's delegate is not the inbox's screen, "
                 + "so no change will reach it. Set the delegate before performFetch().")

@@ -66,7 +66,7 @@ final class EntityLookupTests: PersistenceTestCase {
         makeMovie("Heat")
         try context.save()
         let request = FetchRequest<Movie>()
-        XCTAssertEqual(request.entityName, "")
+        XCTAssertNil(request.entityName, "Core Data's entityName is optional: nil until the request has an entity")
         assertPersistenceError(.persistentStoreIncompatibleSchema) { _ = try context.fetch(request) }
         request.entity = Movie.entity()
         XCTAssertEqual(request.entityName, "Movie")

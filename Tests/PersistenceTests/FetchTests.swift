@@ -42,6 +42,53 @@ final class FetchTests: PersistenceTestCase {
         return sort ? result.sorted() : result
     }
 
+    /// Core Data's `sortDescriptors` is optional and starts `nil`, which orders nothing, as an empty array does.
+    func testSortDescriptorsStartNilAndNilOrdersAsNoDescriptors() throws {
+        try seed()
+        let request: FetchRequest<Movie> = Movie.fetchRequest()
+        XCTAssertNil(request.sortDescriptors)
+        let storeOrder = try context.fetch(request).map(\.title)
+        XCTAssertFalse(request.description.contains("order by"), request.description)
+        request.sortDescriptors = []
+        XCTAssertEqual(try context.fetch(request).map(\.title), storeOrder)
+        request.sortDescriptors = [FetchSortDescriptor(key: "year", ascending: true)]
+        XCTAssertEqual(try context.fetch(request).map(\.title),
+                       ["Alien", "Blade Runner", "The Terminator", "Aliens", "Héroes"])
+        request.sortDescriptors = nil
+        XCTAssertEqual(try context.fetch(request).map(\.title), storeOrder)
+    }
+
+    /// Core Data's result type is a struct of constants with its raw values; a value that is none of them
+    /// (undocumented there) is refused here rather than guessed at.
+    func testResultTypesAreCoreDataConstantsAndOthersAreRefused() throws {
+        try seed()
+        XCTAssertEqual([FetchRequestResultType.managedObjectResultType, .managedObjectIDResultType,
+                        .dictionaryResultType, .countResultType].map(\.rawValue), [0, 1, 2, 4])
+        let request = FetchRequest<any FetchRequestResult>(entityName: "Movie")
+        XCTAssertEqual(request.resultType, .managedObjectResultType)
+        request.resultType = .managedObjectIDResultType
+        XCTAssertEqual(try context.fetch(request).compactMap { $0 as? ManagedObjectID }.count, 5)
+        request.resultType = [.managedObjectIDResultType, .dictionaryResultType]
+        assertPersistenceError(.coreData) { _ = try context.fetch(request) }
+    }
+
+    /// Core Data's `propertiesToFetch` holds names or property descriptions; anything else is refused here.
+    func testPropertiesToFetchTakesNamesAndDescriptions() throws {
+        try seed()
+        let entity = Movie.entity()
+        let rows = FetchRequest<[String: Any]>(entityName: "Movie")
+        rows.resultType = .dictionaryResultType
+        rows.propertiesToFetch = [try XCTUnwrap(entity.attributesByName["title"]), "year",
+                                  try XCTUnwrap(entity.relationshipsByName["director"])]
+        rows.sortDescriptors = [FetchSortDescriptor(key: "year", ascending: true)]
+        let first = try XCTUnwrap(context.fetch(rows).first)
+        XCTAssertEqual(Set(first.keys), ["title", "year", "director"])
+        XCTAssertEqual(first["title"] as? String, "Alien")
+        XCTAssertTrue(first["director"] is ManagedObjectID)
+        rows.propertiesToFetch = ["title", 42]
+        assertPersistenceError(.coreData) { _ = try context.fetch(rows) }
+    }
+
     func testComparisonsAndBooleanLogic() throws {
         try seed()
         XCTAssertEqual(try titles("year > 1983"), ["Aliens", "Héroes", "The Terminator"])

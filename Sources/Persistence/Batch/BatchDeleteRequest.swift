@@ -63,7 +63,7 @@ public final class BatchDeleteRequest: PersistentStoreRequest, CustomStringConve
     /// Deletes the objects `fetchRequest` matches: its predicate, and its limit and offset (in its sort order).
     /// The request names its entity (by name, or by its ``FetchRequest/entity``).
     public init(fetchRequest: FetchRequest<any FetchRequestResult>) {
-        entityName = fetchRequest.entityName
+        entityName = fetchRequest.requestedEntityName
         objectIDs = nil
         compileFetch = { entity, schema in
             var query = try FetchQueryCompiler.query(for: fetchRequest, entity: entity, schema: schema)

@@ -67,7 +67,7 @@ extension ManagedObjectContext {
         -> AsynchronousFetchResult<Result> {
         checkQueue("execute(AsynchronousFetchRequest)")
         let fetchRequest = request.fetchRequest
-        let (coordinator, entity) = try storeRequestTarget(entityName: fetchRequest.entityName, resultClass: Result.self as? ManagedObject.Type)
+        let (coordinator, entity) = try storeRequestTarget(entityName: fetchRequest.requestedEntityName, resultClass: Result.self as? ManagedObject.Type)
         let idsOnly: Bool
         switch fetchRequest.resultType {
         case .managedObjectResultType:
@@ -82,7 +82,7 @@ extension ManagedObjectContext {
                 throw PersistenceError(.coreData, "AsynchronousFetchRequest<\(Result.self)> for \(entity.entityName) returns ManagedObjectIDs, which are not \(Result.self).",
                                        entityName: entity.entityName)
             }
-        case .dictionaryResultType, .countResultType:
+        default:
             throw PersistenceError(.coreData, "An asynchronous fetch returns managed objects or object IDs; \(fetchRequest.resultType) is not supported. Use fetch(_:) or count(for:) for dictionaries and counts.",
                                    entityName: entity.entityName)
         }

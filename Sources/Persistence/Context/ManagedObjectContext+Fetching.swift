@@ -35,6 +35,11 @@ extension ManagedObjectContext {
             results = try fetchDictionaries(request, entity: entity)
         case .countResultType:
             results = [try count(request, entity: entity)]
+        default:
+            // Core Data does not say what another value (a union of the constants) fetches: refuse it.
+            throw PersistenceError(.coreData,
+                                   "FetchRequest<\(Result.self)> for \(entity.entityName) has resultType \(request.resultType), which is none of FetchRequestResultType's four constants. Set it to one of them.",
+                                   entityName: entity.entityName)
         }
         if let typed = results as? [Result] { return typed }
         throw PersistenceError(.coreData,
@@ -54,6 +59,7 @@ extension ManagedObjectContext {
         case .managedObjectIDResultType: return "ManagedObjectID"
         case .dictionaryResultType: return "[String: Any]"
         case .countResultType: return "Int"
+        default: return "Any"
         }
     }
 
@@ -61,13 +67,13 @@ extension ManagedObjectContext {
         guard let model else {
             throw PersistenceError(.persistentStoreInvalidType, "This context has no persistent store coordinator to fetch from.")
         }
-        if let entity = model.entitiesByName[request.entityName] { return entity }
-        guard !request.entityName.isEmpty else {
+        if let entity = model.entitiesByName[request.requestedEntityName] { return entity }
+        guard !request.requestedEntityName.isEmpty else {
             throw PersistenceError(.persistentStoreIncompatibleSchema,
                                    "A fetch request must have an entity: set its entity, or make it with FetchRequest(entityName:). The model's entities: \(model.entities.map(\.entityName).joined(separator: ", ")).")
         }
         if let type = Result.self as? ManagedObject.Type, let entity = model.entity(for: type) { return entity }
-        return try model.entity(named: request.entityName)
+        return try model.entity(named: request.requestedEntityName)
     }
 
     /// Objects matching the request, pending changes included when asked. In a child context the parents' unsaved
@@ -223,8 +229,8 @@ extension ManagedObjectContext {
             guard seen.insert(ObjectIdentifier(object)).inserted else { continue }
             if try matches(object) { results.append(object) }
         }
-        if !request.sortDescriptors.isEmpty {
-            results = Self.sorted(results, by: request.sortDescriptors)
+        if let descriptors = request.sortDescriptors, !descriptors.isEmpty {
+            results = Self.sorted(results, by: descriptors)
         }
         let start = min(request.fetchOffset, results.count)
         let end = request.fetchLimit > 0 ? min(start + request.fetchLimit, results.count) : results.count
@@ -253,12 +259,25 @@ extension ManagedObjectContext {
         return try withReadStore { try $0.count(for: query) }
     }
 
+    /// The name an element of `propertiesToFetch` stands for: a name as it is, a description by its name.
+    private static func propertyName(_ element: Any, entity: EntityDescription) throws -> String {
+        switch element {
+        case let name as String: return name
+        case let attribute as AttributeDescription: return attribute.name
+        case let relationship as RelationshipDescription: return relationship.name
+        default:
+            throw PersistenceError(.coreData, "propertiesToFetch of a fetch of \(entity.entityName) holds a \(type(of: element)); it takes property names and attribute or relationship descriptions.",
+                                   entityName: entity.entityName)
+        }
+    }
+
     /// Dictionary rows straight from the store (unsaved changes are not included, as in Core Data).
     private func fetchDictionaries<Result>(_ request: FetchRequest<Result>, entity: EntityDescription) throws -> [[String: Any]] {
         let coordinator = persistentStoreCoordinator!
         let schema = try coordinator.schema()
         let table = schema[entity]
-        let names = request.propertiesToFetch ?? entity.storedAttributeNames
+        let names = try request.propertiesToFetch.map { try $0.map { try Self.propertyName($0, entity: entity) } }
+            ?? entity.storedAttributeNames
         var columns: [String] = []
         var indexes: [Int] = []
         for name in names {

@@ -93,8 +93,8 @@ open class FetchedResultsController<Result> {
             context: context, sectionNameKeyPath: sectionNameKeyPath,
             controllerName: "FetchedResultsController<\(Result.self)>",
             settings: { [fetchRequest] in
-                .init(entityName: fetchRequest.entityName, entity: fetchRequest.entity,
-                      predicate: fetchRequest.predicate, sortDescriptors: fetchRequest.sortDescriptors,
+                .init(entityName: fetchRequest.requestedEntityName, entity: fetchRequest.entity,
+                      predicate: fetchRequest.predicate, sortDescriptors: fetchRequest.sortDescriptors ?? [],
                       includesSubentities: fetchRequest.includesSubentities, resultType: fetchRequest.resultType)
             },
             fetch: { [fetchRequest, unowned context] in
@@ -130,7 +130,7 @@ open class FetchedResultsController<Result> {
     private var delegateView: FetchedResultsController<any FetchRequestResult> {
         if let erasedSelf = self as? FetchedResultsController<any FetchRequestResult> { return erasedSelf }
         if let erased { return erased }
-        let request = FetchRequest<any FetchRequestResult>(entityName: fetchRequest.entityName)
+        let request = FetchRequest<any FetchRequestResult>(entityName: fetchRequest.requestedEntityName)
         request.adoptSettings(of: fetchRequest)
         let view = FetchedResultsController<any FetchRequestResult>(
             delegateViewOf: tracker, request: request, context: managedObjectContext,

@@ -10,7 +10,7 @@ enum FetchQueryCompiler {
             if condition != "1" { query.whereClause = condition }
         }
         var order: [String] = []
-        for descriptor in request.sortDescriptors {
+        for descriptor in request.sortDescriptors ?? [] {
             let column = try compiler.sortColumn(descriptor.keyPath, in: root)
             order.append(column + (descriptor.caseInsensitive ? " COLLATE NOCASE" : "") + (descriptor.ascending ? " ASC" : " DESC"))
         }

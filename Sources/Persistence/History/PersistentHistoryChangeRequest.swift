@@ -127,8 +127,8 @@ public final class PersistentHistoryChangeRequest: PersistentStoreRequest, Custo
             selection = .afterDate(date)
         case .fetchMatching:
             let entity = PersistentHistoryModel.transactionEntity
-            guard let fetchRequest, fetchRequest.entity === entity || fetchRequest.entityName == entity.entityName else {
-                throw PersistenceError(.coreData, "fetchHistory(withFetch:) takes a fetch request on the transaction entity (PersistentHistoryTransaction.fetchRequest), not one on \(fetchRequest?.entityName ?? "nothing").")
+            guard let fetchRequest, fetchRequest.entity === entity || fetchRequest.requestedEntityName == entity.entityName else {
+                throw PersistenceError(.coreData, "fetchHistory(withFetch:) takes a fetch request on the transaction entity (PersistentHistoryTransaction.fetchRequest), not one on \(fetchRequest?.requestedEntityName ?? "nothing").")
             }
             selection = .matching(try FetchQueryCompiler.query(for: fetchRequest, entity: entity, schema: PersistentHistoryModel.schema))
         case .deleteBeforeToken:
