@@ -131,4 +131,17 @@ final class RelationshipTests: PersistenceTestCase {
         XCTAssertTrue(error?.message.contains("relates to Director objects") == true, error?.message ?? "")
         XCTAssertNil(movie.director)
     }
+
+    func testAnOrderedSetWithAnElementThatIsNoManagedObjectIsRefused() throws {
+        let movie = makeMovie("Alien")
+        let first = Scene(context: context)
+        first.number = 1
+        let second = Scene(context: context)
+        second.number = 2
+        movie.sceneList = [first]
+        movie.scenes = NSOrderedSet(array: [second, "a scene that is only a string"])
+        XCTAssertEqual(movie.sceneList.map(\.number), [1], "the relationship keeps its objects: none of the refused set")
+        let error = assertPersistenceError(.managedObjectValidation) { try context.save() }
+        XCTAssertTrue(error?.message.contains("Unacceptable type of value for Movie.scenes") == true, error?.message ?? "")
+    }
 }

@@ -180,6 +180,12 @@ extension ManagedObject {
             } catch let error as PersistenceError {
                 managedObjectContext?.recordMisuse(error)
             } catch {}
+        case .unacceptable(let given):
+            guard let relationship = entity.relationshipAt[index] else { return }
+            managedObjectContext?.recordMisuse(PersistenceError(
+                .managedObjectValidation,
+                "Unacceptable type of value for \(entity.entityName).\(relationship.name): an element of type \(given), not a \(relationship.destinationEntityName) object; the relationship keeps its objects.",
+                object: self, key: relationship.name))
         }
     }
 }

@@ -196,7 +196,8 @@ extension Array: ManagedPropertyValue where Element: ManagedObject {
 
 /// An ordered to-many relationship, as Core Data hands it over: its objects in order, each a `ManagedObject` (read
 /// `set.array as! [Step]`, or `set.compactMap { $0 as? Step }`). Setting one replaces the relationship's objects
-/// and their order; objects that are not managed objects are dropped.
+/// and their order. A set with an element that is not a managed object is refused, as Core Data raises for it: the
+/// relationship keeps its objects and the context's next save throws the mistake.
 extension NSOrderedSet: ManagedPropertyValue {
     public static var managedValueKind: ManagedValueKind { .toMany(ManagedObject.self, ordered: true) }
     public static var isManagedAttribute: Bool { false }
@@ -204,7 +205,15 @@ extension NSOrderedSet: ManagedPropertyValue {
         guard case .objects(let objects) = storage else { return NSOrderedSet() as! Self }
         return NSOrderedSet(array: objects) as! Self
     }
-    public var managedStorage: ManagedStorage { .objects(array.compactMap { $0 as? ManagedObject }) }
+    public var managedStorage: ManagedStorage {
+        var objects: [ManagedObject] = []
+        objects.reserveCapacity(count)
+        for element in self {
+            guard let object = element as? ManagedObject else { return .unacceptable("\(type(of: element))") }
+            objects.append(object)
+        }
+        return .objects(objects)
+    }
 }
 
 // MARK: - Attribute types
