@@ -9,7 +9,7 @@ extension Group {
         let group = Group(context: context)
         group.name = name
         // Mistake: createdAt is never set. The class declares it a non-optional Date, so the first read of it while
-        // it is nil stops the app on a device — before any save could report the missing value.
+        // it is nil is reported to stop the app on a device — before any save could report the missing value.
         if !Decoy.isActive("created-at-unset") { group.createdAt = Date() }
         let items = titles.map { title in
             let item = Item(context: context)

@@ -4,9 +4,9 @@ import Synchronization
 /// `Date`, `String`, `UUID`, `URL`, `Data` or `Decimal` property over an attribute that holds no value (or a value
 /// of another type).
 ///
-/// Core Data documents nothing for this read. On Apple platforms the Swift bridge stops the app for some types (a
-/// non-optional `Date`, `UUID` or `URL` over nil is widely reported to crash) and is reported to read an empty
-/// value for others (`String`); Persistence takes the stricter reading for all of them, so code that would stop a
+/// Core Data documents nothing for this read. On Apple platforms the Swift bridge decides, by type: a
+/// non-optional `Date` over nil is reported to crash the app, a `String` to read as empty, and the other types are
+/// not documented either way; Persistence takes the stricter reading for all of them, so code that would stop a
 /// device never passes here. Numbers and Booleans read 0 and `false`, as Core Data's scalar accessors do.
 @_spi(TestHarness) public struct NilRead: Error, Sendable, CustomStringConvertible {
     /// The entity of the object read.
@@ -18,7 +18,7 @@ import Synchronization
 
     public var description: String {
         "\(entityName).\(key) is declared \(typeName), not optional, but its value is nil. Core Data documents no "
-            + "value for this read, and on Apple platforms a non-optional Date, UUID or URL read as nil stops the "
+            + "value for this read, and on Apple platforms a non-optional Date read as nil is reported to stop the "
             + "app; Persistence stops for every type but numbers and Booleans. Declare the property \(typeName)? "
             + "(as Xcode generates it), or set it — or give the attribute a default value — before reading it."
     }

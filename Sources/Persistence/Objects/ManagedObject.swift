@@ -21,7 +21,8 @@ import Foundation
 /// A non-optional number or Boolean property reads 0 or `false` while the attribute is nil, as Core Data's scalar
 /// accessors do (the nil is still what gets validated: a save fails with code 1570 until you set it). Reading nil
 /// through any other non-optional property (`String`, `Date`…) stops the program: Core Data documents nothing for
-/// it, and on a device a non-optional `Date` over nil crashes — declare such a property optional, as Xcode does.
+/// it, and on a device a non-optional `Date` over nil is reported to crash — declare such a property optional, as
+/// Xcode does.
 open class ManagedObject: CustomStringConvertible {
     // The mutable state below is `@exclusivity(unchecked)`: an object is used on its context's queue only, so
     // Swift's run-time exclusivity checks would never find a conflict here, yet cost more than the work itself on

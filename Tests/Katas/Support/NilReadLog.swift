@@ -3,8 +3,8 @@ import Foundation
 
 /// Nil read through a non-optional `@Managed` property during the current kata (a `Date` or `String` property over
 /// an attribute with no value). Persistence stops the program for it by default, as a device may (Core Data
-/// documents nothing, and a non-optional `Date` over nil crashes); in a kata it is reported here instead, so the
-/// learner reads it as a failed kata rather than a dead test run.
+/// documents nothing, and a non-optional `Date` over nil is reported to crash); in a kata it is reported here
+/// instead, so the learner reads it as a failed kata rather than a dead test run.
 typealias NilReadLog = ReportLog<NilRead>
 
 extension ReportLog where Entry == NilRead {
