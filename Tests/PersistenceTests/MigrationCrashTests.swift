@@ -127,7 +127,7 @@ final class MigrationCrashTests: XCTestCase {
                 state.hasStoreOpen && !state.holdsWriteLock && !state.holdsCheckpointLock && isOld(store) == true
             }),
             ("inside the migration's transaction, nothing in the log", true, { state, _ in
-                state.holdsWriteLock && !state.holdsCheckpointLock && !state.hasUncommittedFrames
+                state.holdsWriteLock && !state.holdsCheckpointLock && state.logEndsAtLastCommit
             }),
             ("inside the migration's transaction, its pages spilled into the log", true, { state, _ in
                 state.holdsWriteLock && !state.holdsCheckpointLock && state.hasUncommittedFrames

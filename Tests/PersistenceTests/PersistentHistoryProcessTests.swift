@@ -123,7 +123,7 @@ final class PersistentHistoryProcessTests: XCTestCase {
 
         var point = "inside a save's transaction"
         var state = try XCTUnwrap(CrashWriter.kill(arguments, store: store, at: point) {
-            $0.holdsWriteLock && $0.count("opened") == 1 && !$0.hasUncommittedFrames
+            $0.holdsWriteLock && $0.count("opened") == 1 && $0.logEndsAtLastCommit
         })
         var saved = state.count("saved batch")
         XCTAssertEqual(try batches(after: point), saved, "\(point): the batch being written must be absent, with its history")

@@ -81,9 +81,15 @@ struct WriterState {
     var holdsCheckpointLock = false
     /// The writer has the store file open (a descriptor in /proc/PID/fd names it).
     var hasStoreOpen = false
-    /// The log holds frames written after its last commit (by the current log's salt): a transaction's pages are on
-    /// disk without its commit frame, as in the middle of a COMMIT or after the page cache spilled.
-    var hasUncommittedFrames = false
+    /// What the log holds after the end its index records as committed.
+    enum LogTail { case nothing, uncommittedFrames, commitFrameNotIndexed }
+    var logTail = LogTail.nothing
+    /// The log holds frames written after its last commit (by the current log's salt) and no commit frame among them:
+    /// a transaction's pages are on disk without its commit frame, as in the middle of a COMMIT or after the page
+    /// cache spilled.
+    var hasUncommittedFrames: Bool { logTail == .uncommittedFrames }
+    /// Nothing in the log after its last commit: a transaction, if one is open, has written nothing yet.
+    var logEndsAtLastCommit: Bool { logTail == .nothing }
     /// The writer's standard output so far.
     var printed = ""
 
@@ -108,24 +114,33 @@ struct WriterState {
             if (start...end).contains(120) { holdsWriteLock = true }
             if (start...end).contains(121) { holdsCheckpointLock = true }
         }
-        hasUncommittedFrames = Self.uncommittedFrames(store: store)
+        logTail = Self.tail(store: store)
     }
 
     /// Reads the committed end of the log from the `-shm` index header (mxFrame, native byte order, offset 16) and
-    /// looks at the frame after it: a frame carrying the log header's salt was written after the last commit.
-    private static func uncommittedFrames(store: URL) -> Bool {
+    /// looks at the frames after it: a frame carrying the log header's salt was written after the last commit. A
+    /// commit frame among them (a non-zero database size, bytes 4–7 of its header) means the transaction is as good
+    /// as committed: SQLite writes the commit frame before it updates the index, and recovery keeps a log that ends
+    /// in one (a kill in that moment kept a batch "in the middle of a commit", seen under load).
+    private static func tail(store: URL) -> LogTail {
         guard let shm = FileHandle(forReadingAtPath: store.path + "-shm"), let wal = FileHandle(forReadingAtPath: store.path + "-wal")
-        else { return false }
+        else { return .nothing }
         defer { try? shm.close(); try? wal.close() }
         guard let index = try? shm.read(upToCount: 48), index.count == 48,
-              let header = try? wal.read(upToCount: 32), header.count == 32 else { return false }
+              let header = try? wal.read(upToCount: 32), header.count == 32 else { return .nothing }
         let committed = index.withUnsafeBytes { UInt64($0.loadUnaligned(fromByteOffset: 16, as: UInt32.self)) }
         func bigEndian(_ data: Data, _ offset: Int) -> UInt32 { data[offset..<offset + 4].reduce(0) { $0 << 8 | UInt32($1) } }
         let pageSize = UInt64(bigEndian(header, 8))
-        guard pageSize > 0 else { return false }
-        let next = 32 + committed * (24 + pageSize)
-        guard (try? wal.seek(toOffset: next)) != nil, let frame = try? wal.read(upToCount: 24), frame.count == 24 else { return false }
-        return bigEndian(frame, 8) == bigEndian(header, 16) && bigEndian(frame, 12) == bigEndian(header, 20)
+        guard pageSize > 0 else { return .nothing }
+        var next = 32 + committed * (24 + pageSize)
+        var tail = LogTail.nothing
+        while (try? wal.seek(toOffset: next)) != nil, let frame = try? wal.read(upToCount: 24), frame.count == 24,
+              bigEndian(frame, 8) == bigEndian(header, 16), bigEndian(frame, 12) == bigEndian(header, 20) {
+            if bigEndian(frame, 4) != 0 { return .commitFrameNotIndexed }
+            tail = .uncommittedFrames
+            next += 24 + pageSize
+        }
+        return tail
     }
 }
 
