@@ -68,12 +68,12 @@ final class Kata02Stack: KataCase {
     func test02_loadHelperThrowsTheLoadError() {
         kata(2, in: "PersistentContainer+Load.swift", "load(name:model:url:)") {
             let blocked = try blockedLocation()
-            let error = try expectError(PersistenceError.self, "load(name:model:url:) must throw the error "
+            let error = try expectError(CocoaError.self, "load(name:model:url:) must throw the error "
                 + "loadPersistentStores reports for \(blocked.store.path), where no store can be made.") {
                 _ = try PersistentContainer.load(name: "Garden", model: try GardenModel.make(), url: blocked.store)
             }
-            try expect(error.code == .fileWriteNoPermission, "load(name:model:url:) threw error \(error.code) "
-                + "(\(error.message)); expected the store's own error, 513.")
+            try expect(error.code == .fileWriteNoPermission, "load(name:model:url:) threw error \(error.code.rawValue) "
+                + "(\(error.localizedDescription)); expected the store's own error, 513.")
         }
     }
 
@@ -141,7 +141,7 @@ final class Kata02Stack: KataCase {
             }
             try expect(url == blocked.store, "storeUnavailable names \(url.path); it should name the store's URL, "
                 + "\(blocked.store.path).")
-            try expect((underlying as? PersistenceError)?.code == .fileWriteNoPermission, "storeUnavailable should "
+            try expect((underlying as? CocoaError)?.code == .fileWriteNoPermission, "storeUnavailable should "
                 + "carry the container's own error (513, no permission to write); it carries \(underlying).")
         }
     }

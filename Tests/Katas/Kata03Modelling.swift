@@ -89,10 +89,10 @@ final class Kata03Modelling: KataCase {
             group.createdAt = Date()
             let item = Item(context: context)
             item.group = group            // no title
-            let error = try expectError(PersistenceError.self, "saving an item without a title must fail: "
+            let error = try expectError(CocoaError.self, "saving an item without a title must fail: "
                 + "title is mandatory.") { try context.save() }
-            try expect(error.code == .validationMissingMandatoryProperty && error.key == "title",
-                       "saving an item without a title failed with \(error.code) on \(error.key ?? "no key"); "
+            try expect(error.code == .validationMissingMandatoryProperty && error.validationKey == "title",
+                       "saving an item without a title failed with \(error.code.rawValue) on \(error.validationKey ?? "no key"); "
                         + "expected 1570 (missing mandatory property) on \"title\".")
             item.title = "Bread"          // a note is optional: none is fine
             try context.save()
@@ -247,14 +247,14 @@ final class Kata03Modelling: KataCase {
     func test09_aMissingModelIsAnErrorNotAnEmptyContainer() {
         kata(9, in: "GroupModel+File.swift", "containerFromModelFile(named:)") {
             try withScratchDataFolder { _ in
-                let error = try expectError(PersistenceError.self, "containerFromModelFile(named: \"Grops\") must "
+                let error = try expectError(CocoaError.self, "containerFromModelFile(named: \"Grops\") must "
                     + "throw: there is no Grops.xcdatamodeld. The container does not stop the program when its model "
                     + "is missing; loadPersistentStores reports it, and that error is the one to throw.") {
                     let container = try GroupModel.containerFromModelFile(named: "Grops")
                     _ = container
                 }
-                try expect(error.message.hasPrefix("Failed to load model named Grops"), "the error thrown says "
-                    + "\"\(error.message)\"; expected the container's own \"Failed to load model named Grops: …\".")
+                try expect(error.localizedDescription.hasPrefix("Failed to load model named Grops"), "the error thrown says "
+                    + "\"\(error.localizedDescription)\"; expected the container's own \"Failed to load model named Grops: …\".")
             }
         }
     }

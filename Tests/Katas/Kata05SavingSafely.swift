@@ -114,10 +114,10 @@ final class Kata05SavingSafely: KataCase {
             basil.name = "Sweet basil"                          // an unsaved change to an object the caller holds
             let nameless = Plant(context: context)              // name is mandatory: this save must fail
             nameless.wateredOn = Date()
-            let error = try expectError(PersistenceError.self, "saveOrRollback() must throw the save's error when "
+            let error = try expectError(CocoaError.self, "saveOrRollback() must throw the save's error when "
                 + "a plant has no name.") { try context.saveOrRollback() }
             try expect(error.code == .validationMissingMandatoryProperty, "saveOrRollback() threw error "
-                + "\(error.code); the save's own error is 1570 (missing mandatory property). Throw that one.")
+                + "\(error.code.rawValue); the save's own error is 1570 (missing mandatory property). Throw that one.")
             try expect(basil.managedObjectContext === context, "after the failed save, the plant the caller holds "
                 + "no longer belongs to the context: reset() forgets every object; rollback() keeps them, with "
                 + "their last saved values.")
@@ -223,7 +223,7 @@ final class Kata05SavingSafely: KataCase {
             }
             let error = try require(failed, "insert(_:completion:) of a plant without a name reported success; "
                 + "pass the save's error to the completion.")
-            try expect((error as? PersistenceError)?.code == .validationMissingMandatoryProperty,
+            try expect((error as? CocoaError)?.code == .validationMissingMandatoryProperty,
                        "the failed insert reported \(error); expected the save's error, 1570.")
             try expect(!hasChanges(store), "after the failed insert the store's context still has unsaved changes: "
                 + "roll it back before calling the completion.")
@@ -272,7 +272,7 @@ final class Kata05SavingSafely: KataCase {
             }
             let error = try require(failed, "deleteAll(completion:) reported success, but its save failed (the plant "
                 + "was changed by another context): pass the save's error to the completion.")
-            try expect((error as? PersistenceError)?.code == .managedObjectMerge,
+            try expect((error as? CocoaError)?.code == .managedObjectMerge,
                        "the failed delete reported \(error); expected the save's error, 133020.")
             try expect(!hasChanges(store), "after the failed delete the store's context still has unsaved changes: "
                 + "roll it back before calling the completion.")

@@ -354,7 +354,7 @@ final class Kata06FaultsAndFetching: KataCase {
             let goneRow: Reading?
             do {
                 goneRow = try source.reading(at: 2)
-            } catch let error as PersistenceError where error.code == .managedObjectReferentialIntegrity {
+            } catch let error as CocoaError where error.code == .managedObjectReferentialIntegrity {
                 try expect(false, "reading(at: 2) threw error 133000 for a reading deleted after the IDs were "
                     + "fetched: that is the lookup saying the row is gone. A list shows such a row as missing — "
                     + "return nil for it (kata 4's reading(with:) does).")

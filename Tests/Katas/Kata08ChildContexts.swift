@@ -133,10 +133,10 @@ final class Kata08ChildContexts: KataCase {
                 plant?.wateredOn = watered
                 try sync.save()
             }
-            var thrown: PersistenceError?
+            var thrown: CocoaError?
             do {
                 try session.commit()
-            } catch let error as PersistenceError {
+            } catch let error as CocoaError {
                 thrown = error
             }
             let error = try require(thrown, context.hasChanges
@@ -145,7 +145,7 @@ final class Kata08ChildContexts: KataCase {
                 : "commit() must throw the parent's error when the parent cannot save (here: another context "
                     + "changed the plant first), so the screen can tell the user; printing it and carrying on hides "
                     + "the failure.")
-            try expect(error.code == .managedObjectMerge, "commit() threw error \(error.code); the parent's save "
+            try expect(error.code == .managedObjectMerge, "commit() threw error \(error.code.rawValue); the parent's save "
                 + "failed with 133020 (could not merge changes). Throw that one.")
             try expect(fern.managedObjectContext === context, "after the failed commit the caller's plant no longer "
                 + "belongs to the parent: reset() forgets every object of the context; rollback() keeps them, with "
@@ -168,9 +168,9 @@ final class Kata08ChildContexts: KataCase {
             let session: PlantEditSession
             do {
                 session = try PlantEditSession(editing: rose, in: context)
-            } catch let error as PersistenceError {
+            } catch let error as CocoaError {
                 try expect(false, "opening a session on a plant the parent has inserted and not saved threw "
-                    + "\(error.code) (\(error.message)). A context on the store sees only saved rows; a child "
+                    + "\(error.code.rawValue) (\(error.localizedDescription)). A context on the store sees only saved rows; a child "
                     + "reads through its parent and finds the parent's unsaved objects too.")
                 return
             }
@@ -180,8 +180,8 @@ final class Kata08ChildContexts: KataCase {
             session.rename(to: "Dog rose")
             do {
                 try session.commit()
-            } catch let error as PersistenceError {
-                try expect(false, "commit() of the edited plant failed: \(error.code) (\(error.message)). Was the "
+            } catch let error as CocoaError {
+                try expect(false, "commit() of the edited plant failed: \(error.code.rawValue) (\(error.localizedDescription)). Was the "
                     + "parent saved before the child? That gives the parent's plant its permanent ID, and the child's "
                     + "edit — made under the temporary ID — no longer finds it. Save the child first.")
             }
@@ -200,10 +200,10 @@ final class Kata08ChildContexts: KataCase {
                        "the new plant must be inserted in the session's child only, so that discarding the session "
                 + "leaves no trace of it.")
             // The user taps Save before typing a name: the child's own save fails (the name is mandatory).
-            let error = try expectError(PersistenceError.self, "commit() of a plant without a name must throw the "
+            let error = try expectError(CocoaError.self, "commit() of a plant without a name must throw the "
                 + "child's save error.") { try session.commit() }
             try expect(error.code == .validationMissingMandatoryProperty, "commit() of a plant without a name threw "
-                + "\(error.code); the child's save fails with 1570 (missing mandatory property). Throw that one.")
+                + "\(error.code.rawValue); the child's save fails with 1570 (missing mandatory property). Throw that one.")
             try expect(session.plant.managedObjectContext === session.context
                        && session.context.insertedObjects.contains(session.plant), "after the failed commit the new "
                 + "plant is gone from the session, with whatever the user had entered. The child holds nothing but "

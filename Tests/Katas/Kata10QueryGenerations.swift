@@ -246,10 +246,10 @@ final class Kata10QueryGenerations: KataCase {
             first.listened = true
             do {
                 try context.save()
-            } catch let error as PersistenceError where error.code == .managedObjectReferentialIntegrity {
+            } catch let error as CocoaError where error.code == .managedObjectReferentialIntegrity {
                 try expect(false, "title(of:) fired the fault of an episode whose row is gone while "
                     + "shouldDeleteInaccessibleFaults was off. Core Data throws an exception at that moment (a "
-                    + "crash in Swift); Persistence reports it at the next save, which failed: \(error.message) "
+                    + "crash in Swift); Persistence reports it at the next save, which failed: \(error.localizedDescription) "
                     + "Ask the store whether the episode still exists before reading any of its values.")
             }
 

@@ -210,7 +210,7 @@ final class Kata14PersistentHistory: KataCase {
             do {
                 transactions = try storedHistory(in: stack)
             } catch {
-                guard code(of: error) == PersistenceError.Code.coreData.rawValue else { throw error }
+                guard code(of: error) == CocoaError.Code.coreData.rawValue else { throw error }
                 try expect(false, "the store refused a history request (\(code(of: error) ?? 0)): it keeps no "
                     + "history. Set NSPersistentHistoryTrackingKey (true as NSNumber) on the store description before "
                     + "loadPersistentStores — a store reads its options once, when it opens, and history only records "

@@ -162,9 +162,8 @@ final class Kata16ModelVersions: KataCase {
     /// names the file where its cause is (which may not be the function the kata is about).
     private func explainMigrationFailure(_ error: any Error, filePath: StaticString = #filePath,
                                          line: UInt = #line) throws {
-        let persistence = error as? PersistenceError
-        let key = persistence?.key ?? ""
-        let message = persistence?.message ?? "\(error)"
+        let key = (error as NSError).userInfo[NSValidationKeyErrorKey] as? String ?? ""
+        let message = error.localizedDescription
         let what: String
         let file: String
         switch code(of: error) {

@@ -1,5 +1,5 @@
 import Foundation
-@testable import Persistence
+@_spi(TestHarness) @testable import Persistence
 import XCTest
 
 final class AsynchronousFetchTests: PersistenceTestCase {
@@ -118,7 +118,7 @@ final class AsynchronousFetchTests: PersistenceTestCase {
         }
         try container.persistentStoreCoordinator.withStore { _ in try start(request) }
         wait(for: [done], timeout: 10)
-        XCTAssertEqual((report.error as? PersistenceError)?.code, .userCancelled, file: file, line: line)
+        XCTAssertEqual((report.error as? PersistenceError)?.coreDataCode, .userCancelled, file: file, line: line)
         XCTAssertTrue(context.registeredObjects.isEmpty, file: file, line: line)
     }
 
@@ -173,8 +173,8 @@ final class AsynchronousFetchTests: PersistenceTestCase {
         let running = try start(request)
         wait(for: [done], timeout: 10)
 
-        XCTAssertEqual((report.error as? PersistenceError)?.code, .userCancelled)
-        XCTAssertEqual((report.error as? PersistenceError)?.code.rawValue, 3072)
+        XCTAssertEqual((report.error as? PersistenceError)?.coreDataCode, .userCancelled)
+        XCTAssertEqual((report.error as? PersistenceError)?.coreDataCode.rawValue, 3072)
         XCTAssertNil(report.titles, "no partial results")
         XCTAssertNil(running.finalResult)
         XCTAssertTrue(context.registeredObjects.isEmpty, "no object was registered")

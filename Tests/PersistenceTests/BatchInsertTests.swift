@@ -1,5 +1,5 @@
 import Foundation
-@testable import Persistence
+@_spi(TestHarness) @testable import Persistence
 import XCTest
 
 final class BatchInsertTests: PersistenceTestCase {
@@ -220,7 +220,7 @@ final class BatchInsertTests: PersistenceTestCase {
                     ["title": "Alien", "year": 1979, "rating": 8.5],
                 ]))
             }
-            XCTAssertEqual(error?.code.rawValue, 133_021)
+            XCTAssertEqual(error?.coreDataCode.rawValue, 133_021)
             XCTAssertTrue(error?.message.contains("merge policy \(policy)") == true, error?.message ?? "no error")
             XCTAssertEqual(try storeSnapshot(in: container), before, "nothing written under \(policy)")
         }

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(BatchUpdateExpression) @testable import Persistence
+@_spi(TestHarness) @_spi(BatchUpdateExpression) @testable import Persistence
 import XCTest
 
 final class BatchUpdateTests: PersistenceTestCase {

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(PredicateCompounds) @_spi(PredicateParsing) @testable import Persistence
+@_spi(TestHarness) @_spi(PredicateCompounds) @_spi(PredicateParsing) @testable import Persistence
 import XCTest
 
 /// `AND`, `OR` and `NOT` built with Core Data's compound-predicate initialisers, fetched by the store and evaluated

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(ConcurrencyDebugging) @testable import Persistence
+@_spi(TestHarness) @_spi(ConcurrencyDebugging) @testable import Persistence
 import XCTest
 
 final class ConcurrencyDebuggingTests: PersistenceTestCase {

@@ -1,5 +1,5 @@
 import Foundation
-@testable import Persistence
+@_spi(TestHarness) @testable import Persistence
 import XCTest
 
 final class ConcurrencyTests: PersistenceTestCase {
@@ -51,7 +51,7 @@ final class ConcurrencyTests: PersistenceTestCase {
             }
             XCTFail("expected a validation error")
         } catch let error as PersistenceError {
-            XCTAssertEqual(error.code, .validationMissingMandatoryProperty)
+            XCTAssertEqual(error.coreDataCode, .validationMissingMandatoryProperty)
         }
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-@testable import Persistence
+@_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// The merge-policy rules on their own: a ``ConflictResolver`` applied to a ``SavePlan``, without a save around it.

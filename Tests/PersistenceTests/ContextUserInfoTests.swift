@@ -1,5 +1,5 @@
 import Foundation
-import Persistence
+@_spi(TestHarness) import Persistence
 import XCTest
 
 /// A context's `userInfo`: the app's own notes, kept by the context and never touched by it.

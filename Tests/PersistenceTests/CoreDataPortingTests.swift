@@ -1,5 +1,5 @@
 import Foundation
-import Persistence
+@_spi(TestHarness) import Persistence
 import XCTest
 
 // The README's recipe for bringing Core Data code to Linux, compiled: typealiases declared in the app's own module

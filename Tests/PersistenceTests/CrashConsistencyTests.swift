@@ -1,5 +1,5 @@
 import Foundation
-@testable import Persistence
+@_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// A writer process saves 10,000 objects per transaction in a loop and is killed with SIGKILL; after every kill the

@@ -1,5 +1,5 @@
 import Foundation
-import Persistence
+@_spi(TestHarness) import Persistence
 import XCTest
 
 /// Apps subclass `MergePolicy` as they subclass Core Data's `NSMergePolicy`: they override the resolve methods,

@@ -1,5 +1,5 @@
 import Foundation
-@testable import Persistence
+@_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// Nested `performAndWait` patterns Core Data allows must finish. Each runs off the main thread under a timeout, so

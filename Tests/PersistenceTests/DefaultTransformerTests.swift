@@ -1,5 +1,5 @@
 import Foundation
-@_spi(ModelLoading) @testable import Persistence
+@_spi(TestHarness) @_spi(ModelLoading) @testable import Persistence
 import XCTest
 
 /// An object whose transformable attributes name no transformer: Core Data's default one stores them.

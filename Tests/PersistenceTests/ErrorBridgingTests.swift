@@ -179,7 +179,7 @@ final class ErrorBridgingTests: PersistenceTestCase {
             try context.save()
             XCTFail("the save should fail")
         } catch let error as PersistenceError {
-            XCTAssertEqual(error.code, .validationMissingMandatoryProperty)
+            XCTAssertEqual(error.coreDataCode, .validationMissingMandatoryProperty)
             XCTAssertTrue(error.object === movie)
             XCTAssertEqual(error.objectID, movie.objectID)
             XCTAssertEqual(error.key, "title")
@@ -213,5 +213,74 @@ final class ErrorBridgingTests: PersistenceTestCase {
             XCTAssertEqual(bridged.code, NSValidationMissingMandatoryPropertyError)
             XCTAssertEqual(bridged.userInfo[NSValidationKeyErrorKey] as? String, "title")
         }
+    }
+
+    // MARK: - How Apple code catches Core Data's errors: each pattern matches here, on Linux too
+
+    func testCatchAsNSErrorWhereTheCodeMatches() {
+        _ = Movie(context: context)
+        var caught: Int?
+        do {
+            try context.save()
+        } catch let error as NSError where error.code == NSValidationMissingMandatoryPropertyError {
+            caught = error.code
+        } catch {
+            XCTFail("`catch let error as NSError where …` did not match \(error)")
+        }
+        XCTAssertEqual(caught, 1570)
+    }
+
+    func testConditionalCastToNSErrorSucceeds() {
+        _ = Movie(context: context)
+        XCTAssertThrowsError(try context.save()) { error in
+            // Through Any, so the cast is made at run time (the compiler takes any Error to NSError as certain, and
+            // on Linux it is not: a Swift error type fails it).
+            let thrown: Any = error
+            XCTAssertEqual((thrown as? NSError)?.code, 1570, "`error as? NSError` is never nil, as on Apple")
+            XCTAssertTrue(thrown is NSError)
+        }
+    }
+
+    func testCatchAsCocoaErrorWithCoreDatasCodeNamesAndUserInfoReaders() {
+        let movie = Movie(context: context)
+        var matched = false
+        do {
+            try context.save()
+        } catch let error as CocoaError where error.code == .validationMissingMandatoryProperty {
+            matched = true
+            XCTAssertEqual(error.validationKey, "title")
+            XCTAssertTrue(error.validationObject as? Movie === movie)
+            XCTAssertTrue(error.validationValue is NSNull)
+        } catch {
+            XCTFail("`catch let error as CocoaError where …` did not match \(error)")
+        }
+        XCTAssertTrue(matched)
+    }
+
+    func testCatchACocoaErrorCodePattern() {
+        _ = Movie(context: context)
+        var matched = false
+        do {
+            try context.save()
+        } catch CocoaError.managedObjectMerge {
+            XCTFail("133020 matched a 1570")
+        } catch CocoaError.validationMissingMandatoryProperty {
+            matched = true
+        } catch {
+            XCTFail("`catch CocoaError.validationMissingMandatoryProperty` did not match \(error)")
+        }
+        XCTAssertTrue(matched)
+    }
+
+    func testTheOverlaysCodeNamesHaveCoreDatasNumbers() {
+        XCTAssertEqual([CocoaError.Code.managedObjectValidation, .validationMultipleErrors,
+                        .validationMissingMandatoryProperty, .managedObjectReferentialIntegrity, .managedObjectMerge,
+                        .managedObjectConstraintMerge, .persistentStoreIncompatibleVersionHash, .coreData,
+                        .migrationMissingSourceModel].map(\.rawValue),
+                       [NSManagedObjectValidationError, NSValidationMultipleErrorsError,
+                        NSValidationMissingMandatoryPropertyError, NSManagedObjectReferentialIntegrityError,
+                        NSManagedObjectMergeError, NSManagedObjectConstraintMergeError,
+                        NSPersistentStoreIncompatibleVersionHashError, NSCoreDataError, NSMigrationMissingSourceModelError])
+        XCTAssertEqual(CocoaError.managedObjectMerge, CocoaError.Code.managedObjectMerge)
     }
 }

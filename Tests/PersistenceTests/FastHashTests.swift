@@ -1,5 +1,5 @@
 import Foundation
-@testable import Persistence
+@_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// The hashes sets and dictionaries use for objects and IDs (`_rawHashValue(seed:)`, see `fastHash`): one

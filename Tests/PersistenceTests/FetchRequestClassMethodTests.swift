@@ -1,5 +1,5 @@
 import Foundation
-import Persistence
+@_spi(TestHarness) import Persistence
 import XCTest
 
 /// `fetchRequest()` as Core Data has it: `ManagedObject`'s class method is the untyped request for the class's entity;

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(PredicateParsing) @testable import Persistence
+@_spi(TestHarness) @_spi(PredicateParsing) @testable import Persistence
 import XCTest
 
 final class FetchTests: PersistenceTestCase {

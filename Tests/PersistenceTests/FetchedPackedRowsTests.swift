@@ -1,5 +1,5 @@
 import Foundation
-@testable import Persistence
+@_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// A fetch's packed rows keep their keys and versions in 32 bits where they fit (see `FetchedPackedRows`): keys and

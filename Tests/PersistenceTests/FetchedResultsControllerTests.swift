@@ -1,5 +1,5 @@
 import Foundation
-@_spi(SnapshotDifference) @testable import Persistence
+@_spi(TestHarness) @_spi(SnapshotDifference) @testable import Persistence
 import XCTest
 
 /// The fetched results controller, one behaviour at a time: fetching into sections, its errors, reading the
@@ -111,7 +111,7 @@ final class FetchedResultsControllerTests: PersistenceTestCase {
                                                   sectionNameKeyPath: nil, cacheName: nil)
         XCTAssertThrowsError(try controller.performFetch()) { error in
             let error = error as? PersistenceError
-            XCTAssertEqual(error?.code, .coreData)
+            XCTAssertEqual(error?.coreDataCode, .coreData)
             XCTAssertEqual(error?.message,
                            "An instance of FetchedResultsController<Gadget> requires a fetch request with sort descriptors")
         }
@@ -131,7 +131,7 @@ final class FetchedResultsControllerTests: PersistenceTestCase {
                                                   sectionNameKeyPath: "shelf", cacheName: nil)
         XCTAssertThrowsError(try controller.performFetch()) { error in
             let error = error as? PersistenceError
-            XCTAssertEqual(error?.code.rawValue, 134_060)
+            XCTAssertEqual(error?.coreDataCode.rawValue, 134_060)
             XCTAssertEqual(error?.message,
                            "The fetched object at index 2 has an out of order section name 'a'. Objects must be sorted by section name")
         }

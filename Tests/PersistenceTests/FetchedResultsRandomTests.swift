@@ -1,5 +1,5 @@
 import Foundation
-@testable import Persistence
+@_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// The fetched results controller's whole contract, by random sequences of changes: inserts, deletes, changes of

@@ -1,5 +1,5 @@
 import Foundation
-@testable import Persistence
+@_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// Persistent history and lightweight migration on one store. History recorded before a migration names entities and
@@ -42,7 +42,7 @@ final class HistoryMigrationTests: MigrationTestCase {
         let container = try open(url, v2, versions: [v1])
         XCTAssertEqual(try container.viewContext.history().count, 0, "nothing recorded before the migration is read back")
         XCTAssertThrowsError(try container.viewContext.history(after: oldToken)) {
-            XCTAssertEqual(($0 as? PersistenceError)?.code, .persistentHistoryTokenExpired, "\($0)")
+            XCTAssertEqual(($0 as? PersistenceError)?.coreDataCode, .persistentHistoryTokenExpired, "\($0)")
         }
         let book = insert("Book", ["title": "Persuasion", "isbn": "x"], into: container.viewContext)
         try container.viewContext.save()

@@ -1,5 +1,5 @@
 import Foundation
-import Persistence
+@_spi(TestHarness) import Persistence
 import XCTest
 
 /// `value(forKey:)` and `setValue(_:forKey:)` as in Core Data: setting never throws (it is called without `try`

@@ -1,5 +1,5 @@
 import Foundation
-@testable import Persistence
+@_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// The Latin-1 table folds exactly as Foundation does, character by character and in whole strings.

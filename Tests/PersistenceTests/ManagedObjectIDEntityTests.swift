@@ -1,5 +1,5 @@
 import Foundation
-import Persistence
+@_spi(TestHarness) import Persistence
 import XCTest
 
 /// `ManagedObjectID.entity`: the entity description of the model an ID was made with, even when several models

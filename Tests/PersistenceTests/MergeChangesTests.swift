@@ -1,5 +1,5 @@
 import Foundation
-@testable import Persistence
+@_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// Merging another context's save: inserted objects are faulted in, updated ones refreshed, deleted ones removed —

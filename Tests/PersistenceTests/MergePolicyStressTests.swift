@@ -1,5 +1,5 @@
 import Foundation
-@testable import Persistence
+@_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// Eight background contexts save concurrently, on five shared movies, once per merge policy. Each save increments
@@ -63,7 +63,7 @@ final class MergePolicyStressTests: PersistenceTestCase {
                         do {
                             try background.save()
                             break
-                        } catch let error as PersistenceError where error.code == .managedObjectMerge && policy == .error {
+                        } catch let error as PersistenceError where error.coreDataCode == .managedObjectMerge && policy == .error {
                             conflictsSeen.add()
                             background.rollback()
                             background.refresh(movie, mergeChanges: false)

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(ModelLoading) @testable import Persistence
+@_spi(TestHarness) @_spi(ModelLoading) @testable import Persistence
 import XCTest
 
 /// A process migrating a 100,000-row store is killed with SIGKILL: afterwards the store is either the old one, whole

@@ -1,5 +1,5 @@
 import Foundation
-@testable import Persistence
+@_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// Core Data's manual migration: `MappingModel.inferredMappingModel(forSourceModel:destinationModel:)` and
@@ -46,7 +46,7 @@ final class MigrationManagerTests: MigrationTestCase {
         let v1 = try books(.attribute("title", .string))
         let v2 = try books(.attribute("title", .integer64))
         XCTAssertThrowsError(try MappingModel.inferredMappingModel(forSourceModel: v1, destinationModel: v2)) {
-            XCTAssertEqual(($0 as? PersistenceError)?.code, .inferredMappingModel, "\($0)")
+            XCTAssertEqual(($0 as? PersistenceError)?.coreDataCode, .inferredMappingModel, "\($0)")
             XCTAssertEqual(($0 as NSError).code, NSInferredMappingModelError)
         }
         XCTAssertNil(MappingModel(from: nil, forSourceModel: v1, destinationModel: v2), "no mapping model files here")

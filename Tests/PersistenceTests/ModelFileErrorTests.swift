@@ -1,5 +1,5 @@
 import Foundation
-@_spi(ModelLoading) import Persistence
+@_spi(TestHarness) @_spi(ModelLoading) import Persistence
 import XCTest
 
 /// Model files that are wrong, or use what this library cannot represent yet: each is an error that names the

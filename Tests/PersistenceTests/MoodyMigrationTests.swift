@@ -1,5 +1,5 @@
 import Foundation
-@_spi(ModelLoading) @testable import Persistence
+@_spi(TestHarness) @_spi(ModelLoading) @testable import Persistence
 import XCTest
 
 /// A real app's model history: objc.io's Moody, six versions in one `.xcdatamodeld` (a renamed attribute, added

@@ -1,5 +1,5 @@
 import Foundation
-@testable import Persistence
+@_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// `returnsObjectsAsFaults = false`: Apple's header says the returned objects "are pre-populated with their property

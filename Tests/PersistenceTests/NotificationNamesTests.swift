@@ -1,5 +1,5 @@
 import Foundation
-@testable import Persistence
+@_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// Core Data's notification names and user-info keys, both spellings, and the will-save and did-merge

@@ -43,7 +43,7 @@ final class PersistentContainerByNameTests: PersistenceTestCase {
     func testAWrongNameFailsToLoadWithoutCrashing() throws {
         let container = PersistentContainer(name: "Film", bundle: .module)
         let error = try XCTUnwrap(load(container) as? PersistenceError, "a missing model is reported when the stores load")
-        XCTAssertEqual(error.code, .fileReadNoSuchFile)
+        XCTAssertEqual(error.coreDataCode, .fileReadNoSuchFile)
         XCTAssertTrue(error.message.hasPrefix("Failed to load model named Film: there is no Film.xcdatamodeld"), error.message)
         XCTAssertTrue(error.message.contains("CoreDataWorkbook_PersistenceTests.resources"), "says where it looked: \(error.message)")
         // The container is usable enough to say what is wrong, not to crash.

@@ -1,5 +1,5 @@
 import Foundation
-@testable import Persistence
+@_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// Purging persistent history: what a purge keeps, and the error a reader gets when the history after its token is

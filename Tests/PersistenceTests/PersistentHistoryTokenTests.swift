@@ -1,5 +1,5 @@
 import Foundation
-@testable import Persistence
+@_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// History tokens: equal by store and transaction, neither ordered nor `Codable` (as Core Data's), archived as Core

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@_spi(PredicateParsing) @testable import Persistence
+@_spi(TestHarness) @_spi(PredicateParsing) @testable import Persistence
 
 /// Placeholders and substitution variables: what each argument becomes, and the errors for bad ones.
 final class PredicateArgumentTests: XCTestCase {

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@_spi(PredicateParsing) @testable import Persistence
+@_spi(TestHarness) @_spi(PredicateParsing) @testable import Persistence
 
 /// To-many relationships: membership, implicit ANY, the ANY/SOME/ALL/NONE modifiers, and collection operators.
 final class PredicateCollectionTests: XCTestCase {

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(PredicateCompounds) @_spi(PredicateParsing) @testable import Persistence
+@_spi(TestHarness) @_spi(PredicateCompounds) @_spi(PredicateParsing) @testable import Persistence
 import XCTest
 
 /// One nesting limit guards every recursive walk of a predicate — parsing, formatting, evaluating, compiling to SQL —

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(PredicateCompounds) @_spi(PredicateParsing) import Persistence
+@_spi(TestHarness) @_spi(PredicateCompounds) @_spi(PredicateParsing) import Persistence
 import XCTest
 
 /// A generated space of predicates — operators × options × key paths through to-one and to-many relationships ×

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@_spi(PredicateCompounds) @_spi(PredicateParsing) @testable import Persistence
+@_spi(TestHarness) @_spi(PredicateCompounds) @_spi(PredicateParsing) @testable import Persistence
 
 /// In-memory evaluation of comparisons on single values and objects: equality, ordering, BETWEEN, IN, nil, numbers,
 /// dates, identities, and the errors for values that cannot be compared.

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@_spi(PredicateCompounds) @_spi(PredicateParsing) @testable import Persistence
+@_spi(TestHarness) @_spi(PredicateCompounds) @_spi(PredicateParsing) @testable import Persistence
 
 /// The canonical format: what it looks like, and that it parses back to an equal predicate.
 final class PredicateFormatTests: XCTestCase {

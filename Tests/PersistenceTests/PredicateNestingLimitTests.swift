@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@_spi(PredicateParsing) @testable import Persistence
+@_spi(TestHarness) @_spi(PredicateParsing) @testable import Persistence
 
 /// Hostile input: nesting is bounded, so parsing cannot exhaust a thread's stack.
 final class PredicateNestingLimitTests: XCTestCase {

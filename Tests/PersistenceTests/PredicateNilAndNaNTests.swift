@@ -1,5 +1,5 @@
 import Foundation
-@_spi(PredicateParsing) @testable import Persistence
+@_spi(TestHarness) @_spi(PredicateParsing) @testable import Persistence
 import XCTest
 
 /// Nil on both sides of a comparison between key paths, and NaN given as an argument, mean the same in SQL as in

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(PredicateParsing) @testable import Persistence
+@_spi(TestHarness) @_spi(PredicateParsing) @testable import Persistence
 import XCTest
 
 /// The parser meets a bounded stream of generated formats (fixed seed, so a failure reproduces): it never crashes,

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@_spi(PredicateParsing) @testable import Persistence
+@_spi(TestHarness) @_spi(PredicateParsing) @testable import Persistence
 
 /// The trees the parser builds from well-formed format strings.
 final class PredicateParsingTests: XCTestCase {

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(PredicateCompounds) @_spi(PredicateParsing) import Persistence
+@_spi(TestHarness) @_spi(PredicateCompounds) @_spi(PredicateParsing) import Persistence
 import XCTest
 
 /// SQL works wherever memory evaluation does: long IN lists, long AND/OR chains and deeply alternating NOT/OR stay

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@_spi(PredicateParsing) @testable import Persistence
+@_spi(TestHarness) @_spi(PredicateParsing) @testable import Persistence
 
 /// String operators and the [c] [d] [n] options, through predicates and through ``StringComparison`` directly (the
 /// SQL store calls the latter, so both must agree).

@@ -1,5 +1,5 @@
 import XCTest
-@_spi(PredicateParsing) @testable import Persistence
+@_spi(TestHarness) @_spi(PredicateParsing) @testable import Persistence
 
 /// Malformed format strings: each is rejected with a syntax error that says what is wrong and where.
 final class PredicateSyntaxErrorTests: XCTestCase {

@@ -1,5 +1,5 @@
 import Foundation
-@testable import Persistence
+@_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// What opening a store does to the files on disk: a file that is not this library's store (or not a store of this
@@ -37,7 +37,7 @@ final class StoreFileIntegrityTests: PersistenceTestCase {
         XCTAssertEqual(before.keys.sorted(), ["other.sqlite"])
 
         let error = try XCTUnwrap(loadError(at: url))
-        XCTAssertEqual(error.code, .persistentStoreIncompatibleVersionHash, "\(error)")
+        XCTAssertEqual(error.coreDataCode, .persistentStoreIncompatibleVersionHash, "\(error)")
         XCTAssertEqual(try fingerprint(of: folder), before, "the file and its folder must be exactly as before")
         let check = try SQLiteConnection(path: url.path, options: [.readOnly])
         XCTAssertEqual(try check.query("PRAGMA journal_mode").first, [.text("delete")], "its journal mode is its own")
@@ -53,7 +53,7 @@ final class StoreFileIntegrityTests: PersistenceTestCase {
         let before = try fingerprint(of: folder)
 
         // Migration is on by default and no version of the model wrote the store: Core Data's 134130.
-        XCTAssertEqual(try loadError(at: url)?.code, .migrationMissingSourceModel)
+        XCTAssertEqual(try loadError(at: url)?.coreDataCode, .migrationMissingSourceModel)
         XCTAssertEqual(try fingerprint(of: folder), before)
     }
 
@@ -62,7 +62,7 @@ final class StoreFileIntegrityTests: PersistenceTestCase {
         let url = folder.appendingPathComponent("films.sqlite")
         try Data("just some text, not a database".utf8).write(to: url)
         let before = try fingerprint(of: folder)
-        XCTAssertEqual(try loadError(at: url)?.code, .fileReadCorruptFile)
+        XCTAssertEqual(try loadError(at: url)?.coreDataCode, .fileReadCorruptFile)
         XCTAssertEqual(try fingerprint(of: folder), before)
     }
 
@@ -121,7 +121,7 @@ final class StoreFileIntegrityTests: PersistenceTestCase {
         let before = try fingerprint(of: folder)
         try lockAgainstWriting(folder)
         defer { unlock(folder) }
-        XCTAssertEqual(try loadError(at: url)?.code, .fileWriteNoPermission, "opened for writing, the folder is reported")
+        XCTAssertEqual(try loadError(at: url)?.coreDataCode, .fileWriteNoPermission, "opened for writing, the folder is reported")
         try readReadOnly(url, pinning: true)
         XCTAssertEqual(try fingerprint(of: folder), before)
     }
@@ -193,7 +193,7 @@ final class StoreFileIntegrityTests: PersistenceTestCase {
 
     private func assertCorrupt(_ error: PersistenceError?, sqliteCode: Int32, file: StaticString = #filePath, line: UInt = #line) {
         guard let error else { return XCTFail("a damaged store was read without an error", file: file, line: line) }
-        XCTAssertEqual(error.code, .fileReadCorruptFile, "\(error)", file: file, line: line)
+        XCTAssertEqual(error.coreDataCode, .fileReadCorruptFile, "\(error)", file: file, line: line)
         XCTAssertEqual(error.sqliteCode.map { $0 & 0xFF }, sqliteCode, "\(error)", file: file, line: line)
         let bridged = error as NSError
         XCTAssertEqual(bridged.domain, NSCocoaErrorDomain, file: file, line: line)

@@ -95,7 +95,7 @@ final class StoreLoadingTests: PersistenceTestCase {
         let failure = LoadError()
         container.loadPersistentStores { _, error in failure.error = error }
         let error = try XCTUnwrap(failure.error as? PersistenceError)
-        XCTAssertTrue([PersistenceError.Code.fileWriteNoPermission, .fileReadUnknown].contains(error.code), "\(error)")
+        XCTAssertTrue([PersistenceError.Code.fileWriteNoPermission, .fileReadUnknown].contains(error.coreDataCode), "\(error)")
         XCTAssertTrue(error.message.contains("/proc"), error.message)
 
         container.persistentStoreDescriptions = [.inMemory()]
@@ -141,7 +141,7 @@ final class StoreLoadingTests: PersistenceTestCase {
         let failure = LoadError()
         container.persistentStoreDescriptions = [.inMemory()]
         container.loadPersistentStores { _, error in failure.error = error }
-        XCTAssertEqual((failure.error as? PersistenceError)?.code, .persistentStoreInvalidType)
+        XCTAssertEqual((failure.error as? PersistenceError)?.coreDataCode, .persistentStoreInvalidType)
     }
 
     func testSavingWithoutALoadedStoreSaysSo() throws {
@@ -160,7 +160,7 @@ final class StoreLoadingTests: PersistenceTestCase {
         let failure = LoadError()
         unloaded.loadPersistentStores { _, error in failure.error = error }
         let error = failure.error as? PersistenceError
-        XCTAssertEqual(error?.code, .persistentStoreInvalidType)
+        XCTAssertEqual(error?.coreDataCode, .persistentStoreInvalidType)
         XCTAssertTrue(error?.message.contains("no URL") == true, error?.message ?? "")
         XCTAssertTrue(unloaded.persistentStoreCoordinator.persistentStores.isEmpty)
         // The same description loads once it has one.
@@ -211,7 +211,7 @@ final class StoreLoadingTests: PersistenceTestCase {
         let refused = expectation(description: "refused")
         coordinator.addPersistentStore(with: second) { _, error in
             XCTAssertFalse(Thread.isMainThread)
-            XCTAssertEqual((error as? PersistenceError)?.code, .persistentStoreInvalidType)
+            XCTAssertEqual((error as? PersistenceError)?.coreDataCode, .persistentStoreInvalidType)
             refused.fulfill()
         }
         wait(for: [refused], timeout: 5)

@@ -1,5 +1,5 @@
 import Foundation
-@testable import Persistence
+@_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// The SQL store's string function reads SQLite's bytes in place; it must answer exactly as the string functions

@@ -1,5 +1,5 @@
 import Foundation
-@testable import Persistence
+@_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// Key paths through relationships whose destination is a subentity, or the root of a hierarchy: a subentity's

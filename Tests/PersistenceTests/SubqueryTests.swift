@@ -1,5 +1,5 @@
 import Foundation
-@_spi(PredicateParsing) import Persistence
+@_spi(TestHarness) @_spi(PredicateParsing) import Persistence
 import XCTest
 
 /// `SUBQUERY(collection, $x, predicate).@count`, which Core Data's SQLite store answers in SQL. (Agreement between

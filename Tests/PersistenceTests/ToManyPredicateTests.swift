@@ -1,5 +1,5 @@
 import Foundation
-@_spi(PredicateParsing) import Persistence
+@_spi(TestHarness) @_spi(PredicateParsing) import Persistence
 import XCTest
 
 /// A key path through a to-many relationship means the same in SQL as in memory, for every operator.

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(ModelLoading) @testable import Persistence
+@_spi(TestHarness) @_spi(ModelLoading) @testable import Persistence
 import XCTest
 
 /// Keeps a list of tags as one line of text per tag.

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(ModelLoading) @_spi(PredicateCompounds) @_spi(PredicateParsing) @testable import Persistence
+@_spi(TestHarness) @_spi(ModelLoading) @_spi(PredicateCompounds) @_spi(PredicateParsing) @testable import Persistence
 import XCTest
 
 /// Transient attributes, as Core Data has them: declared in the model, kept in the object's memory only. The store

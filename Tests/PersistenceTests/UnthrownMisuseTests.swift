@@ -30,7 +30,7 @@ final class UnthrownMisuseTests: PersistenceTestCase {
         var background: ManagedObjectContext? = misuseInBackgroundContext()
         XCTAssertTrue(reported.take().isEmpty, "recorded, not yet dropped")
         background = nil
-        XCTAssertEqual(reported.take().map(\.code), [.coreData], "the context went with its mistake unthrown")
+        XCTAssertEqual(reported.take().map(\.coreDataCode), [.coreData], "the context went with its mistake unthrown")
         _ = background
     }
 
@@ -49,7 +49,7 @@ final class UnthrownMisuseTests: PersistenceTestCase {
         final class Stranger: ManagedObject {}
         _ = Stranger(context: context)
         context.reset()
-        XCTAssertEqual(reported.take().map(\.code), [.persistentStoreIncompatibleSchema])
+        XCTAssertEqual(reported.take().map(\.coreDataCode), [.persistentStoreIncompatibleSchema])
     }
 
     func testNothingIsReportedWithoutAHandler() {

@@ -1,5 +1,5 @@
 import Foundation
-@testable import Persistence
+@_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// `validateForInsert()`, `validateForUpdate()`, `validateForDelete()` and `validateValue(_:forKey:)`: called by
@@ -62,7 +62,7 @@ final class ValidationHookTests: PersistenceTestCase {
         // An override that calls super gets the model's errors through it.
         let nameless = Mood(context: context)
         XCTAssertThrowsError(try nameless.validateForInsert()) { error in
-            XCTAssertEqual((error as? PersistenceError)?.code, .validationMissingMandatoryProperty)
+            XCTAssertEqual((error as? PersistenceError)?.coreDataCode, .validationMissingMandatoryProperty)
         }
         XCTAssertEqual(HookModel.log, [], "super threw first")
     }
@@ -76,9 +76,9 @@ final class ValidationHookTests: PersistenceTestCase {
         _ = Mood(context: context) // no name: the model's 1570
         XCTAssertThrowsError(try context.save()) { error in
             let error = error as! PersistenceError
-            XCTAssertEqual(error.code, .validationMultipleErrors)
+            XCTAssertEqual(error.coreDataCode, .validationMultipleErrors)
             XCTAssertEqual(error.detailedErrors.count, 3)
-            XCTAssertEqual(Set(error.detailedErrors.map(\.code.rawValue)), [1550, 1570])
+            XCTAssertEqual(Set(error.detailedErrors.map(\.code)), [1550, 1570])
             let details = (error as NSError).userInfo[NSDetailedErrorsKey] as? [NSError]
             XCTAssertEqual(details?.count, 3)
         }
@@ -95,7 +95,7 @@ final class ValidationHookTests: PersistenceTestCase {
             throw PersistenceError(.validationRelationshipDeniedDelete, "calm stays")
         }
         context.delete(calm)
-        XCTAssertThrowsError(try context.save()) { XCTAssertEqual(($0 as? PersistenceError)?.code, .validationRelationshipDeniedDelete) }
+        XCTAssertThrowsError(try context.save()) { XCTAssertEqual(($0 as? PersistenceError)?.coreDataCode, .validationRelationshipDeniedDelete) }
         XCTAssertEqual(try storedCount("Mood"), 1)
     }
 
@@ -133,11 +133,11 @@ final class ValidationHookTests: PersistenceTestCase {
         let mood = makeMood("calm")
         var name: Any? = nil
         XCTAssertThrowsError(try mood.validateValue(&name, forKey: "name")) { error in
-            XCTAssertEqual((error as? PersistenceError)?.code, .validationMissingMandatoryProperty)
+            XCTAssertEqual((error as? PersistenceError)?.coreDataCode, .validationMissingMandatoryProperty)
         }
         var level: Any? = "high"
         XCTAssertThrowsError(try mood.validateValue(&level, forKey: "level")) { error in
-            XCTAssertEqual((error as? PersistenceError)?.code, .managedObjectValidation)
+            XCTAssertEqual((error as? PersistenceError)?.coreDataCode, .managedObjectValidation)
         }
         var wrongObject: Any? = makeMood("other")
         XCTAssertThrowsError(try mood.validateValue(&wrongObject, forKey: "country"))
@@ -151,5 +151,29 @@ final class ValidationHookTests: PersistenceTestCase {
         XCTAssertTrue(ManagedObjectOverrides.overridesValidateValue(Mood.self))
         XCTAssertFalse(ManagedObjectOverrides.overridesValidateValue(Country.self))
         XCTAssertFalse(ManagedObjectOverrides.overridesValidateValue(ManagedObject.self))
+    }
+
+    /// Core Data puts each validation error under NSDetailedErrorsKey as it was made: the app's own errors keep their
+    /// domain, code and user info.
+    func testSeveralOfTheAppsOwnErrorsAreKeptUnchangedInTheDetails() throws {
+        HookModel.behaviour["validateForInsert"] = { object in
+            let name = (object as! Mood).name
+            throw NSError(domain: "com.example.moods", code: 42,
+                          userInfo: [NSLocalizedDescriptionKey: "\(name) is too gloomy", NSValidationKeyErrorKey: "level",
+                                     "MoodName": name])
+        }
+        makeMood("rain", level: -1)
+        makeMood("fog", level: -2)
+        XCTAssertThrowsError(try context.save()) { error in
+            let error = error as NSError
+            XCTAssertEqual(error.code, NSValidationMultipleErrorsError)
+            let details = error.userInfo[NSDetailedErrorsKey] as? [NSError] ?? []
+            XCTAssertEqual(details.count, 2)
+            XCTAssertEqual(Set(details.map(\.domain)), ["com.example.moods"])
+            XCTAssertEqual(Set(details.map(\.code)), [42])
+            XCTAssertEqual(Set(details.compactMap { $0.userInfo["MoodName"] as? String }), ["rain", "fog"])
+            XCTAssertEqual(Set(details.compactMap { $0.userInfo[NSValidationKeyErrorKey] as? String }), ["level"])
+            XCTAssertEqual(Set(details.map(\.localizedDescription)), ["rain is too gloomy", "fog is too gloomy"])
+        }
     }
 }

@@ -17,10 +17,10 @@ final class ValidationTests: PersistenceTestCase {
         let scene = Scene(context: context)
         scene.summary = "no number"
         let error = assertPersistenceError(.validationMultipleErrors) { try context.save() }
-        let details = error?.detailedErrors ?? []
+        let details = (error?.detailedErrors ?? []).compactMap { $0 as? PersistenceError }
         XCTAssertEqual(details.count, 3)
         XCTAssertEqual(Set(details.map { "\($0.entityName!).\($0.key!)" }), ["Movie.title", "Director.name", "Scene.number"])
-        XCTAssertTrue(details.allSatisfy { $0.code == .validationMissingMandatoryProperty && $0.objectID != nil })
+        XCTAssertTrue(details.allSatisfy { $0.coreDataCode == .validationMissingMandatoryProperty && $0.objectID != nil })
     }
 
     func testAValueTooLargeForItsAttributeFailsAtSave() throws {
@@ -80,7 +80,7 @@ final class ValidationTests: PersistenceTestCase {
         let team = ManagedObject(entity: model.entitiesByName["Team"]!, insertInto: context)
         let player = ManagedObject(entity: model.entitiesByName["Player"]!, insertInto: context)
         let errors = assertPersistenceError(.validationMultipleErrors) { try context.save() }?.detailedErrors ?? []
-        XCTAssertEqual(Set(errors.map(\.code)), [.validationMissingMandatoryProperty, .validationRelationshipLacksMinimumCount])
+        XCTAssertEqual(Set(errors.map(\.code)), [NSValidationMissingMandatoryPropertyError, NSValidationRelationshipLacksMinimumCountError])
 
         player.setValue(team, forKey: "team")
         XCTAssertNoThrow(try context.save())

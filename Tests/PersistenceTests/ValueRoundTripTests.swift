@@ -1,5 +1,5 @@
 import Foundation
-@testable import Persistence
+@_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// Every value comes back from the store exactly as it was saved, and binds as a predicate argument exactly as

@@ -1,5 +1,5 @@
 import Foundation
-@testable import Persistence
+@_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// Registration as in Core Data (`retainsRegisteredObjects` false by default): a context holds objects with pending

@@ -209,7 +209,7 @@ final class WillSaveTests: PersistenceTestCase {
         let started = Date()
         XCTAssertThrowsError(try context.save()) { error in
             let error = error as! PersistenceError
-            XCTAssertEqual(error.code, .coreData)
+            XCTAssertEqual(error.coreDataCode, .coreData)
             XCTAssertEqual(error.entityName, "Ticker")
             XCTAssertEqual(error.objectID, ticker.objectID)
             XCTAssertTrue(error.object === ticker)
@@ -232,7 +232,7 @@ final class WillSaveTests: PersistenceTestCase {
         try context.save()
         ticker.paused = false
         XCTAssertThrowsError(try context.save()) { error in
-            XCTAssertEqual((error as? PersistenceError)?.code, .coreData)
+            XCTAssertEqual((error as? PersistenceError)?.coreDataCode, .coreData)
             XCTAssertEqual((error as? PersistenceError)?.objectID, ticker.objectID)
         }
         XCTAssertEqual(try stored("Ticker", "ticks", of: ticker.objectID) as? Int, 0)
@@ -246,7 +246,7 @@ final class WillSaveTests: PersistenceTestCase {
         ticker.spawns = true
         XCTAssertThrowsError(try context.save()) { error in
             let error = error as! PersistenceError
-            XCTAssertEqual(error.code, .coreData)
+            XCTAssertEqual(error.coreDataCode, .coreData)
             XCTAssertEqual(error.entityName, "Ticker")
             XCTAssertTrue(error.message.contains("Ticker"), error.message)
         }
@@ -260,7 +260,7 @@ final class WillSaveTests: PersistenceTestCase {
         entry.text = "save"
         try context.save()
         let nested = try XCTUnwrap(MoodLogEntry.nestedSaveError)
-        XCTAssertEqual(nested.code, .coreData)
+        XCTAssertEqual(nested.coreDataCode, .coreData)
         XCTAssertTrue(nested.message.contains("willSave()"), nested.message)
         XCTAssertEqual(try storedCount("LogEntry"), 1, "the save itself went on")
     }
@@ -275,7 +275,7 @@ final class WillSaveTests: PersistenceTestCase {
 
         entry.text = "erase"
         XCTAssertThrowsError(try context.save()) { error in
-            XCTAssertEqual((error as? PersistenceError)?.code, .validationMissingMandatoryProperty)
+            XCTAssertEqual((error as? PersistenceError)?.coreDataCode, .validationMissingMandatoryProperty)
             XCTAssertEqual((error as? PersistenceError)?.key, "text")
         }
         XCTAssertEqual(try stored("LogEntry", "text", of: entry.objectID) as? String, "(untitled)")
@@ -347,7 +347,7 @@ final class WillSaveTests: PersistenceTestCase {
                 return error as? PersistenceError
             }
         }
-        XCTAssertEqual(failure?.code, .coreData)
+        XCTAssertEqual(failure?.coreDataCode, .coreData)
         XCTAssertEqual(failure?.entityName, "Ticker")
         XCTAssertFalse(context.hasChanges)
     }

@@ -18,7 +18,7 @@ extension ManagedObjectContext {
         }
         do {
             return try existingObject(with: id) as? Reading
-        } catch let error as PersistenceError where error.code == .managedObjectReferentialIntegrity {
+        } catch let error as CocoaError where error.code == .managedObjectReferentialIntegrity {
             return nil
         }
     }

@@ -16,8 +16,7 @@ public final class PlantEditSession {
             return
         }
         guard let copy = try context.existingObject(with: plant.objectID) as? Plant else {
-            throw PersistenceError(.managedObjectReferentialIntegrity, "\(plant.objectID) is not a plant",
-                                   objectID: plant.objectID)
+            throw CocoaError(.managedObjectReferentialIntegrity, userInfo: [NSLocalizedDescriptionKey: "\(plant.objectID) is not a plant"])
         }
         self.plant = copy
     }

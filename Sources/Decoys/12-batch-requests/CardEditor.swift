@@ -30,8 +30,7 @@ public final class CardEditor {
             return
         }
         guard let copy = try context.existingObject(with: card.objectID) as? Flashcard else {
-            throw PersistenceError(.managedObjectReferentialIntegrity, "\(card.objectID) is not a flashcard",
-                                   objectID: card.objectID)
+            throw CocoaError(.managedObjectReferentialIntegrity, userInfo: [NSLocalizedDescriptionKey: "\(card.objectID) is not a flashcard"])
         }
         self.card = copy
     }

@@ -29,9 +29,9 @@ let storeURL = blocked.appendingPathComponent("Garden.sqlite")
 let container = PersistentContainer(name: GardenModel.name, managedObjectModel: try GardenModel.make())
 container.persistentStoreDescriptions = [PersistentStoreDescription(url: storeURL)]
 container.loadPersistentStores { description, error in
-    if let error = error as? PersistenceError {
+    if let error = error as NSError? {
         print("   could not load \(description.url?.path ?? "a store"):")
-        print("   error \(error.code): \(error.message)")
+        print("   error \(error.code): \(error.localizedDescription)")
     }
 }
 // endregion: load-and-report

@@ -64,8 +64,11 @@ let untitled = Step(context: context)
 untitled.recipe = pancakes                         // no text
 do {
     try context.save()
-} catch let error as PersistenceError {
-    print("   save failed: error \(error.code) on \(error.entityName ?? "?").\(error.key ?? "?"): \(error.message)")
+} catch let error as NSError {
+    // Core Data's validation errors carry the object and the key in userInfo.
+    let object = error.userInfo[NSValidationObjectErrorKey] as? ManagedObject
+    let key = error.userInfo[NSValidationKeyErrorKey] as? String
+    print("   save failed: error \(error.code) on \(object?.entity.name ?? "?").\(key ?? "?"): \(error.localizedDescription)")
     context.rollback()                             // lesson 5 explains why this matters
 }
 // endregion: mandatory
@@ -123,7 +126,7 @@ print("7. A name with no model file behind it does not stop the program: the sto
 // region: model-misspelt
 let misspelt = PersistentContainer(name: "CookBook", bundle: .module)
 misspelt.loadPersistentStores { _, error in
-    let message = (error as? PersistenceError)?.message ?? "loaded"
+    let message = error?.localizedDescription ?? "loaded"
     print("   \(message.prefix(while: { $0 != "(" }))…")
 }
 // endregion: model-misspelt

@@ -25,10 +25,8 @@ func attemptSave(_ label: String) {
     do {
         try context.save()
         print("   \(label): saved")
-    } catch let error as PersistenceError {
-        print("   \(label): failed, error \(error.code) (\(error.message))")
-    } catch {
-        print("   \(label): failed, \(error)")
+    } catch let error as NSError {
+        print("   \(label): failed, error \(error.code) (\(error.localizedDescription))")
     }
 }
 

@@ -129,8 +129,8 @@ let station = unchecked.value(forKey: "station").map { "\"\($0)\"" } ?? "nil"   
 print("   firing it finds no row: station \(station), \(unchecked.celsius) °C; now deleted? \(unchecked.isDeleted)")
 do {
     _ = try context.existingObject(with: oldestID)             // reads the store now
-} catch let error as PersistenceError {
-    print("   existingObject(with:) throws \(error.code): \(error.message)")
+} catch let error as NSError {
+    print("   existingObject(with:) throws \(error.code): \(error.localizedDescription)")
 }
 // endregion: gone
 context.reset()

@@ -25,8 +25,8 @@ func storeHolds() throws -> [String] {
 
 /// A short form of an error: its code and message, object IDs (which differ from run to run) left out.
 func describe(_ error: any Error) -> String {
-    guard let error = error as? PersistenceError else { return "\(error)" }
-    let message = error.message.replacingOccurrences(of: "<x-coredata:[^>]*>", with: "<id>", options: .regularExpression)
+    let error = error as NSError
+    let message = error.localizedDescription.replacingOccurrences(of: "<x-coredata:[^>]*>", with: "<id>", options: .regularExpression)
     return "error \(error.code) (\(message))"
 }
 

@@ -190,8 +190,8 @@ do {
     context.fetchEpisode(1)?.listened = true
     do {
         try context.save()                              // Persistence reports it at the next save
-    } catch let error as PersistenceError {
-        print("   the save failed: error \(error.code.rawValue), \(error.message)")
+    } catch let error as NSError {
+        print("   the save failed: error \(error.code), \(error.localizedDescription)")
     }
     // endregion: strict
 }

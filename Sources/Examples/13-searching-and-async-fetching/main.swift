@@ -160,7 +160,7 @@ screenProgress.becomeCurrent(withPendingUnitCount: 1)      // the fetch's progre
 let another = try context.execute(AsynchronousFetchRequest(fetchRequest: search) { result in
     let code = (result.operationError as NSError?)?.code
     print("   completion: finalResult \(result.finalResult.map { "\($0.count) dishes" } ?? "nil"), "
-        + "operationError \(code.map(String.init) ?? "nil") — \(result.operationError.map { "\($0)" } ?? "")")
+        + "operationError \(code.map(String.init) ?? "nil") — \(result.operationError?.localizedDescription ?? "")")
     cancelled.value = true
 })
 screenProgress.resignCurrent()

@@ -109,7 +109,7 @@ do {
         try wrong.performFetch()
     } catch {
         print("   sorted by time, sections by platform: performFetch() failed with error \((error as NSError).code):")
-        print("     " + ((error as? PersistenceError)?.message ?? "\(error)"))
+        print("     " + error.localizedDescription)
     }
     let board = FetchedResultsController(fetchRequest: boardRequest(), managedObjectContext: container.viewContext,
                                          sectionNameKeyPath: "platform", cacheName: nil)

@@ -77,7 +77,7 @@ func short(_ hash: Data?) -> String {
 
 /// A Persistence error as its code and its first sentence.
 func brief(_ error: any Error) -> String {
-    let message = (error as? PersistenceError)?.message ?? "\(error)"
+    let message = (error as NSError).localizedDescription
     let end = [message.range(of: ". "), message.range(of: ": ")].compactMap { $0?.lowerBound }.min()
     return "\((error as NSError).code): \(end.map { String(message[..<$0]) } ?? message)"
 }
@@ -167,10 +167,10 @@ let typeChanged = try ManagedObjectModel(entities: [
 ])
 do {
     _ = try MappingModel.inferredMappingModel(forSourceModel: v1, destinationModel: typeChanged)
-} catch let error as PersistenceError {
+} catch let error as NSError {
     // "Can't find mapping model for migration: the change to … is not a lightweight one (why). …"
-    let why = error.message.split(separator: ":", maxSplits: 1).last?.components(separatedBy: ". ").first ?? ""
-    print("   distance as a string: \(error.code.rawValue),\(why)")
+    let why = error.localizedDescription.split(separator: ":", maxSplits: 1).last?.components(separatedBy: ". ").first ?? ""
+    print("   distance as a string: \(error.code),\(why)")
 }
 // endregion: not-lightweight
 // region: manual

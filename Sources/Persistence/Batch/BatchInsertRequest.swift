@@ -38,7 +38,7 @@ public enum BatchInsertRequestResultType: Sendable, Hashable {
 ///   one updates the row the earlier one made. In an entity hierarchy, a match with an object that is not of this
 ///   entity (or one of its subentities) fails with 133021, changing nothing.
 /// - Under any other merge policy — the default, ``MergePolicy/error``, included — a clash fails the whole request
-///   with 133021 (``PersistenceError/Code/managedObjectConstraintMerge``), nothing written. Apple documents neither
+///   with 133021 (`CocoaError.Code.managedObjectConstraintMerge`), nothing written. Apple documents neither
 ///   what the other policies do with a batch insert's clash nor the error; this is the stricter reading.
 /// - One SQLite transaction: all rows or none. No validation beyond the above, no notifications, and contexts
 ///   do not see the new objects until they fetch.

@@ -13,7 +13,7 @@ extension ManagedObjectContext {
     // has the public API (further down). The library and its own tests call them to skip the cast.
 
     /// Runs a batch update in the store (see ``BatchUpdateRequest``).
-    /// - Throws: ``PersistenceError``: 134020 unknown entity or attribute (the message lists the valid ones),
+    /// - Throws: 134020 unknown entity or attribute (the message lists the valid ones),
     ///   1550 / 1570 a value that does not fit, 133021 a uniqueness constraint broken, or the store's error with
     ///   its SQL. Nothing is written when it throws.
     @discardableResult
@@ -26,7 +26,7 @@ extension ManagedObjectContext {
     }
 
     /// Runs a batch delete in the store, applying delete rules in SQL (see ``BatchDeleteRequest``).
-    /// - Throws: ``PersistenceError``: 134020 unknown entity or key, 1600 a deny rule, 134060 IDs of several
+    /// - Throws: 134020 unknown entity or key, 1600 a deny rule, 134060 IDs of several
     ///   entities, temporary IDs or IDs of another store, or the store's error with its SQL. Nothing is deleted
     ///   when it throws.
     @discardableResult
@@ -43,7 +43,7 @@ extension ManagedObjectContext {
 
     /// Runs a batch insert in the store (see ``BatchInsertRequest``). A dictionary handler is called here, on
     /// the calling queue, before the store is touched.
-    /// - Throws: ``PersistenceError``: 134020 unknown entity or attribute, 1550 a value that does not fit and
+    /// - Throws: 134020 unknown entity or attribute, 1550 a value that does not fit and
     ///   1570 a missing required value (naming the row, key and value), 133021 when a row clashes with another on a
     ///   uniqueness constraint and this context's ``mergePolicy`` is not `mergeByPropertyObjectTrump`, or when an
     ///   upsert's update breaks another uniqueness constraint, or the store's error with its SQL. Nothing is written
@@ -60,7 +60,7 @@ extension ManagedObjectContext {
     /// Starts an asynchronous fetch and returns at once (see ``AsynchronousFetchRequest``); the completion block
     /// runs later on this context's queue. Named apart from `execute(_:)`: a generic overload of it loses to the
     /// public one, which would then call itself.
-    /// - Throws: ``PersistenceError`` at once for a request that cannot run: unknown entity or key, a predicate
+    /// - Throws: an `NSError` at once for a request that cannot run: unknown entity or key, a predicate
     ///   that does not fit the model, a dictionary or count result type, or a `Result` type the objects are not.
     @discardableResult
     func startAsynchronousFetch<Result>(_ request: AsynchronousFetchRequest<Result>) throws
@@ -120,7 +120,7 @@ extension ManagedObjectContext {
     ///
     /// Batch requests run in the store in one transaction of their own; an asynchronous fetch returns at once and
     /// hands its objects to its completion block later, on this context's queue.
-    /// - Throws: ``PersistenceError``. For a batch update: 134020 unknown entity or attribute (the message lists the
+    /// - Throws: an `NSError`. For a batch update: 134020 unknown entity or attribute (the message lists the
     ///   valid ones), 1550 / 1570 a value that does not fit, 133021 a uniqueness constraint broken. For a batch
     ///   delete: 134020 unknown entity or key, 1600 a deny rule, 134060 IDs of several entities, temporary IDs or
     ///   IDs of another store. For a batch insert: 134020 unknown entity or attribute, 1550 a value that does not

@@ -5,7 +5,7 @@ extension ManagedObjectContext {
     ///
     /// With ``FetchRequest/includesPendingChanges`` (the default) the results reflect unsaved work: inserted
     /// objects that match appear, deleted ones do not, and changed objects are tested with their current values.
-    /// - Throws: ``PersistenceError`` for an unknown entity or key, a predicate that does not fit the model, or a
+    /// - Throws: an `NSError` for an unknown entity or key, a predicate that does not fit the model, or a
     ///   `Result` type that does not match the result type; store errors with the SQL. A subentity's class need
     ///   not derive from its parent's: a `FetchRequest<Region>` whose results include an object of a subentity
     ///   whose class is not `Region` throws 134060 naming it (Core Data's typed fetch would trap on that element),

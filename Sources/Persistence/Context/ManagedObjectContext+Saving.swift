@@ -8,7 +8,7 @@ extension ManagedObjectContext {
     /// round after round while those calls insert, change or delete objects (see ``ManagedObject/willSave()``);
     /// then every inserted and updated object is validated. What `willSave()` changed stays changed if the save
     /// fails.
-    /// - Throws: ``PersistenceError``: 1570 missing value, 1550 a value that does not fit, 1580/1590 a to-many
+    /// - Throws: 1570 missing value, 1550 a value that does not fit, 1580/1590 a to-many
     ///   count out of range, 1600 a deny rule, 1551 two objects of this save clash on a uniqueness constraint
     ///   (under ``MergePolicy/error``; the other policies settle clashes among new objects, see ``MergePolicy``),
     ///   1560 several of these at once (see `detailedErrors`); 133020 "Could not merge changes." when another

@@ -379,7 +379,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     /// The object for `objectID`, its values read from the store if needed. Never a fault: as in Core Data, the
     /// object comes back filled (and `awakeFromFetch()` has run).
-    /// - Throws: ``PersistenceError`` 133000 when the object does not exist (deleted, or never saved).
+    /// - Throws: error 133000 when the object does not exist (deleted, or never saved).
     public func existingObject(with objectID: ManagedObjectID) throws -> ManagedObject {
         checkQueue("existingObject(with:)")
         if let object = registeredObject(forID: objectID), object.faultState != .faultWithoutRow, !object.isInaccessible {

@@ -1,108 +1,53 @@
 import Foundation
 
-/// Every failure Persistence reports: Core Data's error code, a message a person can act on, and the details
-/// that locate the problem (object, entity, key, value, SQL, file).
+/// Every failure Persistence reports: an `NSError` in `NSCocoaErrorDomain` with Core Data's code and `userInfo`
+/// keys, as Core Data's failures are, plus the details that locate the problem (object, entity, key, value, SQL,
+/// file).
 ///
-/// Codes are Core Data's own (`NSCocoaErrorDomain`), so what a learner reads here matches what Apple's
-/// framework would say: 1570 for a missing mandatory property, 133020 for a merge conflict, and so on.
-public struct PersistenceError: Error, Sendable, CustomStringConvertible {
-    /// Core Data's numeric error codes.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-        public let rawValue: Int
-        public init(rawValue: Int) { self.rawValue = rawValue }
+/// A learner's code sees it as Apple code sees Core Data's errors: `catch let error as NSError where error.code ==
+/// NSManagedObjectMergeError`, `catch let error as CocoaError where error.code == .managedObjectMerge`,
+/// `error.userInfo[NSValidationKeyErrorKey]` — all match here, on Linux too, because the thrown value is an `NSError`
+/// (a Swift error struct would not match `as NSError` on Linux). The type itself is Persistence's; code written for
+/// Apple platforms never names it.
+@_spi(TestHarness) public final class PersistenceError: NSError, @unchecked Sendable {
+    /// Core Data's numeric error codes: Foundation's `CocoaError.Code`, with Core Data's names (see
+    /// `CocoaError+CoreData.swift`).
+    public typealias Code = CocoaError.Code
 
-        /// 1550: an object failed validation (a value of the wrong type or out of range).
-        public static let managedObjectValidation = Code(rawValue: 1550)
-        /// 1551: objects in one save break a uniqueness constraint among themselves.
-        public static let managedObjectConstraintValidation = Code(rawValue: 1551)
-        /// 1560: several validation errors; see ``PersistenceError/detailedErrors``.
-        public static let validationMultipleErrors = Code(rawValue: 1560)
-        /// 1570: a non-optional property has no value.
-        public static let validationMissingMandatoryProperty = Code(rawValue: 1570)
-        /// 1580: a to-many relationship has fewer objects than its minimum.
-        public static let validationRelationshipLacksMinimumCount = Code(rawValue: 1580)
-        /// 1590: a to-many relationship has more objects than its maximum.
-        public static let validationRelationshipExceedsMaximumCount = Code(rawValue: 1590)
-        /// 1600: a deny delete rule stops the deletion of an object that still has related objects.
-        public static let validationRelationshipDeniedDelete = Code(rawValue: 1600)
-        /// 133000: the object's row is gone from the store.
-        public static let managedObjectReferentialIntegrity = Code(rawValue: 133_000)
-        /// 133020: optimistic locking failed: "Could not merge changes."
-        public static let managedObjectMerge = Code(rawValue: 133_020)
-        /// 133021: a save collides with a stored row under a uniqueness constraint.
-        public static let managedObjectConstraintMerge = Code(rawValue: 133_021)
-        /// 134000: the store URL or type is not valid.
-        public static let persistentStoreInvalidType = Code(rawValue: 134_000)
-        /// 134020: the operation is not valid for this store or context (e.g. unknown entity or key).
-        public static let persistentStoreIncompatibleSchema = Code(rawValue: 134_020)
-        /// 134030: the store could not save.
-        public static let persistentStoreSave = Code(rawValue: 134_030)
-        /// 134060: a general Core Data error (bad request, misuse of the API).
-        public static let coreData = Code(rawValue: 134_060)
-        /// 134100: the store was made with a different model.
-        public static let persistentStoreIncompatibleVersionHash = Code(rawValue: 134_100)
-        /// 134110: a migration failed part-way (the store is left as it was); the message says where and why.
-        public static let migration = Code(rawValue: 134_110)
-        /// 134130: the store needs migrating but none of the model versions the app has is the one it was written with.
-        public static let migrationMissingSourceModel = Code(rawValue: 134_130)
-        /// 134140: no mapping from the store's model to the current one could be inferred (a change that is not
-        /// lightweight); the message names the entity, the property and why.
-        public static let migrationMissingMappingModel = Code(rawValue: 134_140)
-        /// 134190: an inferred mapping model could not be made.
-        public static let inferredMappingModel = Code(rawValue: 134_190)
-        /// 256: the store file could not be read.
-        public static let fileReadUnknown = Code(rawValue: 256)
-        /// 257: no permission to read the store file or its folder.
-        public static let fileReadNoPermission = Code(rawValue: 257)
-        /// 259: the store file is not a database (corrupt or another format).
-        public static let fileReadCorruptFile = Code(rawValue: 259)
-        /// 260: the store's folder does not exist.
-        public static let fileReadNoSuchFile = Code(rawValue: 260)
-        /// 3072: the operation was cancelled (Foundation's `NSUserCancelledError`), e.g. an asynchronous fetch.
-        public static let userCancelled = Code(rawValue: 3072)
-        /// 513: no permission to write the store file or its folder.
-        public static let fileWriteNoPermission = Code(rawValue: 513)
-
-        public var description: String { String(rawValue) }
-    }
-
-    /// Core Data's error code.
-    public var code: Code
-    /// What went wrong, in a sentence a person can act on.
-    public var message: String
+    /// What went wrong, in a sentence a person can act on (also the `NSLocalizedDescriptionKey` of `userInfo`).
+    public let message: String
     /// The ID of the object concerned, when there is one.
-    public var objectID: ManagedObjectID?
+    public let objectID: ManagedObjectID?
     /// The object concerned, when the error was found on it (Core Data's `NSValidationObjectErrorKey`, or
     /// `NSAffectedObjectsErrorKey` for an error that is not a validation error). Use it on its context's queue only.
-    public var object: ManagedObject? { objectReference?.object }
-    var objectReference: ErrorObjectReference?
+    public let object: ManagedObject?
     /// The entity concerned.
-    public var entityName: String?
+    public let entityName: String?
     /// The property concerned (Core Data's `NSValidationKeyErrorKey`).
-    public var key: String?
+    public let key: String?
     /// The offending value (Core Data's `NSValidationValueErrorKey`).
-    public var value: PersistentValue?
-    /// For code 1560: one error per problem found.
-    public var detailedErrors: [PersistenceError]
+    public let value: PersistentValue?
+    /// For code 1560: one error per problem found, each as it was made — Persistence's own, or the app's from
+    /// `validateForInsert()` and `validate<Key>` overrides, unchanged (Core Data's `NSDetailedErrorsKey`).
+    public let detailedErrors: [NSError]
     /// The merge conflicts, for codes 133020 and 133021.
-    public var conflicts: [MergeConflict]
+    public let conflicts: [MergeConflict]
     /// The SQL that failed, when SQLite reported the error.
-    public var sql: String?
+    public let sql: String?
     /// SQLite's extended result code, when SQLite reported the error.
-    public var sqliteCode: Int32?
+    public let sqliteCode: Int32?
     /// The store or file concerned.
-    public var url: URL?
+    public let url: URL?
 
     /// An error with Core Data's `code`, a `message` a person can act on, and whatever of the rest is known.
     public init(
         _ code: Code, _ message: String, object: ManagedObject? = nil, objectID: ManagedObjectID? = nil,
         entityName: String? = nil,
-        key: String? = nil, value: PersistentValue? = nil, detailedErrors: [PersistenceError] = [],
+        key: String? = nil, value: PersistentValue? = nil, detailedErrors: [NSError] = [],
         conflicts: [MergeConflict] = [], sql: String? = nil, sqliteCode: Int32? = nil, url: URL? = nil
     ) {
-        self.code = code
         self.message = message
-        self.objectReference = object.map(ErrorObjectReference.init)
+        self.object = object
         self.objectID = objectID ?? object?.objectID
         self.entityName = entityName ?? self.objectID?.entityName
         self.key = key
@@ -112,12 +57,31 @@ public struct PersistenceError: Error, Sendable, CustomStringConvertible {
         self.sql = sql
         self.sqliteCode = sqliteCode
         self.url = url
+        super.init(domain: NSCocoaErrorDomain, code: code.rawValue,
+                   userInfo: Self.userInfo(code: code.rawValue, message: message, object: object, key: key,
+                                           value: value, detailedErrors: detailedErrors, conflicts: conflicts,
+                                           sqliteCode: sqliteCode, url: url))
     }
 
-    public var description: String {
-        var text = "Persistence error \(code.rawValue): \(message)"
+    /// Not archived: an error holding live objects has no meaning outside its process.
+    public required init?(coder: NSCoder) { nil }
+
+    /// This error with another code, message or URL (the rest kept).
+    func with(code: Code? = nil, message: String? = nil, url: URL? = nil) -> PersistenceError {
+        PersistenceError(code ?? Code(rawValue: self.code), message ?? self.message, object: object,
+                         objectID: objectID, entityName: entityName, key: key, value: value,
+                         detailedErrors: detailedErrors, conflicts: conflicts, sql: sql, sqliteCode: sqliteCode,
+                         url: url ?? self.url)
+    }
+
+    /// Core Data's code as a `CocoaError.Code` (`code` is `NSError`'s `Int`).
+    public var coreDataCode: Code { Code(rawValue: code) }
+
+    /// NSError's first line (domain, code, the message), then the SQL and the detailed errors, one a line.
+    public override var description: String {
+        var text = "Error Domain=\(domain) Code=\(code) \"\(message)\""
         if let sql { text += "\n  SQL: \(sql)" }
-        for detail in detailedErrors { text += "\n  - \(detail.code.rawValue): \(detail.message)" }
+        for detail in detailedErrors { text += "\n  - \(detail.code): \(detail.localizedDescription)" }
         return text
     }
 
@@ -129,10 +93,6 @@ public struct PersistenceError: Error, Sendable, CustomStringConvertible {
                                 "\(context): \(error.message) (SQLite \(error.code))\(damaged ? ". The store file is damaged; restore it from a backup." : "")",
                                 sql: error.sql, sqliteCode: error.code, url: url)
     }
-}
-
-extension PersistenceError: LocalizedError {
-    public var errorDescription: String? { description }
 }
 
 /// One object that could not be saved because the store changed under it (optimistic locking), or one clash

@@ -150,7 +150,7 @@ open class FetchedResultsController<Result> {
     /// Runs the request and splits its objects into sections; a delegate that takes snapshots is handed one at once
     /// (as Core Data does). Call it again after changing the request.
     ///
-    /// - Throws: ``PersistenceError`` 134060 "An instance of FetchedResultsController<…> requires a fetch request
+    /// - Throws: error 134060 "An instance of FetchedResultsController<…> requires a fetch request
     ///   with sort descriptors" when the request has none (Core Data raises this from its initializer, see
     ///   ``init(fetchRequest:managedObjectContext:sectionNameKeyPath:cacheName:)``); 134060 "The fetched object at
     ///   index *n* has an out of order section name '*name*'. Objects must be sorted by section name" — Core Data's

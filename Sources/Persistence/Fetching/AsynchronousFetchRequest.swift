@@ -29,7 +29,7 @@ import Foundation
 ///   read from the context's query generation when it is pinned to one.
 /// - Cancelling (``PersistentStoreAsynchronousResult/cancel()``, the result's progress, or the current progress it
 ///   is a child of) before the completion runs stops the read; the completion gets
-///   ``PersistenceError/Code/userCancelled`` and no object is registered.
+///   `CocoaError.Code.userCancelled` and no object is registered.
 /// - Result types: managed objects and object IDs. Dictionary and count results are refused (use `fetch(_:)`).
 public final class AsynchronousFetchRequest<Result>: PersistentStoreRequest, CustomStringConvertible {
     /// Called once, on the context's queue, with the finished (or failed, or cancelled) result.

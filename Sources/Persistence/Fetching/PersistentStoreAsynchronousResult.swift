@@ -22,7 +22,7 @@ public class PersistentStoreAsynchronousResult: PersistentStoreResult {
     /// whatever runs on its updates (a parent progress's handlers, key-value observers on Apple platforms) must not
     /// wait on the same coordinator. Read it from elsewhere, or hand the work to another queue.
     public let progress: Progress?
-    /// Why the request produced nothing: the store's error, or ``PersistenceError/Code/userCancelled``; `nil` while
+    /// Why the request produced nothing: the store's error, or `CocoaError.Code.userCancelled`; `nil` while
     /// running and after success.
     public internal(set) var operationError: (any Error)?
     /// The request's own count of rows and its cancellation, whether or not ``progress`` hands it out.

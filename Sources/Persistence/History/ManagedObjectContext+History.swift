@@ -2,7 +2,7 @@
 extension ManagedObjectContext {
     /// Reads or purges the store's persistent history (see ``PersistentHistoryChangeRequest``). Call it on the
     /// context's queue; it reads the store's newest history, whatever snapshot the context is pinned to.
-    /// - Throws: ``PersistenceError``: 134301 when the request's token is older than purged history (or of another
+    /// - Throws: 134301 when the request's token is older than purged history (or of another
     ///   store); 134060 when the store has no history (it was never loaded with `NSPersistentHistoryTrackingKey`) or
     ///   the fetch request is not on the transaction entity; 513 for a purge of a store opened without tracking.
     @discardableResult

@@ -22,7 +22,7 @@ import Foundation
 /// ```
 ///
 /// and purge what every reader has read: `deleteHistory(before: oldestTokenStillNeeded)`. A reader whose token is
-/// older than the purge gets 134301 (``PersistenceError/Code/persistentHistoryTokenExpired``) and must read the store
+/// older than the purge gets 134301 (`CocoaError.Code.persistentHistoryTokenExpired`) and must read the store
 /// afresh.
 ///
 /// Turn history on from a store's first open: history only tells what happened while it was on. A store whose file
@@ -116,7 +116,7 @@ public final class PersistentHistoryChangeRequest: PersistentStoreRequest, Custo
     // MARK: - Planning
 
     /// The request in the store's terms.
-    /// - Throws: ``PersistenceError`` 134060 for a fetch request on another entity, or one whose predicate or sort
+    /// - Throws: error 134060 for a fetch request on another entity, or one whose predicate or sort
     ///   the transaction entity cannot answer.
     func storeQuery() throws -> StoreHistoryQuery {
         let selection: StoreHistoryQuery.Selection

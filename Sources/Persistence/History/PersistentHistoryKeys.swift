@@ -14,7 +14,7 @@ extension PersistentStoreDescription {
     public static let remoteChangeNotificationPostOptionKey = "NSPersistentStoreRemoteChangeNotificationOptionKey"
 
     /// Whether `key` is set to a true `NSNumber`; `nil` when the option is not set at all.
-    /// - Throws: ``PersistenceError`` 134060 when the value is not an `NSNumber` (Core Data raises "must be a NSNumber").
+    /// - Throws: error 134060 when the value is not an `NSNumber` (Core Data raises "must be a NSNumber").
     func boolOption(_ key: String) throws -> Bool? {
         guard let value = options[key] else { return nil }
         if let number = value as? NSNumber { return number.boolValue }

@@ -19,7 +19,7 @@ public final class MappingModel: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// The mapping Core Data would infer for a lightweight migration from `sourceModel` to `destinationModel`.
-    /// - Throws: ``PersistenceError`` 134190 (Core Data's `NSInferredMappingModelError`) naming the entity, the
+    /// - Throws: error 134190 (Core Data's `NSInferredMappingModelError`) naming the entity, the
     ///   property and why, when a change is not lightweight.
     public class func inferredMappingModel(forSourceModel sourceModel: ManagedObjectModel,
                                            destinationModel: ManagedObjectModel) throws -> MappingModel {
@@ -28,9 +28,8 @@ public final class MappingModel: @unchecked Sendable, CustomStringConvertible {
             // store it rewrites (its indexes decide some of the SQL).
             _ = try MigrationPlanner(from: sourceModel, to: destinationModel).plan()
             return MappingModel(source: sourceModel, destination: destinationModel)
-        } catch var error as PersistenceError {
-            error.code = .inferredMappingModel
-            throw error
+        } catch let error as PersistenceError {
+            throw error.with(code: .inferredMappingModel)
         }
     }
 

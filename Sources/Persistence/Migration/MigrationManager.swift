@@ -32,7 +32,7 @@ public final class MigrationManager: @unchecked Sendable {
     /// into an existing store, entity by entity with several mapping models; what that does to objects already
     /// there is undocumented, and Persistence's inferred mapping covers every entity in one pass, so here the
     /// destination must not exist yet.
-    /// - Throws: ``PersistenceError``: 134130 when the store at `sourceURL` was not written with ``sourceModel``;
+    /// - Throws: 134130 when the store at `sourceURL` was not written with ``sourceModel``;
     ///   134140 without a mapping, or with one made for other versions; 134110 when migrating fails (nothing is
     ///   left at `destinationURL`); 134000 for another store type or an existing destination.
     public func migrateStore(from sourceURL: URL, sourceType: String, options sourceOptions: [AnyHashable: Any]?,

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Making a model checks it: every relationship names an existing destination and a matching inverse, names
 /// are unique and usable, constraints name attributes, and each `ManagedObject` subclass declares only
-/// properties its entity has. A problem throws a ``PersistenceError`` that names the entity and property.
+/// properties its entity has. A problem throws an `NSError` that names the entity and property.
 public final class ManagedObjectModel: @unchecked Sendable, CustomStringConvertible {
     /// Every entity, in the order they were given.
     public let entities: [EntityDescription]

@@ -147,22 +147,23 @@ extension ManagedObject {
     }
 
     /// Throws nothing for no error, the error itself for one, and error 1560 listing them for several — as Core
-    /// Data combines validation errors under `NSDetailedErrorsKey`. The details are ``PersistenceError``s: an error
-    /// of another type among several is carried as a 1550 error with its description (Core Data would keep the
-    /// `NSError` itself); alone, it is thrown unchanged.
+    /// Data combines validation errors under `NSDetailedErrorsKey`. Each detail is the error as it was thrown: the
+    /// app's own (its domain, code and `userInfo`, from `validateForInsert()` or a `validate<Key>` override) kept
+    /// unchanged, as Core Data keeps them; a 1560 of Persistence's own among them gives its details instead.
     static func throwCombined(_ errors: [any Error]) throws {
         if errors.isEmpty { return }
         if errors.count == 1 { throw errors[0] }
-        var details: [PersistenceError] = []
+        var details: [NSError] = []
         for error in errors {
-            if let error = error as? PersistenceError {
-                if error.code == .validationMultipleErrors { details += error.detailedErrors } else { details.append(error) }
+            if let error = error as? PersistenceError, error.code == CocoaError.Code.validationMultipleErrors.rawValue {
+                details += error.detailedErrors
             } else {
-                details.append(PersistenceError(.managedObjectValidation, "\(error)"))
+                details.append(error as NSError)
             }
         }
         throw PersistenceError(.validationMultipleErrors,
-                               "Multiple validation errors occurred (\(details.count)): " + details.map(\.message).joined(separator: " "),
+                               "Multiple validation errors occurred (\(details.count)): "
+                                   + details.map(\.localizedDescription).joined(separator: " "),
                                detailedErrors: details)
     }
 }

@@ -233,7 +233,7 @@ open class ManagedObject: CustomStringConvertible {
     /// ``validateValue(_:forKey:)`` for each attribute and to-one relationship. As Apple asks, an override calls
     /// `super` first and adds its own checks; the save collects the errors of every object: one error fails the
     /// save as it is, several make one error 1560 (`NSValidationMultipleErrorsError`) that lists them in
-    /// ``PersistenceError/detailedErrors`` (`NSDetailedErrorsKey`). A failed save writes nothing.
+    /// `NSDetailedErrorsKey`. A failed save writes nothing.
     open func validateForInsert() throws { try validateForSave() }
     /// Checks a changed saved object before a save writes it; throw to fail the save. As
     /// ``validateForInsert()``, for updated objects, with ``validateValue(_:forKey:)`` called for each changed

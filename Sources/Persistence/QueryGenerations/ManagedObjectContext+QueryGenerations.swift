@@ -21,7 +21,7 @@ extension ManagedObjectContext {
     /// token from another context shares that context's snapshot; `nil` unpins. A save, ``reset()`` or a merge of
     /// another context's save moves a pinned context forward to the newest data (pinned again at the next read).
     ///
-    /// - Throws: ``PersistenceError`` when the token belongs to another store, or the context has no store.
+    /// - Throws: an `NSError` when the token belongs to another store, or the context has no store.
     public func setQueryGenerationFrom(_ token: QueryGenerationToken?) throws {
         checkQueue("setQueryGenerationFrom(_:)")
         guard let token else {

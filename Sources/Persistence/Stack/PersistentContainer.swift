@@ -95,7 +95,7 @@ public final class PersistentContainer: @unchecked Sendable {
         } catch {
             var failure = error as? PersistenceError ?? PersistenceError(.coreData, "\(error)")
             if !failure.message.hasPrefix("Failed to load model named") {
-                failure.message = "Failed to load model named \(name): " + failure.message
+                failure = failure.with(message: "Failed to load model named \(name): " + failure.message)
             }
             self.init(name: name, managedObjectModel: ManagedObjectModel())
             modelLoadingError = failure

@@ -58,7 +58,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// Opens (creating if needed) the store described by `description`, migrating it first when it was written with
     /// another version of the model (see ``PersistentStoreDescription/shouldMigrateStoreAutomatically``).
     /// Persistence's own throwing form of ``addPersistentStore(with:completionHandler:)``, which returns the store.
-    /// - Throws: ``PersistenceError`` naming the file and the reason (see ``PersistentContainer/loadPersistentStores(completionHandler:)``).
+    /// - Throws: an `NSError` naming the file and the reason (see ``PersistentContainer/loadPersistentStores(completionHandler:)``).
     @discardableResult
     func addPersistentStore(with description: PersistentStoreDescription) throws -> PersistentStore {
         func checkNoStore() throws {

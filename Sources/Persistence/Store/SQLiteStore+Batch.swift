@@ -251,7 +251,7 @@ extension SQLiteStore {
 
     // MARK: - Transaction
 
-    /// Runs `body` in one transaction, rolled back on any error; SQLite's errors become ``PersistenceError``s that
+    /// Runs `body` in one transaction, rolled back on any error; SQLite's errors become Core Data errors (`NSError`) that
     /// say which request failed, with the SQL.
     private func inBatchTransaction<T>(_ place: String, _ body: () throws -> T) throws -> T {
         try checkWritable()

@@ -39,7 +39,7 @@ extension SQLiteStore {
     }
 
     /// Refuses a write to a store that has history but was opened without tracking it.
-    /// - Throws: ``PersistenceError`` 513 (`NSFileWriteNoPermissionError`), as Core Data's save fails then.
+    /// - Throws: error 513 (`NSFileWriteNoPermissionError`), as Core Data's save fails then.
     func checkWritable() throws {
         guard let history, history.forbidsWriting else { return }
         throw PersistenceError(.fileWriteNoPermission,
@@ -135,7 +135,7 @@ extension SQLiteStore {
     // MARK: - Reading and purging
 
     /// Reads, or deletes, the transactions `query` selects.
-    /// - Throws: ``PersistenceError`` 134301 for a token whose history was purged (or that belongs to another store),
+    /// - Throws: error 134301 for a token whose history was purged (or that belongs to another store),
     ///   134060 for a store without history, 513 for a purge of a store opened without tracking.
     func executeHistory(_ query: StoreHistoryQuery) throws -> StoreHistoryAnswer {
         guard let history else {

@@ -10,7 +10,7 @@ extension ManagedObjectContext {
     public func reading(with id: ManagedObjectID) throws -> Reading? {
         do {
             return try existingObject(with: id) as? Reading
-        } catch let error as PersistenceError where error.code == .managedObjectReferentialIntegrity {
+        } catch let error as CocoaError where error.code == .managedObjectReferentialIntegrity {
             return nil                              // 133000: no row for this ID
         }
     }

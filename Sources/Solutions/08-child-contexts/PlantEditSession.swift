@@ -19,8 +19,7 @@ public final class PlantEditSession {
         context = ManagedObjectContext(.mainQueue)
         context.parent = parent
         guard let copy = try context.existingObject(with: plant.objectID) as? Plant else {
-            throw PersistenceError(.managedObjectReferentialIntegrity, "\(plant.objectID) is not a plant",
-                                   objectID: plant.objectID)
+            throw CocoaError(.managedObjectReferentialIntegrity, userInfo: [NSLocalizedDescriptionKey: "\(plant.objectID) is not a plant"])
         }
         self.plant = copy
     }

@@ -19,8 +19,7 @@ public final class CardEditor {
         // everything else takes the store's newer values (instead of failing with 133020).
         context.mergePolicy = MergePolicy.mergeByPropertyObjectTrump
         guard let copy = try context.existingObject(with: card.objectID) as? Flashcard else {
-            throw PersistenceError(.managedObjectReferentialIntegrity, "\(card.objectID) is not a flashcard",
-                                   objectID: card.objectID)
+            throw CocoaError(.managedObjectReferentialIntegrity, userInfo: [NSLocalizedDescriptionKey: "\(card.objectID) is not a flashcard"])
         }
         self.card = copy
     }

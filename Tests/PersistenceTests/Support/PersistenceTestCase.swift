@@ -1,5 +1,5 @@
 import Foundation
-import Persistence
+@_spi(TestHarness) import Persistence
 import XCTest
 
 /// The base of every Persistence test: a fresh container on a private in-memory store, and a check after each
@@ -101,7 +101,7 @@ class PersistenceTestCase: XCTestCase {
             try body()
             XCTFail("expected Persistence error \(code.rawValue), but nothing was thrown", file: file, line: line)
         } catch let error as PersistenceError {
-            XCTAssertEqual(error.code, code, "unexpected error: \(error)", file: file, line: line)
+            XCTAssertEqual(error.coreDataCode, code, "unexpected error: \(error)", file: file, line: line)
             return error
         } catch {
             XCTFail("expected a PersistenceError \(code.rawValue), got \(error)", file: file, line: line)

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(PredicateCompounds) @_spi(PredicateParsing) import Persistence
+@_spi(TestHarness) @_spi(PredicateCompounds) @_spi(PredicateParsing) import Persistence
 import XCTest
 
 /// What one predicate selects among the objects of a graph (by their labels), or that it failed.

@@ -14,21 +14,20 @@ struct ModelFileReader {
         /// `error` (from the model's own checks, which know the entity and property) with the file and line where
         /// that entity or property is written.
         func locate(_ error: any Error) -> any Error {
-            guard var error = error as? PersistenceError else { return error }
+            guard let error = error as? PersistenceError else { return error }
             let line = error.key.flatMap { key in error.entityName.flatMap { contents.lines["\($0).\(key)"] } }
                 ?? error.entityName.flatMap { contents.lines[$0] }
             let prefix = "Invalid model: "
             let message = error.message.hasPrefix(prefix) ? String(error.message.dropFirst(prefix.count)) : error.message
-            error.message = "Invalid model (\(file.path)\(line.map { ", line \($0)" } ?? "")): " + message
+            var located = "Invalid model (\(file.path)\(line.map { ", line \($0)" } ?? "")): " + message
             // A class that was found may point at one that was not (`Set<Movie>` with no Movie class found).
             let missing = contents.unresolvedClassNames.filter { name in
                 message.contains(name.split(separator: ".").last.map(String.init) ?? name)
             }
             if !missing.isEmpty {
-                error.message += " No class was found for \(missing.joined(separator: ", ")); pass them in managedObjectClasses or name their module."
+                located += " No class was found for \(missing.joined(separator: ", ")); pass them in managedObjectClasses or name their module."
             }
-            error.url = file
-            return error
+            return error.with(message: located, url: file)
         }
     }
 
