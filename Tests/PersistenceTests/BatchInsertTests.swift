@@ -112,7 +112,7 @@ final class BatchInsertTests: PersistenceTestCase {
         XCTAssertEqual(sample.text, "hello")
         XCTAssertEqual(sample.small, 7)
         XCTAssertEqual(sample.medium, 70_000)
-        XCTAssertEqual(sample.large, Int64.max)
+        XCTAssertEqual(sample.large?.int64Value, Int64.max)
         XCTAssertEqual(sample.real, 1.5)
         XCTAssertEqual(sample.single, 2.5)
         XCTAssertEqual(sample.flag, true)

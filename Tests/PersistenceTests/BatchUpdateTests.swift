@@ -132,7 +132,7 @@ final class BatchUpdateTests: PersistenceTestCase {
 
     func testAnExpressionOverflowingSixtyFourBitsIsCaught() throws {
         let sample = Sample(context: context)
-        sample.large = Int64.max - 1
+        sample.large = NSNumber(value: Int64.max - 1)
         try context.save()
         let update = BatchUpdateRequest(entityName: "Sample")
         update.propertiesToUpdate = ["large": BatchUpdateExpression.key("large") + 10]

@@ -44,7 +44,7 @@ final class CustomMergePolicyTests: PersistenceTestCase {
                 let movies = conflict.conflictingObjects.compactMap { $0 as? Movie }
                 let survivor = movies[0]
                 for duplicate in movies.dropFirst() {
-                    survivor.rating = (survivor.rating ?? 0) + (duplicate.rating ?? 0)
+                    survivor.rating = NSNumber(value: (survivor.rating?.doubleValue ?? 0) + (duplicate.rating?.doubleValue ?? 0))
                     survivor.managedObjectContext?.delete(duplicate)
                 }
             }
@@ -52,7 +52,9 @@ final class CustomMergePolicyTests: PersistenceTestCase {
             for conflict in list {
                 guard let stored = conflict.databaseObject as? Movie else { continue }
                 for snapshot in conflict.conflictingSnapshots {
-                    if let rating = snapshot["rating"] as? Double { stored.rating = (stored.rating ?? 0) + rating }
+                    if let rating = snapshot["rating"] as? Double {
+                        stored.rating = NSNumber(value: (stored.rating?.doubleValue ?? 0) + rating)
+                    }
                 }
             }
         }
@@ -73,7 +75,7 @@ final class CustomMergePolicyTests: PersistenceTestCase {
     }
 
     /// The movie with `id` as the store holds it.
-    private func stored(_ id: ManagedObjectID) throws -> (title: String, rating: Double?, year: Int) {
+    private func stored(_ id: ManagedObjectID) throws -> (title: String, rating: NSNumber?, year: Int) {
         let reader = container.newBackgroundContext()
         return try reader.performAndWait {
             let copy = try XCTUnwrap(reader.existingObject(with: id) as? Movie)
@@ -166,7 +168,7 @@ final class CustomMergePolicyTests: PersistenceTestCase {
     func testAConstraintOverrideMergesDuplicateNewObjectsIntoOne() throws {
         let copies = [3.0, 4.0, 5.0].map { rating -> Movie in
             let copy = makeMovie("Dune", year: 1984)
-            copy.rating = rating
+            copy.rating = NSNumber(value: rating)
             return copy
         }
         let policy = MergingDuplicatesPolicy()

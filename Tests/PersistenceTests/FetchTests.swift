@@ -26,7 +26,7 @@ final class FetchTests: PersistenceTestCase {
         ]
         for (title, year, rating, director, actors) in rows {
             let movie = makeMovie(title, year: year)
-            movie.rating = rating
+            movie.rating = rating.map(NSNumber.init(value:))
             movie.director = director
             movie.actors = Set(actors)
             if title.hasPrefix("Alien") { movie.studio = studio }

@@ -107,9 +107,9 @@ final class InsertAndSaveTests: PersistenceTestCase {
         let when = Date(timeIntervalSinceReferenceDate: 700_000_000.25)
         let identifier = UUID()
         sample.text = "Ünïcødé ✓"
-        sample.small = Int16.min
-        sample.medium = Int32.max
-        sample.large = Int64.min
+        sample.small = NSNumber(value: Int16.min)
+        sample.medium = NSNumber(value: Int32.max)
+        sample.large = NSNumber(value: Int64.min)
         sample.real = 3.141592653589793
         sample.single = 1.5
         sample.flag = true
@@ -124,9 +124,9 @@ final class InsertAndSaveTests: PersistenceTestCase {
         try reader.performAndWait {
             let fetched = try XCTUnwrap(reader.fetch(Sample.fetchRequest()).first)
             XCTAssertEqual(fetched.text, "Ünïcødé ✓")
-            XCTAssertEqual(fetched.small, Int16.min)
-            XCTAssertEqual(fetched.medium, Int32.max)
-            XCTAssertEqual(fetched.large, Int64.min)
+            XCTAssertEqual(fetched.small?.int16Value, Int16.min)
+            XCTAssertEqual(fetched.medium?.int32Value, Int32.max)
+            XCTAssertEqual(fetched.large?.int64Value, Int64.min)
             XCTAssertEqual(fetched.real, 3.141592653589793)
             XCTAssertEqual(fetched.single, 1.5)
             XCTAssertEqual(fetched.flag, true)

@@ -20,7 +20,7 @@ final class MergePolicyTests: PersistenceTestCase {
     }
 
     /// Another context saves `title` (and `rating` when given) over the stored row.
-    private func changeElsewhere(title: String, rating: Double? = nil) throws {
+    private func changeElsewhere(title: String, rating: NSNumber? = nil) throws {
         try changeElsewhere(movie.objectID) { copy in
             copy.title = title
             if let rating { copy.rating = rating }
@@ -28,7 +28,7 @@ final class MergePolicyTests: PersistenceTestCase {
     }
 
     /// The row as the store now holds it.
-    private func stored() throws -> (title: String, rating: Double?, year: Int) {
+    private func stored() throws -> (title: String, rating: NSNumber?, year: Int) {
         let reader = container.newBackgroundContext()
         return try reader.performAndWait {
             let copy = try XCTUnwrap(reader.existingObject(with: movie.objectID) as? Movie)
@@ -206,7 +206,7 @@ final class MergePolicyTests: PersistenceTestCase {
     private func saveThreeDuplicates(under policy: MergePolicy) throws -> [Movie] {
         let copies = (1...3).map { rating -> Movie in
             let copy = makeMovie("Dune", year: 1984)
-            copy.rating = Double(rating)
+            copy.rating = NSNumber(value: rating)
             return copy
         }
         context.mergePolicy = policy

@@ -13,6 +13,7 @@ final class NilReadTests: PersistenceTestCase {
         @Managed var count: Int
         @Managed var done: Bool
         @Managed var weight: Double
+        @Managed var score: NSNumber
         @Managed var note: String?
     }
 
@@ -23,7 +24,7 @@ final class NilReadTests: PersistenceTestCase {
             EntityDescription(name: "Reminder", managedObjectClass: Reminder.self, properties: [
                 .attribute("text", .string), .attribute("due", .date), .attribute("tag", .uuid),
                 .attribute("count", .integer64), .attribute("done", .boolean), .attribute("weight", .double),
-                .attribute("note", .string),
+                .attribute("score", .integer32), .attribute("note", .string),
             ]),
         ])
     }
@@ -60,6 +61,17 @@ final class NilReadTests: PersistenceTestCase {
         XCTAssertEqual(reminder.weight, 0)
         XCTAssertNil(reminder.note)
         XCTAssertTrue(reported.take().isEmpty, "a scalar or an optional property read as nil is not a mistake")
+    }
+
+    /// An `NSNumber` is an object: Core Data's scalar accessors read 0, but an `NSNumber` property over nil has
+    /// nil, and a non-optional one is reported like a `Date`.
+    func testANonOptionalNSNumberOverNilIsReportedLikeAnObjectType() {
+        let reminder = Reminder(context: context)
+        XCTAssertEqual(reminder.score, 0)
+        XCTAssertEqual(reported.take().map { "\($0.entityName).\($0.key) \($0.typeName)" }, ["Reminder.score NSNumber"])
+        reminder.score = 7
+        XCTAssertEqual(reminder.score, 7)
+        XCTAssertTrue(reported.take().isEmpty)
     }
 
     func testASetValueIsNotReportedAndTheMessageNamesTheFix() throws {

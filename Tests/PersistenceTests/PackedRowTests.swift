@@ -10,8 +10,8 @@ final class PackedRowTests: PersistenceTestCase {
         let sample = Sample(context: context)
         sample.text = "naïve\0日本"
         sample.small = -7
-        sample.medium = .max
-        sample.large = .min
+        sample.medium = NSNumber(value: Int32.max)
+        sample.large = NSNumber(value: Int64.min)
         sample.real = -0.25
         sample.single = 2.5
         sample.flag = true
@@ -73,7 +73,7 @@ final class PackedRowTests: PersistenceTestCase {
             XCTAssertEqual(stored.changedValues().keys.sorted(), ["text"])
             reader.rollback()
             XCTAssertEqual(stored.text, "naïve\0日本")
-            XCTAssertEqual(stored.large, .min)
+            XCTAssertEqual(stored.large?.int64Value, .min)
             XCTAssertFalse(stored.hasChanges)
             stored.small = 9
             try reader.save()
@@ -205,7 +205,7 @@ final class PackedRowTests: PersistenceTestCase {
     func testNewObjectsOfAContextShareBlocksAndEachChangesOnlyItsOwnRow() throws {
         let samples = (0..<300).map { number -> Sample in
             let sample = Sample(context: context)
-            sample.large = Int64(number)
+            sample.large = NSNumber(value: number)
             sample.text = "sample \(number)"
             return sample
         }
@@ -265,7 +265,7 @@ final class PackedRowTests: PersistenceTestCase {
         for number in 0..<1_000 {
             let sample = Sample(context: context)
             sample.text = "sample \(number)"
-            sample.large = Int64(number)
+            sample.large = NSNumber(value: number)
         }
         try context.save()
         var blocks: [Weak] = []
@@ -283,7 +283,7 @@ final class PackedRowTests: PersistenceTestCase {
             XCTAssertEqual(samples[0].text, "sample 0")
             XCTAssertEqual(samples[2].text, "sample 2")
             XCTAssertEqual(samples[1].text, "changed")
-            XCTAssertEqual(samples.map(\.large), (0..<1_000).map { Int64($0) })
+            XCTAssertEqual(samples.map { $0.large?.int64Value }, (0..<1_000).map { Int64($0) })
         }
         reader = nil
         XCTAssertTrue(blocks.allSatisfy { $0.block == nil }, "blocks outlived the objects that read from them")
@@ -293,19 +293,24 @@ final class PackedRowTests: PersistenceTestCase {
     // direct way and the general way (key-value access) agree.
 
     func testTypedReadsOfAStoredValueOutOfRangeReadAsTheGeneralWayReadsThem() throws {
-        let sample = Sample(context: context)
-        sample.small = 1
-        sample.medium = 1
-        try context.save()
+        let store = try makeContainer(model: Tally.model())
+        let tally = Tally(context: store.viewContext)
+        tally.small = 1
+        tally.medium = 1
+        try store.viewContext.save()
         // A store written by something else: a value too wide for the attribute's Swift type.
-        _ = try storeRows("UPDATE ZSAMPLE SET ZSMALL = 70000, ZMEDIUM = 5000000000")
-        let reader = container.newBackgroundContext()
+        _ = try storeRows("UPDATE ZTALLY SET ZSMALL = 70000, ZMEDIUM = 5000000000", in: store)
+        let reader = store.newBackgroundContext()
         try reader.performAndWait {
-            let stored = try XCTUnwrap(try reader.fetch(Sample.fetchRequest()).first)
+            let stored = try XCTUnwrap(try reader.fetch(FetchRequest<Tally>(entityName: "Tally")).first)
             XCTAssertNotNil(stored.packedRow)
-            XCTAssertNil(stored.small, "70000 is no Int16")
-            XCTAssertNil(stored.medium, "5000000000 is no Int32")
+            XCTAssertEqual(stored.small, 0, "70000 is no Int16: read from the packed row as nil, so 0")
+            XCTAssertEqual(stored.medium, 0, "5000000000 is no Int32")
             XCTAssertEqual(stored.value(forKey: "small") as? Int, 70000, "key-value access reads every integer as Int")
+            stored.label = "changed"
+            XCTAssertNil(stored.packedRow, "a change moves the values to slots, read the general way")
+            XCTAssertEqual(stored.small, 0)
+            XCTAssertEqual(stored.medium, 0)
         }
     }
 
@@ -339,7 +344,7 @@ final class PackedRowTests: PersistenceTestCase {
         try reader.performAndWait {
             let stored = try XCTUnwrap(try reader.fetch(Sample.fetchRequest()).first)
             XCTAssertTrue(stored.isFault)
-            XCTAssertEqual(stored.large, .min)
+            XCTAssertEqual(stored.large?.int64Value, .min)
             XCTAssertFalse(stored.isFault, "a typed read fires the fault")
             XCTAssertEqual(stored.small, -7)
         }
@@ -377,4 +382,19 @@ final class PackedRowTests: PersistenceTestCase {
 private final class Weak {
     weak var block: PackedRowBlock?
     init(_ block: PackedRowBlock) { self.block = block }
+}
+
+/// Non-optional integers, which the typed accessors read straight from a packed row.
+final class Tally: ManagedObject {
+    @Managed var small: Int16
+    @Managed var medium: Int32
+    @Managed var label: String?
+
+    static func model() throws -> ManagedObjectModel {
+        try ManagedObjectModel(entities: [
+            EntityDescription(name: "Tally", managedObjectClass: Tally.self, properties: [
+                .attribute("small", .integer16), .attribute("medium", .integer32), .attribute("label", .string),
+            ]),
+        ])
+    }
 }

@@ -31,7 +31,7 @@ final class PredicateDifferentialTests: PersistenceTestCase {
         for (title, rating, director, actors, summaries) in rows {
             let movie = Movie(context: context)
             movie.title = title
-            movie.rating = rating
+            movie.rating = rating.map(NSNumber.init(value:))
             movie.director = director
             movie.actors = Set(actors)
             movie.sceneList = summaries.enumerated().map { index, summary in

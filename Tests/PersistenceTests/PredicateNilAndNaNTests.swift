@@ -15,11 +15,11 @@ final class PredicateNilAndNaNTests: PersistenceTestCase {
         for (label, small, medium, large, real, flag, amount) in rows {
             let sample = Sample(context: context)
             sample.text = label
-            sample.small = small
-            sample.medium = medium
-            sample.large = large
-            sample.real = real
-            sample.flag = flag
+            sample.small = small.map(NSNumber.init(value:))
+            sample.medium = medium.map(NSNumber.init(value:))
+            sample.large = large.map(NSNumber.init(value:))
+            sample.real = real.map(NSNumber.init(value:))
+            sample.flag = flag.map(NSNumber.init(value:))
             sample.amount = amount
         }
     }
@@ -33,7 +33,7 @@ final class PredicateNilAndNaNTests: PersistenceTestCase {
                                                           ("director", 1.5, true, false), ("studio", -1, false, true)] {
             let movie = Movie(context: context)
             movie.title = title
-            movie.rating = rating
+            movie.rating = rating.map(NSNumber.init(value:))
             movie.director = withDirector ? director : nil
             movie.studio = withStudio ? studio : nil
         }

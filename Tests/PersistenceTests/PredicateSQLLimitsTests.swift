@@ -24,7 +24,7 @@ final class PredicateSQLLimitsTests: PersistenceTestCase {
         let titles = ["Vertigo", "vertigo", "Rope", "Psycho", "Ann\0", "Ann", "naïve", "日本", "", "Héroes"]
         for (index, title) in titles.enumerated() {
             let movie = makeMovie(title, year: 1_900 + index * 7, in: context)
-            movie.rating = index % 3 == 0 ? nil : index % 4 == 1 ? .infinity : Double(index) / 3
+            movie.rating = index % 3 == 0 ? nil : NSNumber(value: index % 4 == 1 ? .infinity : Double(index) / 3)
         }
     }
 

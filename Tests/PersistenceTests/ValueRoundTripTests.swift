@@ -26,9 +26,9 @@ final class ValueRoundTripTests: PersistenceTestCase {
     func testEveryTypeRoundTripsExactly() throws {
         let sample = Sample(context: context)
         sample.text = "x\0y\u{1F600}"
-        sample.small = .min
-        sample.medium = .max
-        sample.large = .min
+        sample.small = NSNumber(value: Int16.min)
+        sample.medium = NSNumber(value: Int32.max)
+        sample.large = NSNumber(value: Int64.min)
         sample.real = -0.1
         sample.single = 1.5
         sample.flag = false

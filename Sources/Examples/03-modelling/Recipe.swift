@@ -16,7 +16,7 @@ final class Recipe: ManagedObject {
 
 final class Step: ManagedObject {
     @Managed var text: String
-    @Managed var minutes: Int?
+    @Managed var minutes: NSNumber?
     @Managed var recipe: Recipe?
 
     /// A request for this entity, typed: the class method Xcode's code generation writes.

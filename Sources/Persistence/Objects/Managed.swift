@@ -4,6 +4,8 @@
 /// final class Item: ManagedObject {
 ///     @Managed var title: String          // non-optional attribute
 ///     @Managed var due: Date?             // optional attribute
+///     @Managed var priority: Int          // number: reads 0 while nil
+///     @Managed var rating: NSNumber?      // optional number (Double? does not compile, as with @NSManaged)
 ///     @Managed var group: Group?          // to-one relationship
 /// }
 /// final class Group: ManagedObject {

@@ -1,13 +1,14 @@
 import Synchronization
 
-/// A read of nil through a non-optional `@Managed` property whose type is not a number or a Boolean — a
-/// `Date`, `String`, `UUID`, `URL`, `Data` or `Decimal` property over an attribute that holds no value (or a value
-/// of another type).
+/// A read of nil through a non-optional `@Managed` property whose type is not a Swift number or a Boolean — a
+/// `Date`, `String`, `UUID`, `URL`, `Data`, `Decimal` or `NSNumber` property over an attribute that holds no value
+/// (or a value of another type).
 ///
 /// Core Data documents nothing for this read. On Apple platforms the Swift bridge decides, by type: a
 /// non-optional `Date` over nil is reported to crash the app, a `String` to read as empty, and the other types are
 /// not documented either way; Persistence takes the stricter reading for all of them, so code that would stop a
-/// device never passes here. Numbers and Booleans read 0 and `false`, as Core Data's scalar accessors do.
+/// device never passes here. Swift's numbers and Booleans (`Int`, `Double`, `Bool`…) read 0 and `false`, as Core
+/// Data's scalar accessors do; an `NSNumber` is an object, whose nil is reported like a `Date`'s.
 @_spi(TestHarness) public struct NilRead: Error, Sendable, CustomStringConvertible {
     /// The entity of the object read.
     public let entityName: String
@@ -19,7 +20,7 @@ import Synchronization
     public var description: String {
         "\(entityName).\(key) is declared \(typeName), not optional, but its value is nil. Core Data documents no "
             + "value for this read, and on Apple platforms a non-optional Date read as nil is reported to stop the "
-            + "app; Persistence stops for every type but numbers and Booleans. Declare the property \(typeName)? "
+            + "app; Persistence stops for every type but Swift's numbers and Booleans. Declare the property \(typeName)? "
             + "(as Xcode generates it), or set it — or give the attribute a default value — before reading it."
     }
 }

@@ -7,7 +7,8 @@ import Foundation
 /// ```swift
 /// final class Movie: ManagedObject {
 ///     @Managed var title: String
-///     @Managed var year: Int?
+///     @Managed var year: Int
+///     @Managed var rating: NSNumber?   // an optional number: Double? does not compile
 ///     @Managed var director: Director?
 ///     @Managed var actors: Set<Actor>
 /// }
@@ -22,7 +23,8 @@ import Foundation
 /// accessors do (the nil is still what gets validated: a save fails with code 1570 until you set it). Reading nil
 /// through any other non-optional property (`String`, `Date`…) stops the program: Core Data documents nothing for
 /// it, and on a device a non-optional `Date` over nil is reported to crash — declare such a property optional, as
-/// Xcode does.
+/// Xcode does. A number or Boolean cannot be optional (`Int?` does not compile, as with `@NSManaged`): declare an
+/// optional one `NSNumber?`.
 open class ManagedObject: CustomStringConvertible {
     // The mutable state below is `@exclusivity(unchecked)`: an object is used on its context's queue only, so
     // Swift's run-time exclusivity checks would never find a conflict here, yet cost more than the work itself on

@@ -64,7 +64,14 @@ extension ManagedPropertyValue {
     }
 }
 
-/// A type that can sit inside an optional `@Managed` property (`String?`, `Director?`).
+/// A type that can sit inside an optional `@Managed` property (`String?`, `NSNumber?`, `Director?`).
+///
+/// Only types that Core Data hands over as objects conform: strings, dates, data, UUIDs, URLs, decimals, `NSNumber`
+/// and managed objects. Swift's numbers and `Bool` do not, as on Apple platforms, where
+/// `@NSManaged var rating: Double?` does not compile ("property cannot be marked @NSManaged because its type cannot
+/// be represented in Objective-C"): `@Managed var rating: Double?` fails to compile too, with a message that says to
+/// declare it `NSNumber?` (what Xcode generates for a number attribute without *Use Scalar Type*), or as a plain
+/// `Double`, which reads 0 while the attribute is nil.
 public protocol ManagedOptionalWrappable {
     /// What kind of entity property an optional `@Managed` property of this type must match.
     static var managedValueKind: ManagedValueKind { get }
@@ -89,8 +96,20 @@ extension ManagedOptionalWrappable {
     }
 }
 
+// An attribute type that may be optional has both protocols' defaults; these, more specific than either, settle which.
+extension ManagedOptionalWrappable where Self: ManagedAttributeValue {
+    @inlinable public static func _packedWrapped(in object: ManagedObject, ordinal: UInt8) -> Self?? { nil }
+    @inlinable public static func _storeWrapped(_ value: Self?, in object: ManagedObject, ordinal: UInt8) {
+        object._setManagedStorage(value?.managedStorage ?? nilManagedStorage, ordinal: ordinal)
+    }
+}
+
 /// An attribute type: converts to and from ``PersistentValue``.
-public protocol ManagedAttributeValue: ManagedPropertyValue, ManagedOptionalWrappable {
+///
+/// A type of your own that conforms may be declared optional (`T?`) only if it also conforms to
+/// ``ManagedOptionalWrappable``, which it may do with no more code: do so only for a type Core Data would hand over as
+/// an object (a class, or a Swift type bridged to one), as `@NSManaged` accepts an optional of nothing else.
+public protocol ManagedAttributeValue: ManagedPropertyValue {
     /// The attribute types this Swift type may stand for.
     static var attributeTypes: [AttributeType] { get }
     /// The value a non-optional property reads while the attribute is nil: 0 or `false` for numbers and Booleans,
@@ -102,6 +121,10 @@ public protocol ManagedAttributeValue: ManagedPropertyValue, ManagedOptionalWrap
     init?(persistentValue: PersistentValue)
     /// This value as the store keeps it.
     var persistentValue: PersistentValue { get }
+    /// The value read straight from `object`'s packed row (`.some(nil)` for nil), or nil for the general way.
+    static func _packedWrapped(in object: ManagedObject, ordinal: UInt8) -> Self??
+    /// Sets `value` (nil included) as `@Managed` property `ordinal` of `object`, in one call into the library.
+    static func _storeWrapped(_ value: Self?, in object: ManagedObject, ordinal: UInt8)
 }
 
 extension ManagedAttributeValue {
@@ -109,6 +132,10 @@ extension ManagedAttributeValue {
     @inlinable public static var isManagedAttribute: Bool { true }
     @inlinable public static var nilManagedStorage: ManagedStorage { .value(.null) }
     @inlinable public var managedStorage: ManagedStorage { .value(persistentValue) }
+    @inlinable public static func _packedWrapped(in object: ManagedObject, ordinal: UInt8) -> Self?? { nil }
+    @inlinable public static func _storeWrapped(_ value: Self?, in object: ManagedObject, ordinal: UInt8) {
+        object._setManagedStorage(value?.managedStorage ?? nilManagedStorage, ordinal: ordinal)
+    }
 
     @inlinable public static func fromManagedStorage(_ storage: ManagedStorage) -> Self {
         wrappedFromManagedStorage(storage) ?? placeholder
@@ -218,7 +245,7 @@ extension NSOrderedSet: ManagedPropertyValue {
 
 // MARK: - Attribute types
 
-extension String: ManagedAttributeValue {
+extension String: ManagedAttributeValue, ManagedOptionalWrappable {
     public static var attributeTypes: [AttributeType] { [.string] }
     @inlinable public static var placeholder: String { "" }
     @inlinable public init?(persistentValue: PersistentValue) {
@@ -340,7 +367,7 @@ extension Bool: ManagedAttributeValue {
     }
 }
 
-extension Date: ManagedAttributeValue {
+extension Date: ManagedAttributeValue, ManagedOptionalWrappable {
     public static var attributeTypes: [AttributeType] { [.date] }
     @inlinable public static var placeholder: Date { Date(timeIntervalSinceReferenceDate: 0) }
     @inlinable public init?(persistentValue: PersistentValue) {
@@ -356,7 +383,7 @@ extension Date: ManagedAttributeValue {
     }
 }
 
-extension UUID: ManagedAttributeValue {
+extension UUID: ManagedAttributeValue, ManagedOptionalWrappable {
     public static var attributeTypes: [AttributeType] { [.uuid] }
     @inlinable public static var placeholder: UUID { UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) }
     @inlinable public init?(persistentValue: PersistentValue) {
@@ -366,7 +393,7 @@ extension UUID: ManagedAttributeValue {
     @inlinable public var persistentValue: PersistentValue { .uuid(self) }
 }
 
-extension URL: ManagedAttributeValue {
+extension URL: ManagedAttributeValue, ManagedOptionalWrappable {
     public static var attributeTypes: [AttributeType] { [.uri] }
     @inlinable public static var placeholder: URL { URL(string: "about:blank")! }
     @inlinable public init?(persistentValue: PersistentValue) {
@@ -376,7 +403,7 @@ extension URL: ManagedAttributeValue {
     @inlinable public var persistentValue: PersistentValue { .uri(self) }
 }
 
-extension Data: ManagedAttributeValue {
+extension Data: ManagedAttributeValue, ManagedOptionalWrappable {
     public static var attributeTypes: [AttributeType] { [.binaryData] }
     @inlinable public static var placeholder: Data { Data() }
     @inlinable public init?(persistentValue: PersistentValue) {
@@ -386,7 +413,7 @@ extension Data: ManagedAttributeValue {
     @inlinable public var persistentValue: PersistentValue { .data(self) }
 }
 
-extension Decimal: ManagedAttributeValue {
+extension Decimal: ManagedAttributeValue, ManagedOptionalWrappable {
     public static var attributeTypes: [AttributeType] { [.decimal] }
     @inlinable public static var placeholder: Decimal { 0 }
     @inlinable public init?(persistentValue: PersistentValue) {
@@ -395,3 +422,30 @@ extension Decimal: ManagedAttributeValue {
     }
     @inlinable public var persistentValue: PersistentValue { .decimal(self) }
 }
+
+// MARK: - Numbers and Booleans are never optional
+
+// `@NSManaged var rating: Double?` does not compile on Apple platforms: an optional Swift number has no Objective-C
+// form. These conformances exist only to be refused, so that `@Managed var rating: Double?` fails to compile as well,
+// with a message that says what to write instead; they are never used.
+
+@available(*, unavailable, message: "a @Managed property cannot be \"Int?\": as with @NSManaged, an optional number or Boolean has no Objective-C form. Declare it NSNumber? (as Xcode does for an attribute without Use Scalar Type), or Int, which reads 0 while the attribute is nil")
+extension Int: ManagedOptionalWrappable {}
+
+@available(*, unavailable, message: "a @Managed property cannot be \"Int16?\": as with @NSManaged, an optional number or Boolean has no Objective-C form. Declare it NSNumber? (as Xcode does for an attribute without Use Scalar Type), or Int16, which reads 0 while the attribute is nil")
+extension Int16: ManagedOptionalWrappable {}
+
+@available(*, unavailable, message: "a @Managed property cannot be \"Int32?\": as with @NSManaged, an optional number or Boolean has no Objective-C form. Declare it NSNumber? (as Xcode does for an attribute without Use Scalar Type), or Int32, which reads 0 while the attribute is nil")
+extension Int32: ManagedOptionalWrappable {}
+
+@available(*, unavailable, message: "a @Managed property cannot be \"Int64?\": as with @NSManaged, an optional number or Boolean has no Objective-C form. Declare it NSNumber? (as Xcode does for an attribute without Use Scalar Type), or Int64, which reads 0 while the attribute is nil")
+extension Int64: ManagedOptionalWrappable {}
+
+@available(*, unavailable, message: "a @Managed property cannot be \"Double?\": as with @NSManaged, an optional number or Boolean has no Objective-C form. Declare it NSNumber? (as Xcode does for an attribute without Use Scalar Type), or Double, which reads 0 while the attribute is nil")
+extension Double: ManagedOptionalWrappable {}
+
+@available(*, unavailable, message: "a @Managed property cannot be \"Float?\": as with @NSManaged, an optional number or Boolean has no Objective-C form. Declare it NSNumber? (as Xcode does for an attribute without Use Scalar Type), or Float, which reads 0 while the attribute is nil")
+extension Float: ManagedOptionalWrappable {}
+
+@available(*, unavailable, message: "a @Managed property cannot be \"Bool?\": as with @NSManaged, an optional number or Boolean has no Objective-C form. Declare it NSNumber? (as Xcode does for an attribute without Use Scalar Type), or Bool, which reads false while the attribute is nil")
+extension Bool: ManagedOptionalWrappable {}

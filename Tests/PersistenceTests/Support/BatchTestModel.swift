@@ -103,7 +103,7 @@ enum BatchModel {
 
     final class Keyed: ManagedObject {
         @Managed var code: String
-        @Managed var slot: Int32?
+        @Managed var slot: NSNumber?
         @Managed var label: String?
 
         /// A request for this entity, typed: the class method Xcode's code generation writes.

@@ -20,7 +20,7 @@ class Media: ManagedObject {
 }
 
 class Book: Media {
-    @Managed var length: Int?
+    @Managed var length: NSNumber?
     @Managed var pages: Int
 
     /// A request for this entity, typed: the class method Xcode's code generation writes.
@@ -39,7 +39,7 @@ final class Audiobook: Book {
 }
 
 final class Album: Media {
-    @Managed var length: Double?
+    @Managed var length: NSNumber?
     @Managed var tracks: Int
 
     /// A request for this entity, typed: the class method Xcode's code generation writes.

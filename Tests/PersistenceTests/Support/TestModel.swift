@@ -6,7 +6,7 @@ import Foundation
 final class Movie: ManagedObject {
     @Managed var title: String
     @Managed var year: Int
-    @Managed var rating: Double?
+    @Managed var rating: NSNumber?
     @Managed var director: Director?
     @Managed var studio: Studio?
     @Managed var actors: Set<Actor>
@@ -68,12 +68,12 @@ final class Studio: ManagedObject {
 /// One attribute of every type.
 final class Sample: ManagedObject {
     @Managed var text: String?
-    @Managed var small: Int16?
-    @Managed var medium: Int32?
-    @Managed var large: Int64?
-    @Managed var real: Double?
-    @Managed var single: Float?
-    @Managed var flag: Bool?
+    @Managed var small: NSNumber?
+    @Managed var medium: NSNumber?
+    @Managed var large: NSNumber?
+    @Managed var real: NSNumber?
+    @Managed var single: NSNumber?
+    @Managed var flag: NSNumber?
     @Managed var when: Date?
     @Managed var identifier: UUID?
     @Managed var link: URL?
