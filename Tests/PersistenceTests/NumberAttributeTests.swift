@@ -1,5 +1,5 @@
 import Foundation
-@testable import Persistence
+@_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// Optional numbers and Booleans are `NSNumber?`, as on Apple platforms, where `@NSManaged var x: Double?` does not
