@@ -131,15 +131,15 @@ struct PredicateComparison: Sendable, Hashable {
 
     /// What is wrong with the comparison's shape, or nil when it is well formed. The parser and variable
     /// substitution reject ill-formed comparisons, so code that walks the tree may rely on:
-    /// - with `ANY`/`ALL`, the left side is a ``PredicateOperand/keyPath(_:)``;
+    /// - with `ANY`/`ALL`, the left side is a ``PredicateOperand/keyPath(_:)`` or `SELF` (an array evaluated);
     /// - a list on the left only with `CONTAINS`;
     /// - `BETWEEN` has a two-element list or a variable on the right;
-    /// - `IN` has a list, a key path, a variable, or a string constant on the right;
+    /// - `IN` has a list, a key path, `SELF`, a variable, or a string constant on the right;
     /// - no other operator has a list on the right;
     /// - `BEGINSWITH`, `ENDSWITH`, `LIKE`, `MATCHES` have no constant other than a string or nil on the right, and a
     ///   constant `MATCHES` pattern compiles.
     func structuralProblem() -> (side: Side, message: String)? {
-        if modifier != .direct, !left.isKeyPath {
+        if modifier != .direct, !left.isKeyPath, left != .evaluatedObject {
             let word = modifier == .any ? "ANY" : "ALL"
             return (.left, "\(word) needs a key path to a to-many relationship on its left, as in \(word) actors.name")
         }
@@ -155,10 +155,10 @@ struct PredicateComparison: Sendable, Hashable {
             return (.right, "BETWEEN needs a list of two values, as in BETWEEN {1, 10}; this list has \(bounds.count)")
         case (.between, _):
             return (.right, "BETWEEN needs a list of two values, as in BETWEEN {1, 10}")
-        case (.in, .aggregate), (.in, .keyPath), (.in, .variable), (.in, .constant(.string)):
+        case (.in, .aggregate), (.in, .keyPath), (.in, .variable), (.in, .constant(.string)), (.in, .evaluatedObject):
             return nil
         case (.in, _):
-            return (.right, "IN needs a list, an array argument, a to-many key path or a string on its right")
+            return (.right, "IN needs a list, an array argument, a to-many key path, SELF or a string on its right")
         case (_, .aggregate):
             return (.right, "a list on the right of \(self.operator.symbol) is not supported; use IN or BETWEEN")
         case (let op, .constant(let value)) where op.isStringPattern:
