@@ -252,6 +252,27 @@ final class PredicateValueEvaluationTests: PersistenceTestCase {
         assertFails("year == 2000", on: 2000, "integer", "'year'")
     }
 
+    // MARK: Forms for collections
+
+    /// The forms that take the value evaluated as a collection write back to themselves, and on a managed object —
+    /// in memory and in a fetch — they are errors, as an object is not a collection.
+    func testCollectionFormsRoundTripAndFailOnObjects() throws {
+        let forms = ["SELF.@count > 1", "SELF.@sum.self == 6", "ANY SELF == 1", "NONE SELF == 1", "1 IN SELF",
+                     "SUBQUERY(SELF, $x, $x.@count > 0).@count > 0"]
+        let movie = makeMovie("Alien", year: 1979)
+        try context.save()
+        for form in forms {
+            let predicate = try FetchPredicate(parsing: form)
+            XCTAssertEqual(try FetchPredicate(parsing: predicate.predicateFormat), predicate, predicate.predicateFormat)
+            XCTAssertThrowsError(try predicate.evaluate(checking: movie), form)
+            let request = FetchRequest<Movie>(entityName: "Movie")
+            request.predicate = predicate
+            XCTAssertThrowsError(try context.fetch(request), form)
+        }
+        XCTAssertEqual(try FetchPredicate(parsing: "SUBQUERY(items, $i, $i.@count > 0).@count > 0").predicateFormat,
+                       "SUBQUERY(items, $i, $i.@count > 0).@count > 0")
+    }
+
     // MARK: Agreement with the store
 
     /// Each predicate selects the same movies in memory (on the objects, and on a dictionary of each movie's values

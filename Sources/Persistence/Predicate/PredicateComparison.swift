@@ -33,6 +33,23 @@
 /// - Every operator keeps its meaning through a to-many: `actors.name CONTAINS "Kim"` is true when some name
 ///   contains "Kim" (a substring test), while `actors CONTAINS %@` is membership.
 ///
+/// **Values evaluated in memory** (`evaluate(with:)` on something other than a managed object; the store never
+/// sees these, see ``PredicateValue/init(converting:)``)
+/// - A dictionary's keys are key path keys; a missing key reads nil. With a dictionary on the right of `IN`, its
+///   values are used (Apple's format syntax says so).
+/// - An array, set or ordered set is one value, the whole collection, as NSPredicate takes it: `CONTAINS` on it is
+///   membership (`tags CONTAINS 'a'`, never a substring test), it may stand on the right of `IN`, and `ANY`/`ALL`/
+///   `NONE`, collection operators and `SUBQUERY` go through its elements (`SELF` included: `ANY SELF > 3`). Any other
+///   comparison of it is an error: NSPredicate compares the whole collection and answers false (an array does not
+///   equal a string), where to-many key paths above compare each element; failing says which reading it is not.
+/// - A key read from an array reads it from each element (`ANY items.name == 'ink'`), giving an array of the values;
+///   an element that is nil there, or a collection inside a collection, is an error (key-value coding puts `NSNull`
+///   in the array, which has no keys; Apple raises).
+/// - A plain value (a string, a number, a date…) has no keys but `self`; a Swift value of another type has none
+///   and compares with nothing but nil. Reading another key is an error naming the value's kind and the key, as
+///   key-value coding raises `NSUnknownKeyException` on Apple. (NSString's `length` and NSNumber's `intValue`, which
+///   key-value coding reaches on Apple, are not read here.)
+///
 /// **Operators**
 /// - `IN`: with a collection on the right (a list, an array argument, a to-many key path), the left equals some
 ///   element, using ``options`` for strings (`nil IN {nil}` is true, as `IN` is a disjunction of `==`). With a

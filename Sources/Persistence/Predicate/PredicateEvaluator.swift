@@ -410,7 +410,7 @@ struct PredicateEvaluator {
         case .nilOnTheWay: return ([], false)
         case .single(let item):
             let name = collection.isEmpty ? "SELF" : "'\(collection.joined(separator: "."))'"
-            let kind = item.kindName == "object" ? "a to-one" : item.kindName
+            let kind = item.kindName != "object" ? item.kindName : collection.isEmpty ? "an object" : "a to-one"
             throw Failure(message: "\(needs), but \(name) is \(kind)", keyPath: path)
         }
     }
