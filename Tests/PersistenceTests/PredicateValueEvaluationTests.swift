@@ -90,6 +90,11 @@ final class PredicateValueEvaluationTests: PersistenceTestCase {
         assertHolds("SELF > 1.5", on: Decimal(string: "2.25")!)
         assertHolds("SELF == %@", Decimal(string: "2.25")!, on: NSDecimalNumber(string: "2.25"))
         assertFails("SELF < %@", UUID(), on: id, "<", "UUID")
+        // Foundation's classes are the same values.
+        assertHolds("SELF > %@", early, on: NSDate(timeIntervalSince1970: 100))
+        assertHolds("SELF == %@", Data([1, 2]), on: NSData(bytes: [1, 2] as [UInt8], length: 2))
+        assertHolds("SELF == %@", id, on: NSUUID(uuidString: id.uuidString)!)
+        assertHolds("SELF == %@", url, on: NSURL(string: "https://example.com/a")!)
     }
 
     func testNilAndNSNull() throws {
