@@ -191,7 +191,7 @@ final class PredicateArgumentTests: XCTestCase {
         struct Opaque {}
         assertArgumentError("a == 1 OR b == %@", [Opaque()], index: 0, offset: 15, "Opaque is not a type")
         assertArgumentError("a IN %@", [[1, [2]] as [Any]], index: 0, offset: 5, "a collection inside a collection")
-        assertArgumentError("a IN %@", [["k": 1]], index: 0, offset: 5, "is not a type predicates support")
+        assertArgumentError("a IN %@", [["k": [1]]], index: 0, offset: 5, "a collection inside a collection")
         assertArgumentError("a == %@", [[1, 2]], index: 0, offset: 5, "use IN or BETWEEN")
         assertArgumentError("a BETWEEN %@", [[1, 2, 3]], index: 0, offset: 10, "this list has 3")
         assertArgumentError("a IN {1, %@}", [[1, 2]], index: 0, offset: 9, "a list may hold only constants")

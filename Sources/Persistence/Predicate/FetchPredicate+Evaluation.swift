@@ -1,12 +1,27 @@
 extension FetchPredicate {
     /// Whether `object` satisfies the predicate, evaluated in memory with the same meaning as in a fetch, nil and
-    /// type rules included — Core Data's `evaluate(with:)`. `object` is a managed object, or nil (every key
-    /// path reads nil).
+    /// type rules included — Core Data's `evaluate(with:)`.
     ///
-    /// A predicate that cannot be evaluated against `object` — an unknown key, a string compared with a number,
-    /// `BEGINSWITH` on a number, a variable with no value, an object that is not a managed object — is a
-    /// programming error: Core Data raises an exception, and this stops the program with the error's message
-    /// unless ``programmingErrorHandling`` says otherwise. ``evaluate(checking:)`` throws the error instead.
+    /// As NSPredicate, it takes any value whose keys key-value coding can read, and plain values for `SELF`:
+    /// - a managed object;
+    /// - a dictionary (`[String: Any]`, `NSDictionary`): a key path reads its entries, nested dictionaries and the
+    ///   managed objects in them included; a key it does not hold reads nil;
+    /// - an array or a set (`[Any]`, `Set`, `NSArray`, `NSSet`, `NSOrderedSet`): `SELF CONTAINS x`, `x IN SELF`,
+    ///   `ANY SELF > 3`, `SELF.@count`, `SELF.@sum.self`, and a key read from each element (`ANY SELF.name == 'x'`);
+    /// - a plain value for `SELF`: a string (`SELF MATCHES '[A-Z]{2}'`), a number of any type or `NSNumber`, a
+    ///   Boolean, a date, data, a UUID, a URL, a decimal or `NSDecimalNumber`;
+    /// - nil or `NSNull`: `SELF` is nil, and so is every key path.
+    ///
+    /// ```swift
+    /// let codes = ["NO", "se", "DK"].filter { FetchPredicate(format: "SELF MATCHES %@", "[A-Z]{2}").evaluate(with: $0) }
+    /// let adults = people.filter { FetchPredicate(format: "age >= 18 AND address.city == %@", "Oslo").evaluate(with: $0) }
+    /// ```
+    ///
+    /// A predicate that cannot be evaluated against `object` — an unknown key of a managed object, a string compared
+    /// with a number, `BEGINSWITH` on a number, a variable with no value, a key read from a value that has none (a
+    /// string, or a Swift struct: Apple raises `NSUnknownKeyException`, as key-value coding cannot read it) — is a
+    /// programming error: Core Data raises an exception, and this stops the program with the error's message unless
+    /// ``programmingErrorHandling`` says otherwise. ``evaluate(checking:)`` throws the error instead.
     public func evaluate(with object: Any?) -> Bool {
         do {
             return try evaluate(checking: object)
@@ -19,28 +34,14 @@ extension FetchPredicate {
     /// Persistence-only (Core Data raises an exception), so in the `PredicateParsing` SPI group with
     /// ``init(parsing:_:)``.
     ///
-    /// - Throws: ``FetchPredicateError`` (`.evaluation`) when a value cannot be used as the predicate asks,
-    ///   naming the key path, or when `object` is neither a managed object nor nil; and, unchanged, whatever
-    ///   `object` throws for a key it does not have.
+    /// - Throws: ``FetchPredicateError`` (`.evaluation`) when a value cannot be used as the predicate asks, naming
+    ///   the key path — also when a key is read from a value that has no keys, naming its type and the key; and,
+    ///   unchanged, whatever a managed object throws for a key its entity does not have.
     @_spi(PredicateParsing) public func evaluate(checking object: Any?) throws -> Bool {
-        let root: any PredicateEvaluable
-        switch object {
-        case let evaluable as any PredicateEvaluable: root = evaluable
-        case nil: root = NothingToEvaluate()
-        case let other?:
-            throw FetchPredicateError(.evaluation, "a predicate evaluates managed objects and dictionary rows, not \(type(of: other))",
-                                      format: predicateFormat)
-        }
         do {
-            return try PredicateEvaluator(root: root).evaluate(expression)
+            return try PredicateEvaluator(root: PredicateValue(converting: object)).evaluate(expression)
         } catch let failure as PredicateEvaluator.Failure {
             throw FetchPredicateError(.evaluation, failure.message, format: predicateFormat, keyPath: failure.keyPath)
         }
     }
-}
-
-/// What `evaluate(with: nil)` evaluates against: every key reads nil.
-private struct NothingToEvaluate: PredicateEvaluable {
-    func predicateValue(forKey key: String) throws -> PredicateValue { .value(.null) }
-    var predicateObjectID: ManagedObjectID? { nil }
 }

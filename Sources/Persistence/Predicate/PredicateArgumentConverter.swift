@@ -89,16 +89,19 @@ enum PredicateArgumentConverter {
                 throw Failure(message: "\(typeName(object)) has no object ID, so it cannot stand for an object")
             }
             return .object(id)
-        case is NSNull:
-            return .constant(.null)
-        case let decimal as NSDecimalNumber where type(of: value) is NSDecimalNumber.Type:
-            return .constant(.decimal(decimal.decimalValue))
-        case let number as NSNumber where type(of: value) is NSNumber.Type:
-            // Checked before the Swift types, because on Linux an NSNumber holding 1 also casts to Bool. The type
-            // test keeps Swift values that merely bridge to NSNumber (Decimal, Int) out of this case.
-            return .constant(try constant(fromNSNumber: number))
         default:
-            if let stored = PersistentValue(any: value) { return .constant(stored) }
+            if let stored = try scalar(value) { return .constant(stored) }
+            if let entries = PredicateDictionary.entries(of: value) {
+                // A dictionary stands for its values, as `IN` reads one in Apple's format syntax.
+                guard allowCollection else {
+                    throw Failure(message: "a collection inside a collection (\(typeName(value))) is not supported")
+                }
+                var members: [PredicateOperand] = []
+                for (_, element) in entries {
+                    members.append(try operand(for: element, allowCollection: false))
+                }
+                return .aggregate(members)
+            }
             if let collection = value as? any Sequence {
                 guard allowCollection else {
                     throw Failure(message: "a collection inside a collection (\(typeName(value))) is not supported")
@@ -113,12 +116,40 @@ enum PredicateArgumentConverter {
         }
     }
 
+    /// The value `value` is when it is one of the plain kinds a predicate compares — nil or `NSNull`, a string,
+    /// a number of any type (an `NSNumber` as the number it holds), a Boolean, a date, a UUID, a URL, data, a
+    /// decimal, a ``PersistentValue`` — or nil when it is not (an object, a collection, a value of another type).
+    ///
+    /// - Throws: ``Failure`` for an integer that does not fit in 64 bits.
+    static func scalar(_ value: Any?) throws(Failure) -> PersistentValue? {
+        guard let value = unwrapped(value) else { return .null }
+        switch value {
+        case is NSNull:
+            return .null
+        case let decimal as NSDecimalNumber where type(of: value) is NSDecimalNumber.Type:
+            return .decimal(decimal.decimalValue)
+        case let number as NSNumber where type(of: value) is NSNumber.Type:
+            // Checked before the Swift types, because on Linux an NSNumber holding 1 also casts to Bool. The type
+            // test keeps Swift values that merely bridge to NSNumber (Decimal, Int) out of this case.
+            return try constant(fromNSNumber: number)
+        default:
+            if let stored = PersistentValue(any: value) { return stored }
+            // CGFloat bridges to NSNumber on Apple platforms.
+            if let float = value as? CGFloat { return .double(Double(float)) }
+            if let integer = value as? any BinaryInteger {
+                // Only an unsigned integer above Int64.max gets here.
+                throw Failure(message: "the integer \(integer) does not fit in 64 bits")
+            }
+            return nil
+        }
+    }
+
     private static func elements<S: Sequence>(of sequence: S) -> [Any] {
         sequence.map { $0 as Any }
     }
 
     /// The value inside any number of `Optional` layers, or nil.
-    private static func unwrapped(_ argument: Any?) -> Any? {
+    static func unwrapped(_ argument: Any?) -> Any? {
         guard var value = argument else { return nil }
         while let optional = value as? any OptionalWrapper {
             guard let inner = optional.wrappedAny else { return nil }

@@ -33,6 +33,23 @@
 /// - Every operator keeps its meaning through a to-many: `actors.name CONTAINS "Kim"` is true when some name
 ///   contains "Kim" (a substring test), while `actors CONTAINS %@` is membership.
 ///
+/// **Values evaluated in memory** (`evaluate(with:)` on something other than a managed object; the store never
+/// sees these, see ``PredicateValue/init(converting:)``)
+/// - A dictionary's keys are key path keys; a missing key reads nil. With a dictionary on the right of `IN`, its
+///   values are used (Apple's format syntax says so).
+/// - An array, set or ordered set is one value, the whole collection, as NSPredicate takes it: `CONTAINS` on it is
+///   membership (`tags CONTAINS 'a'`, never a substring test), it may stand on the right of `IN`, and `ANY`/`ALL`/
+///   `NONE`, collection operators and `SUBQUERY` go through its elements (`SELF` included: `ANY SELF > 3`). Any other
+///   comparison of it is an error: NSPredicate compares the whole collection and answers false (an array does not
+///   equal a string), where to-many key paths above compare each element; failing says which reading it is not.
+/// - A key read from an array reads it from each element (`ANY items.name == 'ink'`), giving an array of the values;
+///   an element that is nil there, or a collection inside a collection, is an error (key-value coding puts `NSNull`
+///   in the array, which has no keys; Apple raises).
+/// - A plain value (a string, a number, a date…) has no keys but `self`; a Swift value of another type has none
+///   and compares with nothing but nil. Reading another key is an error naming the value's kind and the key, as
+///   key-value coding raises `NSUnknownKeyException` on Apple. (NSString's `length` and NSNumber's `intValue`, which
+///   key-value coding reaches on Apple, are not read here.)
+///
 /// **Operators**
 /// - `IN`: with a collection on the right (a list, an array argument, a to-many key path), the left equals some
 ///   element, using ``options`` for strings (`nil IN {nil}` is true, as `IN` is a disjunction of `==`). With a
@@ -131,15 +148,15 @@ struct PredicateComparison: Sendable, Hashable {
 
     /// What is wrong with the comparison's shape, or nil when it is well formed. The parser and variable
     /// substitution reject ill-formed comparisons, so code that walks the tree may rely on:
-    /// - with `ANY`/`ALL`, the left side is a ``PredicateOperand/keyPath(_:)``;
+    /// - with `ANY`/`ALL`, the left side is a ``PredicateOperand/keyPath(_:)`` or `SELF` (an array evaluated);
     /// - a list on the left only with `CONTAINS`;
     /// - `BETWEEN` has a two-element list or a variable on the right;
-    /// - `IN` has a list, a key path, a variable, or a string constant on the right;
+    /// - `IN` has a list, a key path, `SELF`, a variable, or a string constant on the right;
     /// - no other operator has a list on the right;
     /// - `BEGINSWITH`, `ENDSWITH`, `LIKE`, `MATCHES` have no constant other than a string or nil on the right, and a
     ///   constant `MATCHES` pattern compiles.
     func structuralProblem() -> (side: Side, message: String)? {
-        if modifier != .direct, !left.isKeyPath {
+        if modifier != .direct, !left.isKeyPath, left != .evaluatedObject {
             let word = modifier == .any ? "ANY" : "ALL"
             return (.left, "\(word) needs a key path to a to-many relationship on its left, as in \(word) actors.name")
         }
@@ -155,10 +172,10 @@ struct PredicateComparison: Sendable, Hashable {
             return (.right, "BETWEEN needs a list of two values, as in BETWEEN {1, 10}; this list has \(bounds.count)")
         case (.between, _):
             return (.right, "BETWEEN needs a list of two values, as in BETWEEN {1, 10}")
-        case (.in, .aggregate), (.in, .keyPath), (.in, .variable), (.in, .constant(.string)):
+        case (.in, .aggregate), (.in, .keyPath), (.in, .variable), (.in, .constant(.string)), (.in, .evaluatedObject):
             return nil
         case (.in, _):
-            return (.right, "IN needs a list, an array argument, a to-many key path or a string on its right")
+            return (.right, "IN needs a list, an array argument, a to-many key path, SELF or a string on its right")
         case (_, .aggregate):
             return (.right, "a list on the right of \(self.operator.symbol) is not supported; use IN or BETWEEN")
         case (let op, .constant(let value)) where op.isStringPattern:

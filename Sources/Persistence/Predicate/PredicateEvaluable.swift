@@ -1,4 +1,4 @@
-/// Something a predicate can be evaluated against in memory: a managed object.
+/// Something whose keys a predicate reads in memory: a managed object, or a dictionary.
 ///
 /// Internal: Core Data reads an object's values through key-value coding, which has no protocol to name.
 ///
@@ -11,4 +11,11 @@ protocol PredicateEvaluable: PredicateObjectConvertible {
     ///
     /// - Throws: an error of the conformer's choosing for a key it does not have; evaluation passes it on unchanged.
     func predicateValue(forKey key: String) throws -> PredicateValue
+
+    /// What the object is, for error messages: "object" unless the conformer says otherwise.
+    var predicateKindName: String { get }
+}
+
+extension PredicateEvaluable {
+    var predicateKindName: String { "object" }
 }

@@ -14,10 +14,24 @@ struct PredicateEvaluator {
 
     /// One value met while evaluating: an attribute or constant, or an object (known by ID only when it came from
     /// an argument).
-    private enum Item {
+    enum Item {
         case value(PersistentValue)
         case object(any PredicateEvaluable)
         case objectID(ManagedObjectID)
+        /// An array or set that is one element of another collection (`[[1, 2], [3]]`), or the value evaluated.
+        case collection([Item])
+        /// A value with no keys and no kind to compare (see ``PredicateValue/opaque(typeName:)``).
+        case opaque(typeName: String)
+
+        init(_ value: PredicateValue) {
+            switch value {
+            case .value(let value): self = .value(value)
+            case .object(let object): self = .object(object)
+            case .objects(let objects): self = .collection(objects.map { .object($0) })
+            case .collection(let elements): self = .collection(elements.map(Item.init))
+            case .opaque(let name): self = .opaque(typeName: name)
+            }
+        }
 
         var isNull: Bool {
             if case .value(.null) = self { return true }
@@ -27,7 +41,10 @@ struct PredicateEvaluator {
         var kindName: String {
             switch self {
             case .value(let value): return value.kindName
-            case .object, .objectID: return "object"
+            case .object(let object): return object.predicateKindName
+            case .objectID: return "object"
+            case .collection: return "a collection"
+            case .opaque(let name): return "a \(name) (which has no keys to read)"
             }
         }
     }
@@ -44,9 +61,24 @@ struct PredicateEvaluator {
         case collection([Item])
         /// The values reached through a to-many before the end of a key path (`actors.name`).
         case fanOut([Item])
+        /// An array or set that is not a relationship — the value evaluated, a dictionary's value, or a key read from
+        /// each element of one (`people.name`, as key-value coding reads an `NSArray`) — nil elements included.
+        /// Without `ANY` or `ALL` it is one value, the whole collection: NSPredicate compares it as such, so only
+        /// `CONTAINS` (membership) and the right side of `IN` take it; any other comparison is an error rather than
+        /// NSPredicate's quiet false (an array never equals a string).
+        case elements([Item])
     }
 
-    let root: any PredicateEvaluable
+    /// What the predicate is evaluated with: `SELF`, where key paths start.
+    let root: Item
+
+    init(root: Item) {
+        self.root = root
+    }
+
+    init(root: PredicateValue) {
+        self.root = Item(root)
+    }
 
     func evaluate(_ expression: PredicateNode) throws -> Bool {
         switch expression {
@@ -79,11 +111,11 @@ struct PredicateEvaluator {
         case .any, .all:
             let elements: [Item]
             switch left {
-            case .collection(let items), .fanOut(let items): elements = items
+            case .collection(let items), .fanOut(let items), .elements(let items): elements = items
             case .nilOnTheWay: elements = []
             case .single:
                 let word = comparison.modifier == .any ? "ANY" : "ALL"
-                throw Failure(message: "\(word) needs a to-many key path on its left, but "
+                throw Failure(message: "\(word) needs a to-many key path or a collection on its left, but "
                               + "\(PredicateFormatter.format(comparison.left)) is a single value",
                               keyPath: keyPathText(comparison.left))
             }
@@ -99,10 +131,15 @@ struct PredicateEvaluator {
                 return try compare(item, right, comparison)
             case .nilOnTheWay:
                 return try compare(.value(.null), right, comparison)
-            case .collection(let items) where comparison.operator == .contains:
+            case .collection(let items) where comparison.operator == .contains,
+                 .elements(let items) where comparison.operator == .contains:
                 let needle = try single(right, comparison, side: "right")
                 for item in items where try equal(item, needle, comparison) { return true }
                 return false
+            case .elements:
+                throw Failure(message: "\(PredicateFormatter.format(comparison.left)) is a collection, which "
+                              + "\(comparison.operator.symbol) does not compare as a whole; use ANY or ALL to compare its "
+                              + "elements, or CONTAINS to test membership", keyPath: keyPathText(comparison.left))
             case .collection(let items), .fanOut(let items):
                 // A to-many without a modifier behaves as ANY, as in Core Data's SQL store.
                 for item in items where try compare(item, right, comparison) { return true }
@@ -117,10 +154,17 @@ struct PredicateEvaluator {
         switch op {
         case .in:
             switch right {
-            case .collection(let items), .fanOut(let items):
+            case .collection(let items), .fanOut(let items), .elements(let items),
+                 .single(.collection(let items)):
                 for item in items where try equal(left, item, comparison) { return true }
                 return false
             case .nilOnTheWay:
+                return false
+            case .single(.object(let dictionary as PredicateDictionary)):
+                // Apple's format syntax: with a dictionary on the right of IN, its values are used.
+                for value in dictionary.values where try equal(left, Item(PredicateValue(converting: value)), comparison) {
+                    return true
+                }
                 return false
             case .single(let container):
                 // `name IN "text"`: a substring test, as NSPredicate does.
@@ -154,6 +198,11 @@ struct PredicateEvaluator {
                 case .greaterThan: return result == .orderedDescending
                 default: return result != .orderedAscending
                 }
+            case .contains:
+                // An array or set inside a collection (`ANY SELF CONTAINS 1` over `[[1, 2]]`): membership.
+                guard case .collection(let items) = left else { return try stringOperation(left, other, comparison) }
+                for item in items where try equal(item, other, comparison) { return true }
+                return false
             default:
                 return try stringOperation(left, other, comparison)
             }
@@ -200,10 +249,10 @@ struct PredicateEvaluator {
                 }
                 return Self.compareNumbers(a, b) == .orderedSame  // nil for NaN, which equals nothing
             }
-        case (.value, _), (_, .value):
-            throw mismatch(left, right, comparison, needs: "values of the same kind")
-        default:
+        case (.object, .object), (.object, .objectID), (.objectID, .object), (.objectID, .objectID):
             return try objectID(left, comparison) == objectID(right, comparison)
+        default:
+            throw mismatch(left, right, comparison, needs: "values of the same kind")
         }
     }
 
@@ -227,11 +276,14 @@ struct PredicateEvaluator {
         case .objectID(let id): return id
         case .object(let object):
             if let id = object.predicateObjectID { return id }
-            throw Failure(message: "a \(type(of: object)) has no object ID, so it cannot be compared as an object",
+            let kind = object is PredicateDictionary ? "dictionary" : "\(type(of: object))"
+            throw Failure(message: "a \(kind) has no object ID, so it cannot be compared as an object",
                           keyPath: keyPathText(comparison.left))
         case .value(let value):
             throw Failure(message: "expected an object, found \(value.kindName) \(value)",
                           keyPath: keyPathText(comparison.left))
+        case .collection, .opaque:
+            throw Failure(message: "expected an object, found \(item.kindName)", keyPath: keyPathText(comparison.left))
         }
     }
 
@@ -329,7 +381,7 @@ struct PredicateEvaluator {
                 return item
             })
         case .evaluatedObject:
-            return .single(.object(root))
+            return Self.resolved(root)
         case .variable(let name):
             throw Failure(message: "the variable $\(name) has no value; use withSubstitutionVariables(_:) first",
                           keyPath: nil)
@@ -342,69 +394,115 @@ struct PredicateEvaluator {
         }
     }
 
+    /// `SELF`, or the start of a key path with no keys: an array or set is a collection of its elements.
+    private static func resolved(_ item: Item) -> Resolved {
+        if case .collection(let elements) = item { return .elements(elements) }
+        return .single(item)
+    }
+
+    /// The elements of the collection `collection` reaches (for a collection operator or a SUBQUERY), and whether
+    /// it is an array or set rather than relationships. Nil elements are left out of a relationship's and kept in an
+    /// array's (whose `@count` counts them, as `NSArray`'s does).
+    private func elements(of collection: [String], needs: String, path: String) throws -> (items: [Item], plain: Bool) {
+        switch try follow(collection, from: root) {
+        case .collection(let items), .fanOut(let items): return (items.filter { !$0.isNull }, false)
+        case .elements(let items): return (items, true)
+        case .nilOnTheWay: return ([], false)
+        case .single(let item):
+            let name = collection.isEmpty ? "SELF" : "'\(collection.joined(separator: "."))'"
+            let kind = item.kindName != "object" ? item.kindName : collection.isEmpty ? "an object" : "a to-one"
+            throw Failure(message: "\(needs), but \(name) is \(kind)", keyPath: path)
+        }
+    }
+
     /// `SUBQUERY(collection, $x, predicate).@count`: the objects `collection` reaches (each time it reaches them)
-    /// on which `predicate` holds.
+    /// on which `predicate` holds. The elements of an array or set may be values (`$x BEGINSWITH 'a'`).
     private func countMatches(of predicate: PredicateNode, in collection: [String],
                               operand: PredicateOperand) throws -> Int64 {
-        let elements: [Item]
-        switch try follow(collection, from: root) {
-        case .collection(let items), .fanOut(let items): elements = items.filter { !$0.isNull }
-        case .nilOnTheWay: elements = []
-        case .single(let item):
-            let what = item.kindName == "object" ? "a to-one" : item.kindName
-            throw Failure(message: "SUBQUERY needs a to-many key path as its collection, but "
-                          + "'\(collection.joined(separator: "."))' is \(what)", keyPath: PredicateFormatter.format(operand))
-        }
+        let path = PredicateFormatter.format(operand)
+        let (elements, plain) = try elements(of: collection, needs: "SUBQUERY needs a to-many key path as its collection",
+                                             path: path)
         var count: Int64 = 0
         for element in elements {
-            guard case .object(let object) = element else {
+            if !plain, case .value = element {
+                // Through relationships the collection must end at objects, as the store requires.
                 throw Failure(message: "SUBQUERY needs objects in its collection, but "
-                              + "'\(collection.joined(separator: "."))' holds values", keyPath: PredicateFormatter.format(operand))
+                              + "'\(collection.joined(separator: "."))' holds values", keyPath: path)
             }
-            if try PredicateEvaluator(root: object).evaluate(predicate) { count += 1 }
+            if try PredicateEvaluator(root: element).evaluate(predicate) { count += 1 }
         }
         return count
     }
 
-    /// Follows `keys` from `start`: through to-ones (nil propagates), fanning out through to-manys.
-    private func follow(_ keys: [String], from start: any PredicateEvaluable) throws -> Resolved {
-        var frontier: [any PredicateEvaluable] = [start]
+    /// Follows `keys` from `start`: through to-ones (nil propagates), fanning out through to-manys, and reading each
+    /// element of an array or set (as key-value coding reads one).
+    private func follow(_ keys: [String], from start: Item) throws -> Resolved {
+        guard !keys.isEmpty else { return Self.resolved(start) }
+        var frontier: [Item] = [start]
+        var throughElements = false  // the frontier is the elements of an array or set
+        if case .collection(let elements) = start {
+            frontier = elements
+            throughElements = true
+        }
         var nulls = 0  // branches that met a nil to-one before the last key
         var fannedOut = false
         var crossedToMany = false  // a branch met a nil to-one before a to-many, and so ends with no values
         for (index, key) in keys.enumerated() {
             let isLast = index == keys.count - 1
-            var next: [any PredicateEvaluable] = []
+            let nested = throughElements || fannedOut  // each value read now is one of several
+            var next: [Item] = []
+            var nextIsElements = false
             var items: [Item] = []
             var endsAtToMany = false
-            for object in frontier {
-                switch try object.predicateValue(forKey: key) {
+            for node in frontier {
+                let value = try read(key, of: node, keys: keys, index: index, throughElements: throughElements)
+                switch value {
                 case .value(let value):
                     if isLast {
                         items.append(.value(value))
                     } else if value.isNull {
+                        if throughElements {
+                            // Key-value coding puts NSNull in an array for a nil value, and NSNull has no keys:
+                            // Apple raises here; so does this.
+                            throw Failure(message: "'\(keys[...index].joined(separator: "."))' is nil for an element, "
+                                          + "so '\(keys[index + 1])' cannot be read from it",
+                                          keyPath: keys.joined(separator: "."))
+                        }
                         // As in SQL, where a to-many after a nil to-one joins no rows: such a branch adds nothing,
                         // while one that meets nil on its way to a single value adds a nil.
-                        if Self.crossesToMany(object, keys, after: index) { crossedToMany = true } else { nulls += 1 }
+                        if case .object(let object) = node, Self.crossesToMany(object, keys, after: index) {
+                            crossedToMany = true
+                        } else {
+                            nulls += 1
+                        }
                     } else {
-                        let path = keys[...index].joined(separator: ".")
-                        throw Failure(message: "'\(path)' is \(value.kindName) \(value), not an object, so "
-                                      + "'\(keys[index + 1])' cannot be read from it",
-                                      keyPath: keys.joined(separator: "."))
+                        next.append(.value(value))  // the next key fails on it, unless it is `self`
                     }
                 case .object(let related):
-                    if isLast { items.append(.object(related)) } else { next.append(related) }
+                    if isLast { items.append(.object(related)) } else { next.append(.object(related)) }
+                case .opaque(let name):
+                    if isLast { items.append(.opaque(typeName: name)) } else { next.append(.opaque(typeName: name)) }
                 case .objects(let related):
+                    if throughElements { throw nestedCollection(keys, index) }
                     if isLast {
                         items += related.map { .object($0) }
                         endsAtToMany = true
                     } else {
-                        next += related
+                        next += related.map { .object($0) }
                         fannedOut = true
                     }
+                case .collection(let elements):
+                    if nested { throw nestedCollection(keys, index) }
+                    if isLast { return .elements(elements.map(Item.init)) }
+                    next += elements.map(Item.init)
+                    nextIsElements = true
                 }
             }
             if isLast {
+                if throughElements {
+                    // A key of each element: the collection of their values, as key-value coding makes it.
+                    return .elements(items)
+                }
                 if endsAtToMany {
                     return .collection(items.filter { !$0.isNull })
                 }
@@ -415,8 +513,44 @@ struct PredicateEvaluator {
                 return .single(items.first ?? .value(.null))
             }
             frontier = next
+            throughElements = throughElements || nextIsElements
         }
-        return .single(.object(start))
+        return Self.resolved(start)
+    }
+
+    /// The value of `keys[index]` of `node`, which a key path reached (or starts at).
+    private func read(_ key: String, of node: Item, keys: [String], index: Int,
+                      throughElements: Bool) throws -> PredicateValue {
+        let path = keys.joined(separator: ".")
+        let before = index == 0 ? "SELF" : "'\(keys[..<index].joined(separator: "."))'"
+        switch node {
+        case .object(let object):
+            return try object.predicateValue(forKey: key)
+        case .value(.null):
+            // Only the value evaluated can be nil here (a nil met on the way ends its branch): `evaluate(with: nil)`
+            // reads nil for every key, as key-value coding does when sent to nil.
+            return .null
+        case .value(let value):
+            // `self` is the one key every value answers, as in `scores.@sum.self`.
+            if key == "self" { return .value(value) }
+            throw Failure(message: "\(before) is \(value.kindName) \(value), not an object, so '\(key)' cannot be read "
+                          + "from it (only managed objects and dictionaries have keys; a value answers only 'self')",
+                          keyPath: path)
+        case .opaque(let name):
+            if key == "self" { return .opaque(typeName: name) }
+            throw Failure(message: "\(before) is a \(name), which is not key-value coding compliant for the key "
+                          + "'\(key)': predicates read the keys of managed objects and dictionaries (and of each "
+                          + "element of an array or set); NSPredicate reads keys through key-value coding, which a "
+                          + "\(name) does not support", keyPath: path)
+        case .collection, .objectID:
+            throw nestedCollection(keys, index)
+        }
+    }
+
+    private func nestedCollection(_ keys: [String], _ index: Int) -> Failure {
+        Failure(message: "'\(keys[...index].joined(separator: "."))' reaches a collection inside a collection (an array "
+                + "or set of arrays, sets or to-many relationships), which a predicate cannot compare element by "
+                + "element; filter the inner collections one by one", keyPath: keys.joined(separator: "."))
     }
 
     /// Whether the keys after `keys[index]` (a to-one of `object`) pass through or end at a to-many relationship.
@@ -438,33 +572,30 @@ struct PredicateEvaluator {
     private func apply(_ op: PredicateOperand.CollectionOperator, collection: [String],
                        key: [String]) throws -> PersistentValue {
         let path = PredicateFormatter.format(.collectionOperation(op, collection: collection, key: key))
-        let elements: [Item]
-        switch try follow(collection, from: root) {
-        case .collection(let items), .fanOut(let items): elements = items.filter { !$0.isNull }
-        case .nilOnTheWay: elements = []
-        case .single(let item):
-            let what = item.kindName == "object" ? "a to-one" : item.kindName
-            throw Failure(message: "\(op.name) needs a to-many key path before it, but "
-                          + "'\(collection.joined(separator: "."))' is \(what)", keyPath: path)
-        }
+        let (elements, plain) = try elements(of: collection, needs: "\(op.name) needs a to-many key path before it",
+                                             path: path)
         if op == .count { return .integer(Int64(elements.count)) }
 
         var values: [PersistentValue] = []
         for element in elements {
-            guard case .object(let object) = element else { continue }
+            // The elements of an array or set may be values (`scores.@sum.self`); a relationship's are objects.
+            if !plain { guard case .object = element else { continue } }
             let found: [Item]
-            switch try follow(key, from: object) {
+            switch try follow(key, from: element) {
             case .single(let item): found = [item]
             case .nilOnTheWay: found = []
             case .collection(let items), .fanOut(let items): found = items
+            case .elements:
+                throw Failure(message: "\(op.name) needs values, but '\(key.joined(separator: "."))' is a collection",
+                              keyPath: path)
             }
             for item in found {
                 switch item {
                 case .value(let value) where !value.isNull: values.append(value)
                 case .value: break
-                case .object, .objectID:
-                    throw Failure(message: "\(op.name) needs values, but '\(key.joined(separator: "."))' is an object",
-                                  keyPath: path)
+                default:
+                    throw Failure(message: "\(op.name) needs values, but '\(key.joined(separator: "."))' is "
+                                  + (item.kindName == "object" ? "an object" : item.kindName), keyPath: path)
                 }
             }
         }

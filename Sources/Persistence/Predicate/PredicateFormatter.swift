@@ -74,11 +74,15 @@ enum PredicateFormatter {
         case .keyPath(let keys):
             return path(keyPath(keys))
         case .collectionOperation(let op, let collection, let key):
-            return path(([keyPath(collection), op.name] + (key.isEmpty ? [] : [keyPath(key)])).joined(separator: "."))
+            let rest = ([op.name] + (key.isEmpty ? [] : [keyPath(key)])).joined(separator: ".")
+            // No keys before the operator: the object evaluated (or the SUBQUERY's variable) is the collection.
+            if collection.isEmpty { return (variable.map { "$" + $0 } ?? "SELF") + "." + rest }
+            return path(keyPath(collection) + "." + rest)
         case .variable(let name):
             return "$" + name
         case .subqueryCount(let collection, let inner, let predicate):
-            return "SUBQUERY(\(path(keyPath(collection))), $\(inner), \(format(predicate, variable: inner))).@count"
+            let source = collection.isEmpty ? variable.map { "$" + $0 } ?? "SELF" : path(keyPath(collection))
+            return "SUBQUERY(\(source), $\(inner), \(format(predicate, variable: inner))).@count"
         }
     }
 

@@ -14,14 +14,15 @@ indirect enum PredicateOperand: Sendable, Hashable {
     case keyPath([String])
     /// A collection operator applied to the to-many at the end of `collection`, then, except for `@count`, to the
     /// value at `key` of each related object: `actors.@count` is `(.count, ["actors"], [])`,
-    /// `items.@sum.price` is `(.sum, ["items"], ["price"])`. `collection` is never empty; `key` is empty exactly for
-    /// `@count`.
+    /// `items.@sum.price` is `(.sum, ["items"], ["price"])`. `collection` is empty for `SELF.@count` (the object
+    /// evaluated is an array or set; a store refuses it); `key` is empty exactly for `@count`.
     case collectionOperation(CollectionOperator, collection: [String], key: [String])
     /// `$NAME`: a substitution variable, replaced by ``FetchPredicate/withSubstitutionVariables(_:)``. Evaluating
     /// a predicate that still has one is an error.
     case variable(String)
     /// `SUBQUERY(collection, $variable, predicate).@count`: how many of the objects `collection` reaches (a key
-    /// path ending at a to-many, nested to-manys flattened) satisfy `predicate`.
+    /// path ending at a to-many, nested to-manys flattened, or none for `SUBQUERY(SELF, …)` over an array evaluated in
+    /// memory) satisfy `predicate`.
     ///
     /// `predicate` is evaluated on each of those objects: its key paths and `SELF` start from the object, so
     /// `$x.name` is stored as `["name"]` and `$x` as ``evaluatedObject``; ``variable`` is kept only to write the
@@ -33,7 +34,9 @@ indirect enum PredicateOperand: Sendable, Hashable {
     /// Over the values found (nil values skipped): `@count` is the number of related objects, 0 when the path meets
     /// a nil to-one; `@sum` is 0 for none, an integer when every value is one, else a double (a decimal when any
     /// value is a decimal); `@avg` is nil for none, else a double (a decimal when any value is a decimal); `@min` and
-    /// `@max` are nil for none and work on numbers, strings (literal order) or dates.
+    /// `@max` are nil for none and work on numbers, strings (literal order) or dates. Over an array or set that is not
+    /// a relationship, `@count` counts every element, nil ones (`NSNull`) too, as `NSArray`'s count does, and the key
+    /// after the other operators may be `self` for its values themselves (`scores.@sum.self`).
     enum CollectionOperator: String, Sendable, Hashable, CaseIterable {
         case count, sum, avg, min, max
 

@@ -376,9 +376,7 @@ struct PredicateParser {
                     throw error("unknown collection operator '@\(name)'; use @count, @sum, @avg, @min or @max",
                                 part.offset)
                 }
-                guard !keys.isEmpty else {
-                    throw error("\(op.name) needs a to-many key before it, as in actors.\(op.name)", part.offset)
-                }
+                // No keys before it (`SELF.@count`): the object evaluated is the collection, as an array is.
                 var valueKeys: [String] = []
                 for later in parts[(i + 1)...] {
                     guard case .key(let key) = later.component else {
@@ -445,7 +443,11 @@ struct PredicateParser {
         let open = current
         advance()
         let collection = try parseOperand(after: open)
-        guard case .keyPath(let keys) = collection.operand else {
+        let keys: [String]
+        switch collection.operand {
+        case .keyPath(let path): keys = path
+        case .evaluatedObject: keys = []  // SUBQUERY(SELF, …): the array or set evaluated
+        default:
             throw syntaxError("SUBQUERY needs a key path to a to-many relationship as its collection, as in "
                               + "SUBQUERY(actors, $a, $a.name BEGINSWITH 'A')", at: collection.offset)
         }
