@@ -300,7 +300,7 @@ final class PredicateValueEvaluationTests: PersistenceTestCase {
                 let movie = Movie(context: context)
                 movie.title = title
                 movie.year = year
-                movie.rating = rating
+                movie.rating = rating.map { NSNumber(value: $0) }
                 movie.director = director
                 movie.actors = actors
             }
