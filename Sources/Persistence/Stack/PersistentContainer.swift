@@ -119,8 +119,10 @@ public final class PersistentContainer: @unchecked Sendable {
     /// database, 134100 a store made with another model, 134000 a second store, a bad URL or none; for a container
     /// made by name whose model could not be loaded, that error ("Failed to load model named …") for every store.
     ///
-    /// Synchronous unless a description asks for ``PersistentStoreDescription/shouldAddStoreAsynchronously``.
-    public func loadPersistentStores(completionHandler: @escaping @Sendable (PersistentStoreDescription, (any Error)?) -> Void) {
+    /// Synchronous unless a description asks for ``PersistentStoreDescription/shouldAddStoreAsynchronously``: the
+    /// handler runs on the calling thread before the call returns, and it is not `@Sendable` (as Core Data declares
+    /// it), so it may write a variable the caller reads after the call.
+    public func loadPersistentStores(completionHandler: @escaping (PersistentStoreDescription, (any Error)?) -> Void) {
         if let modelLoadingError {
             for description in persistentStoreDescriptions { completionHandler(description, modelLoadingError) }
             return

@@ -29,8 +29,11 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// ``PersistentStoreDescription/shouldAddStoreAsynchronously``, else before returning. The errors are those of
     /// ``PersistentContainer/loadPersistentStores(completionHandler:)``; a description without a ``PersistentStoreDescription/url``
     /// fails with 134000. Find the store in ``persistentStores``.
+    ///
+    /// `block` is not `@Sendable`, as Core Data declares it: run before the call returns, it may write a variable of
+    /// the caller's that the caller reads afterwards.
     public func addPersistentStore(with storeDescription: PersistentStoreDescription,
-                                   completionHandler block: @escaping @Sendable (PersistentStoreDescription, (any Error)?) -> Void) {
+                                   completionHandler block: @escaping (PersistentStoreDescription, (any Error)?) -> Void) {
         addPersistentStore(with: storeDescription, preparing: {}, completionHandler: block)
     }
 
@@ -38,7 +41,10 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// container makes its default folder there); an error it throws goes to `block`.
     func addPersistentStore(with storeDescription: PersistentStoreDescription,
                             preparing prepare: @escaping @Sendable () throws -> Void,
-                            completionHandler block: @escaping @Sendable (PersistentStoreDescription, (any Error)?) -> Void) {
+                            completionHandler block: @escaping (PersistentStoreDescription, (any Error)?) -> Void) {
+        // Core Data's handler is not @Sendable although an asynchronous add calls it on another queue; the caller
+        // who asks for that takes on what the handler touches, as on Apple platforms.
+        nonisolated(unsafe) let block = block
         let add: @Sendable () -> Void = { [self] in
             do {
                 try prepare()

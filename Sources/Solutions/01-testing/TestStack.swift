@@ -12,7 +12,7 @@ public final class TestStack {
         container = PersistentContainer(name: BookshelfModel.name, managedObjectModel: try BookshelfModel.shared())
         // `/dev/null` gives this container a store of its own in memory: real SQLite, nothing on disk.
         container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]
-        nonisolated(unsafe) var loadError: (any Error)?
+        var loadError: (any Error)?
         container.loadPersistentStores { _, error in loadError = error }
         if let loadError { throw loadError }
     }
