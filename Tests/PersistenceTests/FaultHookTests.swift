@@ -1,5 +1,5 @@
 import Foundation
-@testable import Persistence
+@_spi(ModelBuilding) @testable import Persistence
 import XCTest
 
 /// `willTurnIntoFault()` and `didTurnIntoFault()`: called around each turning of a fired object into a fault

@@ -1,5 +1,5 @@
 import Foundation
-@testable import Persistence
+@_spi(ModelBuilding) @testable import Persistence
 import XCTest
 
 /// Persistent history and lightweight migration on one store. History recorded before a migration names entities and

@@ -1,5 +1,5 @@
 import XCTest
-@testable import Persistence
+@_spi(ModelBuilding) @testable import Persistence
 
 final class ManagedObjectIDTests: XCTestCase {
     func testPermanentURIRoundTrips() throws {

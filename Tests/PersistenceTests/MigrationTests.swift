@@ -1,5 +1,5 @@
 import Foundation
-@testable import Persistence
+@_spi(ModelBuilding) @testable import Persistence
 import XCTest
 
 /// Lightweight migration on load: each change Apple lists as lightweight moves the data, each other change is

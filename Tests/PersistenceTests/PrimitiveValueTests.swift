@@ -1,5 +1,5 @@
 import Foundation
-@testable import Persistence
+@_spi(ModelBuilding) @testable import Persistence
 import XCTest
 
 /// `primitiveValue(forKey:)`, `setPrimitiveValue(_:forKey:)` and the access and change notification methods, as

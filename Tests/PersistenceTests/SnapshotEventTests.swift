@@ -1,5 +1,5 @@
 import Foundation
-@testable import Persistence
+@_spi(ModelBuilding) @testable import Persistence
 import XCTest
 
 /// `awake(fromSnapshotEvents:)`: `.rollback` for saved objects a rollback restores, `.refresh` for an object

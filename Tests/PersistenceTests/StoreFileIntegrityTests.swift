@@ -1,5 +1,5 @@
 import Foundation
-@testable import Persistence
+@_spi(ModelBuilding) @testable import Persistence
 import XCTest
 
 /// What opening a store does to the files on disk: a file that is not this library's store (or not a store of this

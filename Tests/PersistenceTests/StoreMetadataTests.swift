@@ -1,5 +1,5 @@
 import Foundation
-@testable import Persistence
+@_spi(ModelBuilding) @testable import Persistence
 import XCTest
 
 /// Core Data's calls around a store's metadata and files: reading metadata without opening the store, asking a

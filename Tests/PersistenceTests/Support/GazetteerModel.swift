@@ -1,4 +1,4 @@
-import Persistence
+@_spi(ModelBuilding) import Persistence
 
 /// Region ← Country, Region ← Province (siblings, each with its own `population`: ZPOPULATION and ZPOPULATION1).
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import Persistence
+@_spi(ModelBuilding) import Persistence
 
 /// A model for the `ManagedObject` hooks apps override: countries and their moods, each mood with its entries.
 ///

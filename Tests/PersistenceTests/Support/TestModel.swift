@@ -1,5 +1,5 @@
 import Foundation
-import Persistence
+@_spi(ModelBuilding) import Persistence
 
 // A small film catalogue that uses every kind of property and delete rule.
 
