@@ -1,5 +1,5 @@
 import Foundation
-@_spi(ModelBuilding) @_spi(ModelLoading) import Persistence
+@_spi(ModelLoading) import Persistence
 
 // Lesson 3's runnable example: a model written in code with Core Data's API — recipes with ordered steps, and tags
 // shared between recipes — and what its attributes, relationships and delete rules do once objects are saved.

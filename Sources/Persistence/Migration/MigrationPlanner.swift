@@ -28,6 +28,10 @@ struct MigrationPlanner {
 
     init(from source: ManagedObjectModel, to destination: ManagedObjectModel,
          existingIndexes: [(name: String, table: String, sql: String)] = []) throws {
+        // A migration uses both models, as a coordinator does: a model built in code is checked and frozen here
+        // (its entities' positions and links are set only then).
+        try source.freeze()
+        try destination.freeze()
         self.source = source
         self.destination = destination
         sourceSchema = StoreSchema(model: source)

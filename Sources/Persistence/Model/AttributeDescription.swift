@@ -111,7 +111,7 @@ public final class AttributeDescription: PropertyDescription, @unchecked Sendabl
     /// `preservesValueInHistoryOnDeletion`, Xcode's "Preserve After Deletion", `preserveAfterDeletion="YES"` in
     /// the model file): the deletion's ``PersistentHistoryChange/tombstone`` then holds it, so a reader of the
     /// history can tell which object went (by a UUID, say) after its row is gone. It changes no table, so it does not
-    /// count in ``versionHash``; a transient attribute has no stored value to keep.
+    /// count in ``PropertyDescription/versionHash``; a transient attribute has no stored value to keep.
     public var preservesValueInHistoryOnDeletion: Bool {
         get { storedPreservesValue }
         set {
@@ -123,7 +123,7 @@ public final class AttributeDescription: PropertyDescription, @unchecked Sendabl
     /// Core Data's permission to keep large binary data in files beside the store rather than in its rows (Xcode's
     /// "Allows External Storage"). Core Data decides by size, and the values read the same either way; Persistence
     /// keeps every value in the store's rows, so the flag is kept but changes nothing. It does not count in
-    /// ``versionHash``, as Apple lists it among none of the hash's fields.
+    /// ``PropertyDescription/versionHash``, as Apple lists it among none of the hash's fields.
     public var allowsExternalBinaryDataStorage: Bool {
         get { storedExternalStorage }
         set {

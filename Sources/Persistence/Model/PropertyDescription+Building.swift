@@ -5,7 +5,7 @@
 extension PropertyDescription {
     /// An attribute: `.attribute("title", .string, optional: false)`; one kept in memory only, never stored:
     /// `.attribute("isExpanded", .boolean, defaultValue: false, transient: true)` (see
-    /// ``AttributeDescription/isTransient``); one whose value persistent history keeps when its object is deleted:
+    /// ``PropertyDescription/isTransient``); one whose value persistent history keeps when its object is deleted:
     /// `.attribute("uuid", .uuid, preservesValueInHistoryOnDeletion: true)` (see
     /// ``AttributeDescription/preservesValueInHistoryOnDeletion``).
     @_spi(ModelBuilding) public static func attribute(_ name: String, _ type: AttributeType, optional: Bool = true,

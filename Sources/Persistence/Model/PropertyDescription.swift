@@ -67,7 +67,15 @@ public class PropertyDescription: @unchecked Sendable, Hashable, CustomStringCon
         }
     }
 
-    /// A transient property is never stored (see ``AttributeDescription`` for what that means for an attribute).
+    /// A transient attribute is never stored, as in Core Data: it has no column, its value lives only in the object
+    /// in memory, and every object read from the store (fetched, a fault fired, refreshed without merging) starts
+    /// with its default value; refreshing with merging keeps the value in memory. Setting it is still a change (the
+    /// object is updated, and validated, saved and rolled back like any other), but the save writes nothing for
+    /// it: an object whose only changes are transient is saved without touching its row, so its row version stays
+    /// the same and optimistic locking never checks it, and merge policies never compare a transient attribute
+    /// with the store. It counts in the property's ``versionHash``. Fetches run by the store cannot use it in a
+    /// predicate or sort descriptor; evaluate those on the objects in memory instead.
+    ///
     /// Persistence has transient attributes only: a model with a transient relationship is refused when it is used.
     public final var isTransient: Bool {
         get { storedIsTransient }
@@ -102,8 +110,14 @@ public class PropertyDescription: @unchecked Sendable, Hashable, CustomStringCon
         }
     }
 
-    /// The property's version hash (see ``AttributeDescription/versionHash`` and
-    /// ``RelationshipDescription/versionHash``).
+    /// Core Data's version hash of the property: SHA-256 of what shapes the store, the fields Apple lists for
+    /// `versionHash` — the name, ``isOptional``, ``isTransient`` and ``versionHashModifier`` (Core Data's
+    /// `isReadOnly` does not exist here), then for an attribute its type, and for a relationship the destination
+    /// entity's name, the inverse's name and the minimum and maximum counts (a to-one counts as at most 1, as Core
+    /// Data stores it). Whether an ordered to-many counts as another version is undocumented; it does here, since
+    /// the store keeps its order. A default value, a transformer name, a delete rule and ``renamingIdentifier`` do
+    /// not count. Apple does not publish its exact bytes: these hashes are not equal to Core Data's, only built from
+    /// the same fields.
     public final var versionHash: Data {
         switch role {
         case .attribute(let a): return a.attributeVersionHash
