@@ -1,5 +1,5 @@
 import Foundation
-import Persistence
+@_spi(ModelBuilding) import Persistence
 
 final class Reading: ManagedObject {
     @Managed var value: Double

@@ -1,5 +1,5 @@
 import Foundation
-import Persistence
+@_spi(ModelBuilding) import Persistence
 
 /// Lesson 14's comparison: a large batch import brought to a view context that shows a list meanwhile — by hand,
 /// merging the IDs the request returned (lesson 12, no history), or through persistent history, reading the

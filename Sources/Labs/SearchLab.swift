@@ -1,5 +1,5 @@
 import Foundation
-import Persistence
+@_spi(ModelBuilding) import Persistence
 
 final class SearchCard: ManagedObject {
     @Managed var text: String

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(ModelLoading) import Persistence
+@_spi(ModelBuilding) @_spi(ModelLoading) import Persistence
 
 // Saves batches of objects into a store, one transaction per batch. The crash-consistency tests kill it at random
 // moments and check that the store always holds whole batches (and, with history, each batch's history with it);

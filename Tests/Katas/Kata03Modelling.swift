@@ -57,18 +57,26 @@ final class Kata03Modelling: KataCase {
             let model = try GroupModel.make()
             let names = model.entities.compactMap(\.name).sorted()
             try expect(names == ["Group", "Item"], "the model's entities are \(names); expected [\"Group\", \"Item\"].")
-            try expect(model.entity(for: Group.self)?.name == "Group" && model.entity(for: Item.self)?.name == "Item",
-                       "the entities must use the given classes: managedObjectClass Group.self and Item.self.")
+            try expect(model.entitiesByName["Group"]?.managedObjectClass == Group.self
+                       && model.entitiesByName["Item"]?.managedObjectClass == Item.self,
+                       "the entities must use the given classes: set each entity's managedObjectClassName to "
+                        + "NSStringFromClass(Group.self) and NSStringFromClass(Item.self).")
             let items = try require(model.entitiesByName["Group"]?.relationshipsByName["items"],
                                     "Group has no relationship called \"items\".")
             try expect(items.isToMany && items.isOrdered, "Group.items is \(items); it must be an ordered to-many "
-                + "relationship (ordered: true), so that the items keep the order they were put in.")
-            try expect(items.destinationEntityName == "Item" && items.inverseName == "group",
-                       "Group.items must point at Item, with \"group\" as its inverse; it is \(items).")
+                + "relationship (maxCount 0, isOrdered true), so that the items keep the order they were put in.")
+            try expect(items.destinationEntity?.name == "Item" && items.inverseRelationship?.name == "group",
+                       "Group.items must have Item as its destinationEntity and Item.group as its inverseRelationship; "
+                        + "it is \(items).")
             let group = try require(model.entitiesByName["Item"]?.relationshipsByName["group"],
                                     "Item has no relationship called \"group\".")
-            try expect(!group.isToMany && group.inverseName == "items",
-                       "Item.group must be a to-one relationship whose inverse is \"items\"; it is \(group).")
+            try expect(!group.isToMany, "Item.group is \(group): a new relationship is to-many until its maxCount "
+                + "is 1, and an item belongs to one group.")
+            try expect(group.inverseRelationship?.name == "items", "Item.group names no inverse; it is \(group). "
+                + "Set inverseRelationship on both ends, each to the other.")
+            var loadError: (any Error)?
+            do { _ = try groupStore() } catch { loadError = error }
+            try expect(loadError == nil, "a container could not load a store with the model: \(loadError.map { "\($0)" } ?? "").")
         }
     }
 
@@ -81,7 +89,7 @@ final class Kata03Modelling: KataCase {
                                               "\(entity) has no attribute called \"\(attribute)\".")
                 try expect(description.isOptional == optional, "\(entity).\(attribute) is "
                     + (description.isOptional ? "optional" : "mandatory") + "; it should be "
-                    + (optional ? "optional" : "mandatory (optional: false)") + ".")
+                    + (optional ? "optional" : "mandatory (isOptional = false)") + ".")
             }
             let (_, context) = try groupStore()
             let group = Group(context: context)

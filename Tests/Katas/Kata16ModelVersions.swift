@@ -1,6 +1,6 @@
 import Foundation
 import KataSupport
-import Persistence
+@_spi(ModelBuilding) import Persistence
 import XCTest
 // The code under test: your starters, or (for `lessons verify`) the reference solutions or the decoys.
 #if Solutions

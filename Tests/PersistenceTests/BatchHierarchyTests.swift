@@ -1,5 +1,5 @@
 import Foundation
-@_spi(TestHarness) @_spi(BatchUpdateExpression) @testable import Persistence
+@_spi(BatchUpdateExpression) @_spi(ModelBuilding) @_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// Batch update, delete and insert on entity hierarchies: a request for an entity reaches its subentities' rows (all

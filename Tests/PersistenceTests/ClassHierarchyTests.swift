@@ -1,5 +1,5 @@
 import Foundation
-@_spi(ModelLoading) @_spi(TestHarness) @testable import Persistence
+@_spi(ModelBuilding) @_spi(ModelLoading) @_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// The class of the `Region` entity.

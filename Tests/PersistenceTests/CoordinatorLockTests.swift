@@ -1,5 +1,5 @@
 import Foundation
-@_spi(TestHarness) @testable import Persistence
+@_spi(ModelBuilding) @_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// Code of the user's — `awakeFromFetch()`, `willSave()`, `didSave()`, `awake(fromSnapshotEvents:)` — never runs while the coordinator's lock is

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(TestHarness) @_spi(ModelLoading) @testable import Persistence
+@_spi(ModelBuilding) @_spi(ModelLoading) @_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// An object whose transformable attributes name no transformer: Core Data's default one stores them.
@@ -30,9 +30,9 @@ final class DefaultTransformerTests: PersistenceTestCase {
     static func palettes(entityName: String = "Palette") throws -> ManagedObjectModel {
         let palette = EntityDescription(name: entityName, managedObjectClass: entityName == "Palette" ? Palette.self : nil, properties: [
             .attribute("name", .string, optional: false),
-            .attribute(AttributeDescription(name: "colours", type: .transformable)),
-            .attribute(AttributeDescription(name: "settings", type: .transformable)),
-            .attribute(AttributeDescription(name: "painted", type: .transformable)),
+            AttributeDescription(name: "colours", type: .transformable),
+            AttributeDescription(name: "settings", type: .transformable),
+            AttributeDescription(name: "painted", type: .transformable),
         ])
         return try ManagedObjectModel(entities: [
             palette,
@@ -258,7 +258,7 @@ final class DefaultTransformerTests: PersistenceTestCase {
 
         // An attribute may also name it, as Xcode writes when it is picked from the list: no warning then.
         let model = try ManagedObjectModel(entities: [EntityDescription(name: "Swatchbook", properties: [
-            .attribute(AttributeDescription(name: "colours", type: .transformable, valueTransformerName: name.rawValue)),
+            AttributeDescription(name: "colours", type: .transformable, valueTransformerName: name.rawValue),
         ])])
         XCTAssertEqual(model.warnings, [])
     }

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(TestHarness) import Persistence
+@_spi(ModelBuilding) @_spi(TestHarness) import Persistence
 import XCTest
 
 /// `EntityDescription`'s class methods that reach an entity by name through a context, as in Core Data.

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(TestHarness) import Persistence
+@_spi(ModelBuilding) @_spi(TestHarness) import Persistence
 import XCTest
 
 /// Errors read as `NSError` the way Core Data's do: `NSCocoaErrorDomain`, Core Data's code, Core Data's user-info

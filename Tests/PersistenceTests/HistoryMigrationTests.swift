@@ -1,5 +1,5 @@
 import Foundation
-@_spi(TestHarness) @testable import Persistence
+@_spi(ModelBuilding) @_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// Persistent history and lightweight migration on one store. History recorded before a migration names entities and

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(ModelLoading) @_spi(TestHarness) @testable import Persistence
+@_spi(ModelBuilding) @_spi(ModelLoading) @_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// Entity inheritance: subentities inherit their parent's properties, share its table, and come back from fetches of
@@ -51,7 +51,7 @@ final class InheritanceTests: PersistenceTestCase {
         XCTAssertFalse(media.isKindOf(entity: book))
         XCTAssertTrue(audiobook.rootEntity === media)
         XCTAssertTrue(media.isAbstract)
-        XCTAssertEqual(audiobook.uniquenessConstraints, [["title"]], "constraints are inherited")
+        XCTAssertEqual(audiobook.uniquenessConstraintKeys, [["title"]], "constraints are inherited")
         XCTAssertTrue(model.entity(for: Book.self) === book)
         XCTAssertTrue(model.description.contains("abstract entity Media (Media)"))
         XCTAssertTrue(model.description.contains("entity Audiobook: Book (Audiobook)"))

@@ -1,5 +1,5 @@
 import XCTest
-@_spi(TestHarness) @testable import Persistence
+@_spi(ModelBuilding) @_spi(TestHarness) @testable import Persistence
 
 final class ManagedObjectIDTests: XCTestCase {
     func testPermanentURIRoundTrips() throws {

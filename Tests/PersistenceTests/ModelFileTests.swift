@@ -1,5 +1,5 @@
 import Foundation
-@_spi(ModelLoading) @_spi(TestHarness) @testable import Persistence
+@_spi(ModelBuilding) @_spi(ModelLoading) @_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// Models drawn in Xcode (`.xcdatamodeld` / `.xcdatamodel` with its `contents` XML) read into the same model a
@@ -44,7 +44,7 @@ final class ModelFileTests: PersistenceTestCase {
             XCTAssertTrue(read.managedObjectClass == entity.managedObjectClass, "\(entity.entityName): \(read.managedObjectClass)")
             // The same attributes (type, optional, default) and relationships (kind, inverse, delete rule).
             XCTAssertEqual(read.description.split(separator: "\n").sorted(), entity.description.split(separator: "\n").sorted())
-            XCTAssertEqual(read.uniquenessConstraints, entity.uniquenessConstraints)
+            XCTAssertEqual(read.uniquenessConstraintKeys, entity.uniquenessConstraintKeys)
         }
     }
 
@@ -157,12 +157,12 @@ final class ModelFileTests: PersistenceTestCase {
             let attribute = try XCTUnwrap(book.attributesByName[name])
             XCTAssertEqual(attribute.attributeType, type, name)
             XCTAssertEqual(attribute.isOptional, optional, name)
-            XCTAssertEqual(attribute.defaultValue, defaultValue, name)
+            XCTAssertEqual(attribute.persistentDefaultValue, defaultValue, name)
         }
         let shelf = try XCTUnwrap(try catalog().entitiesByName["Shelf"])
         XCTAssertEqual(shelf.attributesByName["capacity"]?.attributeType, .integer16)
-        XCTAssertEqual(shelf.attributesByName["capacity"]?.defaultValue, .integer(12))
-        XCTAssertEqual(shelf.attributesByName["label"]?.defaultValue, .string("Unsorted"))
+        XCTAssertEqual(shelf.attributesByName["capacity"]?.persistentDefaultValue, .integer(12))
+        XCTAssertEqual(shelf.attributesByName["label"]?.persistentDefaultValue, .string("Unsorted"))
     }
 
     func testEveryKindOfRelationshipIsRead() throws {
@@ -175,7 +175,7 @@ final class ModelFileTests: PersistenceTestCase {
         let shelf = try XCTUnwrap(model.entitiesByName["Book"]?.relationshipsByName["shelf"])
         XCTAssertFalse(shelf.isToMany)
         XCTAssertEqual(shelf.deleteRule, .nullify)
-        XCTAssertEqual([shelf.minCount, shelf.maxCount], [0, 0], "a to-one's maxCount=\"1\" is not a count limit")
+        XCTAssertEqual([shelf.minCount, shelf.maxCount], [0, 1], "an optional to-one reads as Core Data keeps it: at most 1, no minimum")
         let owner = try XCTUnwrap(model.entitiesByName["Shelf"]?.relationshipsByName["owner"])
         XCTAssertEqual(owner.deleteRule, .noAction)
         let shelves = try XCTUnwrap(model.entitiesByName["Reader"]?.relationshipsByName["shelves"])
@@ -191,7 +191,7 @@ final class ModelFileTests: PersistenceTestCase {
     func testConstraintsIndexesAndConfigurationsAreRead() throws {
         let model = try catalog()
         let book = try XCTUnwrap(model.entitiesByName["Book"])
-        XCTAssertEqual(book.uniquenessConstraints, [["isbn"], ["title", "pages"]])
+        XCTAssertEqual(book.uniquenessConstraintKeys, [["isbn"], ["title", "pages"]])
         XCTAssertEqual(book.indexes, [
             FetchIndexDescription(name: "titleIndex", properties: ["title"]),
             FetchIndexDescription(name: "byTitleAndPages", elements: [.init(property: "title"), .init(property: "pages", ascending: false)]),

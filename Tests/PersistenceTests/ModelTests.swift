@@ -1,5 +1,5 @@
 import Foundation
-@_spi(TestHarness) @testable import Persistence
+@_spi(ModelBuilding) @_spi(TestHarness) @testable import Persistence
 import XCTest
 
 final class ModelTests: XCTestCase {
@@ -37,8 +37,8 @@ final class ModelTests: XCTestCase {
         assertInvalid("must start with a letter", [EntityDescription(name: "1Movie", properties: [])])
         assertInvalid("clashes with a ManagedObject member", [EntityDescription(name: "Movie", properties: [.attribute("objectID", .string)])])
         assertInvalid("kept for the store's own columns", [EntityDescription(name: "Movie", properties: [.attribute("Z_PK", .integer64)])])
-        assertInvalid("is to-one and cannot be ordered", [
-            EntityDescription(name: "A", properties: [.relationship(RelationshipDescription(name: "b", destination: "A", inverse: nil, ordered: true))]),
+        assertInvalid("cannot be ordered", [
+            EntityDescription(name: "A", properties: [RelationshipDescription(name: "b", destination: "A", inverse: nil, ordered: true)]),
         ])
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(TestHarness) import Persistence
+@_spi(ModelBuilding) @_spi(TestHarness) import Persistence
 import XCTest
 
 /// Reading nil through a non-optional `@Managed` property: numbers and Booleans read 0 and `false` (Core Data's

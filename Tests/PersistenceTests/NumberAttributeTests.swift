@@ -1,5 +1,5 @@
 import Foundation
-@_spi(TestHarness) @testable import Persistence
+@_spi(ModelBuilding) @_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// Optional numbers and Booleans are `NSNumber?`, as on Apple platforms, where `@NSManaged var x: Double?` does not

@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-@_spi(TestHarness) @_spi(ConcurrencyDebugging) @testable import Persistence
+@_spi(ConcurrencyDebugging) @_spi(ModelBuilding) @_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// Fetched objects keep their row packed until something needs slots: reads never unpack it, every value and nil

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(ModelLoading) @_spi(TestHarness) @testable import Persistence
+@_spi(ModelBuilding) @_spi(ModelLoading) @_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// Turning persistent history on: store options with Core Data's keys, the model's preserved attributes, history in
@@ -42,14 +42,14 @@ final class PersistentHistoryOptionsTests: PersistenceTestCase {
             """.utf8).write(to: folder.appendingPathComponent("contents"))
         let file = try ManagedObjectModel(contentsOf: folder, managedObjectClasses: [])
         let attributes = try XCTUnwrap(file.entitiesByName["Note"]).properties.compactMap { property -> AttributeDescription? in
-            if case .attribute(let attribute) = property { return attribute } else { return nil }
+            property as? AttributeDescription
         }
         XCTAssertEqual(attributes.filter(\.preservesValueInHistoryOnDeletion).map(\.name), ["title", "uuid"])
 
         let code = try HistoryModel.make()
         let note = try XCTUnwrap(code.entitiesByName["Note"])
         XCTAssertEqual(note.properties.compactMap { property -> String? in
-            if case .attribute(let attribute) = property, attribute.preservesValueInHistoryOnDeletion { return attribute.name }
+            if let attribute = property as? AttributeDescription, attribute.preservesValueInHistoryOnDeletion { return attribute.name }
             return nil
         }, ["title", "uuid"])
         XCTAssertEqual(AttributeDescription(name: "x", type: .string).preservesValueInHistoryOnDeletion, false)

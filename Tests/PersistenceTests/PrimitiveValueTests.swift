@@ -1,5 +1,5 @@
 import Foundation
-@_spi(TestHarness) @testable import Persistence
+@_spi(ModelBuilding) @_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// `primitiveValue(forKey:)`, `setPrimitiveValue(_:forKey:)` and the access and change notification methods, as

@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-@_spi(TestHarness) @testable import Persistence
+@_spi(ModelBuilding) @_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// Core Data's SQL debug log (`-com.apple.CoreData.SQLDebug N`) and migration debug log, as Persistence writes

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(TestHarness) @testable import Persistence
+@_spi(ModelBuilding) @_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// `awake(fromSnapshotEvents:)`: `.rollback` for saved objects a rollback restores, `.refresh` for an object

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(TestHarness) @_spi(ModelLoading) @testable import Persistence
+@_spi(ModelBuilding) @_spi(ModelLoading) @_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// Keeps a list of tags as one line of text per tag.
@@ -99,7 +99,7 @@ final class TransformableTests: PersistenceTestCase {
         // One without a name uses the default transformer (DefaultTransformerTests).
         assertPersistenceError(.coreData) {
             _ = try ManagedObjectModel(entities: [EntityDescription(name: "Note", properties: [
-                .attribute(AttributeDescription(name: "text", type: .string, valueTransformerName: "TagListTransformer")),
+                AttributeDescription(name: "text", type: .string, valueTransformerName: "TagListTransformer"),
             ])])
         }
     }

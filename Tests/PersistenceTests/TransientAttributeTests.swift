@@ -1,5 +1,5 @@
 import Foundation
-@_spi(TestHarness) @_spi(ModelLoading) @_spi(PredicateCompounds) @_spi(PredicateParsing) @testable import Persistence
+@_spi(ModelBuilding) @_spi(ModelLoading) @_spi(PredicateCompounds) @_spi(PredicateParsing) @_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// Transient attributes, as Core Data has them: declared in the model, kept in the object's memory only. The store
@@ -62,7 +62,7 @@ final class TransientAttributeTests: PersistenceTestCase {
         let model = try SketchbookModel.make()
         let sketch = try XCTUnwrap(model.entitiesByName["Sketch"])
         XCTAssertEqual(sketch.attributesByName["isSelected"]?.isTransient, true)
-        XCTAssertEqual(sketch.attributesByName["zoom"]?.defaultValue, .double(1))
+        XCTAssertEqual(sketch.attributesByName["zoom"]?.persistentDefaultValue, .double(1))
         XCTAssertEqual(sketch.attributesByName["title"]?.isTransient, false)
         XCTAssertFalse(AttributeDescription(name: "title", type: .string).isTransient, "stored unless declared transient")
         let storyboard = try XCTUnwrap(model.entitiesByName["Storyboard"])

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(TestHarness) @testable import Persistence
+@_spi(ModelBuilding) @_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// `willSave()` as Core Data calls it: whatever it inserts, changes or deletes is written by the same save and gets a

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import Persistence
+@_spi(ModelBuilding) import Persistence
 import SQLite3C
 
 final class BenchCard: ManagedObject {

@@ -1,5 +1,5 @@
 import Foundation
-import Persistence
+@_spi(ModelBuilding) import Persistence
 
 /// An object with ten integer attributes, the shape every case uses.
 final class Row: ManagedObject {

@@ -1,3 +1,4 @@
+import Foundation
 import KataSupport
 import Persistence
 
@@ -6,27 +7,48 @@ public enum GroupModel {
     public static let name = "Groups"
 
     public static func make() throws -> ManagedObjectModel {
+        let group = EntityDescription()
+        group.name = "Group"
+        group.managedObjectClassName = NSStringFromClass(Group.self)
+        let item = EntityDescription()
+        item.name = "Item"
+        item.managedObjectClassName = NSStringFromClass(Item.self)
+
+        let items = RelationshipDescription()
+        items.name = "items"
+        items.destinationEntity = item
+        // Mistake: the items are kept as an unordered set, so the order they were put in is lost.
+        items.isOrdered = !Decoy.isActive("items-unordered")
         // Mistake: deleting a group leaves its items behind, each pointing at nothing.
-        let groupRule: DeleteRule = Decoy.isActive("items-outlive-group") ? .nullify : .cascade
+        items.deleteRule = Decoy.isActive("items-outlive-group") ? .nullifyDeleteRule : .cascadeDeleteRule
+        let groupOfItem = RelationshipDescription()
+        groupOfItem.name = "group"
+        groupOfItem.destinationEntity = group
+        // Mistake: the maximum keeps a new relationship's 0, so the item's end is a to-many, not a to-one.
+        if !Decoy.isActive("group-left-to-many") { groupOfItem.maxCount = 1 }
         // Mistake: cascading bottom up, so deleting one item deletes its whole group.
         // Mistake: no action, so a deleted item stays in its group's list, a dangling reference.
-        let itemRule: DeleteRule = Decoy.isActive("item-delete-cascades") ? .cascade
-            : Decoy.isActive("item-delete-no-action") ? .noAction : .nullify
+        groupOfItem.deleteRule = Decoy.isActive("item-delete-cascades") ? .cascadeDeleteRule
+            : Decoy.isActive("item-delete-no-action") ? .noActionDeleteRule : .nullifyDeleteRule
+        items.inverseRelationship = groupOfItem
+        // Mistake: the inverse is set on one end only, so the item's end names none.
+        if !Decoy.isActive("inverse-set-on-one-side") { groupOfItem.inverseRelationship = items }
+
+        group.properties = [attribute("name", .stringAttributeType, optional: false),
+                            attribute("createdAt", .dateAttributeType, optional: false), items]
         // Mistake: the title is optional, so an item without one is saved.
-        let titleOptional = Decoy.isActive("optional-title")
-        // Mistake: the items are kept as an unordered set, so the order they were put in is lost.
-        let ordered = !Decoy.isActive("items-unordered")
-        return try ManagedObjectModel(entities: [
-            EntityDescription(name: "Group", managedObjectClass: Group.self, properties: [
-                .attribute("name", .string, optional: false),
-                .attribute("createdAt", .date, optional: false),
-                .toMany("items", "Item", inverse: "group", ordered: ordered, deleteRule: groupRule),
-            ]),
-            EntityDescription(name: "Item", managedObjectClass: Item.self, properties: [
-                .attribute("title", .string, optional: titleOptional),
-                .attribute("note", .string),
-                .toOne("group", "Group", inverse: "items", deleteRule: itemRule),
-            ]),
-        ])
+        item.properties = [attribute("title", .stringAttributeType, optional: Decoy.isActive("optional-title")),
+                           attribute("note", .stringAttributeType, optional: true), groupOfItem]
+        let model = ManagedObjectModel()
+        model.entities = [group, item]
+        return model
+    }
+
+    private static func attribute(_ name: String, _ type: AttributeType, optional: Bool) -> AttributeDescription {
+        let attribute = AttributeDescription()
+        attribute.name = name
+        attribute.attributeType = type
+        attribute.isOptional = optional
+        return attribute
     }
 }

@@ -1,22 +1,76 @@
 import Foundation
 @_spi(ModelLoading) import Persistence
 
-// Lesson 3's runnable example: a model written in code — a recipe with ordered steps — and what its attributes,
-// relationships and delete rules do once objects are saved. `swift run lessons run 3`.
+// Lesson 3's runnable example: a model written in code with Core Data's API — recipes with ordered steps, and tags
+// shared between recipes — and what its attributes, relationships and delete rules do once objects are saved.
+// `swift run lessons run 3`.
 
 // region: model
-let cookbook = try ManagedObjectModel(entities: [
-    EntityDescription(name: "Recipe", managedObjectClass: Recipe.self, properties: [
-        .attribute("title", .string, optional: false),
-        .attribute("servings", .integer16, optional: false, defaultValue: 2),
-        .toMany("steps", "Step", inverse: "recipe", ordered: true, deleteRule: .cascade),
-    ]),
-    EntityDescription(name: "Step", managedObjectClass: Step.self, properties: [
-        .attribute("text", .string, optional: false),
-        .attribute("minutes", .integer16),
-        .toOne("recipe", "Recipe", inverse: "steps", deleteRule: .nullify),
-    ]),
-])
+/// The cookbook's model, built as Core Data builds a model in code: descriptions made with `init()`, their fields
+/// set one by one. (`orderedSteps: false` makes the mistake part 5 shows.)
+func makeCookbook(orderedSteps: Bool = true) -> ManagedObjectModel {
+    let recipe = EntityDescription()
+    recipe.name = "Recipe"
+    recipe.managedObjectClassName = NSStringFromClass(Recipe.self)   // the module's name, a dot, the class's
+    let step = EntityDescription()
+    step.name = "Step"
+    step.managedObjectClassName = NSStringFromClass(Step.self)
+    let tag = EntityDescription()
+    tag.name = "Tag"                       // no class named: its objects are plain ManagedObjects
+
+    let title = AttributeDescription()
+    title.name = "title"
+    title.attributeType = .stringAttributeType
+    title.isOptional = false               // a new attribute is optional
+    let servings = AttributeDescription()
+    servings.name = "servings"
+    servings.attributeType = .integer16AttributeType
+    servings.isOptional = false
+    servings.defaultValue = 2              // what a new recipe starts with
+    let text = AttributeDescription()
+    text.name = "text"
+    text.attributeType = .stringAttributeType
+    text.isOptional = false
+    let minutes = AttributeDescription()
+    minutes.name = "minutes"
+    minutes.attributeType = .integer16AttributeType
+    let label = AttributeDescription()
+    label.name = "label"
+    label.attributeType = .stringAttributeType
+    label.isOptional = false
+
+    let steps = RelationshipDescription()  // to-many: a new relationship's maxCount is 0, no limit
+    steps.name = "steps"
+    steps.destinationEntity = step
+    steps.isOrdered = orderedSteps
+    steps.deleteRule = .cascadeDeleteRule
+    let recipeOfStep = RelationshipDescription()
+    recipeOfStep.name = "recipe"
+    recipeOfStep.destinationEntity = recipe
+    recipeOfStep.maxCount = 1              // to-one
+    recipeOfStep.isOptional = false        // every step belongs to a recipe
+    recipeOfStep.deleteRule = .nullifyDeleteRule
+    steps.inverseRelationship = recipeOfStep
+    recipeOfStep.inverseRelationship = steps
+    let tags = RelationshipDescription()   // many-to-many: both ends keep maxCount 0
+    tags.name = "tags"
+    tags.destinationEntity = tag
+    let recipes = RelationshipDescription()
+    recipes.name = "recipes"
+    recipes.destinationEntity = recipe
+    tags.inverseRelationship = recipes
+    recipes.inverseRelationship = tags
+
+    recipe.properties = [title, servings, steps, tags]
+    step.properties = [text, minutes, recipeOfStep]
+    tag.properties = [label, recipes]
+    tag.uniquenessConstraints = [["label"]]
+    let model = ManagedObjectModel()
+    model.entities = [recipe, step, tag]
+    return model
+}
+
+let cookbook = makeCookbook()
 // endregion: model
 
 print("1. The model, built in code:")
@@ -86,24 +140,14 @@ print("   deleted the recipe:   \(try freshRead()), steps left \(try context.cou
 // endregion: delete-rules
 
 print("")
-print("5. The model checks the classes: an unordered relationship for an array property is refused.")
-do {
-    _ = try ManagedObjectModel(entities: [
-        EntityDescription(name: "Recipe", managedObjectClass: Recipe.self, properties: [
-            .attribute("title", .string, optional: false),
-            .attribute("servings", .integer16, optional: false, defaultValue: 2),
-            .toMany("steps", "Step", inverse: "recipe"),            // forgot ordered: true
-        ]),
-        EntityDescription(name: "Step", managedObjectClass: Step.self, properties: [
-            .attribute("text", .string, optional: false),
-            .attribute("minutes", .integer16),
-            .toOne("recipe", "Recipe", inverse: "steps"),
-        ]),
-    ])
-    print("   accepted (unexpected)")
-} catch {
-    print("   \(error)")
+print("5. The model checks the classes when a container first uses it: unordered steps for an NSOrderedSet are refused.")
+// region: model-refused
+let unordered = PersistentContainer(name: "Cookbook", managedObjectModel: makeCookbook(orderedSteps: false))
+unordered.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]
+unordered.loadPersistentStores { _, error in
+    print("   \(error.map { "\($0)" } ?? "accepted (unexpected)")")
 }
+// endregion: model-refused
 
 print("")
 print("6. The same model drawn in Xcode's format (Cookbook.xcdatamodeld, a resource of this program), found by name:")
@@ -117,7 +161,7 @@ drawn.loadPersistentStores { _, error in
 }
 let drawnModel = drawn.managedObjectModel
 let recipeClass = drawnModel.entitiesByName["Recipe"]?.managedObjectClass ?? ManagedObject.self
-print("   entities \(drawnModel.entities.map(\.name)); Recipe's class is \(recipeClass)")
+print("   entities \(drawnModel.entities.compactMap(\.name)); Recipe's class is \(recipeClass)")
 print("   the same model as the one in code: \(drawnModel.entityVersionHashesByName == cookbook.entityVersionHashesByName)")
 // endregion: model-file
 

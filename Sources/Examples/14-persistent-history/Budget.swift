@@ -1,5 +1,5 @@
 import Foundation
-import Persistence
+@_spi(ModelBuilding) import Persistence
 
 /// One expense of the budget app.
 final class Expense: ManagedObject {

@@ -1,4 +1,4 @@
-import Persistence
+@_spi(ModelBuilding) import Persistence
 
 /// A train leaving the station: the example's one entity. The departure board shows the trains in sections by
 /// platform, the earliest first on each.

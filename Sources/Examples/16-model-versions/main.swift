@@ -1,5 +1,5 @@
 import Foundation
-@_spi(ModelLoading) import Persistence
+@_spi(ModelBuilding) @_spi(ModelLoading) import Persistence
 
 // Lesson 16's runnable example: a running log whose model, drawn in Xcode's format, has three versions
 // (Runs.xcdatamodeld). A store remembers the version that wrote it; opened with another version it is refused

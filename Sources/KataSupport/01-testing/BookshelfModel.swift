@@ -1,4 +1,4 @@
-import Persistence
+@_spi(ModelBuilding) import Persistence
 
 /// Lesson 1's model, written in code: one entity, `Book`, with a mandatory title and an optional author.
 ///

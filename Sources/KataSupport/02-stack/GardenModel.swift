@@ -1,4 +1,4 @@
-import Persistence
+@_spi(ModelBuilding) import Persistence
 
 /// Lesson 2's model, `Garden`: one entity, `Plant`. Apps find it by name through ``ModelBundle``, the way a
 /// Core Data app finds `Garden.momd` in its bundle.

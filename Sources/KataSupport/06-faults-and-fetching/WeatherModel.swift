@@ -1,4 +1,4 @@
-import Persistence
+@_spi(ModelBuilding) import Persistence
 
 /// Lesson 6's model, `Weather`: one entity, `Reading`, many of them — a weather station's log, where one question
 /// ("how warm was March?") touches thousands of objects.

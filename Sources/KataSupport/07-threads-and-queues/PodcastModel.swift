@@ -1,4 +1,4 @@
-import Persistence
+@_spi(ModelBuilding) import Persistence
 
 /// The model of lessons 7 and 10, written in code: one entity, `Episode`, with its number in the feed, a mandatory
 /// title and a `listened` flag that starts out `false`. Built once and shared (``shared()``), as lesson 2 explains.

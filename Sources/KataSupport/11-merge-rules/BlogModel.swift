@@ -1,4 +1,4 @@
-import Persistence
+@_spi(ModelBuilding) import Persistence
 
 /// Lesson 11's model, written in code: posts and the users who write them. A post has a mandatory title, a body
 /// and a like count; its author is optional, and deleting a user leaves their posts without one. Built once and

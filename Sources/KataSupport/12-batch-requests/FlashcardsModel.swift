@@ -1,4 +1,4 @@
-import Persistence
+@_spi(ModelBuilding) import Persistence
 
 /// Lesson 12's model, `Flashcards`: decks of flashcards, with a uniqueness constraint on the deck's code.
 public enum FlashcardsModel {

@@ -1,4 +1,4 @@
-import Persistence
+@_spi(ModelBuilding) import Persistence
 
 /// Lesson 13's model, `Cookbook`: one entity, `Dish`, with a mandatory name. Built once and shared
 /// (``shared()``), as lesson 2 explains.

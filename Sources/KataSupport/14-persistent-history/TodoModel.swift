@@ -1,4 +1,4 @@
-import Persistence
+@_spi(ModelBuilding) import Persistence
 
 /// Lesson 14's model, `Todo`: one entity, `TodoItem`.
 public enum TodoModel {

@@ -1,4 +1,4 @@
-import Persistence
+@_spi(ModelBuilding) import Persistence
 
 /// Lesson 15's model, `Mail`: messages filed in folders.
 public enum MailModel {

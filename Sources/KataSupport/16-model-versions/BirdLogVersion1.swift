@@ -1,4 +1,4 @@
-import Persistence
+@_spi(ModelBuilding) import Persistence
 
 /// The first version of lesson 16's model, `BirdLog`, as the app's first release shipped it: one entity, `Sighting`
 /// — a species seen, how many birds, free notes and when. Stores on users' devices were written with it, so it never

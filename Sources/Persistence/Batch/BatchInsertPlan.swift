@@ -26,7 +26,7 @@ struct BatchInsertPlan {
         self.entity = entity
         self.table = table
         self.returnsKeys = returnsKeys
-        upserts = !entity.uniquenessConstraints.isEmpty && mergePolicy.mergeType == .mergeByPropertyObjectTrump
+        upserts = !entity.uniquenessConstraintKeys.isEmpty && mergePolicy.mergeType == .mergeByPropertyObjectTrump
         mergePolicyName = mergePolicy.description
         attributeIndexes = table.columnProperties.filter { entity.attributeAt[$0] != nil }
     }

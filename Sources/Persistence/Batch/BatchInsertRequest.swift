@@ -109,7 +109,7 @@ public final class BatchInsertRequest: PersistentStoreRequest, CustomStringConve
         var positionOfIndex: [Int: Int] = [:]
         for (position, index) in plan.attributeIndexes.enumerated() { positionOfIndex[index] = position }
         let defaults = plan.attributeIndexes.map { index in
-            entity.attributeAt[index].map { $0.attributeType.sqliteValue($0.defaultValue) } ?? .null
+            entity.attributeAt[index].map { $0.attributeType.sqliteValue($0.persistentDefaultValue) } ?? .null
         }
 
         func add(_ dictionary: [String: Any], row: Int) throws {

@@ -16,7 +16,7 @@ extension ManagedObjectContext {
             guard object.objectID.primaryKey != nil else { continue }
             for index in object.entity.toManyIndexes {
                 let relationship = object.entity.relationshipAt[index]!
-                guard relationship.deleteRule == .cascade || relationship.deleteRule == .nullify,
+                guard relationship.deleteRule == .cascadeDeleteRule || relationship.deleteRule == .nullifyDeleteRule,
                       !relationship.destinationEntity.hasSubentities,
                       case .toMany(nil) = object.slots[index] else { continue }
                 if parent != nil, ancestorToMany(relationship, of: object.objectID) != nil { continue }

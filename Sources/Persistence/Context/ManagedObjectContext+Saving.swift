@@ -246,18 +246,18 @@ extension ManagedObjectContext {
             for (index, relationship) in object.entity.relationshipAt.enumerated() {
                 guard let relationship else { continue }
                 switch relationship.deleteRule {
-                case .cascade:
+                case .cascadeDeleteRule:
                     for related in relatedObjects(of: object, at: index) where !related.deletedFlag {
                         delete(related)
                         pending.append(related)
                     }
-                case .nullify:
+                case .nullifyDeleteRule:
                     guard let inverse = relationship.inverseRelationship,
                           let inverseIndex = relationship.destinationEntity.propertyIndexByName[inverse.name] else { continue }
                     for related in relatedObjects(of: object, at: index) where !related.deletedFlag {
                         related.primitiveDetach(object, at: inverseIndex, relationship: inverse)
                     }
-                case .deny, .noAction:
+                case .denyDeleteRule, .noActionDeleteRule:
                     continue
                 }
             }
@@ -283,8 +283,8 @@ extension ManagedObjectContext {
         for object in deleted.objects { collect(object.validateForDelete) }
         for object in inserted { collect(object.validateForInsert) }
         for object in updated { collect(object.validateForUpdate) }
-        let constrained = inserted.filter { !$0.entity.uniquenessConstraints.isEmpty }
-            + updated.filter { !$0.entity.uniquenessConstraints.isEmpty }
+        let constrained = inserted.filter { !$0.entity.uniquenessConstraintKeys.isEmpty }
+            + updated.filter { !$0.entity.uniquenessConstraintKeys.isEmpty }
         errors += uniquenessErrors(among: constrained) as [any Error]
         try ManagedObject.throwCombined(errors)
     }

@@ -157,7 +157,7 @@ extension PredicateSQLCompiler {
         case .date: return .date
         case .uuid: return .uuid
         case .uri: return .uri
-        case .binaryData, .transformable: return .data
+        case .binaryData, .transformable, .undefined: return .data
         }
     }
 

@@ -144,7 +144,7 @@ struct ConflictResolver {
     /// Runs before validation, so the duplicates left out are not reported as clashing (1551).
     func resolveDuplicateInsertions(in plan: inout SavePlan) {
         guard policy.mergeType != .error else { return }
-        let constrained = plan.inserted.filter { !$0.entity.uniquenessConstraints.isEmpty }
+        let constrained = plan.inserted.filter { !$0.entity.uniquenessConstraintKeys.isEmpty }
         guard constrained.count > 1 else { return }
         var losers = Set<ObjectIdentifier>()
         for group in ConstraintGroup.groups(of: constrained) where group.objects.count > 1 {
@@ -166,7 +166,7 @@ struct ConflictResolver {
         guard policy.mergeType != .error else { return }
         for (object, number, found, version) in clashes {
             let entity = object.entity
-            let constraint = entity.uniquenessConstraints[number]
+            let constraint = entity.uniquenessConstraintKeys[number]
             if policy.objectWins && found.entity !== entity {
                 // Taking the row over would turn a stored object into another entity's.
                 throw PersistenceError(.managedObjectConstraintMerge,

@@ -14,7 +14,7 @@ struct ConstraintGroup {
         var positions: [GroupKey: Int] = [:]
         for object in objects {
             let entity = object.entity
-            for (number, constraint) in entity.uniquenessConstraints.enumerated() {
+            for (number, constraint) in entity.uniquenessConstraintKeys.enumerated() {
                 let owner = entity.constraintOwner(number)
                 let key = GroupKey(owner: ObjectIdentifier(owner), number: number)
                 if let position = positions[key] {

@@ -12,7 +12,7 @@ extension ManagedObjectContext {
             ConflictResolver(policy: policy).resolveDuplicateInsertions(in: &plan)
             return
         }
-        let constrained = plan.inserted.filter { !$0.entity.uniquenessConstraints.isEmpty }
+        let constrained = plan.inserted.filter { !$0.entity.uniquenessConstraintKeys.isEmpty }
         guard constrained.count > 1 else { return }
         var conflicts: [ConstraintConflict] = []
         for group in ConstraintGroup.groups(of: constrained) where group.objects.count > 1 {
@@ -105,7 +105,7 @@ extension ManagedObjectContext {
         where !handed.insert(HandedConflict(object: ObjectIdentifier(clash.object), row: clash.stored.primaryKey,
                                             constraint: clash.constraint)).inserted {
             let stored = object(with: ids.id(of: clash.stored.entity, primaryKey: clash.stored.primaryKey))
-            throw ConstraintConflict(constraint: clash.object.entity.uniquenessConstraints[clash.constraint],
+            throw ConstraintConflict(constraint: clash.object.entity.uniquenessConstraintKeys[clash.constraint],
                                      database: stored, databaseSnapshot: nil, conflicting: [clash.object],
                                      conflictingSnapshots: []).storeClashError()
         }
@@ -156,7 +156,7 @@ extension ManagedObjectContext {
         return order.map { row in
             let clashes = byRow[row]!
             let first = clashes[0]
-            return ConstraintConflict(constraint: first.object.entity.uniquenessConstraints[first.constraint],
+            return ConstraintConflict(constraint: first.object.entity.uniquenessConstraintKeys[first.constraint],
                                       database: object(with: ids.id(of: first.stored.entity, primaryKey: first.stored.primaryKey)),
                                       clashes: clashes)
         }
@@ -169,7 +169,7 @@ extension ManagedObjectContext {
         let object = plan.object(for: failure.item)
         let entity = object.entity
         var conflicts: [MergeConflict] = []
-        for (number, constraint) in entity.uniquenessConstraints.enumerated() {
+        for (number, constraint) in entity.uniquenessConstraintKeys.enumerated() {
             let stored = object.constraintValues(number).stored
             let clashing = try coordinator.withStore {
                 try $0.objectIDsClashing(with: entity, constraint: number, values: stored, excluding: failure.primaryKey)

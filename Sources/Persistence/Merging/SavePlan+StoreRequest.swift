@@ -41,8 +41,8 @@ extension SavePlan {
             }
         }
         if probingConstraints {
-            for (place, object) in inserted.enumerated() where !object.entity.uniquenessConstraints.isEmpty {
-                let values = object.entity.uniquenessConstraints.indices.map { number -> [SQLiteValue]? in
+            for (place, object) in inserted.enumerated() where !object.entity.uniquenessConstraintKeys.isEmpty {
+                let values = object.entity.uniquenessConstraintKeys.indices.map { number -> [SQLiteValue]? in
                     let values = object.constraintValues(number)
                     return values.hasNil ? nil : values.stored
                 }
@@ -152,7 +152,7 @@ extension ManagedObject {
     /// The values of uniqueness constraint `number` of the object's entity as the store keeps them, and whether any
     /// is nil (as in SQL, a nil never clashes).
     func constraintValues(_ number: Int) -> (stored: [SQLiteValue], hasNil: Bool) {
-        let constraint = entity.uniquenessConstraints[number]
+        let constraint = entity.uniquenessConstraintKeys[number]
         let values = constraint.map { attributeValue(at: entity.propertyIndexByName[$0]!) }
         let stored = zip(constraint, values).map { entity.attributesByName[$0]!.attributeType.sqliteValue($1) }
         return (stored, values.contains(where: \.isNull))

@@ -28,6 +28,10 @@ struct MigrationPlanner {
 
     init(from source: ManagedObjectModel, to destination: ManagedObjectModel,
          existingIndexes: [(name: String, table: String, sql: String)] = []) throws {
+        // A migration uses both models, as a coordinator does: a model built in code is checked and frozen here
+        // (its entities' positions and links are set only then).
+        try source.freeze()
+        try destination.freeze()
         self.source = source
         self.destination = destination
         sourceSchema = StoreSchema(model: source)
@@ -96,7 +100,7 @@ struct MigrationPlanner {
                                           among: old.properties.map { ($0.name, $0.renamingIdentifier) }),
               let oldIndex = old.propertyIndexByName[name] else { return nil }
         let at = (entity.entityName, property.name)
-        switch (property, old.properties[oldIndex]) {
+        switch (property.role, old.properties[oldIndex].role) {
         case (.attribute(let new), .attribute(let was)):
             if new.attributeType != was.attributeType {
                 throw Self.notInferable(at.0, at.1, "its type changed from \(was.attributeType.rawValue) to \(new.attributeType.rawValue); lightweight migration does not convert values")
@@ -309,8 +313,8 @@ struct MigrationPlanner {
             }
             for (index, property) in entity.properties.enumerated() {
                 let required: Bool
-                switch property {
-                case .attribute(let a): required = !a.isOptional && !a.isTransient && a.defaultValue.isNull
+                switch property.role {
+                case .attribute(let a): required = !a.isOptional && !a.isTransient && a.persistentDefaultValue.isNull
                 case .relationship(let r): required = !r.isOptional && !r.isToMany
                 }
                 guard required, let column = table.columns[index] else { continue }
@@ -341,9 +345,9 @@ struct MigrationPlanner {
             for (index, property) in entity.properties.enumerated() {
                 let oldIndex = try planner.propertySource(of: entity, index, from: old)
                 if let column = table.columns[index] {
-                    switch property {
+                    switch property.role {
                     case .attribute(let attribute):
-                        let literal = Self.literal(attribute.attributeType.sqliteValue(attribute.defaultValue))
+                        let literal = Self.literal(attribute.attributeType.sqliteValue(attribute.persistentDefaultValue))
                         if let oldIndex, let oldColumn = oldTable.columns[oldIndex] {
                             // A nil value of an attribute that became required takes the default value.
                             let fills = !attribute.isOptional && literal != "NULL" && old.attributeAt[oldIndex]?.isOptional != false

@@ -1,7 +1,18 @@
 import Foundation
 
-/// The type of an attribute, as Core Data's `NSAttributeDescription.AttributeType` names them.
+/// The type of an attribute.
+///
+/// Core Data spells the types two ways, and both work here: its `NSAttributeType` constants
+/// (`.stringAttributeType`, `.integer16AttributeType`, …), which ``AttributeDescription/attributeType`` takes on
+/// every Apple platform, are static members of this type, and its cases are named as the newer
+/// `NSAttributeDescription.AttributeType` (iOS 15, macOS 12) names its members (`.string`, `.integer16`, …). One
+/// type serves both so that the code in Apple's documentation compiles unchanged, whichever spelling it uses; its
+/// raw values are names, not Apple's numbers.
 public enum AttributeType: String, Sendable, Hashable, CaseIterable {
+    /// No type yet: what a new ``AttributeDescription`` has until ``AttributeDescription/attributeType`` is set.
+    /// Core Data allows it on transient attributes only, for values of any kind; Persistence has no such values, so
+    /// a model with an attribute of this type is refused when it is used, transient or not.
+    case undefined
     /// Text (`String`).
     case string
     /// A 16-bit integer (`Int16`).
@@ -36,7 +47,7 @@ public enum AttributeType: String, Sendable, Hashable, CaseIterable {
         case .string, .uri, .decimal: return "TEXT"
         case .integer16, .integer32, .integer64, .boolean: return "INTEGER"
         case .double, .float, .date: return "REAL"
-        case .uuid, .binaryData, .transformable: return "BLOB"
+        case .uuid, .binaryData, .transformable, .undefined: return "BLOB"
         }
     }
 
@@ -116,6 +127,39 @@ public enum AttributeType: String, Sendable, Hashable, CaseIterable {
         default: return .null
         }
     }
+}
+
+/// Core Data's `NSAttributeType` constants, the spelling ``AttributeDescription/attributeType`` takes on Apple
+/// platforms: `title.attributeType = .stringAttributeType`.
+extension AttributeType {
+    /// Core Data's `NSAttributeType.undefinedAttributeType`: ``undefined``.
+    public static let undefinedAttributeType = AttributeType.undefined
+    /// Core Data's `NSAttributeType.integer16AttributeType`: ``integer16``.
+    public static let integer16AttributeType = AttributeType.integer16
+    /// Core Data's `NSAttributeType.integer32AttributeType`: ``integer32``.
+    public static let integer32AttributeType = AttributeType.integer32
+    /// Core Data's `NSAttributeType.integer64AttributeType`: ``integer64``.
+    public static let integer64AttributeType = AttributeType.integer64
+    /// Core Data's `NSAttributeType.decimalAttributeType`: ``decimal``.
+    public static let decimalAttributeType = AttributeType.decimal
+    /// Core Data's `NSAttributeType.doubleAttributeType`: ``double``.
+    public static let doubleAttributeType = AttributeType.double
+    /// Core Data's `NSAttributeType.floatAttributeType`: ``float``.
+    public static let floatAttributeType = AttributeType.float
+    /// Core Data's `NSAttributeType.stringAttributeType`: ``string``.
+    public static let stringAttributeType = AttributeType.string
+    /// Core Data's `NSAttributeType.booleanAttributeType`: ``boolean``.
+    public static let booleanAttributeType = AttributeType.boolean
+    /// Core Data's `NSAttributeType.dateAttributeType`: ``date``.
+    public static let dateAttributeType = AttributeType.date
+    /// Core Data's `NSAttributeType.binaryDataAttributeType`: ``binaryData``.
+    public static let binaryDataAttributeType = AttributeType.binaryData
+    /// Core Data's `NSAttributeType.UUIDAttributeType`: ``uuid``.
+    public static let UUIDAttributeType = AttributeType.uuid
+    /// Core Data's `NSAttributeType.URIAttributeType`: ``uri``.
+    public static let URIAttributeType = AttributeType.uri
+    /// Core Data's `NSAttributeType.transformableAttributeType`: ``transformable``.
+    public static let transformableAttributeType = AttributeType.transformable
 }
 
 // No ExpressibleByNilLiteral: `nil` must keep meaning "no value" in `PersistentValue?` code; write `.null`.

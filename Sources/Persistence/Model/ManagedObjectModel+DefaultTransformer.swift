@@ -9,7 +9,7 @@ extension ManagedObjectModel {
     static func defaultTransformerWarnings(for entities: [EntityDescription]) -> [String] {
         var warnings: [String] = []
         for entity in entities {
-            for case .attribute(let attribute) in entity.properties.dropFirst(entity.inheritedPropertyCount)
+            for attribute in entity.properties.dropFirst(entity.inheritedPropertyCount).compactMap(\.asAttribute)
             where attribute.attributeType == .transformable && (attribute.valueTransformerName ?? "").isEmpty {
                 warnings.append("Transformable attribute '\(entity.entityName).\(attribute.name)' names no value transformer, so it uses the default, \(NSValueTransformerName.secureUnarchiveFromDataTransformerName.rawValue), as Core Data does: it stores only values of \(SecureArchive.names(of: SecureArchive.defaultAllowedClasses)) (Swift's String, numbers, Date, Data, URL, UUID, arrays, dictionaries and sets of them included). Name a ValueTransformer in valueTransformerName to store anything else.")
             }

@@ -1,61 +1,185 @@
 import Foundation
+import Synchronization
 
-/// One property of an entity: an attribute or a relationship. The static functions are the short way to
-/// declare a model in code.
-public enum PropertyDescription: Sendable {
-    /// A value the object holds.
-    case attribute(AttributeDescription)
-    /// A link to other objects.
-    case relationship(RelationshipDescription)
+/// What every property of an entity has, attribute or relationship: Core Data's `NSPropertyDescription`. Make one
+/// of its two kinds, ``AttributeDescription`` or ``RelationshipDescription``, with `init()`, set its fields, and
+/// list it in ``EntityDescription/properties``:
+///
+/// ```swift
+/// let title = AttributeDescription()
+/// title.name = "title"
+/// title.attributeType = .stringAttributeType
+/// title.isOptional = false
+/// ```
+///
+/// As in Core Data, a property can be changed until its model is used by a coordinator (see
+/// ``ManagedObjectModel``); a change after that is a programming error, which stops the program as Core Data's
+/// exception ("Can't modify an immutable model") does.
+///
+/// Persistence works on these same objects: there is no second, frozen copy of the model. What the object graph
+/// reads on every fetch and save (positions, kinds, defaults) is kept in plain stored fields, brought up to date by
+/// each change and fixed for good when the model is frozen, so the hot paths read them as they would constants.
+public class PropertyDescription: @unchecked Sendable, Hashable, CustomStringConvertible {
+    /// Whether this is an ``AttributeDescription`` (else a ``RelationshipDescription``): lets ``role`` cast without
+    /// a dynamic check.
+    let isAttribute: Bool
+    @exclusivity(unchecked) private var storedName: String
+    @exclusivity(unchecked) private var storedIsOptional: Bool
+    @exclusivity(unchecked) private var storedIsTransient: Bool
+    @exclusivity(unchecked) private var storedVersionHashModifier: String?
+    @exclusivity(unchecked) private var storedRenamingIdentifier: String?
+    /// Set when the property's model is used by a coordinator; from then on every setter refuses.
+    private let frozen = Atomic<Bool>(false)
 
-    /// The property's name, unique in its entity (superentities' properties included).
-    public var name: String {
-        switch self {
-        case .attribute(let a): return a.name
-        case .relationship(let r): return r.name
+    /// The entity that declares the property (subentities that inherit it list it too). Set when the property is
+    /// put in an entity's ``EntityDescription/properties``; `nil` before.
+    public internal(set) unowned(unsafe) var entity: EntityDescription!
+
+    init(isAttribute: Bool, name: String, isOptional: Bool, isTransient: Bool, versionHashModifier: String?,
+         renamingIdentifier: String?) {
+        self.isAttribute = isAttribute
+        storedName = name
+        storedIsOptional = isOptional
+        storedIsTransient = isTransient
+        storedVersionHashModifier = versionHashModifier
+        storedRenamingIdentifier = renamingIdentifier
+    }
+
+    /// The property's name, unique in its entity (superentities' properties included): its key for
+    /// `value(forKey:)` and the name of a `@Managed` property that reads it. Empty until you set it.
+    public final var name: String {
+        get { storedName }
+        set {
+            guard mayChange("name") else { return }
+            storedName = newValue
+            didChange()
         }
     }
 
-    /// The property's version hash (see ``AttributeDescription/versionHash`` and
-    /// ``RelationshipDescription/versionHash``).
-    public var versionHash: Data {
-        switch self {
-        case .attribute(let a): return a.versionHash
-        case .relationship(let r): return r.versionHash
+    /// An optional property may be nil (or, for a to-many, empty) when saved. `true` for a new property, as in Core
+    /// Data. A non-optional attribute without a value fails the save with 1570.
+    public final var isOptional: Bool {
+        get { storedIsOptional }
+        set {
+            guard mayChange("isOptional") else { return }
+            storedIsOptional = newValue
+            didChange()
         }
     }
 
-    /// Core Data's `versionHashModifier` of the property.
-    public var versionHashModifier: String? {
-        switch self {
-        case .attribute(let a): return a.versionHashModifier
-        case .relationship(let r): return r.versionHashModifier
+    /// A transient attribute is never stored, as in Core Data: it has no column, its value lives only in the object
+    /// in memory, and every object read from the store (fetched, a fault fired, refreshed without merging) starts
+    /// with its default value; refreshing with merging keeps the value in memory. Setting it is still a change (the
+    /// object is updated, and validated, saved and rolled back like any other), but the save writes nothing for
+    /// it: an object whose only changes are transient is saved without touching its row, so its row version stays
+    /// the same and optimistic locking never checks it, and merge policies never compare a transient attribute
+    /// with the store. It counts in the property's ``versionHash``. Fetches run by the store cannot use it in a
+    /// predicate or sort descriptor; evaluate those on the objects in memory instead.
+    ///
+    /// Persistence has transient attributes only: a model with a transient relationship is refused when it is used.
+    public final var isTransient: Bool {
+        get { storedIsTransient }
+        set {
+            guard mayChange("isTransient") else { return }
+            storedIsTransient = newValue
+            didChange()
         }
     }
 
-    /// The property's name in an earlier model version (Core Data's `renamingIdentifier`), if it was renamed.
-    public var renamingIdentifier: String? {
-        switch self {
-        case .attribute(let a): return a.renamingIdentifier
-        case .relationship(let r): return r.renamingIdentifier
+    /// Core Data's `versionHashModifier`: any text, counted in ``versionHash``. Change it to mark the property as
+    /// another version when its values change meaning but nothing else about it does (Xcode's "Versioning Hash
+    /// Modifier", `versionHashModifier` in the model's XML).
+    public final var versionHashModifier: String? {
+        get { storedVersionHashModifier }
+        set {
+            guard mayChange("versionHashModifier") else { return }
+            storedVersionHashModifier = newValue
+            didChange()
         }
     }
 
-    /// This property, renamed from `oldName` (its ``renamingIdentifier``): lightweight migration keeps the values
-    /// a store holds under `oldName`. `.attribute("remoteID", .string).renamed(from: "remoteIdentifier")`.
-    public func renamed(from oldName: String) -> PropertyDescription {
-        switch self {
-        case .attribute(let a): return .attribute(a.with(versionHashModifier: a.versionHashModifier, renamingIdentifier: oldName))
-        case .relationship(let r): return .relationship(r.with(versionHashModifier: r.versionHashModifier, renamingIdentifier: oldName))
+    /// The property's name in the model version a store was written with, when it has been renamed since (Xcode's
+    /// "Renaming ID", `elementID` in the model's XML). Lightweight migration carries the old property's values over
+    /// to this one; without it a renamed property is a removed one and a new one, and its values are lost.
+    public final var renamingIdentifier: String? {
+        get { storedRenamingIdentifier }
+        set {
+            guard mayChange("renamingIdentifier") else { return }
+            storedRenamingIdentifier = newValue
+            didChange()
         }
     }
 
-    /// This property with `modifier` as its ``versionHashModifier``: a store written before counts as another
-    /// version, so opening it migrates it.
-    public func versionHashModifier(_ modifier: String?) -> PropertyDescription {
-        switch self {
-        case .attribute(let a): return .attribute(a.with(versionHashModifier: modifier, renamingIdentifier: a.renamingIdentifier))
-        case .relationship(let r): return .relationship(r.with(versionHashModifier: modifier, renamingIdentifier: r.renamingIdentifier))
+    /// Core Data's version hash of the property: SHA-256 of what shapes the store, the fields Apple lists for
+    /// `versionHash` — the name, ``isOptional``, ``isTransient`` and ``versionHashModifier`` (Core Data's
+    /// `isReadOnly` does not exist here), then for an attribute its type, and for a relationship the destination
+    /// entity's name, the inverse's name and the minimum and maximum counts (a to-one counts as at most 1, as Core
+    /// Data stores it). Whether an ordered to-many counts as another version is undocumented; it does here, since
+    /// the store keeps its order. A default value, a transformer name, a delete rule and ``renamingIdentifier`` do
+    /// not count. Apple does not publish its exact bytes: these hashes are not equal to Core Data's, only built from
+    /// the same fields.
+    public final var versionHash: Data {
+        switch role {
+        case .attribute(let a): return a.attributeVersionHash
+        case .relationship(let r): return r.relationshipVersionHash
+        }
+    }
+
+    /// The property as the kind it is, for a `switch`.
+    @inline(__always)
+    final var role: PropertyRole {
+        isAttribute ? .attribute(unsafeDowncast(self, to: AttributeDescription.self))
+            : .relationship(unsafeDowncast(self, to: RelationshipDescription.self))
+    }
+
+    /// The attribute this property is, if it is one.
+    @inline(__always)
+    final var asAttribute: AttributeDescription? {
+        isAttribute ? unsafeDowncast(self, to: AttributeDescription.self) : nil
+    }
+
+    /// The relationship this property is, if it is one.
+    @inline(__always)
+    final var asRelationship: RelationshipDescription? {
+        isAttribute ? nil : unsafeDowncast(self, to: RelationshipDescription.self)
+    }
+
+    // MARK: Changes
+
+    /// `true` once the property's model is in use.
+    final var isFrozen: Bool { frozen.load(ordering: .acquiring) }
+
+    /// Fixes the property for good (its model is in use).
+    final func freeze() { frozen.store(true, ordering: .releasing) }
+
+    /// `true` when the property may still change; otherwise reports the change of `key` as the programming error it
+    /// is (see ``ManagedObjectModel/programmingErrorHandling``) and answers `false`, so the setter changes nothing.
+    final func mayChange(_ key: String) -> Bool {
+        guard isFrozen else { return true }
+        let owner = entity.map { "\($0.entityName)." } ?? ""
+        ManagedObjectModel.refuseChange(of: "\(key) of \(isAttribute ? "attribute" : "relationship") '\(owner)\(storedName)'",
+                                        entityName: entity?.entityName, key: storedName)
+        return false
+    }
+
+    /// Brings what the entity derives from its properties up to date after a change of this one.
+    final func didChange() {
+        entity?.propertiesDidChange()
+    }
+
+    // MARK: Identity
+
+    /// A property is one object of its model: two descriptions are equal when they are the same instance, as Core
+    /// Data's `NSPropertyDescription`s compare. This lets a history change list its
+    /// ``PersistentHistoryChange/updatedProperties`` as a set, as Core Data does.
+    public static func == (lhs: PropertyDescription, rhs: PropertyDescription) -> Bool { lhs === rhs }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    public var description: String {
+        switch role {
+        case .attribute(let a): return a.attributeDescriptionText
+        case .relationship(let r): return r.relationshipDescriptionText
         }
     }
 
@@ -70,43 +194,10 @@ public enum PropertyDescription: Sendable {
         hasher.update(field: modifier ?? "")
         return hasher
     }
+}
 
-    /// An attribute: `.attribute("title", .string, optional: false)`; one kept in memory only, never stored:
-    /// `.attribute("isExpanded", .boolean, defaultValue: false, transient: true)` (see
-    /// ``AttributeDescription/isTransient``); one whose value persistent history keeps when its object is deleted:
-    /// `.attribute("uuid", .uuid, preservesValueInHistoryOnDeletion: true)` (see
-    /// ``AttributeDescription/preservesValueInHistoryOnDeletion``).
-    public static func attribute(_ name: String, _ type: AttributeType, optional: Bool = true,
-                                 defaultValue: PersistentValue = .null, transient: Bool = false,
-                                 preservesValueInHistoryOnDeletion: Bool = false) -> PropertyDescription {
-        .attribute(AttributeDescription(name: name, type: type, isOptional: optional, defaultValue: defaultValue,
-                                        isTransient: transient,
-                                        preservesValueInHistoryOnDeletion: preservesValueInHistoryOnDeletion))
-    }
-
-    /// A transformable attribute: `.transformable("tags", transformer: "TagsTransformer")`. Its values are turned
-    /// into `Data` by the ``ValueTransformer`` registered under that name — without one, by Core Data's default
-    /// (see ``AttributeDescription/valueTransformerName``); read and write them with `value(forKey:)` and
-    /// `setValue(_:forKey:)`, or a computed property of the class that calls them.
-    public static func transformable(_ name: String, transformer: String? = nil, optional: Bool = true,
-                                     transient: Bool = false) -> PropertyDescription {
-        .attribute(AttributeDescription(name: name, type: .transformable, isOptional: optional,
-                                        valueTransformerName: transformer, isTransient: transient))
-    }
-
-    /// A to-one relationship: `.toOne("group", "Group", inverse: "items")`.
-    public static func toOne(_ name: String, _ destination: String, inverse: String?,
-                             deleteRule: DeleteRule = .nullify, optional: Bool = true) -> PropertyDescription {
-        .relationship(RelationshipDescription(name: name, destination: destination, inverse: inverse,
-                                              deleteRule: deleteRule, isOptional: optional))
-    }
-
-    /// A to-many relationship: `.toMany("items", "Item", inverse: "group", ordered: true, deleteRule: .cascade)`.
-    public static func toMany(_ name: String, _ destination: String, inverse: String?, ordered: Bool = false,
-                              deleteRule: DeleteRule = .nullify, optional: Bool = true,
-                              minCount: Int = 0, maxCount: Int = 0) -> PropertyDescription {
-        .relationship(RelationshipDescription(name: name, destination: destination, inverse: inverse, toMany: true,
-                                              ordered: ordered, deleteRule: deleteRule, isOptional: optional,
-                                              minCount: minCount, maxCount: maxCount))
-    }
+/// A property as the kind it is: what the engine switches on.
+enum PropertyRole {
+    case attribute(AttributeDescription)
+    case relationship(RelationshipDescription)
 }

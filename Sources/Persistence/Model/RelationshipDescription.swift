@@ -1,55 +1,200 @@
-/// What happens to related objects when an object is deleted.
-public enum DeleteRule: String, Sendable, Hashable {
-    /// Related objects stay; their link back to the deleted object is cleared.
-    case nullify
-    /// Related objects are deleted too.
-    case cascade
-    /// The delete fails validation (code 1600) while any related object remains.
-    case deny
+import Foundation
+
+/// What happens to related objects when an object is deleted: Core Data's `NSDeleteRule`, with its spellings.
+public enum DeleteRule: UInt, Sendable, Hashable {
     /// Nothing is done: related objects keep pointing at the deleted object (you must tidy up yourself).
-    case noAction
+    case noActionDeleteRule = 0
+    /// Related objects stay; their link back to the deleted object is cleared. The rule of a new relationship.
+    case nullifyDeleteRule = 1
+    /// Related objects are deleted too.
+    case cascadeDeleteRule = 2
+    /// The delete fails validation (code 1600) while any related object remains.
+    case denyDeleteRule = 3
+
+    /// The rule's name in messages and descriptions: `nullify`, `cascade`, `deny`, `noAction`.
+    var name: String {
+        switch self {
+        case .noActionDeleteRule: "noAction"
+        case .nullifyDeleteRule: "nullify"
+        case .cascadeDeleteRule: "cascade"
+        case .denyDeleteRule: "deny"
+        }
+    }
 }
 
-/// One relationship of an entity: its destination, to-one or to-many (optionally ordered), its inverse,
-/// and its delete rule.
-public final class RelationshipDescription: @unchecked Sendable, CustomStringConvertible {
-    /// The relationship's name: its key, and the name of a `@Managed` property that reads it.
-    public let name: String
-    /// The name of the entity the relationship points at.
-    public let destinationEntityName: String
+/// Persistence's short spellings of the delete rules, for the shorthand model builder
+/// (`.toMany("items", "Item", inverse: "group", deleteRule: .cascade)`), in the `ModelBuilding` SPI group.
+extension DeleteRule {
+    /// ``nullifyDeleteRule``.
+    @_spi(ModelBuilding) public static let nullify = DeleteRule.nullifyDeleteRule
+    /// ``cascadeDeleteRule``.
+    @_spi(ModelBuilding) public static let cascade = DeleteRule.cascadeDeleteRule
+    /// ``denyDeleteRule``.
+    @_spi(ModelBuilding) public static let deny = DeleteRule.denyDeleteRule
+    /// ``noActionDeleteRule``.
+    @_spi(ModelBuilding) public static let noAction = DeleteRule.noActionDeleteRule
+}
+
+/// One relationship of an entity, Core Data's `NSRelationshipDescription`: its destination, how many objects it
+/// holds, whether it keeps them in order, its inverse, and its delete rule.
+///
+/// ```swift
+/// let steps = RelationshipDescription()
+/// steps.name = "steps"
+/// steps.destinationEntity = step
+/// steps.inverseRelationship = recipeOfStep    // and recipeOfStep.inverseRelationship = steps
+/// steps.maxCount = 0                          // to-many, no limit; 1 makes a to-one
+/// steps.isOrdered = true
+/// steps.deleteRule = .cascadeDeleteRule
+/// ```
+///
+/// As in Core Data, ``maxCount`` decides the kind: 1 makes a to-one relationship, anything else a to-many one
+/// (``isToMany``), and a new relationship's is 0 — so a relationship meant to be to-one must say `maxCount = 1`.
+public final class RelationshipDescription: PropertyDescription, @unchecked Sendable {
+    /// The name of the entity the relationship points at: ``destinationEntity``'s name, or the name the shorthand
+    /// builder was given (resolved when the model is made).
+    @exclusivity(unchecked) public private(set) var destinationEntityName: String
     /// The name of the relationship on the destination that points back; `nil` for none (discouraged, as in
     /// Core Data: without an inverse the graph can go stale).
-    public let inverseName: String?
-    /// A to-many relationship holds any number of objects; a to-one holds one or none.
-    public let isToMany: Bool
-    /// A to-many relationship that keeps its objects in order.
-    public let isOrdered: Bool
-    /// What deleting an object does to the objects this relationship holds.
-    public let deleteRule: DeleteRule
-    /// A non-optional to-one must point at an object when saved. A non-optional to-many may still be empty unless
-    /// ``minCount`` asks for more: its value, a set, is never nil (Apple documents no more; set a minimum of 1 to
-    /// require an object).
-    public let isOptional: Bool
+    @exclusivity(unchecked) public private(set) var inverseName: String?
+    /// A to-many relationship holds any number of objects; a to-one holds one or none. As in Core Data it follows
+    /// ``maxCount``: `false` exactly when the maximum is 1.
+    @exclusivity(unchecked) public private(set) var isToMany: Bool
+    @exclusivity(unchecked) private var storedIsOrdered: Bool
+    @exclusivity(unchecked) private var storedDeleteRule: DeleteRule
+    @exclusivity(unchecked) private var storedMinCount: Int
+    @exclusivity(unchecked) private var storedMaxCount: Int
+    @exclusivity(unchecked) private unowned(unsafe) var storedDestination: EntityDescription?
+    @exclusivity(unchecked) private unowned(unsafe) var storedInverse: RelationshipDescription?
+
+    /// A new relationship, as Core Data's `NSRelationshipDescription()` makes it: no name or destination yet,
+    /// optional, to-many without limits (``maxCount`` 0), unordered, no inverse, and the nullify delete rule.
+    public init() {
+        destinationEntityName = ""
+        isToMany = true
+        storedIsOrdered = false
+        storedDeleteRule = .nullifyDeleteRule
+        storedMinCount = 0
+        storedMaxCount = 0
+        super.init(isAttribute: false, name: "", isOptional: true, isTransient: false, versionHashModifier: nil,
+                   renamingIdentifier: nil)
+    }
+
+    /// A relationship with every field given at once, its destination and inverse by name: Persistence's
+    /// shorthand, in the `ModelBuilding` SPI group
+    /// (``PropertyDescription/toOne(_:_:inverse:deleteRule:optional:)`` and
+    /// ``PropertyDescription/toMany(_:_:inverse:ordered:deleteRule:optional:minCount:maxCount:)`` are the short way
+    /// to declare one in a model). A to-one's ``maxCount`` is 1, as Core Data keeps it, whatever `maxCount` says.
+    @_spi(ModelBuilding) public init(name: String, destination: String, inverse: String?, toMany: Bool = false,
+                                     ordered: Bool = false, deleteRule: DeleteRule = .nullifyDeleteRule,
+                                     isOptional: Bool = true, minCount: Int = 0, maxCount: Int = 0,
+                                     versionHashModifier: String? = nil, renamingIdentifier: String? = nil) {
+        destinationEntityName = destination
+        inverseName = inverse
+        isToMany = toMany
+        storedIsOrdered = ordered
+        storedDeleteRule = deleteRule
+        storedMinCount = toMany ? minCount : (isOptional ? 0 : 1)
+        storedMaxCount = toMany ? maxCount : 1
+        super.init(isAttribute: false, name: name, isOptional: isOptional, isTransient: false,
+                   versionHashModifier: versionHashModifier, renamingIdentifier: renamingIdentifier)
+    }
+
+    /// The entity the relationship points at. Set it before the model is used; a destination that is not one of
+    /// the model's entities makes the model fail when it is used.
+    public unowned(unsafe) var destinationEntity: EntityDescription! {
+        get { storedDestination }
+        set {
+            guard mayChange("destinationEntity") else { return }
+            storedDestination = newValue
+            destinationEntityName = newValue?.entityName ?? ""
+            didChange()
+        }
+    }
+
+    /// The relationship on the destination that points back, if any. Core Data wants both ends to name each other:
+    /// set it on both. Persistence refuses a model where one end names the other and the other names another or
+    /// none (Core Data documents no check).
+    public unowned(unsafe) var inverseRelationship: RelationshipDescription? {
+        get { storedInverse }
+        set {
+            guard mayChange("inverseRelationship") else { return }
+            storedInverse = newValue
+            inverseName = newValue?.name
+            didChange()
+        }
+    }
+
+    /// A to-many relationship that keeps its objects in order (Core Data hands it over as an `NSOrderedSet`). A
+    /// to-one cannot be ordered, and two ends of a pair cannot both be.
+    public var isOrdered: Bool {
+        get { storedIsOrdered }
+        set {
+            guard mayChange("isOrdered") else { return }
+            storedIsOrdered = newValue
+            didChange()
+        }
+    }
+
+    /// What deleting an object does to the objects this relationship holds (see ``DeleteRule``).
+    public var deleteRule: DeleteRule {
+        get { storedDeleteRule }
+        set {
+            guard mayChange("deleteRule") else { return }
+            storedDeleteRule = newValue
+            didChange()
+        }
+    }
+
     /// For a to-many: the fewest objects allowed at save (0 means no limit). As Apple documents, it applies only
-    /// when the relationship holds something: an optional relationship may be empty whatever its minimum.
-    public let minCount: Int
-    /// For a to-many: the most objects allowed at save (0 means no limit).
-    public let maxCount: Int
-    /// Core Data's `versionHashModifier`: any text, counted in ``versionHash`` (see
-    /// ``AttributeDescription/versionHashModifier``).
-    public let versionHashModifier: String?
-    /// The relationship's name in the model version a store was written with, when it has been renamed since
-    /// (Xcode's "Renaming ID"); lightweight migration keeps its links under the new name.
-    public let renamingIdentifier: String?
-    /// Core Data's version hash of the relationship: SHA-256 of the name, `isOptional`, `isTransient` (always false
-    /// here), the destination entity's name, the inverse's name, the minimum and maximum counts (a to-one counts
-    /// as at most 1, as Core Data stores it) and ``versionHashModifier``, as Apple documents for
+    /// when the relationship holds something: an optional relationship may be empty whatever its minimum. A
+    /// non-optional to-many may still be empty unless the minimum asks for more: its value, a set, is never nil.
+    public var minCount: Int {
+        get { storedMinCount }
+        set {
+            guard mayChange("minCount") else { return }
+            storedMinCount = newValue
+            didChange()
+        }
+    }
+
+    /// The most objects the relationship may hold: 1 makes it a to-one relationship; more, a to-many one with
+    /// that limit at save; 0 (a new relationship's), a to-many one without limit.
+    public var maxCount: Int {
+        get { storedMaxCount }
+        set {
+            guard mayChange("maxCount") else { return }
+            storedMaxCount = newValue
+            isToMany = newValue != 1
+            didChange()
+        }
+    }
+
+    /// The destination's and inverse's names, from the objects they were set to (the entity may have been named
+    /// after it was set as the destination); called when the model is checked.
+    func resolveNames() {
+        if let storedDestination { destinationEntityName = storedDestination.entityName }
+        if let storedInverse { inverseName = storedInverse.name }
+    }
+
+    /// Links the relationship to what its names resolve to; called when the model is checked.
+    func link(destination: EntityDescription, inverse: RelationshipDescription?) {
+        storedDestination = destination
+        storedInverse = inverse
+    }
+
+    /// `true` when ``destinationEntity`` was set to an object (not only named).
+    var hasDestinationObject: Bool { storedDestination != nil }
+
+    /// Core Data's version hash of the relationship: SHA-256 of the name, `isOptional`, `isTransient`, the
+    /// destination entity's name, the inverse's name, the minimum and maximum counts (a to-one counts as at most 1,
+    /// as Core Data stores it) and ``versionHashModifier``, as Apple documents for
     /// `NSRelationshipDescription.versionHash`. Whether an ordered to-many counts as another version is
     /// undocumented; it does here, since the store keeps its order. The delete rule does not count. The bytes are
     /// not Core Data's, only built from the same fields.
-    public var versionHash: Data {
+    var relationshipVersionHash: Data {
         var hasher = PropertyDescription.hasher(kind: "relationship", name: name, isOptional: isOptional,
-                                                isTransient: false, modifier: versionHashModifier)
+                                                isTransient: isTransient, modifier: versionHashModifier)
         hasher.update(field: destinationEntityName)
         hasher.update(field: inverseName ?? "")
         hasher.update(field: String(isToMany ? minCount : (isOptional ? 0 : 1)))
@@ -58,42 +203,9 @@ public final class RelationshipDescription: @unchecked Sendable, CustomStringCon
         return hasher.finalize()
     }
 
-    // Set once by ManagedObjectModel while it resolves names; never changed afterwards.
-    /// The entity the relationship points at (set when the model is made).
-    public internal(set) unowned(unsafe) var destinationEntity: EntityDescription!
-    /// The relationship on the destination that points back, if any (set when the model is made).
-    public internal(set) unowned(unsafe) var inverseRelationship: RelationshipDescription?
-
-    /// A relationship; ``PropertyDescription/toOne(_:_:inverse:deleteRule:optional:)`` and
-    /// ``PropertyDescription/toMany(_:_:inverse:ordered:deleteRule:optional:minCount:maxCount:)`` are the short way
-    /// to declare one in a model.
-    public init(name: String, destination: String, inverse: String?, toMany: Bool = false, ordered: Bool = false,
-                deleteRule: DeleteRule = .nullify, isOptional: Bool = true, minCount: Int = 0, maxCount: Int = 0,
-                versionHashModifier: String? = nil, renamingIdentifier: String? = nil) {
-        self.versionHashModifier = versionHashModifier
-        self.renamingIdentifier = renamingIdentifier
-        self.name = name
-        self.destinationEntityName = destination
-        self.inverseName = inverse
-        self.isToMany = toMany
-        self.isOrdered = ordered
-        self.deleteRule = deleteRule
-        self.isOptional = isOptional
-        self.minCount = minCount
-        self.maxCount = maxCount
-    }
-
-    /// This relationship with other identifiers (see ``PropertyDescription/renamed(from:)``).
-    func with(versionHashModifier: String?, renamingIdentifier: String?) -> RelationshipDescription {
-        RelationshipDescription(name: name, destination: destinationEntityName, inverse: inverseName, toMany: isToMany,
-                                ordered: isOrdered, deleteRule: deleteRule, isOptional: isOptional, minCount: minCount,
-                                maxCount: maxCount, versionHashModifier: versionHashModifier,
-                                renamingIdentifier: renamingIdentifier)
-    }
-
-    public var description: String {
+    var relationshipDescriptionText: String {
         let kind = isToMany ? (isOrdered ? "ordered to-many" : "to-many") : "to-one"
         return "\(name): \(kind) \(destinationEntityName)" + (inverseName.map { " (inverse \($0))" } ?? "")
-            + " delete: \(deleteRule.rawValue)"
+            + " delete: \(deleteRule.name)"
     }
 }

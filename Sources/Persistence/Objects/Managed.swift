@@ -141,7 +141,7 @@ extension EntityDescription {
                 throw PersistenceError(.coreData, "Invalid model: \(where_) is @Managed but entity \(entityName) has no property '\(declared.name)'. Its properties: \(properties.map(\.name).joined(separator: ", ")).", entityName: entityName, key: declared.name)
             }
             let property = properties[index]
-            switch (declared.kind, property) {
+            switch (declared.kind, property.role) {
             case (.attribute(let types), .attribute(let attribute)) where types.contains(attribute.attributeType):
                 break
             case (.toOne(let type), .relationship(let r)) where !r.isToMany && Self.holds(r, as: type):
@@ -179,7 +179,7 @@ extension EntityDescription {
 
 extension PropertyDescription {
     var kindDescription: String {
-        switch self {
+        switch role {
         case .attribute(let a): return "attribute of type \(a.attributeType.rawValue)"
         case .relationship(let r):
             return r.isToMany ? "\(r.isOrdered ? "ordered " : "")to-many relationship to \(r.destinationEntityName) (\(r.isOrdered ? "NSOrderedSet" : "Set<T>"))"

@@ -36,7 +36,7 @@ extension ManagedObject {
     /// The default validation of a deletion: no deny rule may still hold objects (1600).
     func validateDeleteRules() throws {
         var errors: [any Error] = []
-        for (index, relationship) in entity.relationshipAt.enumerated() where relationship?.deleteRule == .deny {
+        for (index, relationship) in entity.relationshipAt.enumerated() where relationship?.deleteRule == .denyDeleteRule {
             let blocking = relatedObjects(at: index).filter { !$0.deletedFlag }
             guard !blocking.isEmpty else { continue }
             errors.append(PersistenceError(

@@ -41,7 +41,7 @@ extension ManagedObject {
 
     static func emptySlots(of entity: EntityDescription) -> [PropertySlot] {
         entity.properties.map { property in
-            switch property {
+            switch property.role {
             case .attribute: .value(.null)
             case .relationship(let r): r.isToMany ? .toMany(RelatedObjects()) : .toOne(nil)
             }

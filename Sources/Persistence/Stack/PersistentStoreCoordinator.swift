@@ -13,9 +13,23 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// `NSPersistentStoreRemoteChangeNotificationPostOptionKey`.
     private(set) var remoteChangeWatcher: RemoteChangeWatcher?
 
+    /// Why the model could not be used (its checks failed when the coordinator froze it): every store this
+    /// coordinator is asked to add fails with it.
+    private let modelError: PersistenceError?
+
     /// A coordinator with no store yet (a container opens it; contexts set it as ``ManagedObjectContext/persistentStoreCoordinator``).
+    ///
+    /// The coordinator uses the model, as Core Data's does: the model is checked and frozen here (see
+    /// ``ManagedObjectModel``), and a change to it afterwards is a programming error. A model that fails its checks
+    /// makes every store the coordinator then adds fail with the error that names the problem.
     public init(managedObjectModel: ManagedObjectModel) {
         self.managedObjectModel = managedObjectModel
+        do {
+            try managedObjectModel.freeze()
+            modelError = nil
+        } catch {
+            modelError = error as? PersistenceError ?? PersistenceError(.coreData, "Invalid model: \(error)")
+        }
         LoadedModels.add(managedObjectModel)
     }
 
@@ -71,6 +85,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             guard let store else { return }
             throw PersistenceError(.persistentStoreInvalidType, "This coordinator already has a store (\(store.url.path)); Persistence supports one store per coordinator.", url: description.url)
         }
+        if let modelError { throw modelError }
         let url = try description.requiredURL()
         guard description.type == CoreDataStoreName.sqliteStoreType || description.type == CoreDataStoreName.inMemoryStoreType else {
             throw PersistenceError(.persistentStoreInvalidType, "Unsupported store type '\(description.type)': Persistence keeps stores in SQLite (NSSQLiteStoreType), or in memory (NSInMemoryStoreType).", url: description.url)

@@ -48,7 +48,7 @@ final class PackedRowLayout: Sendable {
                 case .boolean: cellKind = .bool
                 case .date: cellKind = .date
                 case .string: cellKind = .string
-                case .binaryData, .transformable: cellKind = .data
+                case .binaryData, .transformable, .undefined: cellKind = .data
                 case .uuid: cellKind = .uuid
                 case .uri: cellKind = .uri
                 case .decimal: cellKind = .decimal

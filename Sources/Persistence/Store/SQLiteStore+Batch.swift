@@ -116,7 +116,7 @@ extension SQLiteStore {
                 gathered.formUnion(frontier)
                 var next: Set<Int> = []
                 for (entity, index, relationship) in relationships(of: frontier.sorted().map { model.entities[$0] })
-                where relationship.deleteRule == .cascade {
+                where relationship.deleteRule == .cascadeDeleteRule {
                     if !plan.returnsKeys, relationship.destinationEntity !== plan.entity,
                        let direct = graph.directCascadeSQL(relationship, of: entity) {
                         directDeletes.append(direct)
@@ -133,7 +133,7 @@ extension SQLiteStore {
             let roots = gathered.sorted().map { model.entities[$0] }
 
             // Deny: refuse before anything changes.
-            for (entity, index, relationship) in relationships(of: roots) where relationship.deleteRule == .deny {
+            for (entity, index, relationship) in relationships(of: roots) where relationship.deleteRule == .denyDeleteRule {
                 guard let deny = graph.denySQL(relationship, at: index, of: entity) else { continue }
                 let blocked = try connection.query(deny)
                 guard let first = blocked.first, case .integer(let key) = first[0], case .integer(let number) = first[1],
@@ -148,7 +148,7 @@ extension SQLiteStore {
             }
 
             // Nullify: clear what the rows that stay hold of the rows that go.
-            for (entity, index, relationship) in relationships(of: roots) where relationship.deleteRule == .nullify {
+            for (entity, index, relationship) in relationships(of: roots) where relationship.deleteRule == .nullifyDeleteRule {
                 guard let nullify = graph.nullifySQL(relationship, at: index, of: entity) else { continue }
                 try connection.run(nullify)
             }
@@ -188,7 +188,7 @@ extension SQLiteStore {
     func executeBatchInsert(_ plan: BatchInsertPlan) throws -> (count: Int, objectIDs: [ManagedObjectID]?) {
         guard !plan.rows.isEmpty else { return (0, plan.returnsKeys ? [] : nil) }
         let place = "Batch insert into \(plan.entity.entityName)"
-            + (plan.upserts || plan.entity.uniquenessConstraints.isEmpty ? ""
+            + (plan.upserts || plan.entity.uniquenessConstraintKeys.isEmpty ? ""
                 : " under merge policy \(plan.mergePolicyName) (only mergeByPropertyObjectTrump makes a clash an update)")
         return try inBatchTransaction(place) {
             var next = try allocatePrimaryKeys(for: plan.entity, count: plan.rows.count)

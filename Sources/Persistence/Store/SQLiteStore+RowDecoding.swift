@@ -96,7 +96,7 @@ extension SQLiteStore {
                         let cell = layoutCells[index]
                         if hasTransients, let attribute = entity.attributeAt[index], attribute.isTransient {
                             // No column: an object read from the store starts with the default.
-                            guard place(attribute.defaultValue, at: index, cell: cell) else { return false }
+                            guard place(attribute.persistentDefaultValue, at: index, cell: cell) else { return false }
                             continue
                         }
                         let value: UInt64

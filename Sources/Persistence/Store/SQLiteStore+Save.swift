@@ -84,7 +84,7 @@ extension SQLiteStore {
         for probe in request.probes {
             let entity = probe.entity
             let table = schema[entity]
-            for (number, constraint) in entity.uniquenessConstraints.enumerated() {
+            for (number, constraint) in entity.uniquenessConstraintKeys.enumerated() {
                 guard let values = probe.values[number] else { continue }
                 guard let stored = try rowsMatching(schema[entity.constraintOwner(number)],
                                                     columns: constraint.map { table.column(forKey: $0)! },
@@ -102,7 +102,7 @@ extension SQLiteStore {
     func objectIDsClashing(with entity: EntityDescription, constraint number: Int, values: [SQLiteValue],
                            excluding: Int64?) throws -> [ManagedObjectID] {
         let table = schema[entity]
-        let constraint = entity.uniquenessConstraints[number]
+        let constraint = entity.uniquenessConstraintKeys[number]
         return try rowsMatching(schema[entity.constraintOwner(number)], columns: constraint.map { table.column(forKey: $0)! },
                                 values: values, excluding: excluding)
             .map { objectID(of: $0.entity, primaryKey: $0.primaryKey) }

@@ -72,7 +72,7 @@ struct StoreSchema {
             // A subentity's constraints hold among its own family only; the root's hold across the whole table.
             let rows = entity.superentity == nil ? "" : " WHERE " + table.familyCondition(alias: nil)!
             let prefix = EntityTable.tableName(entity)
-            for (number, constraint) in entity.uniquenessConstraints.dropFirst(entity.inheritedConstraintCount).enumerated() {
+            for (number, constraint) in entity.uniquenessConstraintKeys.dropFirst(entity.inheritedConstraintCount).enumerated() {
                 let columns = constraint.map { table.column(forKey: $0)! }
                 statements.append("CREATE UNIQUE INDEX \(prefix)_UNIQUE_\(number) ON \(table.name) (\(columns.joined(separator: ", ")))" + rows)
             }
@@ -141,7 +141,7 @@ final class EntityTable {
             return candidate
         }
         for (index, property) in entity.properties.enumerated().dropFirst(entity.inheritedPropertyCount) {
-            switch property {
+            switch property.role {
             case .attribute(let a):
                 // A transient attribute lives in memory only: no column, and no name taken from its siblings.
                 columns.append(a.isTransient ? nil : column(for: a.name))

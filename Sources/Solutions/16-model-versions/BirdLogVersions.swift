@@ -1,6 +1,6 @@
 import Foundation
 import KataSupport
-import Persistence
+@_spi(ModelBuilding) import Persistence
 
 /// The versions of the bird log's model that came after the first release (``BirdLogVersion1``). Each is a model of
 /// its own, and each stays as it shipped: a change is a new version.

@@ -15,7 +15,8 @@ import XCTest
 /// - A malformed `FetchPredicate(format:)` or a predicate that cannot be evaluated, which stops an app (as Core Data
 ///   raises), fails the kata with the error's message instead (``PredicateErrorLog``); so does nil read through a
 ///   non-optional `@Managed` property such as a `Date`, which Persistence stops for as a device may (``NilReadLog``),
-///   and a mistake Core Data raises for at the call that no save threw (``MisuseLog``).
+///   a mistake Core Data raises for at the call that no save threw (``MisuseLog``), and a change to a model a
+///   coordinator already uses.
 /// - A watchdog ends the run with a message if a kata hangs (a deadlock between two queues), because a hung
 ///   test would hide every result after it.
 ///
@@ -78,6 +79,8 @@ class KataCase: XCTestCase {
     private static let nilReads = NilReadLog()
     /// Mistakes a context recorded and no save threw, not yet turned into a failure.
     private static let misuses = MisuseLog()
+    /// Changes to a model already in use, which Core Data raises for ("Can't modify an immutable model").
+    private static let modelChanges = ReportLog<PersistenceError>()
 
     override func setUpWithError() throws {
         try super.setUpWithError()
@@ -96,6 +99,9 @@ class KataCase: XCTestCase {
         let misuses = Self.misuses
         ManagedObjectContext.unthrownMisuseHandler = { error in misuses.append(error) }
         _ = misuses.take()
+        let modelChanges = Self.modelChanges
+        ManagedObjectModel.programmingErrorHandling = .report { error in modelChanges.append(error) }
+        _ = modelChanges.take()
         container = try Self.makeInMemoryContainer(model: try Self.makeModel())
         startWatchdog()
     }
@@ -115,6 +121,7 @@ class KataCase: XCTestCase {
         // behaviour: a predicate's programming error stops the program.
         FetchPredicate.programmingErrorHandling = .stop
         ManagedObject.nilReadHandling = .stop
+        ManagedObjectModel.programmingErrorHandling = .stop
         try super.tearDownWithError()
     }
 
@@ -233,6 +240,11 @@ class KataCase: XCTestCase {
         if !reads.isEmpty { problems.append(NilReadLog.message(for: reads, inRussian: inRussian)) }
         let misuses = misuses.take()
         if !misuses.isEmpty { problems.append(MisuseLog.message(for: misuses, inRussian: inRussian)) }
+        if let change = modelChanges.take().first {
+            problems.append(inRussian
+                ? "модель изменена после того, как её начал использовать координатор; Core Data здесь останавливает приложение: \(change.message)"
+                : "the model was changed after a coordinator began to use it, where Core Data stops the app: \(change.message)")
+        }
         return problems
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(TestHarness) import Persistence
+@_spi(ModelBuilding) @_spi(TestHarness) import Persistence
 
 /// A model for batch requests: every delete rule on every kind of relationship (to-one keys, ordered children,
 /// join tables, a self-reference), cascades two levels deep, and an entity with two uniqueness constraints.

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(TestHarness) import Persistence
+@_spi(ModelBuilding) @_spi(TestHarness) import Persistence
 import XCTest
 
 // What the fetched results controller tests share: a shop's gadgets (sections by shelf, sorted by shelf, rank and a

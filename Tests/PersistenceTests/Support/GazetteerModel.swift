@@ -1,4 +1,4 @@
-@_spi(TestHarness) import Persistence
+@_spi(ModelBuilding) @_spi(TestHarness) import Persistence
 
 /// Region ← Country, Region ← Province (siblings, each with its own `population`: ZPOPULATION and ZPOPULATION1).
 ///

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(TestHarness) import Persistence
+@_spi(ModelBuilding) @_spi(TestHarness) import Persistence
 import XCTest
 
 /// Folder (unique by name) ─notes→ Note (cascade), and Checklist, a subentity of Note, for the persistent history tests. A note's

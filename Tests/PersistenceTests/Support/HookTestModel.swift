@@ -1,5 +1,5 @@
 import Foundation
-@_spi(TestHarness) import Persistence
+@_spi(ModelBuilding) @_spi(TestHarness) import Persistence
 
 /// A model for the `ManagedObject` hooks apps override: countries and their moods, each mood with its entries.
 ///

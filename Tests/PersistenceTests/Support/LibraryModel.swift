@@ -1,5 +1,5 @@
 import Foundation
-@_spi(TestHarness) import Persistence
+@_spi(ModelBuilding) @_spi(TestHarness) import Persistence
 
 // A library shelf of media: an abstract entity with subentities, one of them with a subentity of its own.
 //

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(TestHarness) import Persistence
+@_spi(ModelBuilding) @_spi(TestHarness) import Persistence
 
 // Sketches whose on-screen state lives in memory only: transient attributes on a parent, on a subentity and on an
 // entity outside any hierarchy.

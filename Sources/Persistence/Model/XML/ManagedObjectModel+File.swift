@@ -19,7 +19,7 @@ extension ManagedObjectModel {
     /// version or attribute type, a relationship to a missing entity or a missing inverse, and features this
     /// library does not support yet (transient relationships, derived attributes, validation rules, fetched
     /// properties) are all reported rather than loaded half-way (134060 for model problems). Transient attributes
-    /// (`transient="YES"`) load as ``AttributeDescription/isTransient``; a transformable attribute whose
+    /// (`transient="YES"`) load as ``PropertyDescription/isTransient``; a transformable attribute whose
     /// Transformer field is empty loads with Core Data's default transformer, and ``warnings`` says so.
     ///
     /// Persistence's stand-in for what Core Data needs no API for: on Apple platforms Xcode compiles the model and

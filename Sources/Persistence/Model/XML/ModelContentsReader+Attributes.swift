@@ -80,7 +80,7 @@ extension ModelContentsReader {
             }
         case .uuid: value = UUID(uuidString: text).map(PersistentValue.uuid)
         case .uri: value = URL(string: text).map(PersistentValue.uri)
-        case .date, .binaryData, .transformable: value = nil
+        case .date, .binaryData, .transformable, .undefined: value = nil
         }
         guard let value else {
             throw fail("its default value '\(text)' is not a valid \(element["attributeType"] ?? type.rawValue) value.")

@@ -151,13 +151,13 @@ struct ModelContentsReader {
             case "attribute":
                 let attribute = try readAttribute(child, entity: name)
                 result.lines["\(name).\(attribute.name)"] = child.line
-                properties.append(.attribute(attribute))
+                properties.append(attribute)
                 // Xcode before 9 marked single-attribute indexes on the attribute itself.
                 if child.flag("indexed") { indexes.append(FetchIndexDescription(name: "\(attribute.name)Index", properties: [attribute.name])) }
             case "relationship":
                 let relationship = try readRelationship(child, entity: name)
                 result.lines["\(name).\(relationship.name)"] = child.line
-                properties.append(.relationship(relationship))
+                properties.append(relationship)
             case "fetchedProperty":
                 throw invalid("\(at) has the fetched property '\(child["name"] ?? "?")'. Fetched properties are not supported yet; fetch with a FetchRequest instead.", line: child.line, entity: name, key: child["name"])
             case "uniquenessConstraints":
@@ -210,7 +210,7 @@ struct ModelContentsReader {
     // MARK: - Relationships
 
     private static let deleteRules: [String: DeleteRule] = [
-        "Nullify": .nullify, "Cascade": .cascade, "Deny": .deny, "No Action": .noAction,
+        "Nullify": .nullifyDeleteRule, "Cascade": .cascadeDeleteRule, "Deny": .denyDeleteRule, "No Action": .noActionDeleteRule,
     ]
 
     private func readRelationship(_ element: ModelFileElement, entity: String) throws -> RelationshipDescription {
@@ -235,7 +235,7 @@ struct ModelContentsReader {
             }
             rule = known
         } else {
-            rule = .nullify  // Core Data's default.
+            rule = .nullifyDeleteRule  // Core Data's default.
         }
         func count(_ attribute: String) throws -> Int {
             guard let text = element[attribute] else { return 0 }
