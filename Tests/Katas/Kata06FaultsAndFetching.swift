@@ -218,7 +218,7 @@ final class Kata06FaultsAndFetching: KataCase {
                 let state = gone.isFault ? "is a fault"
                     : "reads as \(gone.isDeleted ? "deleted" : "saved"), station \"\(gone.station)\", \(gone.celsius) °C"
                 try expect(false, "reading(with:) returned an object for a reading that was deleted from the store "
-                    + "(it \(state)). An object made from an ID without looking at the store is a fault that only "
+                    + "(it \(state)). object(with:) takes the row's existence on trust: the fault it may return only "
                     + "fails later, when it fires and finds no row. Use the lookup that reads the store and throws "
                     + "when the row is gone — and return nil then.")
             }
