@@ -239,18 +239,17 @@ print("   (c) Source 003's \"complex\" stack: a background child of the view con
 // region: child-save
 let child = ManagedObjectContext(.privateQueue)
 child.parent = viewContext
-let outtakes = try child.performAndWait {
+let outtakesID = try child.performAndWait {
     let episode = Episode(context: child)
     episode.title = "Outtakes"
     try child.save()                           // into the view context, not the store
-    return episode
+    return episode.objectID                    // the ID leaves the block, never the object
 }
 print("   after the child's save: main context has changes: \(viewContext.hasChanges), store has \(try storeCount()) episodes")
 try viewContext.save()                         // the disk write, on the main queue
 print("   after the main context's save: store has \(try storeCount()) episodes")
 // endregion: child-save
 // region: child-ids
-let outtakesID = child.performAndWait { outtakes.objectID }
 let foundByChildID = reader.performAndWait { (try? reader.existingObject(with: outtakesID)) != nil }
 print("   the child's Outtakes: temporary ID \(outtakesID.isTemporaryID), found by it in another context: \(foundByChildID)")
 let bloopersID = try child.performAndWait {
