@@ -42,6 +42,33 @@ public final class PersistentHistoryChange: @unchecked Sendable, CustomStringCon
         }
     }
 
+    /// The entity of changes, for a fetch request that narrows a history request to some changes
+    /// (``PersistentHistoryChangeRequest/fetchRequest``): its attributes are `changedEntity` (compared with an
+    /// ``EntityDescription``), `changedObjectID` (compared with a ``ManagedObjectID``), `changedID` (the object's key
+    /// in its table) and `changeType` (a ``PersistentHistoryChangeType`` raw value). Apple lists no keys; a change's
+    /// transaction, tombstone and updated properties are not among these.
+    public static var entityDescription: EntityDescription? { PersistentHistoryModel.changeEntity }
+
+    /// The entity of changes (``entityDescription``); every context's is the same. Apple's sessions make a change
+    /// request from it:
+    ///
+    /// ```swift
+    /// let changes = FetchRequest<any FetchRequestResult>()
+    /// changes.entity = PersistentHistoryChange.entityDescription(with: context)
+    /// changes.predicate = FetchPredicate(format: "changedEntity == %@", Expense.entity())
+    /// request.fetchRequest = changes
+    /// ```
+    public static func entityDescription(with context: ManagedObjectContext) -> EntityDescription? { entityDescription }
+
+    /// A new fetch request on the change entity (``entityDescription``). Typed as Core Data's: optional, and of
+    /// `any FetchRequestResult` (run it through a history request, not a context's `fetch(_:)`); it is never `nil`
+    /// here.
+    public static var fetchRequest: FetchRequest<any FetchRequestResult>? {
+        let request = FetchRequest<any FetchRequestResult>()
+        request.entity = PersistentHistoryModel.changeEntity
+        return request
+    }
+
     /// Links the change to its transaction, once, when the transaction is made.
     func attach(to transaction: PersistentHistoryTransaction) {
         self.transaction = transaction

@@ -39,8 +39,33 @@ public final class PersistentHistoryChangeRequest: PersistentStoreRequest, Custo
     /// The token the request reads after, or purges before; `nil` for a request made from a date or a fetch request,
     /// and for a request of the whole history.
     public let token: PersistentHistoryToken?
-    /// The fetch request on the transaction entity that selects the history to read, for a request made with
-    /// ``fetchHistory(withFetch:)``.
+    /// A fetch request that narrows what a fetch of history reads (Core Data's, settable since iOS 13): the one
+    /// ``fetchHistory(withFetch:)`` was made with, or one set on a request made from a token, a date or a
+    /// transaction, whose bound then holds as well.
+    ///
+    /// - On the transaction entity (``PersistentHistoryTransaction/fetchRequest``): the transactions its predicate
+    ///   matches, each with all its changes, in its sort order, within its limit and offset. Its keys are `author`,
+    ///   `bundleID`, `contextName`, `processID`, `timestamp`, `token` (compared with a token) and
+    ///   `transactionNumber`. Apple's sample code leaves the app's own transactions out this way:
+    ///
+    ///   ```swift
+    ///   let request = PersistentHistoryChangeRequest.fetchHistory(after: lastToken)
+    ///   let others = PersistentHistoryTransaction.fetchRequest!
+    ///   others.predicate = FetchPredicate(format: "%K != %@", "author", "app")
+    ///   request.fetchRequest = others
+    ///   ```
+    ///
+    /// - On the change entity (``PersistentHistoryChange/fetchRequest``, or a request on
+    ///   ``PersistentHistoryChange/entityDescription(with:)``): the changes its predicate matches, and the transactions
+    ///   that hold at least one, each with only those changes. Its keys are `changedEntity` (compared with an entity:
+    ///   that entity's objects, not its subentities'), `changedObjectID` (`==`, `!=` or `IN` object IDs), `changedID`
+    ///   (the object's key in its table) and `changeType` (a ``PersistentHistoryChangeType`` raw value); a change
+    ///   is matched as the history reports it, one per object and transaction. It takes no sort descriptors, limit
+    ///   or offset.
+    ///
+    /// The store runs the predicate in SQL. A key the entity does not have fails the request with 134060, as does a
+    /// fetch request on a purge. Apple documents neither the entities' keys nor how a change request narrows the
+    /// transactions; this follows what Core Data has been seen to do, and refuses what it has not.
     public var fetchRequest: FetchRequest<any FetchRequestResult>?
 
     /// ``PersistentStoreRequestType/historyChangeRequestType``.
@@ -76,10 +101,9 @@ public final class PersistentHistoryChangeRequest: PersistentStoreRequest, Custo
         fetchHistory(after: transaction?.token)
     }
 
-    /// Reads the transactions `fetchRequest` matches: a request on the transaction entity
-    /// (``PersistentHistoryTransaction/fetchRequest``) whose predicate filters on `author`, `timestamp`,
-    /// `contextName`, `bundleID`, `processID` or `transactionNumber`, with its sort descriptors (by number by
-    /// default), limit and offset.
+    /// Reads the history `fetchRequest` selects (see ``fetchRequest``): a request on the transaction entity
+    /// (``PersistentHistoryTransaction/fetchRequest``), with its sort descriptors (by number by default), limit and
+    /// offset, or on the change entity (``PersistentHistoryChange/fetchRequest``).
     public static func fetchHistory(withFetch fetchRequest: FetchRequest<any FetchRequestResult>) -> PersistentHistoryChangeRequest {
         PersistentHistoryChangeRequest(.fetchMatching, fetchRequest: fetchRequest)
     }
@@ -105,20 +129,27 @@ public final class PersistentHistoryChangeRequest: PersistentStoreRequest, Custo
     /// What the request reads or deletes.
     public var description: String {
         switch operation {
-        case .fetchAfterToken: return "PersistentHistoryChangeRequest(fetch after \(token.map(String.init(describing:)) ?? "the start"))"
-        case .fetchAfterDate(let date): return "PersistentHistoryChangeRequest(fetch after \(date))"
+        case .fetchAfterToken:
+            return "PersistentHistoryChangeRequest(fetch after \(token.map(String.init(describing:)) ?? "the start")\(narrowing))"
+        case .fetchAfterDate(let date): return "PersistentHistoryChangeRequest(fetch after \(date)\(narrowing))"
         case .fetchMatching: return "PersistentHistoryChangeRequest(fetch \(fetchRequest.map(String.init(describing:)) ?? ""))"
         case .deleteBeforeToken: return "PersistentHistoryChangeRequest(delete before \(token.map(String.init(describing:)) ?? "the end"))"
         case .deleteBeforeDate(let date): return "PersistentHistoryChangeRequest(delete before \(date))"
         }
     }
 
+    /// The fetch request set on a request made from a token or a date, for ``description``.
+    private var narrowing: String {
+        fetchRequest.map { " matching \($0)" } ?? ""
+    }
+
     // MARK: - Planning
 
-    /// The request in the store's terms.
-    /// - Throws: error 134060 for a fetch request on another entity, or one whose predicate or sort
-    ///   the transaction entity cannot answer.
-    func storeQuery() throws -> StoreHistoryQuery {
+    /// The request in the store's terms, for the store whose tables `schema` describes (an entity compared with
+    /// `changedEntity` is known there by its number).
+    /// - Throws: error 134060 for a fetch request the history entities cannot answer (see ``fetchRequest``), for
+    ///   ``fetchHistory(withFetch:)`` left without one, and for a purge given one.
+    func storeQuery(schema: StoreSchema) throws -> StoreHistoryQuery {
         let selection: StoreHistoryQuery.Selection
         switch operation {
         case .fetchAfterToken:
@@ -126,11 +157,10 @@ public final class PersistentHistoryChangeRequest: PersistentStoreRequest, Custo
         case .fetchAfterDate(let date):
             selection = .afterDate(date)
         case .fetchMatching:
-            let entity = PersistentHistoryModel.transactionEntity
-            guard let fetchRequest, fetchRequest.entity === entity || fetchRequest.requestedEntityName == entity.entityName else {
-                throw PersistenceError(.coreData, "fetchHistory(withFetch:) takes a fetch request on the transaction entity (PersistentHistoryTransaction.fetchRequest), not one on \(fetchRequest?.requestedEntityName ?? "nothing").")
+            guard fetchRequest != nil else {
+                throw PersistenceError(.coreData, "fetchHistory(withFetch:) reads what its fetch request selects, and its fetchRequest was set to nil: set a fetch request on the transaction or change entity, or use fetchHistory(after:).")
             }
-            selection = .matching(try FetchQueryCompiler.query(for: fetchRequest, entity: entity, schema: PersistentHistoryModel.schema))
+            selection = .all
         case .deleteBeforeToken:
             selection = token.map { .beforeToken(storeIdentifier: $0.storeIdentifier, transactionNumber: $0.transactionNumber) } ?? .all
         case .deleteBeforeDate(let date):
@@ -141,8 +171,14 @@ public final class PersistentHistoryChangeRequest: PersistentStoreRequest, Custo
         case .deleteBeforeToken, .deleteBeforeDate: deletes = true
         case .fetchAfterToken, .fetchAfterDate, .fetchMatching: deletes = false
         }
+        // Apple documents the fetch request "when retrieving history" only: a purge that would honour it, or one
+        // that would ignore it, would both be guesses, so it is refused.
+        if deletes, fetchRequest != nil {
+            throw PersistenceError(.coreData, "A purge (deleteHistory(before:)) takes no fetch request: Core Data documents fetchRequest for reading history only. Set it to nil; nothing was deleted.")
+        }
+        let filter = try fetchRequest.map { try PersistentHistoryFilter.filter(for: $0, schema: schema) }
         // A purge reads nothing back: it answers with its status, or with how many transactions it deleted.
-        return StoreHistoryQuery(selection: selection, deletes: deletes,
+        return StoreHistoryQuery(selection: selection, filter: filter, deletes: deletes,
                                  readsTransactions: !deletes && (resultType == .transactionsOnly || resultType == .transactionsAndChanges),
                                  readsChanges: !deletes && [.transactionsAndChanges, .changesOnly, .objectIDs].contains(resultType),
                                  countsChanges: !deletes && resultType == .count)

@@ -76,3 +76,9 @@ public final class PersistentHistoryToken: NSObject, NSSecureCoding, @unchecked 
         super.init()
     }
 }
+
+/// A token passed to a predicate on the transaction entity (`token > %@`) stands for its transaction's number, as
+/// the transaction entity's `token` key does.
+extension PersistentHistoryToken: PredicateConstantConvertible {
+    var predicateConstant: PersistentValue { .integer(transactionNumber) }
+}

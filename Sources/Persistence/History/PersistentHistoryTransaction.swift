@@ -72,19 +72,23 @@ public final class PersistentHistoryTransaction: @unchecked Sendable, CustomStri
         ])
     }
 
-    /// The entity of transactions, for a fetch request that filters history: its attributes are `timestamp`,
-    /// `author`, `bundleID`, `contextName`, `processID` and `transactionNumber`.
+    /// The entity of transactions, for a fetch request that filters history
+    /// (``PersistentHistoryChangeRequest/fetchRequest``): its attributes are `timestamp`, `author`, `bundleID`,
+    /// `contextName`, `processID`, `token` (compared with a ``PersistentHistoryToken``) and `transactionNumber`.
     public static var entityDescription: EntityDescription? { PersistentHistoryModel.transactionEntity }
 
     /// The entity of transactions (``entityDescription``); every context's is the same.
     public static func entityDescription(with context: ManagedObjectContext) -> EntityDescription? { entityDescription }
 
-    /// A new fetch request on the transaction entity, for ``PersistentHistoryChangeRequest/fetchHistory(withFetch:)``:
+    /// A new fetch request on the transaction entity, to narrow a history request with
+    /// (``PersistentHistoryChangeRequest/fetchRequest``) or to make one from
+    /// (``PersistentHistoryChangeRequest/fetchHistory(withFetch:)``):
     ///
     /// ```swift
+    /// let request = PersistentHistoryChangeRequest.fetchHistory(after: lastToken)
     /// let fetch = PersistentHistoryTransaction.fetchRequest!
     /// fetch.predicate = FetchPredicate(format: "author != %@", "app")
-    /// let request = PersistentHistoryChangeRequest.fetchHistory(withFetch: fetch)
+    /// request.fetchRequest = fetch
     /// ```
     ///
     /// Typed as Core Data's: optional, and of `any FetchRequestResult` (run it through a history request, not a

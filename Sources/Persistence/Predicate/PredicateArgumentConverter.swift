@@ -5,7 +5,8 @@ import Foundation
 ///
 /// `%@` and variables accept: nil, `NSNull`, ``PersistentValue``, `String`, every integer type, `Double`, `Float`,
 /// `Bool`, `NSNumber`, `Date`, `UUID`, `URL`, `Data`, `Decimal`, ``ManagedObjectID``, any
-/// ``PredicateObjectConvertible`` (by its ID), and arrays or sets of those (one level, for `IN` and `BETWEEN`).
+/// ``PredicateObjectConvertible`` (by its ID), any ``PredicateConstantConvertible`` (by its constant), and arrays or
+/// sets of those (one level, for `IN` and `BETWEEN`).
 enum PredicateArgumentConverter {
     /// Why a value was refused; the caller adds which argument or variable it was.
     struct Failure: Error {
@@ -84,6 +85,8 @@ enum PredicateArgumentConverter {
             return .constant(stored)
         case let id as ManagedObjectID:
             return .object(id)
+        case let convertible as any PredicateConstantConvertible:
+            return .constant(convertible.predicateConstant)
         case let object as any PredicateObjectConvertible:
             guard let id = object.predicateObjectID else {
                 throw Failure(message: "\(typeName(object)) has no object ID, so it cannot stand for an object")

@@ -147,8 +147,11 @@ extension SQLiteStore {
         if case .beforeToken(let store, _) = query.selection, store != identifier {
             throw PersistenceError(.coreData, "The history token belongs to another store (\(store)); this store is \(identifier). Nothing was deleted.", url: url)
         }
-        let condition = try self.condition(for: query.selection)
+        let condition = self.condition(for: query.selection, on: "t0")
         guard query.deletes else { return try read(condition, query, history: history) }
+        guard query.filter == nil else {
+            throw PersistenceError(.coreData, "A purge takes no fetch request; nothing was deleted.", url: url)
+        }
         try checkWritable()
         return try connection.inTransaction {
             let answer = try read(condition, query, history: history)
@@ -193,36 +196,85 @@ extension SQLiteStore {
         }
     }
 
-    /// The `WHERE` condition on `ATRANSACTION t0` for `selection`, with its ordering and limits.
-    private func condition(for selection: StoreHistoryQuery.Selection)
-        throws -> (sql: String, arguments: [SQLiteValue], orderBy: String, limit: Int, offset: Int) {
+    /// The `WHERE` condition on the transactions table, as `alias`, for `selection`.
+    private func condition(for selection: StoreHistoryQuery.Selection, on alias: String) -> (sql: String, arguments: [SQLiteValue]) {
         switch selection {
-        case .all: return ("1", [], "t0.Z_PK", 0, 0)
-        case .afterToken(_, let number): return ("t0.Z_PK > ?", [.integer(number)], "t0.Z_PK", 0, 0)
-        case .afterDate(let date): return ("t0.ZTIMESTAMP > ?", [.real(date.timeIntervalSinceReferenceDate)], "t0.Z_PK", 0, 0)
-        case .beforeToken(_, let number): return ("t0.Z_PK < ?", [.integer(number)], "t0.Z_PK", 0, 0)
-        case .beforeDate(let date): return ("t0.ZTIMESTAMP < ?", [.real(date.timeIntervalSinceReferenceDate)], "t0.Z_PK", 0, 0)
-        case .matching(let query):
-            // The transaction entity's columns are ATRANSACTION's, but for its number, which is the key.
-            func columns(_ sql: String) -> String { sql.replacingOccurrences(of: "t0.ZTRANSACTIONNUMBER", with: "t0.Z_PK") }
-            return (query.whereClause.map(columns) ?? "1", query.arguments, query.orderBy.map(columns) ?? "t0.Z_PK",
-                    query.limit, query.offset)
+        case .all: return ("1", [])
+        case .afterToken(_, let number): return ("\(alias).Z_PK > ?", [.integer(number)])
+        case .afterDate(let date): return ("\(alias).ZTIMESTAMP > ?", [.real(date.timeIntervalSinceReferenceDate)])
+        case .beforeToken(_, let number): return ("\(alias).Z_PK < ?", [.integer(number)])
+        case .beforeDate(let date): return ("\(alias).ZTIMESTAMP < ?", [.real(date.timeIntervalSinceReferenceDate)])
         }
     }
 
-    private func read(_ condition: (sql: String, arguments: [SQLiteValue], orderBy: String, limit: Int, offset: Int),
+    /// `ATRANSACTION` under the transaction entity's column names (``PersistentHistoryModel``), for a filter compiled
+    /// against it: its number and its token are its key. A plain projection, which SQLite flattens into the query, so
+    /// the table's indexes still serve.
+    private static let transactionEntityTable = """
+        (SELECT Z_PK, ZTIMESTAMP, ZAUTHOR, ZBUNDLEID, ZCONTEXTNAME, ZPROCESSID, Z_PK AS ZTOKEN, Z_PK AS ZTRANSACTIONNUMBER \
+        FROM ATRANSACTION)
+        """
+
+    /// `ACHANGE` under the change entity's column names, one row per object and transaction as the reader folds
+    /// them (see `StoreHistoryAnswer.Change.folding(_:)`): a deletion is a deletion, else an insertion an insertion.
+    /// Only the transactions `selection` (on `s`) selects.
+    private static func changeEntityTable(where selection: String) -> String {
+        """
+        (SELECT ZTRANSACTIONID, ZENTITY AS ZCHANGEDENTITY, ZENTITYPK AS ZCHANGEDID, \
+        CASE WHEN MAX(ZCHANGETYPE) = 2 THEN 2 ELSE MIN(ZCHANGETYPE) END AS ZCHANGETYPE \
+        FROM ACHANGE WHERE ZTRANSACTIONID IN (SELECT s.Z_PK FROM ATRANSACTION s WHERE \(selection)) \
+        GROUP BY ZTRANSACTIONID, ZENTITY, ZENTITYPK)
+        """
+    }
+
+    /// The changes a change filter matches among the selected transactions', by transaction, entity and key.
+    private func matchingChanges(_ filter: StoreQuery, selection: StoreHistoryQuery.Selection) throws -> Set<ObjectInTransaction> {
+        let inner = condition(for: selection, on: "s")
+        let statement = try connection.prepare("""
+            SELECT t0.ZTRANSACTIONID, t0.ZCHANGEDENTITY, t0.ZCHANGEDID FROM \(Self.changeEntityTable(where: inner.sql)) t0 \
+            WHERE \(filter.whereClause ?? "1")
+            """)
+        try statement.bind(inner.arguments + filter.arguments)
+        var matching = Set<ObjectInTransaction>()
+        while try statement.step() {
+            matching.insert(ObjectInTransaction(transaction: statement.int64(at: 0), entityNumber: statement.int64(at: 1),
+                                                primaryKey: statement.int64(at: 2)))
+        }
+        return matching
+    }
+
+    private func read(_ condition: (sql: String, arguments: [SQLiteValue]),
                       _ query: StoreHistoryQuery, history: StoreHistory) throws -> StoreHistoryAnswer {
         var answer = StoreHistoryAnswer(storeIdentifier: identifier)
-        var sql = "SELECT t0.Z_PK, t0.ZTIMESTAMP, t0.ZAUTHOR, t0.ZBUNDLEID, t0.ZCONTEXTNAME, t0.ZPROCESSID FROM ATRANSACTION t0 WHERE \(condition.sql) ORDER BY \(condition.orderBy)"
+        var table = "ATRANSACTION"
+        var sql = condition.sql
         var arguments = condition.arguments
-        if condition.limit > 0 || condition.offset > 0 {
-            sql += " LIMIT ? OFFSET ?"
-            arguments += [.integer(condition.limit > 0 ? Int64(condition.limit) : -1), .integer(Int64(condition.offset))]
+        var orderBy = "t0.Z_PK"
+        var matching: Set<ObjectInTransaction>?
+        switch query.filter {
+        case .transactions(let filter)?:
+            table = Self.transactionEntityTable
+            if let clause = filter.whereClause { sql += " AND " + clause }
+            arguments += filter.arguments
+            orderBy = filter.orderBy ?? orderBy
+            if filter.limit > 0 || filter.offset > 0 {
+                orderBy += " LIMIT ? OFFSET ?"
+                arguments += [.integer(filter.limit > 0 ? Int64(filter.limit) : -1), .integer(Int64(filter.offset))]
+            }
+        case .changes(let filter)?:
+            matching = try matchingChanges(filter, selection: query.selection)
+        case nil:
+            break
         }
-        let statement = try connection.prepare(sql)
+        let statement = try connection.prepare("""
+            SELECT t0.Z_PK, t0.ZTIMESTAMP, t0.ZAUTHOR, t0.ZBUNDLEID, t0.ZCONTEXTNAME, t0.ZPROCESSID FROM \(table) t0 \
+            WHERE \(sql) ORDER BY \(orderBy)
+            """)
         try statement.bind(arguments)
+        let holding = matching.map { Set($0.map(\.transaction)) }
         while try statement.step() {
             let number = statement.int64(at: 0)
+            if let holding, !holding.contains(number) { continue }
             answer.numbers.append(number)
             guard query.readsTransactions else { continue }
             func text(_ column: Int32) -> String? { statement.isNull(at: column) ? nil : statement.text(at: column) }
@@ -231,12 +283,13 @@ extension SQLiteStore {
                                              processID: text(5) ?? ""))
         }
         guard let low = answer.numbers.min(), let high = answer.numbers.max() else { return answer }
-        if query.readsChanges {
-            answer.changes = try changes(of: Set(answer.numbers), from: low, through: high, history: history)
-            answer.changeCount = answer.changes.count
-        } else if query.countsChanges {
-            answer.changeCount = try changes(of: Set(answer.numbers), from: low, through: high, history: history).count
+        guard query.readsChanges || query.countsChanges else { return answer }
+        var changes = try changes(of: Set(answer.numbers), from: low, through: high, history: history)
+        if let matching {
+            changes.removeAll { !matching.contains(ObjectInTransaction($0, entityNumber: self.schema[$0.entity].number)) }
         }
+        if query.readsChanges { answer.changes = changes }
+        answer.changeCount = changes.count
         return answer
     }
 
@@ -286,7 +339,7 @@ extension SQLiteStore {
             let change = StoreHistoryAnswer.Change(id: statement.int64(at: 0), transactionNumber: transaction, kind: kind,
                                                    entity: entity, objectID: objectID(of: entity, primaryKey: statement.int64(at: 3)),
                                                    updatedProperties: updated, tombstone: tombstone)
-            let key = ObjectInTransaction(transaction: transaction, entity: entity.index, primaryKey: statement.int64(at: 3))
+            let key = ObjectInTransaction(transaction: transaction, entityNumber: statement.int64(at: 2), primaryKey: statement.int64(at: 3))
             if let place = places[key] {
                 changes[place] = changes[place].folding(change)
             } else {
@@ -300,7 +353,18 @@ extension SQLiteStore {
     /// An object within one transaction: the rows a transaction wrote for it fold into one change.
     private struct ObjectInTransaction: Hashable {
         let transaction: Int64
-        let entity: Int
+        /// The entity's `Z_ENT`.
+        let entityNumber: Int64
         let primaryKey: Int64
+
+        init(transaction: Int64, entityNumber: Int64, primaryKey: Int64) {
+            self.transaction = transaction
+            self.entityNumber = entityNumber
+            self.primaryKey = primaryKey
+        }
+
+        init(_ change: StoreHistoryAnswer.Change, entityNumber: Int64) {
+            self.init(transaction: change.transactionNumber, entityNumber: entityNumber, primaryKey: change.objectID.primaryKey ?? 0)
+        }
     }
 }
