@@ -1,5 +1,5 @@
 import Foundation
-@_spi(TestHarness) @testable import Persistence
+@_spi(ModelBuilding) @_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// A history request narrowed by a fetch request (`PersistentHistoryChangeRequest.fetchRequest`): on the transaction
@@ -151,7 +151,8 @@ final class PersistentHistoryFilterTests: PersistenceTestCase {
     }
 
     private func run(_ request: PersistentHistoryChangeRequest) throws -> PersistentHistoryResult {
-        let result = try view.performAndWait { try view.execute(request) }
+        // Through the public execute(_:), as app code calls it, which answers a PersistentStoreResult.
+        let result: PersistentStoreResult = try view.performAndWait { try view.execute(request as PersistentStoreRequest) }
         return try XCTUnwrap(result as? PersistentHistoryResult)
     }
 
@@ -294,7 +295,7 @@ final class PersistentHistoryFilterTests: PersistenceTestCase {
             let request = PersistentHistoryChangeRequest.fetchHistory(after: nil as PersistentHistoryToken?)
             request.resultType = .changesOnly
             request.fetchRequest = try changeFetch("changeType == %d", type.rawValue)
-            let result = try view.performAndWait { try view.execute(request) } as? PersistentHistoryResult
+            let result = try view.performAndWait { try view.execute(request as PersistentStoreRequest) } as? PersistentHistoryResult
             return try XCTUnwrap(result?.changes).map(ChangeRow.init)
         }
         let all = try view.history().flatMap { $0.changes ?? [] }
