@@ -19,9 +19,14 @@ import Foundation
 /// ```
 ///
 /// **Sections.** With a ``sectionNameKeyPath`` the objects are split into sections by that key path's value
-/// (see ``FetchedResultsSectionInfo/name``); without one there is a single section. The request must have sort
-/// descriptors, and with sections its first sort descriptor must order the objects as the section key does (the
-/// same key, or one that sorts the same way): ``performFetch()`` throws when a section's objects are not together.
+/// (see ``FetchedResultsSectionInfo/name``); without one there is a single section. The key path is read from each
+/// object as Core Data reads it, by key-value coding: an attribute, persisted or transient, through to-one
+/// relationships (`group.name`), or a key the model lacks that the object's class computes and answers in
+/// ``ManagedObject/value(forUndefinedKey:)`` (where a Swift class on Apple's platforms declares an `@objc`
+/// property). A nil value names the section `""`. The request must have sort descriptors, and with sections its
+/// first sort descriptor must order the objects as the section key does (the same key, or one that sorts the same
+/// way — a date, for sections named by the month computed from it): ``performFetch()`` throws when a section's
+/// objects are not together.
 ///
 /// **Tracking changes.** With a ``delegate``, the controller follows its context: every
 /// ``ManagedObjectContext/didChangeObjectsNotification`` — so changes made in the context once
@@ -158,7 +163,13 @@ open class FetchedResultsController<Result> {
     ///   together because the first sort descriptor does not order them as the section key path does (a sort that
     ///   disagrees but happens to keep every section together passes, as in Core Data); 134060 for a request whose
     ///   result type is not
-    ///   ``FetchRequestResultType/managedObjectResultType``; and whatever the fetch throws. After an error the
+    ///   ``FetchRequestResultType/managedObjectResultType``; 134060 naming the entity and the section name key
+    ///   path when a key of it is neither a property of the entity nor answered by its class in
+    ///   ``ManagedObject/value(forUndefinedKey:)`` — Core Data raises `NSUnknownKeyException` as it names the
+    ///   sections; Persistence throws before fetching when no object could answer the key, and otherwise at the
+    ///   first object that does not — and, stricter than Core Data, when the path goes through a to-many
+    ///   relationship or past an attribute (Persistence follows a key path through to-one relationships and
+    ///   answered objects only); and whatever the fetch throws. After an error the
     ///   controller has no results (``fetchedObjects`` and ``sections`` are nil), as in Core Data.
     public func performFetch() throws {
         if let erased, !isDelegateView { erased.fetchRequest.adoptSettings(of: fetchRequest) }

@@ -54,7 +54,7 @@ extension FetchedResultsTracker {
         for (id, object) in candidates {
             guard !gone.contains(id), !object.isDeleted, object.managedObjectContext === context,
                   settings.predicate?.evaluate(with: object) ?? true else { continue }
-            let name = sectionKeyPath.map { object.sectionName(forKeyPath: $0) } ?? ""
+            let name = sectionKeyPath.map { trackedSectionName(of: object, keyPath: $0) } ?? ""
             arrivals[name, default: []].append(Arrival(object: object, key: ordering.key(of: object)))
             sectionOfArrival[id] = name
         }

@@ -117,13 +117,19 @@ final class FetchedResultsTracker {
                                    "\(controllerName) tracks managed objects: its request's resultType must be .managedObjectResultType, not \(settings.resultType). (Core Data refuses dictionary results with change tracking; Persistence supports objects only.)",
                                    entityName: settings.entityName)
         }
+        let fetchedEntity = settings.entity ?? context.model?.entitiesByName[settings.entityName]
+        // Before the fetch: a key path no object can answer fails on an empty store too.
+        if let fetchedEntity {
+            try checkSectionKeyPath(for: fetchedEntity, includesSubentities: settings.includesSubentities)
+        }
         let objects = try fetch()
-        entity = settings.entity ?? context.model?.entitiesByName[settings.entityName]
+        entity = fetchedEntity
         replace(with: try sections(of: objects))
     }
 
     /// The objects split into sections by the section key path, in their order. Throws Core Data's 134060 when a
-    /// section's objects are not together — the request does not sort by the section key first.
+    /// section's objects are not together — the request does not sort by the section key first — and when an
+    /// object cannot answer the key path (see ``sectionName(of:keyPath:)``).
     private func sections(of objects: [ManagedObject]) throws -> [FetchedResultsSection] {
         guard let keyPath = sectionKeyPath else {
             return [FetchedResultsSection(name: "", indexTitle: nil, rows: objects)]
@@ -132,7 +138,7 @@ final class FetchedResultsTracker {
         var finished = Set<String>()
         var current: (name: String, start: Int)?
         for (index, object) in objects.enumerated() {
-            let name = object.sectionName(forKeyPath: keyPath)
+            let name = try sectionName(of: object, keyPath: keyPath)
             if let open = current {
                 if open.name == name { continue }
                 guard !finished.contains(name) else {

@@ -5,12 +5,26 @@ import Foundation
 extension ManagedObject {
     /// The value of `key`: attributes as Swift values (`String`, `Int` for every integer type, `Double`, `Float`,
     /// `Bool`, `Date`, `UUID`, `URL`, `Data`, `Decimal`), a to-one as its object, a to-many as a
-    /// `Set<ManagedObject>` (an ordered one as `[ManagedObject]`); `nil` for nil or an unknown key (where Core Data
-    /// raises `NSUnknownKeyException`).
+    /// `Set<ManagedObject>` (an ordered one as `[ManagedObject]`); `nil` for nil. A key that names none of the
+    /// entity's properties is handed to ``value(forUndefinedKey:)``, which a subclass overrides to answer keys it
+    /// computes; its default answers nil (where Core Data raises `NSUnknownKeyException`).
     public func value(forKey key: String) -> Any? {
         checkQueue(key)
-        guard let index = entity.propertyIndexByName[key] else { return nil }
+        guard let index = entity.propertyIndexByName[key] else { return value(forUndefinedKey: key) }
         return anyValue(at: index)
+    }
+
+    /// What the object answers for `key`, which names none of its entity's properties: `answered` is false when the
+    /// answer came from the default implementation of ``value(forUndefinedKey:)`` — no class along the way knew
+    /// the key — which Core Data raises for.
+    func answer(forUndefinedKey key: String) -> (answered: Bool, value: Any?) {
+        // A class that does not override the method has nothing to say: no need to ask.
+        guard ManagedObjectOverrides.overridesValueForUndefinedKey(type(of: self)) else { return (false, nil) }
+        let lookup = UndefinedKeyLookup()
+        let answer: Any? = UndefinedKeyLookup.$current.withValue(lookup) { () -> Any? in
+            self.value(forUndefinedKey: key)
+        }
+        return (!lookup.reachedDefault, answer)
     }
 
     func anyValue(at index: Int) -> Any? {

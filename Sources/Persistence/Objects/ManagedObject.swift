@@ -186,6 +186,26 @@ open class ManagedObject: CustomStringConvertible {
     /// passed, as this library has no undo manager.
     open func awake(fromSnapshotEvents flags: SnapshotEventType) {}
 
+    // MARK: - Keys the model does not have
+
+    /// The value of `key` when it names none of the entity's properties: ``value(forKey:)`` asks here, and so does
+    /// a ``FetchedResultsController`` naming sections by a key path. Override it to answer keys your class computes
+    /// from its properties — a section identifier made from a date, say — and call `super` for every other key.
+    ///
+    /// On Apple's platforms key-value coding finds such a key by name, through an `@objc` property or method of the
+    /// subclass, and calls this method (NSObject's) only when there is none. Swift on Linux cannot look a property
+    /// up by name, so here the override answers the key itself: `switch key { … }`. An override works the same way
+    /// in Core Data, which calls it for a key that neither the model nor an accessor provides.
+    ///
+    /// The default implementation answers nil. Core Data's raises `NSUnknownKeyException` ("the entity … is not key
+    /// value coding-compliant for the key …"). Here ``value(forKey:)`` answers nil, as it always has, while a
+    /// fetched results controller counts a key that reaches this default as a mistake and fails its
+    /// ``FetchedResultsController/performFetch()``, naming the entity and the key path.
+    open func value(forUndefinedKey key: String) -> Any? {
+        UndefinedKeyLookup.current?.reachedDefault = true
+        return nil
+    }
+
     // MARK: - Access and change notifications (see ManagedObject+PrimitiveValues.swift)
     //
     // These are for hand-written accessors, which call them around primitiveValue(forKey:) and
