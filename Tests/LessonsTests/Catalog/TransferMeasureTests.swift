@@ -76,7 +76,7 @@ enum TransferWorkbook {
                     public var objectIDs: [Int] = []
                 }
                 """,
-            "Sources/KataSupport/01-one/Entry.swift": "public struct Entry { public var code: String }\n",
+            "Sources/KataSupport/01-one/Entry.swift": "public struct Entry { public var code: String; public var title: String }\n",
             "Sources/Examples/01-one/main.swift": example,
             "Tests/Katas/Kata01One.swift": """
                 final class Kata01One: KataCase {
@@ -138,6 +138,8 @@ final class TransferMeasureTests: TemporaryFolderTestCase {
         // Names the workbook declares are renamed by a copy; the standard library's are not (`map`).
         XCTAssertEqual(normalized(#"let rows = entries.map { ["code": $0.code] }"#, measure),
                        normalized(#"let payload = items.map { ["id": $0.code] }"#, measure))
+        // A property the workbook declares is renamed too, where Core Data's are not.
+        XCTAssertEqual(normalized("entry.code = name", measure), normalized("deck.title = label", measure))
         XCTAssertEqual(normalized("x.count // 3", measure), "_ . count")
     }
 
