@@ -17,7 +17,7 @@ struct LessonsCommand: ParsableCommand {
         subcommands: [
             ListCommand.self, ShowCommand.self, RunCommand.self, CheckCommand.self, WatchCommand.self,
             HintCommand.self, ResetCommand.self, SolutionCommand.self, HTMLCommand.self, VerifyCommand.self,
-            LabCommand.self, DoctorCommand.self,
+            TransferCommand.self, LabCommand.self, DoctorCommand.self,
         ],
         defaultSubcommand: ListCommand.self
     )
@@ -34,7 +34,7 @@ struct LessonsCommand: ParsableCommand {
     /// Commands whose arguments name a lesson, then (for some) a kata.
     static let numberedArguments = [
         "show": ["lesson"], "run": ["lesson"], "hint": ["lesson"], "reset": ["lesson"], "solution": ["lesson"],
-        "verify": ["lesson"], "check": ["lesson", "kata"], "watch": ["lesson", "kata"],
+        "verify": ["lesson"], "transfer": ["lesson"], "check": ["lesson", "kata"], "watch": ["lesson", "kata"],
     ]
 
     /// `show -1` reads to the argument parser as an unknown option `-1` and then a missing lesson; say what

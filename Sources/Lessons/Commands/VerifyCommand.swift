@@ -11,7 +11,8 @@ struct VerifyCommand: ParsableCommand {
             solution mirrored file by file, decoys, hints), then runs the katas against the starters (each must \
             fail cleanly, naming lesson, file and function), the reference solutions (each must pass) and every \
             decoy (each must be caught), checks that every kata is failed by at least one decoy (unless the manifest \
-            exempts it with a reason), and runs each example. Lessons with nothing written yet are listed as \
+            exempts it with a reason), and runs each example. Katas whose lesson shows most of the answer are \
+            flagged (see `lessons transfer`); they fail the check only in lessons marked "transferReviewed". Lessons with nothing written yet are listed as \
             planned. One build serves all three: the package is built with LESSONS_KATA_SUBJECTS=all, which adds \
             the katas compiled against the solutions and against the decoys beside the learner's, in the usual \
             build folder; a learner's next `swift test` drops them again (a relink, not a rebuild). Logs are \
@@ -70,6 +71,7 @@ struct VerifyCommand: ParsableCommand {
         let planned = audits.filter { $0.state == .planned }.count
         var summary = "Summary: \(ready) of \(audits.count) lessons ready (\(planned) planned)"
         if let verification { summary += " · " + verification.summary }
+        summary += " · " + CatalogVerifier.transferSummary(audits)
         summary += " — verify " + (ok ? "passed" : "FAILED") + " in " + Self.duration(Date().timeIntervalSince(start))
         Console.print(TextStyle(bold: true, color: ok ? .green : .red).paint(summary, colors: colors) + "\n")
         if !ok { throw ExitCode.failure }

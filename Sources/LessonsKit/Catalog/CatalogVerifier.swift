@@ -9,7 +9,14 @@ public struct CatalogVerifier: Sendable {
 
     /// One audit per lesson, in the manifest's order.
     public func audits() -> [LessonAudit] {
-        catalog.lessons.map { LessonAudit($0, catalog: catalog) }
+        let transfer = TransferMeasure(catalog: catalog)
+        return catalog.lessons.map { LessonAudit($0, catalog: catalog, transfer: transfer) }
+    }
+
+    /// `transfer: 3 katas flagged`: the katas whose lesson shows most of the answer, reviewed lessons or not.
+    public static func transferSummary(_ audits: [LessonAudit]) -> String {
+        let count = audits.reduce(0) { $0 + $1.transferFlags.count }
+        return "transfer: \(count) kata\(count == 1 ? "" : "s") flagged"
     }
 
     /// The report and whether no lesson is incomplete.
@@ -30,6 +37,10 @@ public struct CatalogVerifier: Sendable {
             case .incomplete:
                 lines.append("  " + paint("✗", TextStyle(bold: true, color: .red)) + " \(label)  incomplete:")
                 lines += audit.problems.map { "      - " + $0 }
+            }
+            if !audit.lesson.transferReviewed {
+                // In a reviewed lesson they are problems, listed above.
+                lines += audit.transferFlags.map { "      " + paint("! flagged:", TextStyle(color: .yellow)) + " " + $0 }
             }
             lines += audit.notes.map { "      (\($0))" }
         }

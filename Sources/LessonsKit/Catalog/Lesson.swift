@@ -96,9 +96,18 @@ public struct Lesson: Equatable, Sendable, Decodable {
         set { listedStandIns = newValue }
     }
     var listedStandIns: [StandIn]? = nil
+    /// Whether the lesson's text and example have been reviewed for how much of each kata's answer they show
+    /// (``TransferMeasure``): `lessons verify` fails on a flagged kata only in a reviewed lesson, and only reports
+    /// it in the others, which are still to be rewritten.
+    public var transferReviewed: Bool {
+        get { listedTransferReviewed ?? false }
+        set { listedTransferReviewed = newValue }
+    }
+    var listedTransferReviewed: Bool? = nil
 
     private enum CodingKeys: String, CodingKey {
         case number, slug, title, summary, languages, sources, katas, starter, solution, example, decoys
+        case listedTransferReviewed = "transferReviewed"
         case lessonHints = "hints"
         case listedStandIns = "standIns"
     }

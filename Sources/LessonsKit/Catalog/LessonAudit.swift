@@ -25,17 +25,27 @@ public struct LessonAudit: Sendable, Equatable {
     public var problems: [String]
     /// Worth knowing, not wrong (a translation still to come).
     public var notes: [String]
+    /// How much of each kata's answer the text and example show (``TransferMeasure``); empty for a planned lesson.
+    public var transfer: [KataTransfer]
+    /// The katas whose answer the lesson mostly shows, one line each. In a lesson whose manifest entry is
+    /// `transferReviewed`, each is also a problem; elsewhere they are reported until the lesson is rewritten.
+    public var transferFlags: [String] {
+        transfer.filter(\.isFlagged).map(\.flagDescription)
+    }
 
     /// Whether the katas can be run: a kata file with katas, a starter and a solution.
     public var katasRunnable: Bool
 
-    public init(_ lesson: Lesson, catalog: Catalog) {
+    /// Audits `lesson`; `transfer` measures its katas' answers (one measure serves every lesson: it reads
+    /// Persistence's and the workbook's sources), made here when not given.
+    public init(_ lesson: Lesson, catalog: Catalog, transfer measure: TransferMeasure? = nil) {
         let workspace = catalog.workspace
         self.lesson = lesson
         writtenLanguages = catalog.writtenLanguages(of: lesson)
         katas = (try? KataSuite.load(lesson, workspace: workspace))?.katas ?? []
         problems = []
         notes = []
+        transfer = []
 
         let decoyPath = lesson.decoys?.path
         let parts = [workspace.exists(lesson.katas.file), workspace.exists(lesson.example.path),
@@ -57,7 +67,23 @@ public struct LessonAudit: Sendable, Equatable {
         checkDecoys(workspace)
         checkStandIns(catalog)
         checkHints()
+        checkTransfer(measure ?? TransferMeasure(catalog: catalog))
         state = problems.isEmpty ? .ready : .incomplete
+    }
+
+    /// Every kata names code the solution declares; in a reviewed lesson, no kata's answer is mostly shown.
+    private mutating func checkTransfer(_ measure: TransferMeasure) {
+        transfer = measure.measure(lesson)
+        for kata in transfer {
+            for symbol in kata.missingSymbols {
+                problems.append("\(lesson.katas.file): kata \(kata.number) names \(symbol) in \(kata.file), which does "
+                    + "not declare it: name the function or property the kata exercises")
+            }
+            if kata.isFlagged, lesson.transferReviewed {
+                problems.append(kata.flagDescription + " of this reviewed lesson (\"transferReviewed\"): teach with "
+                    + "another domain and another shape of problem (`lessons transfer \(lesson.number) -v` lists the lines)")
+            }
+        }
     }
 
     /// One id per lesson: every folder of the lesson is named `NN-slug`, and its suite and example product are

@@ -71,11 +71,41 @@ final class LessonsCLITests: TemporaryFolderTestCase {
         assertMatchesGolden(root.stdout, "cli-help.txt")
         let show = try lessons(["show", "--help"], fixture: false)
         assertMatchesGolden(show.stdout, "cli-show-help.txt")
-        for command in ["list", "run", "check", "watch", "hint", "reset", "solution", "html", "verify", "lab", "doctor"] {
+        for command in ["list", "run", "check", "watch", "hint", "reset", "solution", "html", "verify", "transfer", "lab",
+                        "doctor"] {
             let help = try lessons([command, "--help"], fixture: false)
             XCTAssertEqual(help.status, 0, command)
             XCTAssertTrue(help.stdout.contains("USAGE: lessons \(command)"), command)
         }
+    }
+
+    func testTransferPrintsAPlainTableWithinEightyColumns() throws {
+        let root = temporary.appendingPathComponent("book")
+        try TransferWorkbook.write(into: root, example: TransferWorkbook.renamedCopy, reviewed: nil)
+        let plain = try lessons(["transfer", "--package-root", root.path], fixture: false)
+        XCTAssertEqual(plain.status, 0, plain.stderr)
+        XCTAssertEqual(plain.stdout, """
+            lesson  kata                                         lines  shown
+               1     1 importsEverything                             5    80%  flagged
+
+            Flagged: 1 of 1 katas, whose lesson shows 50% or more of a solution of 4 or more
+            lines.
+            Reviewed lessons, where a flagged kata fails `lessons verify`: none.
+
+            """)
+        let verbose = try lessons(["transfer", "1", "--package-root", root.path, "-v"], fixture: false)
+        XCTAssertEqual(verbose.status, 0, verbose.stderr)
+        let lines = verbose.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        XCTAssertEqual(Array(lines[2...3]), [
+            "        Library.swift:12  let request = BatchInsertRequest(entityName: \"Deck\", …",
+            "          shown in Sources/Examples/01-one/main.swift:3",
+        ])
+        XCTAssertEqual(lines.filter { $0.contains("shown in") }.count, TransferReport.shownLinesListed)
+        XCTAssertTrue(lines.allSatisfy { $0.count <= 80 }, verbose.stdout)
+        XCTAssertFalse(verbose.stdout.contains("\u{1B}"), "no colour when the output is not a terminal")
+        let unknown = try lessons(["transfer", "9", "--package-root", root.path], fixture: false)
+        XCTAssertNotEqual(unknown.status, 0)
+        XCTAssertTrue(unknown.stderr.contains("unknown lesson \"9\""), unknown.stderr)
     }
 
     func testListGoldenAndDefaultCommand() throws {
@@ -123,7 +153,7 @@ final class LessonsCLITests: TemporaryFolderTestCase {
         let command = try lessons(["shwo", "1"], fixture: false)
         XCTAssertEqual(command.status, 64, "a usage error, like an unknown option")
         XCTAssertEqual(command.stderr, "Error: unknown command \"shwo\". Commands: list, show, run, check, watch, hint, "
-            + "reset, solution, html, verify, lab, doctor (see lessons --help).\n")
+            + "reset, solution, html, verify, transfer, lab, doctor (see lessons --help).\n")
         let language = try lessons(["show", "1", "--lang", "de"])
         XCTAssertEqual(language.status, 64)
         XCTAssertTrue(language.stderr.contains("Please provide one of 'en' and 'ru'."), language.stderr)
@@ -336,7 +366,7 @@ final class LessonsCLITests: TemporaryFolderTestCase {
         let verify = try lessons(["verify", "--no-katas"])
         XCTAssertEqual(verify.status, 1)
         XCTAssertTrue(verify.stdout.contains("  ·  3 coming-soon      planned: nothing written yet\n"), verify.stdout)
-        XCTAssertTrue(verify.stdout.contains("\nSummary: 0 of 3 lessons ready (1 planned) — verify FAILED in "),
+        XCTAssertTrue(verify.stdout.contains("\nSummary: 0 of 3 lessons ready (1 planned) · transfer: 0 katas flagged — verify FAILED in "),
                       verify.stdout)
         let one = try lessons(["verify", "3", "--no-katas"])
         XCTAssertEqual(one.status, 0, one.stdout)
