@@ -1,5 +1,5 @@
 import Foundation
-@_spi(TestHarness) @testable import Persistence
+@_spi(ModelBuilding) @_spi(TestHarness) @testable import Persistence
 import XCTest
 
 /// Outings of a walking club, listed by month as Apple's "DateSectionTitles" sample lists events: sorted by their
@@ -58,12 +58,11 @@ final class FetchedResultsSectionNameTests: PersistenceTestCase {
                 .attribute("date", .date),
                 .attribute("title", .string, defaultValue: ""),
                 .attribute("month", .string, transient: true),
-                .relationship(RelationshipDescription(name: "club", destination: "Club", inverse: "outings")),
+                .toOne("club", "Club", inverse: "outings"),
             ]),
             EntityDescription(name: "Club", managedObjectClass: Club.self, properties: [
                 .attribute("name", .string),
-                .relationship(RelationshipDescription(name: "outings", destination: "Outing", inverse: "club",
-                                                      toMany: true, deleteRule: .nullify)),
+                .toMany("outings", "Outing", inverse: "club", deleteRule: .nullifyDeleteRule),
             ]),
         ])
     }
