@@ -242,7 +242,9 @@ struct JoinTable {
 
     init(relationship: RelationshipDescription, owner entity: EntityDescription) {
         let mine = "\(entity.entityName).\(relationship.name)"
-        if let inverse = relationship.inverseRelationship {
+        // A to-many inverse that does not point back keeps its own table: sharing one would let each side's
+        // writes replace the other's rows.
+        if let inverse = relationship.inverseRelationship, inverse.inverseRelationship === relationship {
             let theirs = "\(relationship.destinationEntityName).\(inverse.name)"
             let ownsIt = mine <= theirs
             ownerEntity = ownsIt ? entity : relationship.destinationEntity
