@@ -79,6 +79,32 @@ final class OneSidedInverseTests: PersistenceTestCase {
                        ["cup": "Ann", "pen": "Bob", "mug": "-"])
     }
 
+    func testAnOrderedToManyKeepsItsOrderThroughTheToOnesColumn() throws {
+        let model = try ManagedObjectModel(entities: [
+            EntityDescription(name: "Group", properties: [.toMany("items", "Item", inverse: "group", ordered: true)]),
+            EntityDescription(name: "Item", properties: [.attribute("title", .string), .toOne("group", "Group", inverse: nil)]),
+        ])
+        let url = try temporaryFolder().appendingPathComponent("store.sqlite")
+        do {
+            let writer = try makeContainer(url: url, model: model)
+            let group = EntityDescription.insertNewObject(forEntityName: "Group", into: writer.viewContext)
+            let items = ["c", "a", "b"].map { insert("Item", "title", $0, into: writer.viewContext) }
+            group.setValue(items, forKey: "items")
+            XCTAssertTrue(items.allSatisfy { $0.value(forKey: "group") as? ManagedObject === group })
+            try writer.viewContext.save()
+            group.setValue([items[2], items[0]], forKey: "items")
+            XCTAssertNil(items[1].value(forKey: "group"), "removed from the ordered list, so its group is cleared")
+            try writer.viewContext.save()
+        }
+        let reader = try makeContainer(url: url, model: try ManagedObjectModel(entities: [
+            EntityDescription(name: "Group", properties: [.toMany("items", "Item", inverse: "group", ordered: true)]),
+            EntityDescription(name: "Item", properties: [.attribute("title", .string), .toOne("group", "Group", inverse: nil)]),
+        ]))
+        let group = try XCTUnwrap(reader.viewContext.fetch(FetchRequest<ManagedObject>(entityName: "Group")).first)
+        let read = try XCTUnwrap(group.value(forKey: "items") as? [ManagedObject])
+        XCTAssertEqual(read.map { $0.value(forKey: "title") as? String }, ["b", "c"])
+    }
+
     func testDeletingTheOwnerNullifiesTheItemsItHolds() throws {
         let ann = insert("Owner", "name", "Ann", into: context)
         let cup = insert("Item", "title", "cup", into: context)

@@ -363,10 +363,6 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
             if inverse.inverseName != relationship.name {
                 // Xcode only warns about an inverse that does not point back, and Core Data loads such a model
                 // (see RelationshipDescription.inverseRelationship for what each side then keeps up to date).
-                guard !relationship.isOrdered && !inverse.isOrdered else {
-                    throw invalid("'\(entity.entityName).\(relationship.name)' names '\(destination.entityName).\(inverseName)' as its inverse, which does not point back, and one of the two is ordered: Persistence keeps the order of a to-many only in a pair whose ends name each other. Make the inverses name each other, or make the relationship unordered.",
-                                  entity: entity.entityName, key: relationship.name)
-                }
                 warnings.append("\(entity.entityName).\(relationship.name) -- inverse relationship \(destination.entityName).\(inverseName) does not point back: "
                                 + (inverse.inverseName.map { "its inverse is \(inverse.destinationEntityName).\($0)" } ?? "it has no inverse")
                                 + ". Changing \(entity.entityName).\(relationship.name) updates \(destination.entityName).\(inverseName), but not the other way round.")

@@ -127,8 +127,8 @@ public final class RelationshipDescription: PropertyDescription, @unchecked Send
     /// In the store a to-many whose to-one inverse does not point back is read through that inverse's column, as
     /// a pair's to-many is: after a save, `a.items` holds the objects whose `owner` is `a`, whatever it held in
     /// memory (undocumented by Apple; the stricter reading, since the store keeps one answer rather than two that can
-    /// disagree). A to-many whose inverse is a to-many that does not point back keeps its own join table. Neither
-    /// end of such a pair may be ordered (Persistence keeps order only for a pair whose ends name each other).
+    /// disagree), and an ordered one keeps its order there too. A to-many whose inverse is a to-many that does not
+    /// point back keeps its own join table.
     public unowned(unsafe) var inverseRelationship: RelationshipDescription? {
         get { storedInverse }
         set {

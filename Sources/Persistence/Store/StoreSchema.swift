@@ -148,7 +148,12 @@ final class EntityTable {
             case .relationship(let r) where !r.isToMany:
                 let name = column(for: r.name)
                 columns.append(name)
-                if r.inverseRelationship?.isOrdered == true { orderColumns[index] = "Z_FOK_" + name.dropFirst() }
+                // The position in an ordered to-many read through this column: the to-many names this relationship
+                // as its inverse, whether or not this one names it back.
+                let pairedOrdered = r.inverseRelationship.map { $0.isOrdered && $0.inverseRelationship === r } ?? false
+                if pairedOrdered || r.destinationEntity.relationshipsByName.values.contains(where: { $0.isOrdered && $0.inverseRelationship === r }) {
+                    orderColumns[index] = "Z_FOK_" + name.dropFirst()
+                }
             case .relationship(let r):
                 columns.append(nil)
                 if r.inverseRelationship == nil || r.inverseRelationship!.isToMany {
