@@ -105,6 +105,41 @@ final class OneSidedInverseTests: PersistenceTestCase {
         XCTAssertEqual(read.map { $0.value(forKey: "title") as? String }, ["b", "c"])
     }
 
+    func testAToManyInverseThatDoesNotPointBackKeepsItsOwnLinks() throws {
+        // Tag.entries names Entry.tags, which names none: each keeps its own links, so what one side writes never
+        // replaces what the other wrote.
+        func model() throws -> ManagedObjectModel {
+            try ManagedObjectModel(entities: [
+                EntityDescription(name: "Entry", properties: [.attribute("text", .string), .toMany("tags", "Tag", inverse: nil)]),
+                EntityDescription(name: "Tag", properties: [.attribute("label", .string), .toMany("entries", "Entry", inverse: "tags")]),
+            ])
+        }
+        let url = try temporaryFolder().appendingPathComponent("store.sqlite")
+        do {
+            let writer = try makeContainer(url: url, model: try model())
+            let context = writer.viewContext
+            let rent = insert("Entry", "text", "rent", into: context)
+            let food = insert("Entry", "text", "food", into: context)
+            let home = insert("Tag", "label", "home", into: context)
+            rent.setValue(Set([home]), forKey: "tags")
+            XCTAssertEqual(names(home.value(forKey: "entries"), "text"), [], "Entry.tags names no inverse")
+            try context.save()
+            home.setValue(Set([food]), forKey: "entries")
+            XCTAssertEqual(names(food.value(forKey: "tags"), "label"), ["home"], "Tag.entries names Entry.tags")
+            try context.save()
+        }
+        let reader = try makeContainer(url: url, model: try model())
+        let entries = try reader.viewContext.fetch(FetchRequest<ManagedObject>(entityName: "Entry"))
+        XCTAssertEqual(Dictionary(uniqueKeysWithValues: entries.map { ($0.value(forKey: "text") as! String, names($0.value(forKey: "tags"), "label")) }),
+                       ["rent": ["home"], "food": ["home"]])
+        let tags = try reader.viewContext.fetch(FetchRequest<ManagedObject>(entityName: "Tag"))
+        XCTAssertEqual(tags.map { names($0.value(forKey: "entries"), "text") }, [["food"]])
+    }
+
+    private func names(_ value: Any?, _ key: String) -> [String] {
+        ((value as? Set<ManagedObject>) ?? []).compactMap { $0.value(forKey: key) as? String }.sorted()
+    }
+
     func testDeletingTheOwnerNullifiesTheItemsItHolds() throws {
         let ann = insert("Owner", "name", "Ann", into: context)
         let cup = insert("Item", "title", "cup", into: context)
