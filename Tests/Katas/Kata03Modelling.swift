@@ -46,6 +46,9 @@ final class Kata03Modelling: KataCase {
             item.title = title
             item.group = group
         }
+        try expect(group.itemList.count == 3, "setting each item's group left the group's list at "
+            + "\(group.itemList.map(\.title)): only an Item.group that names Group.items as its inverse adds the item "
+            + "to the group.")
         try context.save()
         return group
     }
@@ -146,6 +149,8 @@ final class Kata03Modelling: KataCase {
             extra.title = "Tea"
             extra.group = group                               // [Bread, Stamps, Batteries, Tea]
             let held = group.itemList                          // what a screen showing the list holds
+            try expect(held.count == 4, "setting extra.group left the group's list at \(held.map(\.title)): only an "
+                + "Item.group that names Group.items as its inverse adds the item to the group.")
             try group.moveItem(at: 0, to: 2)
             let expected = ["Stamps", "Batteries", "Bread", "Tea"]
             let titles = group.itemList.map(\.title)

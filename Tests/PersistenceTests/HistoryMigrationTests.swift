@@ -7,7 +7,7 @@ import XCTest
 /// Core Data does is undocumented), and a reader with an older token is told to start afresh.
 final class HistoryMigrationTests: MigrationTestCase {
     private func open(_ url: URL, _ model: ManagedObjectModel, versions: [ManagedObjectModel] = []) throws -> PersistentContainer {
-        if !versions.isEmpty { model.versionsLoader = { versions } }
+        if !versions.isEmpty { model.versionsLoader = MigrationTestCase.loader(of: versions) }
         let container = PersistentContainer(name: "History", managedObjectModel: model)
         let description = PersistentStoreDescription(url: url)
         description.setOption(true as NSNumber, forKey: NSPersistentHistoryTrackingKey)

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(ModelBuilding) @_spi(TestHarness) @testable import Persistence
+@_spi(ModelBuilding) @_spi(ModelLoading) @_spi(TestHarness) @testable import Persistence
 import XCTest
 
 final class ModelTests: XCTestCase {
@@ -21,9 +21,24 @@ final class ModelTests: XCTestCase {
             EntityDescription(name: "Movie", properties: [.toOne("director", "Director", inverse: "films")]),
             EntityDescription(name: "Director", properties: [.toMany("movies", "Movie", inverse: "director")]),
         ])
-        assertInvalid("must name each other as inverses", [
+        assertInvalid("that relationship points at 'Studio', not at 'Movie'", [
+            EntityDescription(name: "Movie", properties: [.toOne("director", "Director", inverse: "studios")]),
+            EntityDescription(name: "Director", properties: [.toMany("studios", "Studio", inverse: nil)]),
+            EntityDescription(name: "Studio", properties: []),
+        ])
+    }
+
+    func testAnInverseThatDoesNotPointBackLoadsWithAWarning() throws {
+        // Xcode warns and Core Data loads such a model; only the warning tells.
+        let model = try ManagedObjectModel(entities: [
             EntityDescription(name: "Movie", properties: [.toOne("director", "Director", inverse: "movies"), .toOne("producer", "Director", inverse: nil)]),
             EntityDescription(name: "Director", properties: [.toMany("movies", "Movie", inverse: "producer")]),
+        ])
+        XCTAssertEqual(model.entitiesByName["Movie"]?.relationshipsByName["director"]?.inverseRelationship?.name, "movies")
+        XCTAssertEqual(model.entitiesByName["Director"]?.relationshipsByName["movies"]?.inverseRelationship?.name, "producer")
+        XCTAssertEqual(model.warnings.filter { $0.contains("does not point back") }, [
+            "Movie.director -- inverse relationship Director.movies does not point back: its inverse is Movie.producer. Changing Movie.director updates Director.movies, but not the other way round.",
+            "Director.movies -- inverse relationship Movie.producer does not point back: it has no inverse. Changing Director.movies updates Movie.producer, but not the other way round.",
         ])
     }
 

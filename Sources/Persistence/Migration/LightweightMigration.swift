@@ -26,23 +26,44 @@ enum LightweightMigration {
                                    "Can't find mapping model for migration: the store at \(url.path) was written with another version of the model, and shouldInferMappingModelAutomatically is false (Persistence has no mapping model files). Let the mapping be inferred, or migrate in stages with a StagedMigrationManager.",
                                    url: url)
         }
-        guard let source = try sourceModel(for: metadata, among: model) else {
+        let search = try sourceModel(for: metadata, among: model)
+        guard let source = search.found else {
             throw PersistenceError(.migrationMissingSourceModel,
-                                   "Persistent store migration failed, missing source managed object model: none of the model versions the app has wrote the store at \(url.path). \(versionsHint(model)) Keep every version the app ever shipped in its .xcdatamodeld (Xcode: Editor > Add Model Version), or delete the store.",
+                                   "Persistent store migration failed, missing source managed object model: none of the model versions the app has wrote the store at \(url.path). \(versionsHint(model, skipped: search.skipped)) Keep every version the app ever shipped in its .xcdatamodeld (Xcode: Editor > Add Model Version), or delete the store.",
                                    url: url)
         }
         try migrate(storeAt: url, metadata: metadata, from: source, to: model)
     }
 
-    /// The version among `model`'s (the other versions of its `.xcdatamodeld`) that wrote a store with `metadata`.
-    static func sourceModel(for metadata: [String: Any], among model: ManagedObjectModel) throws -> ManagedObjectModel? {
-        try (model.versionsLoader?() ?? []).first { $0.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata) }
+    /// The version among `model`'s (the other versions of its `.xcdatamodeld`, newest first) that wrote a store with
+    /// `metadata`, and why each version tried before it did not serve. Versions are read one at a time and only
+    /// until one matches; one that cannot be read is skipped, so an old version broken in the app's bundle stops
+    /// only the stores it wrote from migrating.
+    static func sourceModel(for metadata: [String: Any], among model: ManagedObjectModel) throws
+        -> (found: ManagedObjectModel?, skipped: [String]) {
+        var skipped: [String] = []
+        for version in try model.versionsLoader?() ?? [] {
+            let candidate: ManagedObjectModel
+            do {
+                candidate = try version.load()
+            } catch {
+                PersistenceDebugLog.migration("skipped model version '\(version.name)', which could not be read: \(error)")
+                skipped.append(ModelVersion.Skip.unreadable(error).describe(version.name))
+                continue
+            }
+            if candidate.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata) { return (candidate, skipped) }
+            skipped.append(ModelVersion.Skip.otherVersion.describe(version.name))
+        }
+        return (nil, skipped)
     }
 
-    private static func versionsHint(_ model: ManagedObjectModel) -> String {
-        model.versionsLoader == nil
-            ? "The model was made in code, so it knows no other versions; migrate with a StagedMigrationManager naming the old version, or read the model from its .xcdatamodeld."
-            : "The versions of its .xcdatamodeld were searched."
+    private static func versionsHint(_ model: ManagedObjectModel, skipped: [String]) -> String {
+        if model.versionsLoader == nil {
+            return "The model was made in code, so it knows no other versions; migrate with a StagedMigrationManager naming the old version, or read the model from its .xcdatamodeld."
+        }
+        if skipped.isEmpty { return "Its .xcdatamodeld has no version before the current one." }
+        return "The versions of its .xcdatamodeld before the current one were tried, newest first: "
+            + skipped.joined(separator: "; ") + "."
     }
 
     /// Infers the mapping from `source` to `destination` and rewrites the store at `url` in one transaction.

@@ -404,7 +404,7 @@ struct MigrationPlanner {
                let oldIndex = try planner.propertySource(of: declaring, declaring.propertyIndexByName[relationship.name]!, from: old),
                let oldRelationship = old.relationshipAt[oldIndex] {
                 select = links(of: oldRelationship, on: old, reversed: false)
-            } else if let inverse = relationship.inverseRelationship,
+            } else if let inverse = relationship.inverseRelationship, inverse.inverseRelationship === relationship,
                       let inverseOwner = Optional(declaringEntity(of: inverse.name, in: relationship.destinationEntity)),
                       let old = planner.entityMap[inverseOwner.index],
                       let oldIndex = try planner.propertySource(of: inverseOwner, inverseOwner.propertyIndexByName[inverse.name]!, from: old),

@@ -42,7 +42,8 @@ public final class StagedMigrationManager: NSObject, @unchecked Sendable {
 
     /// Migrates the store at `url` to `model` through the stages.
     func migrate(storeAt url: URL, metadata: [String: Any], to model: ManagedObjectModel) throws {
-        let known = [model] + ((try? model.versionsLoader?()) ?? [])
+        // A version that cannot be read is left out: a stage naming it then says it is unknown.
+        let known = [model] + ((try? model.versionsLoader?()) ?? []).compactMap { try? $0.load() }
         func resolve(_ checksum: String, in stage: MigrationStage) throws -> ManagedObjectModel {
             if let found = known.first(where: { $0.versionChecksum == checksum }) { return found }
             for case let custom as CustomMigrationStage in stages {

@@ -17,8 +17,10 @@ import Synchronization
 /// as Core Data's exception does.
 ///
 /// Freezing checks the model: every entity is named and every attribute has a type, every relationship has a
-/// destination among the model's entities and an inverse that points back, names are unique and usable,
-/// constraints name attributes, and each `ManagedObject` subclass declares only properties its entity has. A
+/// destination among the model's entities and an inverse (if it names one) that points at the entity, names are
+/// unique and usable, constraints name attributes, and each `ManagedObject` subclass declares only properties its
+/// entity has. An inverse that does not point back is accepted, as Core Data loads it, and `warnings` says so, as
+/// Xcode does. A
 /// problem is an `NSError` that names the entity and property, and every store the coordinator then
 /// loads fails with it; Core Data raises for some of these mistakes and documents no check for others, so here the
 /// stricter reading holds for all.
@@ -61,8 +63,9 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
     /// `userDefinedModelVersionIdentifier` in the XML). As in Core Data they play no part in compatibility; a store
     /// keeps them in its metadata (`NSStoreModelVersionIdentifiers`).
     public var versionIdentifiers: Set<AnyHashable> = []
-    /// For a model read from a `.xcdatamodeld`: loads every version of it, for migration to find a store's model.
-    var versionsLoader: (@Sendable () throws -> [ManagedObjectModel])?
+    /// For a model read from a `.xcdatamodeld`: its earlier versions, newest first, each read only when asked for,
+    /// for migration to find a store's model.
+    var versionsLoader: (@Sendable () throws -> [ModelVersion])?
     /// Named groups of entities (Core Data's configurations), by name, as given; resolved when the model is frozen.
     private var configurationNames: [String: [String]] = [:]
     /// The configurations' entities, by configuration name. A store here always holds every entity;
@@ -217,7 +220,7 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
         entitiesByClass = byClass
         EntityDescription.linkSubentities(of: entities)
 
-        for entity in entities { try Self.checkProperties(of: entity, in: byName) }
+        for entity in entities { try Self.checkProperties(of: entity, in: byName, warnings: &warnings) }
         var members: [String: [EntityDescription]] = [:]
         for (configuration, names) in configurationNames {
             members[configuration] = try names.map { name in
@@ -297,7 +300,8 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
         "isfault", "haschanges", "self",
     ]
 
-    private static func checkProperties(of entity: EntityDescription, in entities: [String: EntityDescription]) throws {
+    private static func checkProperties(of entity: EntityDescription, in entities: [String: EntityDescription],
+                                        warnings: inout [String]) throws {
         var seen: Set<String> = []
         for (index, property) in entity.properties.enumerated() {
             // Inherited properties were checked with the entity that declares them.
@@ -352,10 +356,16 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
             }
             // The inverse may point at this entity or at one of its parents (a relationship declared on a
             // subentity can pair with one that points at the parent).
-            guard entity.ancestorNames.contains(inverse.destinationEntityName), inverse.inverseName == relationship.name else {
-                throw invalid("'\(entity.entityName).\(relationship.name)' and '\(destination.entityName).\(inverseName)' must name each other as inverses and point at each other's entities"
-                              + (inverse.inverseName == nil ? ": '\(destination.entityName).\(inverseName)' names no inverse (set inverseRelationship on both ends)." : "."),
+            guard entity.ancestorNames.contains(inverse.destinationEntityName) else {
+                throw invalid("'\(entity.entityName).\(relationship.name)' names '\(destination.entityName).\(inverseName)' as its inverse, but that relationship points at '\(inverse.destinationEntityName)', not at '\(entity.entityName)'.",
                               entity: entity.entityName, key: relationship.name)
+            }
+            if inverse.inverseName != relationship.name {
+                // Xcode only warns about an inverse that does not point back, and Core Data loads such a model
+                // (see RelationshipDescription.inverseRelationship for what each side then keeps up to date).
+                warnings.append("\(entity.entityName).\(relationship.name) -- inverse relationship \(destination.entityName).\(inverseName) does not point back: "
+                                + (inverse.inverseName.map { "its inverse is \(inverse.destinationEntityName).\($0)" } ?? "it has no inverse")
+                                + ". Changing \(entity.entityName).\(relationship.name) updates \(destination.entityName).\(inverseName), but not the other way round.")
             }
             if relationship.isOrdered && inverse.isOrdered {
                 throw invalid("'\(entity.entityName).\(relationship.name)' and its inverse cannot both be ordered.", entity: entity.entityName, key: relationship.name)

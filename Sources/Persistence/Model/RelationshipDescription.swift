@@ -113,8 +113,22 @@ public final class RelationshipDescription: PropertyDescription, @unchecked Send
     }
 
     /// The relationship on the destination that points back, if any. Core Data wants both ends to name each other:
-    /// set it on both. Persistence refuses a model where one end names the other and the other names another or
-    /// none (Core Data documents no check).
+    /// set it on both.
+    ///
+    /// An inverse that does not point back (`A.items` names `B.owner`, while `B.owner` names another relationship
+    /// or none) is accepted, as Core Data loads such a model and Xcode only warns; the model's `warnings` says so.
+    /// Each side is then kept up to date through its own inverse only: setting `a.items` sets the `owner` of the
+    /// objects added and clears it on those removed, while setting `b.owner` updates what `B.owner` names (nothing,
+    /// or that other relationship) and leaves `a.items` as it was. Delete rules work the same way: deleting an `A`
+    /// whose `items` nullify clears their `owner`; deleting a `B` touches no `items`. Apple documents none of this
+    /// beyond "the inverse relationship is used to keep the graph consistent"; this is the reading that maintains
+    /// no more than each relationship's own inverse says.
+    ///
+    /// In the store a to-many whose to-one inverse does not point back is read through that inverse's column, as
+    /// a pair's to-many is: after a save, `a.items` holds the objects whose `owner` is `a`, whatever it held in
+    /// memory (undocumented by Apple; the stricter reading, since the store keeps one answer rather than two that can
+    /// disagree), and an ordered one keeps its order there too. A to-many whose inverse is a to-many that does not
+    /// point back keeps its own join table.
     public unowned(unsafe) var inverseRelationship: RelationshipDescription? {
         get { storedInverse }
         set {

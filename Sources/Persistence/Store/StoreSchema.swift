@@ -148,7 +148,12 @@ final class EntityTable {
             case .relationship(let r) where !r.isToMany:
                 let name = column(for: r.name)
                 columns.append(name)
-                if r.inverseRelationship?.isOrdered == true { orderColumns[index] = "Z_FOK_" + name.dropFirst() }
+                // The position in an ordered to-many read through this column: the to-many names this relationship
+                // as its inverse, whether or not this one names it back.
+                let pairedOrdered = r.inverseRelationship.map { $0.isOrdered && $0.inverseRelationship === r } ?? false
+                if pairedOrdered || r.destinationEntity.relationshipsByName.values.contains(where: { $0.isOrdered && $0.inverseRelationship === r }) {
+                    orderColumns[index] = "Z_FOK_" + name.dropFirst()
+                }
             case .relationship(let r):
                 columns.append(nil)
                 if r.inverseRelationship == nil || r.inverseRelationship!.isToMany {
@@ -242,7 +247,9 @@ struct JoinTable {
 
     init(relationship: RelationshipDescription, owner entity: EntityDescription) {
         let mine = "\(entity.entityName).\(relationship.name)"
-        if let inverse = relationship.inverseRelationship {
+        // A to-many inverse that does not point back keeps its own table: sharing one would let each side's
+        // writes replace the other's rows.
+        if let inverse = relationship.inverseRelationship, inverse.inverseRelationship === relationship {
             let theirs = "\(relationship.destinationEntityName).\(inverse.name)"
             let ownsIt = mine <= theirs
             ownerEntity = ownsIt ? entity : relationship.destinationEntity

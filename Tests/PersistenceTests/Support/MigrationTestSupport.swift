@@ -8,7 +8,7 @@ class MigrationTestCase: PersistenceTestCase {
     /// (for a model made in code, which knows none by itself).
     func open(_ url: URL, _ model: ManagedObjectModel, versions: [ManagedObjectModel] = [],
               migrate: Bool = true, infer: Bool = true) throws -> PersistentContainer {
-        if !versions.isEmpty { model.versionsLoader = { versions } }
+        if !versions.isEmpty { model.versionsLoader = Self.loader(of: versions) }
         let container = PersistentContainer(name: "Migration", managedObjectModel: model)
         let description = PersistentStoreDescription(url: url)
         description.shouldMigrateStoreAutomatically = migrate
@@ -18,6 +18,12 @@ class MigrationTestCase: PersistenceTestCase {
         container.loadPersistentStores { _, error in failure = error }
         if let failure { throw failure }
         return container
+    }
+
+    /// What a model read from a `.xcdatamodeld` knows of its earlier versions, for a model made in code: `versions`,
+    /// newest first, already loaded.
+    static func loader(of versions: [ManagedObjectModel]) -> @Sendable () -> [ModelVersion] {
+        { versions.enumerated().map { index, version in ModelVersion(name: "version \(index + 1)") { version } } }
     }
 
     /// A new store at a fresh URL, written with `model`, holding what `fill` inserts.

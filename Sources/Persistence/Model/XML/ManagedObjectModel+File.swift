@@ -44,11 +44,16 @@ extension ManagedObjectModel {
         // Data would do only if it found the later model among the app's; an app never ships its future models).
         if let folder = try reader.modelFolder(for: url) {
             let loaded = declarations.file.deletingLastPathComponent().lastPathComponent
+            // Each is read only when the search reaches it, newest first, so an old version that no longer reads
+            // costs nothing until it is needed, and then only skips itself.
             versionsLoader = {
-                let plain = ManagedObjectClassResolver(registered: [], moduleHints: [], plainObjectsOnly: true)
                 let versions = try Self.versionURLs(ofModelAt: folder)
-                return try versions.prefix { $0.lastPathComponent != loaded }.reversed()
-                    .map { try ManagedObjectModel(reading: $0, classes: plain) }
+                return versions.prefix { $0.lastPathComponent != loaded }.reversed().map { url in
+                    ModelVersion(name: String(url.lastPathComponent.dropLast(".xcdatamodel".count))) {
+                        let plain = ManagedObjectClassResolver(registered: [], moduleHints: [], plainObjectsOnly: true)
+                        return try ManagedObjectModel(reading: url, classes: plain)
+                    }
+                }
             }
         }
     }
