@@ -79,6 +79,21 @@ final class KeyValueCodingTests: PersistenceTestCase {
         XCTAssertNoThrow(try context.save(), "rollback forgets the mistake")
     }
 
+    /// Reading a key the entity does not have is the same mistake (Core Data raises NSUnknownKeyException from
+    /// `value(forKey:)` through `value(forUndefinedKey:)`): it reads nil, and the next save fails naming the key.
+    func testReadingAnUndefinedKeyFailsTheNextSave() throws {
+        let movie = makeMovie("Ran")
+        try context.save()
+        XCTAssertNil(movie.value(forKey: "runtime"))
+        movie.year = 1985
+        let error = try XCTUnwrap(assertPersistenceError(.persistentStoreIncompatibleSchema) { try context.save() })
+        XCTAssertEqual(error.key, "runtime")
+        XCTAssertTrue(error.message.contains("value(forKey:): the entity Movie has no property named 'runtime'"), error.message)
+        context.rollback()
+        XCTAssertEqual(movie.value(forKey: "title") as? String, "Ran", "a key the entity has reads as always")
+        XCTAssertNoThrow(try context.save(), "reading a real key is no mistake")
+    }
+
     /// Setting `nil` (or `NSNull`) on a relationship empties it.
     func testSettingNilOnARelationshipEmptiesIt() throws {
         let movie = makeMovie("Alien")

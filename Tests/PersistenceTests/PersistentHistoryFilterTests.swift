@@ -5,27 +5,7 @@ import XCTest
 /// A history request narrowed by a fetch request (`PersistentHistoryChangeRequest.fetchRequest`): on the transaction
 /// entity it keeps the transactions its predicate matches, on the change entity the changes it matches and the
 /// transactions that hold them. Every filtered read is checked against the unfiltered history filtered in Swift.
-final class PersistentHistoryFilterTests: PersistenceTestCase {
-    private typealias Folder = HistoryModel.Folder
-    private typealias Note = HistoryModel.Note
-    private typealias Checklist = HistoryModel.Checklist
-
-    override func makeModel() throws -> ManagedObjectModel { try HistoryModel.make() }
-
-    private var history: PersistentContainer!
-
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        history = try HistoryModel.container(HistoryModel.description())
-    }
-
-    override func tearDownWithError() throws {
-        history = nil
-        try super.tearDownWithError()
-    }
-
-    private var view: ManagedObjectContext { history.viewContext }
-
+final class PersistentHistoryFilterTests: HistoryTestCase {
     /// What the fixture wrote, to filter on.
     private struct Fixture {
         /// Between the second and third transactions.

@@ -4,27 +4,7 @@ import XCTest
 
 /// Persistent history: what a store with `NSPersistentHistoryTrackingKey` records for saves and batch requests,
 /// and what a history request reads back.
-final class PersistentHistoryTests: PersistenceTestCase {
-    private typealias Folder = HistoryModel.Folder
-    private typealias Note = HistoryModel.Note
-    private typealias Checklist = HistoryModel.Checklist
-
-    override func makeModel() throws -> ManagedObjectModel { try HistoryModel.make() }
-
-    private var history: PersistentContainer!
-
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        history = try HistoryModel.container(HistoryModel.description())
-    }
-
-    override func tearDownWithError() throws {
-        history = nil
-        try super.tearDownWithError()
-    }
-
-    private var view: ManagedObjectContext { history.viewContext }
-
+final class PersistentHistoryTests: HistoryTestCase {
     @discardableResult
     private func makeNote(_ title: String, score: Int = 0, in context: ManagedObjectContext? = nil) -> Note {
         let note = Note(context: context ?? view)

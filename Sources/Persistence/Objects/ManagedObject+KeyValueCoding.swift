@@ -7,7 +7,7 @@ extension ManagedObject {
     /// `Bool`, `Date`, `UUID`, `URL`, `Data`, `Decimal`), a to-one as its object, a to-many as a
     /// `Set<ManagedObject>` (an ordered one as `[ManagedObject]`); `nil` for nil. A key that names none of the
     /// entity's properties is handed to ``value(forUndefinedKey:)``, which a subclass overrides to answer keys it
-    /// computes; its default answers nil (where Core Data raises `NSUnknownKeyException`).
+    /// computes; its default answers nil and fails the next save (where Core Data raises `NSUnknownKeyException`).
     public func value(forKey key: String) -> Any? {
         checkQueue(key)
         guard let index = entity.propertyIndexByName[key] else { return value(forUndefinedKey: key) }

@@ -197,12 +197,21 @@ open class ManagedObject: CustomStringConvertible {
     /// up by name, so here the override answers the key itself: `switch key { … }`. An override works the same way
     /// in Core Data, which calls it for a key that neither the model nor an accessor provides.
     ///
-    /// The default implementation answers nil. Core Data's raises `NSUnknownKeyException` ("the entity … is not key
-    /// value coding-compliant for the key …"). Here ``value(forKey:)`` answers nil, as it always has, while a
-    /// fetched results controller counts a key that reaches this default as a mistake and fails its
-    /// ``FetchedResultsController/performFetch()``, naming the entity and the key path.
+    /// The default implementation is Core Data's mistake: it raises `NSUnknownKeyException` ("the entity … is not
+    /// key value coding-compliant for the key …"). Here it answers nil and the mistake is kept for the context's next
+    /// save, which fails with 134020 naming the entity, the key and its properties (as for
+    /// ``setValue(_:forKey:)``); a test harness is told of it even without a save. A fetched results controller
+    /// counts a key that reaches this default as a mistake and fails its ``FetchedResultsController/performFetch()``,
+    /// naming the entity and the key path.
     open func value(forUndefinedKey key: String) -> Any? {
-        UndefinedKeyLookup.current?.reachedDefault = true
+        if let lookup = UndefinedKeyLookup.current {
+            lookup.reachedDefault = true
+            return nil
+        }
+        managedObjectContext?.recordMisuse(PersistenceError(
+            .persistentStoreIncompatibleSchema,
+            "value(forKey:): the entity \(entity.entityName) has no property named '\(key)' and \(type(of: self)) does not answer it in value(forUndefinedKey:) (Core Data raises NSUnknownKeyException here). Its properties: \(entity.properties.map(\.name).joined(separator: ", ")).",
+            object: self, key: key))
         return nil
     }
 
