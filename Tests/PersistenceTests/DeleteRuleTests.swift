@@ -20,6 +20,35 @@ final class DeleteRuleTests: PersistenceTestCase {
         XCTAssertEqual(try storedCount("Scene"), 0, "scenes cascade with their movie")
     }
 
+    /// Core Data's `perform(_:)` "encapsulates an autorelease pool and a call to processPendingChanges()": once its
+    /// block is done, the delete rules have run without a save; `performAndWait(_:)` promises no such call.
+    func testAPerformBlockEndsByProcessingPendingChanges() throws {
+        let background = container.newBackgroundContext()
+        let sceneIDs: [ManagedObjectID] = try background.performAndWait {
+            let movie = Movie(context: background)
+            movie.title = "Rope"
+            let scenes = (1...2).map { number -> Scene in
+                let scene = Scene(context: background)
+                scene.number = number
+                scene.movie = movie
+                return scene
+            }
+            try background.save()
+            return scenes.map(\.objectID)
+        }
+        let done = expectation(description: "perform ran")
+        background.perform {
+            let movie = try? background.fetch(Movie.fetchRequest() as FetchRequest<Movie>).first
+            movie.map(background.delete)
+            done.fulfill()
+        }
+        wait(for: [done], timeout: 5)
+        let deletedScenes = background.performAndWait {
+            sceneIDs.compactMap { background.registeredObject(for: $0) }.filter(\.isDeleted).count
+        }
+        XCTAssertEqual(deletedScenes, 2, "the cascade ran when the perform block ended, before any save")
+    }
+
     func testNullifyClearsTheOtherSide() throws {
         let scott = Director(context: context)
         scott.name = "Ridley Scott"

@@ -197,11 +197,13 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     /// Runs `block` on the context's queue, later; returns at once.
     ///
-    /// When the block ends, the objects it registered that nothing holds are let go of (see
-    /// ``retainsRegisteredObjects``).
+    /// When the block ends, the context processes its pending changes (``processPendingChanges()``: delete rules
+    /// applied, the did-change notification posted), as Core Data's `perform(_:)` documents, and the objects the
+    /// block registered that nothing holds are let go of (see ``retainsRegisteredObjects``).
     public func perform(_ block: @escaping @Sendable () -> Void) {
         queue.async { [weak self] in
             block()
+            self?.processPendingChanges()
             self?.sweepAtEndOfBlock()
         }
     }
