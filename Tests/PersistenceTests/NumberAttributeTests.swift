@@ -197,33 +197,7 @@ final class NumberAttributeTests: PersistenceTestCase {
 
     /// Runs `swiftc -typecheck` on a class with `properties` against the built Persistence module.
     private func typecheck(_ properties: [String]) throws -> (status: Int32, output: String) {
-        let products = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        let modules = products.appendingPathComponent("Modules")
-        guard FileManager.default.fileExists(atPath: modules.appendingPathComponent("Persistence.swiftmodule").path)
-        else {
-            throw XCTSkip("no Persistence.swiftmodule beside the test executable (\(modules.path)): not a SwiftPM build on Linux")
-        }
-        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../Sources").standardizedFileURL
-        let folder = try temporaryFolder()
-        let file = folder.appendingPathComponent("Declarations.swift")
-        try Data((["import Persistence", "final class Declared: ManagedObject {"] + properties + ["}", ""])
-            .joined(separator: "\n").utf8).write(to: file)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "swiftc", "-typecheck", "-swift-version", "6", "-I", modules.path,
-            "-I", sources.appendingPathComponent("CSQLite").path,
-            "-I", sources.appendingPathComponent("CPersistenceSupport/include").path,
-            "-Xcc", "-fmodule-map-file=" + products.appendingPathComponent("CPersistenceSupport.build/module.modulemap").path,
-            file.path,
-        ]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        try typecheck((["import Persistence", "final class Declared: ManagedObject {"] + properties + ["}", ""])
+            .joined(separator: "\n"))
     }
 }
