@@ -2,10 +2,11 @@ import Foundation
 import KataSupport
 import Persistence
 
-// Lesson 11's runnable example: document 002's rules on a small blog. Background work in a private context of its
-// own, with a save that reports what it did; a user picked on another screen handed over by objectID; and the
-// conflict "Could not merge changes." (133020) when a push changes the post the main context is editing — then the
-// three ways out of it, and what every merge policy keeps. `swift run lessons run 11`.
+// Lesson 11's runnable example: document 002's rules. On a small blog: background work in a private context of
+// its own, with a save that reports what it did, and a user picked on another screen handed over by objectID. On a
+// podcast library: the conflict "Could not merge changes." (133020) the other way round from the document's story —
+// the player saves an episode while a feed sync that read it earlier is still running, and the sync's late save
+// fails — then the three ways out of it, and what every merge policy keeps. `swift run lessons run 11`.
 
 /// The example speaks the lesson's language: `LESSONS_LANG=ru swift run lessons run 11` (or a Russian `LANG`) prints
 /// it in Russian.
@@ -18,9 +19,9 @@ let russian: Bool = {
 /// The English or the Russian text, whichever the example speaks.
 func t(_ english: String, _ russianText: String) -> String { russian ? russianText : english }
 
-/// A loaded container on a private in-memory store.
-func makeContainer() throws -> PersistentContainer {
-    let container = PersistentContainer(name: BlogModel.name, managedObjectModel: try BlogModel.shared())
+/// A loaded container for `model` on a private in-memory store.
+func makeContainer(_ name: String, _ model: ManagedObjectModel) throws -> PersistentContainer {
+    let container = PersistentContainer(name: name, managedObjectModel: model)
     container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]
     nonisolated(unsafe) var loadError: (any Error)?
     container.loadPersistentStores { _, error in loadError = error }
@@ -71,20 +72,11 @@ func save(_ context: ManagedObjectContext) -> Status {
     return .saved
 }
 
-/// A post's title and likes as the store has them, read through a context that has seen nothing before.
-func stored(_ postID: ManagedObjectID, in container: PersistentContainer) -> String {
-    let reader = container.newBackgroundContext()
-    return reader.performAndWait {
-        guard let post = try? reader.existingObject(with: postID) as? Post else { return t("no post", "поста нет") }
-        return t("\"\(post.title)\", \(post.likes) likes", "«\(post.title)», лайков: \(post.likes)")
-    }
-}
-
 // MARK: - Rule 1
 
 print(t("1. Each queue its own context: background work in a private context of its own",
         "1. У каждой очереди свой контекст: фоновая работа — в собственном приватном контексте"))
-let blog = try makeContainer()
+let blog = try makeContainer(BlogModel.name, BlogModel.shared())
 let reports = Box<[String]>()
 // region: background-task
 blog.performBackgroundTask { context in
@@ -115,10 +107,9 @@ print(t("   the main context reads from the store: ", "   главный кон�
 print("")
 print(t("2. Objects stay in their context; an objectID crosses",
         "2. Объекты остаются в своём контексте, а objectID можно передавать"))
-let writing = blog.viewContext
-let draft = Post(context: writing)
+let draft = Post(context: blog.viewContext)
 draft.title = "Merge rules"
-try writing.save()
+try blog.viewContext.save()
 // The editor and the user picker are two screens, each with a main-queue context of its own.
 let editorContext = ManagedObjectContext(.mainQueue)
 editorContext.persistentStoreCoordinator = blog.persistentStoreCoordinator
@@ -154,93 +145,105 @@ print(t("   assigned the editor's own copy, looked up by objectID: saved; the st
 
 // MARK: - Rule 3.1
 
-/// The story of rule 3.1 on a fresh store: a post is on the edit screen (the main context) and its title is being
-/// edited, when a push changes the same post in the background — its likes, and its title too when `pushTitle`.
-/// `configure` sets the screen's context up; `beforeSave` runs just before the screen saves.
-func editWhilePushLands(pushTitle: Bool, configure: (ManagedObjectContext) -> Void = { _ in },
-                        beforeSave: (ManagedObjectContext, Post) -> Void = { _, _ in }) throws -> [String] {
-    let container = try makeContainer()
-    let viewContext = container.viewContext
-    configure(viewContext)
-    let seed = Post(context: viewContext)
-    seed.title = "Merge rules"
-    try viewContext.save()
-    let postID = seed.objectID
+/// The collision of rule 3.1 the other way round, on a podcast library with a fresh store: here the background saves
+/// last. A feed sync keeps a private context for as long as it runs and reads the three episodes when it starts.
+/// While it downloads the feed, the player marks episode 2 as listened — and, when `playerRenames`, gives it a title
+/// of the listener's own — and saves the main context at once. Then the sync writes the feed's titles and saves.
+/// `prepare` sets the sync's context up when the sync starts; `beforeSave` runs on its queue just before it saves.
+func syncWhilePlayerSaves(playerRenames: Bool, prepare: (ManagedObjectContext) -> Void = { _ in },
+                          beforeSave: (ManagedObjectContext) -> Void = { _ in }) throws -> [String] {
+    let container = try makeContainer(PodcastModel.name, PodcastModel.shared())
+    for (number, title) in [(1, "Pilot"), (2, "Queues"), (3, "Contexts")] {
+        let episode = Episode(context: container.viewContext)
+        episode.number = number
+        episode.title = title
+    }
+    try container.viewContext.save()
+    let second: FetchRequest<Episode> = Episode.fetchRequest()
+    second.predicate = FetchPredicate(format: "number == 2")
 
     // region: conflict
-    guard let post = try viewContext.existingObject(with: postID) as? Post else { throw NotAPost(postID) }
-    post.title = "Merge rules, explained"              // the user types on the edit screen (not saved yet)
-
-    let pushed = DispatchSemaphore(value: 0)
-    container.performBackgroundTask { context in       // meanwhile a push arrives and is saved in the background
-        let same = try? context.existingObject(with: postID) as? Post
-        same?.likes = 7
-        if pushTitle { same?.title = "Merge Rules" }
-        _ = save(context)
-        pushed.signal()
+    let sync = container.newBackgroundContext()        // lives as long as the sync runs
+    nonisolated(unsafe) var held: [Episode] = []
+    sync.performAndWait {
+        prepare(sync)
+        held = (try? sync.fetch(Episode.fetchRequest())) ?? []   // snapshots taken now, when the sync starts
     }
-    pushed.wait()
+
+    let playing = try container.viewContext.fetch(second)[0]
+    playing.listened = true                            // meanwhile the listener finishes episode 2…
+    if playerRenames { playing.title = "Queues (my notes)" }
+    try container.viewContext.save()                   // …and the player saves at once
+
+    let feed = [1: "Pilot", 2: "Queues and threads", 3: "Contexts"]
+    let lines: [String] = sync.performAndWait {
+        for episode in held { episode.title = feed[episode.number] ?? episode.title }
+        let mine = held.first { $0.number == 2 }
+        var lines = [t("sync before saving: episode 2 listened: \(mine?.listened ?? false)",
+                       "синхронизация до сохранения: эпизод 2 прослушан: \(mine?.listened ?? false)")]
+        beforeSave(sync)
+        do {
+            try sync.save()                            // the late save: the sync's snapshots are older than the row
+            lines.append(t("sync saved", "синхронизация сохранилась"))
+        } catch {
+            let error = error as NSError
+            lines.append(t("sync's save failed: ", "сохранение синхронизации упало: ")
+                         + "\(error.domain) \(error.code) \"\(error.localizedDescription)\"")
+        }
+        return lines
+    }
     // endregion: conflict
 
-    var lines: [String] = []
-    let landed = Box<Bool>()
-    viewContext.perform { landed.set(true) }           // after whatever the save queued for the main queue
-    runMainQueue { landed.value == true }
-    lines.append(t("screen before saving: \"\(post.title)\", \(post.likes) likes",
-                   "экран до сохранения: «\(post.title)», лайков: \(post.likes)"))
-    beforeSave(viewContext, post)
-    do {
-        try viewContext.save()
-        lines.append(t("screen saved; store: ", "экран сохранён; в хранилище: ") + stored(postID, in: container))
-    } catch {
-        let error = error as NSError
-        lines.append(t("save failed: ", "сохранение упало: ") + "\(error.domain) \(error.code) \"\(error.localizedDescription)\"")
-        lines.append(t("store keeps the push: ", "в хранилище остался пуш: ") + stored(postID, in: container))
+    let reader = container.newBackgroundContext()
+    let store = reader.performAndWait {
+        guard let episode = try? reader.fetch(second).first else { return t("no episode 2", "эпизода 2 нет") }
+        return t("\"\(episode.title)\", listened: \(episode.listened)",
+                 "«\(episode.title)», прослушан: \(episode.listened)")
     }
-    return lines
+    return lines + [t("store: episode 2 ", "в хранилище: эпизод 2 ") + store]
 }
 
 print("")
-print(t("3. A push saves the post the main context is editing",
-        "3. Пуш сохраняет пост, который в это время правят в главном контексте"))
-for line in try editWhilePushLands(pushTitle: false) { print("   " + line) }
+print(t("3. The player saves while a feed sync is under way; the sync saves last",
+        "3. Плеер сохраняет, пока идёт синхронизация ленты; синхронизация сохраняет последней"))
+for line in try syncWhilePlayerSaves(playerRenames: false) { print("   " + line) }
 
 print("")
-print(t("   Solution 1: the main context merges saves automatically",
-        "   Решение 1: главный контекст сам вливает чужие сохранения"))
+print(t("   Solution 1: the sync's context merges the player's save as it happens",
+        "   Решение 1: контекст синхронизации сам вливает сохранение плеера"))
 // region: fix-automatic
-let automatic = try editWhilePushLands(pushTitle: false, configure: { viewContext in
-    viewContext.automaticallyMergesChangesFromParent = true
+let merged = try syncWhilePlayerSaves(playerRenames: false, prepare: { sync in
+    sync.automaticallyMergesChangesFromParent = true  // its parent here: the coordinator
 })
 // endregion: fix-automatic
-for line in automatic { print("   " + line) }
+for line in merged { print("   " + line) }
 
 print("")
-print(t("   Solution 2: mergeByPropertyObjectTrump (the push changed the title too)",
-        "   Решение 2: mergeByPropertyObjectTrump (пуш поменял и заголовок)"))
+print(t("   Solution 2: the sync's changes win at its save (the player renamed episode 2 too)",
+        "   Решение 2: при сохранении побеждают изменения синхронизации (плеер тоже переименовал эпизод 2)"))
 // region: fix-policy
-let objectTrump = try editWhilePushLands(pushTitle: true, configure: { viewContext in
-    viewContext.mergePolicy = MergePolicy.mergeByPropertyObjectTrump
+let feedWins = try syncWhilePlayerSaves(playerRenames: true, prepare: { sync in
+    sync.mergePolicy = NSMergeByPropertyObjectTrumpMergePolicy
 })
 // endregion: fix-policy
-for line in objectTrump { print("   " + line) }
+for line in feedWins { print("   " + line) }
 
 print("")
-print(t("   Solution 3: refresh before saving (the push changed the title too)",
-        "   Решение 3: refresh перед сохранением (пуш поменял и заголовок)"))
+print(t("   Solution 3: refresh every episode before saving (the player renamed episode 2 too)",
+        "   Решение 3: refresh всех эпизодов перед сохранением (плеер тоже переименовал эпизод 2)"))
 // region: fix-refresh
-let refreshed = try editWhilePushLands(pushTitle: true, beforeSave: { viewContext, post in
-    viewContext.refresh(post, mergeChanges: true)      // or viewContext.refreshAllObjects()
+let refreshed = try syncWhilePlayerSaves(playerRenames: true, beforeSave: { sync in
+    sync.refreshAllObjects()                           // each registered episode, its unsaved titles kept
 })
 // endregion: fix-refresh
 for line in refreshed { print("   " + line) }
 
 print("")
-print(t("4. What each merge policy keeps (screen: title; push: title and likes)",
-        "4. Что оставляет каждая политика слияния (экран: заголовок; пуш: заголовок и лайки)"))
+print(t("4. What each merge policy of the sync keeps (player: title and listened; sync: title)",
+        "4. Что оставляет каждая политика слияния синхронизации (плеер: заголовок и «прослушан»; синхронизация: заголовок)"))
 for (name, policy) in [("error", MergePolicy.error), ("mergeByPropertyObjectTrump", .mergeByPropertyObjectTrump),
                        ("mergeByPropertyStoreTrump", .mergeByPropertyStoreTrump), ("overwrite", .overwrite),
                        ("rollback", .rollback)] {
-    let lines = try editWhilePushLands(pushTitle: true, configure: { $0.mergePolicy = policy })
+    let lines = try syncWhilePlayerSaves(playerRenames: true, prepare: { $0.mergePolicy = policy })
     print("   " + name.padding(toLength: 27, withPad: " ", startingAt: 0) + (lines.last ?? ""))
 }
