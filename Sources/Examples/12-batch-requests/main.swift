@@ -129,13 +129,14 @@ do {
     let lapwing = try worker.performAndWait {
         let request: FetchRequest<Observation> = Observation.fetchRequest()
         request.predicate = FetchPredicate(format: "checklist == %@ AND species == %@", "S-7", "lapwing")
-        return try worker.fetch(request)[0]
+        let lapwing = try worker.fetch(request)[0]
+        print("   the worker holds lapwing \(lapwing.count) and changes nothing;", terminator: " ")
+        return lapwing
     }
     try halveDoubleCounts(in: container)
     try worker.performAndWait {
         try worker.save()                                     // nothing to save, so nothing to merge
-        print("   the worker holds lapwing 36 and changes nothing; after the correction it saves: still \(lapwing.count)",
-              terminator: "")
+        print("after the correction it saves: still \(lapwing.count)", terminator: "")
     }
     // endregion: policy-not-merge
     let reader = container.newBackgroundContext()
@@ -154,9 +155,10 @@ do {
     // region: delete
     // The site closes. This time the rows to delete are named by their IDs (one entity), not matched by a fetch
     // request; the cascade takes its sightings.
+    let siteID = reedBed.objectID                                          // read on the view context's queue
     let cleaner = container.newBackgroundContext()
     let result = try cleaner.performAndWait {
-        let request = BatchDeleteRequest(objectIDs: [reedBed.objectID])
+        let request = BatchDeleteRequest(objectIDs: [siteID])
         request.resultType = .resultTypeObjectIDs
         return try cleaner.execute(request) as? BatchDeleteResult
     }
