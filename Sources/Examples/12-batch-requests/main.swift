@@ -3,13 +3,14 @@ import KataSupport
 // Persistence-only: BatchUpdateExpression, where Core Data takes an NSExpression.
 @_spi(BatchUpdateExpression) import Persistence
 
-// Lesson 12's runnable example: a flashcard app whose maintenance jobs are batch requests. A batch update leaves
-// the view context stale until its IDs are merged; a merge policy lets an editor save over it; a batch delete's IDs
-// take the deleted decks and their cards out of the view context; a batch insert with a uniqueness constraint is an
-// upsert; and deleting a thousand decks three ways. `swift run lessons run 12`.
+// Lesson 12's runnable example: a bird survey's log, kept in step with the national survey database by batch
+// requests. A batch correction leaves the view context stale until its IDs are merged; a merge policy lets an upload
+// worker save over it; a batch delete's IDs take a closed site and its sightings out of the view context; a batch
+// insert keyed by checklist and species reconciles the log with the database's export; and deleting a thousand
+// sites three ways. `swift run lessons run 12`.
 
 func makeContainer() throws -> PersistentContainer {
-    let container = PersistentContainer(name: FlashcardsModel.name, managedObjectModel: try FlashcardsModel.make())
+    let container = PersistentContainer(name: BirdLogModel.name, managedObjectModel: try BirdLogModel.make())
     container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]
     container.loadPersistentStores { _, error in
         if let error { print("could not load the store: \(error)") }
@@ -17,147 +18,131 @@ func makeContainer() throws -> PersistentContainer {
     return container
 }
 
-/// Three decks: Spanish (3 cards, in boxes 2, 3 and 4), Spanish verbs (1 card, box 5), German (archived, 2 cards).
+/// Two sites: Marsh hide (checklist S-7: teal 240, lapwing 36, grey heron 2 confirmed) and Reed bed (checklist S-8:
+/// teal 18, reed warbler 12). Returns the sites by name.
 @discardableResult
-func saveDecks(in context: ManagedObjectContext) throws -> [String: FlashcardDeck] {
-    var decks: [String: FlashcardDeck] = [:]
-    for (code, name, archived, cards) in [("es", "Spanish", false, [("hola", 2), ("gato", 3), ("perro", 4)]),
-                                          ("es-verbs", "Spanish verbs", false, [("hablar", 5)]),
-                                          ("de", "German", true, [("Hund", 2), ("Katze", 1)])] {
-        let deck = FlashcardDeck(context: context)
-        deck.code = code
-        deck.name = name
-        deck.archived = archived
-        for (front, box) in cards {
-            let card = Flashcard(context: context)
-            card.front = front
-            card.box = box
-            card.deck = deck
+func saveLog(in context: ManagedObjectContext) throws -> [String: SurveySite] {
+    var sites: [String: SurveySite] = [:]
+    for (name, checklist, counts) in [("Marsh hide", "S-7", [("teal", 240, "pending"), ("lapwing", 36, "pending"),
+                                                              ("grey heron", 2, "confirmed")]),
+                                      ("Reed bed", "S-8", [("teal", 18, "pending"), ("reed warbler", 12, "pending")])] {
+        let site = SurveySite(context: context)
+        site.name = name
+        for (species, count, status) in counts {
+            let sighting = Observation(context: context)
+            sighting.checklist = checklist
+            sighting.species = species
+            sighting.count = count
+            sighting.status = status
+            sighting.site = site
         }
-        decks[code] = deck
+        sites[name] = site
     }
     try context.save()
-    return decks
+    return sites
 }
 
-/// The cards of a deck as the context holds them: "front box", by front.
-func boxes(_ deck: FlashcardDeck) -> String {
-    deck.cards.sorted { $0.front < $1.front }.map { "\($0.front) \($0.box)" }.joined(separator: " · ")
+/// A site's sightings as the context holds them: "species count", by species.
+func counts(_ site: SurveySite) -> String {
+    site.sightings.sorted { $0.species < $1.species }.map { "\($0.species) \($0.count)" }.joined(separator: " · ")
 }
 
-/// Puts the cards of a deck back in box 1 with a batch update, and merges the IDs into the view context only.
+// region: correction
+/// The observer of checklist S-7 counted every bird twice: its pending counts are halved in SQL and marked
+/// corrected (confirmed ones were checked by hand). Returns the IDs of the sightings it changed.
 @discardableResult
-func restartDeck(named name: String, in container: PersistentContainer) throws -> [ManagedObjectID] {
-    let background = container.newBackgroundContext()
-    let moved = try background.performAndWait {
-        let request = BatchUpdateRequest(entityName: "Flashcard")
-        request.predicate = FetchPredicate(format: "deck.name == %@", name)
-        request.propertiesToUpdate = ["box": 1]
+func halveDoubleCounts(in container: PersistentContainer) throws -> [ManagedObjectID] {
+    let corrector = container.newBackgroundContext()
+    return try corrector.performAndWait {
+        let request = BatchUpdateRequest(entity: Observation.entity())
+        request.predicate = FetchPredicate(format: "checklist == %@ AND status == %@", "S-7", "pending")
+        // A value computed from each row, and a constant, in one request.
+        request.propertiesToUpdate = ["count": BatchUpdateExpression.key("count") / 2, "status": "corrected"]
         request.resultType = .updatedObjectIDsResultType
-        let result = try background.execute(request) as? BatchUpdateResult
-        return result?.result as? [ManagedObjectID] ?? []
+        // execute(_:) returns the base class, as Core Data's: cast it, then cast its result.
+        let result = (try corrector.execute(request) as? BatchUpdateResult)?.result
+        return result as? [ManagedObjectID] ?? []
     }
-    ManagedObjectContext.mergeChanges(
-        fromRemoteContextSave: [ManagedObjectContext.NotificationKey.updatedObjects.rawValue: moved],
-        into: [container.viewContext])
-    return moved
 }
-
-/// A catalog import: one batch insert of the decks' codes and names. Returns the IDs written.
-func importCatalog(_ entries: [DeckEntry], into container: PersistentContainer) throws -> [ManagedObjectID] {
-    let background = container.newBackgroundContext()
-    background.mergePolicy = MergePolicy.mergeByPropertyObjectTrump          // what an upsert needs on Apple's platforms
-    let written = try background.performAndWait {
-        let request = BatchInsertRequest(entityName: "FlashcardDeck",
-                                         objects: entries.map { ["code": $0.code, "name": $0.name] })
-        request.resultType = .objectIDs
-        let result = try background.execute(request) as? BatchInsertResult
-        return result?.result as? [ManagedObjectID] ?? []
-    }
-    ManagedObjectContext.mergeChanges(
-        fromRemoteContextSave: [ManagedObjectContext.NotificationKey.updatedObjects.rawValue: written],
-        into: [container.viewContext])
-    return written
-}
+// endregion: correction
 
 print("1. A batch update writes the store and tells no context")
 do {
     let container = try makeContainer()
     let context = container.viewContext
-    let spanish = try saveDecks(in: context)["es"]!
-    print("   view context before:  Spanish: \(boxes(spanish))")
+    let marsh = try saveLog(in: context)["Marsh hide"]!
+    print("   view context before:  Marsh hide: \(counts(marsh))")
     let counter = SaveCounter()
     // region: stale
-    let background = container.newBackgroundContext()
-    let moved = try background.performAndWait {
-        // Every card of the deck coded "es" goes up a box, computed from each row's own value.
-        let request = BatchUpdateRequest(entityName: "Flashcard")
-        request.propertiesToUpdate = ["box": BatchUpdateExpression.key("box") + 1]
-        request.predicate = FetchPredicate(format: "deck.code == %@", "es")
-        request.resultType = .updatedObjectIDsResultType
-        // execute(_:) returns the base class, as Core Data's: cast it, then cast its result.
-        let result = try background.execute(request) as? BatchUpdateResult
-        return result?.result as? [ManagedObjectID] ?? []
-    }
-    print("   \(moved.count) cards moved up a box in SQL; did-save notifications: \(counter.count)")
-    print("   view context after:   Spanish: \(boxes(spanish))")
+    let corrected = try halveDoubleCounts(in: container)
+    print("   \(corrected.count) sightings halved in SQL; did-save notifications: \(counter.count)")
+    print("   view context after:   Marsh hide: \(counts(marsh))")
     // endregion: stale
     let reader = container.newBackgroundContext()
-    let stored = try reader.performAndWait {
-        let request: FetchRequest<Flashcard> = Flashcard.fetchRequest()
-        request.predicate = FetchPredicate(format: "deck.code == 'es'")
-        request.sortDescriptors = [FetchSortDescriptor(keyPath: \Flashcard.front, ascending: true)]
-        return try reader.fetch(request).map { "\($0.front) \($0.box)" }.joined(separator: " · ")
-    }
-    print("   the store holds:      Spanish: \(stored)")
+    let marshID = marsh.objectID
+    let stored = try reader.performAndWait { counts(try reader.existingObject(with: marshID) as! SurveySite) }
+    print("   the store holds:      Marsh hide: \(stored)")
 
     print("")
     print("2. Merging the IDs the request returned")
     // region: merge
-    ManagedObjectContext.mergeChanges(
-        fromRemoteContextSave: [ManagedObjectContext.NotificationKey.updatedObjects.rawValue: moved],
-        into: [container.viewContext])
-    print("   view context after mergeChanges(fromRemoteContextSave:into:): Spanish: \(boxes(spanish))")
+    // Shaped like a did-save notification's user info: what the request did, as the key; the IDs, as the value.
+    let changes: [AnyHashable: Any] = [ManagedObjectContext.NotificationKey.updatedObjects.rawValue: corrected]
+    ManagedObjectContext.mergeChanges(fromRemoteContextSave: changes, into: [context])
+    print("   view context after mergeChanges(fromRemoteContextSave:into:): Marsh hide: \(counts(marsh))")
     // endregion: merge
 }
 
 print("")
-print("3. An editor saves a card whose row a batch update changed")
+print("3. A worker saves a sighting whose row a batch update changed")
 for policy in [MergePolicy.error, .mergeByPropertyObjectTrump] {
     let container = try makeContainer()
-    let hola = try saveDecks(in: container.viewContext)["es"]!.cards.first { $0.front == "hola" }!
-    // region: editor-conflict
-    let editor = ManagedObjectContext(.mainQueue)    // the edit screen's own context
-    editor.persistentStoreCoordinator = container.persistentStoreCoordinator
-    editor.mergePolicy = policy
-    let card = try editor.existingObject(with: hola.objectID) as! Flashcard
-    card.front = "¡hola!"                                      // the user types…
-    try restartDeck(named: "Spanish", in: container)           // …a batch job runs, merged into the view context
-    print("   \(policy): before saving, the editor shows box \(card.box);", terminator: " ")
-    do {
-        try editor.save()
-        print("saved: \(card.front) in box \(card.box)")
-    } catch {
-        print("the save failed: error \((error as NSError).code), \(error.localizedDescription)")
+    try saveLog(in: container.viewContext)
+    // region: worker-conflict
+    let worker = container.newBackgroundContext()       // the upload worker's context, which no batch job merges into
+    worker.mergePolicy = policy
+    let teal = try worker.performAndWait {
+        let request: FetchRequest<Observation> = Observation.fetchRequest()
+        request.predicate = FetchPredicate(format: "checklist == %@ AND species == %@", "S-7", "teal")
+        let teal = try worker.fetch(request)[0]
+        teal.uploaded = true                                  // the upload went through…
+        return teal
     }
-    // endregion: editor-conflict
+    try halveDoubleCounts(in: container)                     // …meanwhile the correction ran
+    worker.performAndWait {
+        print("   \(policy): before saving, the worker's teal reads \(teal.count);", terminator: " ")
+        do {
+            try worker.save()
+            print("saved: uploaded \(teal.uploaded), count \(teal.count)")
+        } catch {
+            print("the save failed: error \((error as NSError).code), \(error.localizedDescription)")
+        }
+    }
+    // endregion: worker-conflict
 }
 do {
     let container = try makeContainer()
-    let gato = try saveDecks(in: container.viewContext)["es"]!.cards.first { $0.front == "gato" }!
+    try saveLog(in: container.viewContext)
     // region: policy-not-merge
-    let editor = ManagedObjectContext(.mainQueue)
-    editor.persistentStoreCoordinator = container.persistentStoreCoordinator
-    editor.mergePolicy = MergePolicy.mergeByPropertyObjectTrump
-    let card = try editor.existingObject(with: gato.objectID) as! Flashcard
-    print("   the editor shows gato in box \(card.box); the user changes nothing", terminator: "")
-    try restartDeck(named: "Spanish", in: container)
-    try editor.save()                                          // nothing to save, so nothing to merge
-    print(", saves: still box \(card.box)", terminator: "")
+    let worker = container.newBackgroundContext()
+    worker.mergePolicy = MergePolicy.mergeByPropertyObjectTrump
+    let lapwing = try worker.performAndWait {
+        let request: FetchRequest<Observation> = Observation.fetchRequest()
+        request.predicate = FetchPredicate(format: "checklist == %@ AND species == %@", "S-7", "lapwing")
+        let lapwing = try worker.fetch(request)[0]
+        print("   the worker holds lapwing \(lapwing.count) and changes nothing;", terminator: " ")
+        return lapwing
+    }
+    try halveDoubleCounts(in: container)
+    try worker.performAndWait {
+        try worker.save()                                     // nothing to save, so nothing to merge
+        print("after the correction it saves: still \(lapwing.count)", terminator: "")
+    }
     // endregion: policy-not-merge
     let reader = container.newBackgroundContext()
-    let stored = try reader.performAndWait { (try reader.existingObject(with: gato.objectID) as! Flashcard).box }
-    print(" (the store has box \(stored))")
+    let lapwingID = worker.performAndWait { lapwing.objectID }
+    let stored = try reader.performAndWait { (try reader.existingObject(with: lapwingID) as! Observation).count }
+    print(" (the store has \(stored))")
 }
 
 print("")
@@ -165,19 +150,21 @@ print("4. A batch delete, and merging the deleted IDs")
 do {
     let container = try makeContainer()
     let context = container.viewContext
-    let german = try saveDecks(in: context)["de"]!
-    let hund = german.cards.first { $0.front == "Hund" }!
+    let reedBed = try saveLog(in: context)["Reed bed"]!
+    let warbler = reedBed.sightings.first { $0.species == "reed warbler" }!
     // region: delete
-    // This time the rows to delete are named by their IDs (one entity), not matched by a fetch request.
+    // The site closes. This time the rows to delete are named by their IDs (one entity), not matched by a fetch
+    // request; the cascade takes its sightings.
+    let siteID = reedBed.objectID                                          // read on the view context's queue
     let cleaner = container.newBackgroundContext()
-    let deleted = try cleaner.performAndWait {
-        let request = BatchDeleteRequest(objectIDs: [german.objectID])
+    let result = try cleaner.performAndWait {
+        let request = BatchDeleteRequest(objectIDs: [siteID])
         request.resultType = .resultTypeObjectIDs
-        let result = try cleaner.execute(request) as? BatchDeleteResult
-        return result?.result as? [ManagedObjectID] ?? []
+        return try cleaner.execute(request) as? BatchDeleteResult
     }
+    let deleted = result?.result as? [ManagedObjectID] ?? []               // the site's ID, and its sightings'
     print("   \(deleted.count) objects deleted in SQL: \(deleted.compactMap(\.entity.name).joined(separator: ", "))")
-    print("   before merging: the view context still holds \(german.name) and \(hund.front) (box \(hund.box))")
+    print("   before merging: the view context still holds \(reedBed.name) and \(warbler.species) (\(warbler.count))")
     ManagedObjectContext.mergeChanges(
         fromRemoteContextSave: [ManagedObjectContext.NotificationKey.deletedObjects.rawValue: deleted],
         into: [context])
@@ -191,48 +178,71 @@ print("5. A batch insert with a uniqueness constraint is an upsert")
 do {
     let container = try makeContainer()
     let context = container.viewContext
-    let spanish = try saveDecks(in: context)["es"]!
+    let reedBed = try saveLog(in: context)["Reed bed"]!
+    let teal = reedBed.sightings.first { $0.species == "teal" }!
     // region: upsert
-    let catalog = [DeckEntry(code: "es", name: "Spanish (Castilian)"), DeckEntry(code: "fr", name: "French")]
+    // The national database's export of checklist S-8 after its review: two sightings the log has (one recounted),
+    // and a bittern the observer added online.
+    let export = [("S-8", "teal", 20), ("S-8", "reed warbler", 12), ("S-8", "bittern", 1)]
     for run in 1...2 {
-        let written = try importCatalog(catalog, into: container).count
-        let decks = try context.count(for: FlashcardDeck.fetchRequest())
-        print("   import \(run): \(written) decks written; the store has \(decks) decks; \"es\" is \(spanish.name), with \(spanish.cards.count) cards")
+        let before = try context.count(for: Observation.fetchRequest())
+        let importer = container.newBackgroundContext()
+        importer.mergePolicy = MergePolicy.mergeByPropertyObjectTrump   // what an upsert needs on Apple's platforms
+        let written = try importer.performAndWait {
+            var rows = export.makeIterator()
+            // The rows come one at a time: the handler fills the dictionary it is given, and says when it is done.
+            let request = BatchInsertRequest(entityName: "Observation", dictionaryHandler: { row in
+                guard let (checklist, species, count) = rows.next() else { return true }
+                row["checklist"] = checklist
+                row["species"] = species
+                row["count"] = count
+                return false
+            })
+            request.resultType = .objectIDs
+            return try (importer.execute(request) as? BatchInsertResult)?.result as? [ManagedObjectID] ?? []
+        }
+        ManagedObjectContext.mergeChanges(
+            fromRemoteContextSave: [ManagedObjectContext.NotificationKey.updatedObjects.rawValue: written],
+            into: [context])
+        let after = try context.count(for: Observation.fetchRequest())
+        print("   import \(run): \(written.count) rows written, \(after - before) of them new; the log has \(after) sightings; S-8 teal reads \(teal.count), at \(teal.site?.name ?? "no site")")
     }
     // endregion: upsert
-    // The same import on a background context left with the default merge policy (.error).
+    // The same export on a background context left with the default merge policy (.error).
     let plain = container.newBackgroundContext()
     do {
         try plain.performAndWait {
-            _ = try plain.execute(BatchInsertRequest(entityName: "FlashcardDeck",
-                                                     objects: catalog.map { ["code": $0.code, "name": $0.name] }))
+            _ = try plain.execute(BatchInsertRequest(entityName: "Observation", objects: export.map {
+                ["checklist": $0.0, "species": $0.1, "count": $0.2]
+            }))
         }
         print("   under the default merge policy: imported")
     } catch {
-        let decks = try context.count(for: FlashcardDeck.fetchRequest())
-        print("   under the default merge policy (.error): refused with \((error as NSError).code); the store still has \(decks) decks")
+        let sightings = try context.count(for: Observation.fetchRequest())
+        print("   under the default merge policy (.error): refused with \((error as NSError).code); the log still has \(sightings) sightings")
     }
 }
 
 print("")
-print("6. Deleting 1,000 decks of 10 cards each, three ways (one run, this machine, debug build)")
+print("6. Deleting 1,000 sites of 10 sightings each, three ways (one run, this machine, debug build)")
 do {
-    let deckCount = 1_000
+    let siteCount = 1_000
     func filled() throws -> PersistentContainer {
         let container = try makeContainer()
-        let request = BatchInsertRequest(entityName: "FlashcardDeck",
-                                         objects: (0..<deckCount).map { ["code": "d\($0)", "name": "Deck \($0)", "archived": true] })
+        let request = BatchInsertRequest(entityName: "SurveySite",
+                                         objects: (0..<siteCount).map { ["name": "Site \($0)"] })
         request.resultType = .objectIDs
         let result = try container.viewContext.execute(request) as? BatchInsertResult
         let ids = result?.result as? [ManagedObjectID] ?? []
         let context = container.newBackgroundContext()
         try context.performAndWait {
-            for id in ids {
-                let deck = try context.existingObject(with: id) as! FlashcardDeck
-                for number in 0..<10 {
-                    let card = Flashcard(context: context)
-                    card.front = "card \(number)"
-                    card.deck = deck
+            for (number, id) in ids.enumerated() {
+                let site = try context.existingObject(with: id) as! SurveySite
+                for species in 0..<10 {
+                    let sighting = Observation(context: context)
+                    sighting.checklist = "C-\(number)"
+                    sighting.species = "species \(species)"
+                    sighting.site = site
                 }
             }
             try context.save()
@@ -244,8 +254,8 @@ do {
         let start = Date()
         try work(container)
         let seconds = Date().timeIntervalSince(start)
-        let left = try container.viewContext.count(for: Flashcard.fetchRequest())
-        print("   \(label.padding(toLength: 40, withPad: " ", startingAt: 0))\(String(format: "%6.3f", seconds)) s   (cards left: \(left))")
+        let left = try container.viewContext.count(for: Observation.fetchRequest())
+        print("   \(label.padding(toLength: 40, withPad: " ", startingAt: 0))\(String(format: "%6.3f", seconds)) s   (sightings left: \(left))")
     }
     // region: timing
     try time("through a child context:") { container in
@@ -254,7 +264,7 @@ do {
             let child = ManagedObjectContext(.privateQueue)
             child.parent = parent
             try child.performAndWait {
-                for deck in try child.fetch(FlashcardDeck.fetchRequest()) { child.delete(deck) }
+                for site in try child.fetch(SurveySite.fetchRequest()) { child.delete(site) }
                 try child.save()
             }
             try parent.save()
@@ -263,15 +273,15 @@ do {
     try time("through a context saving to the store:") { container in
         let context = container.newBackgroundContext()
         try context.performAndWait {
-            for deck in try context.fetch(FlashcardDeck.fetchRequest()) { context.delete(deck) }
+            for site in try context.fetch(SurveySite.fetchRequest()) { context.delete(site) }
             try context.save()
         }
     }
     try time("as one batch delete:") { container in
         let context = container.newBackgroundContext()
         try context.performAndWait {
-            let decks = FetchRequest<FetchRequestResult>(entityName: "FlashcardDeck")
-            _ = try context.execute(BatchDeleteRequest(fetchRequest: decks))
+            let sites = FetchRequest<FetchRequestResult>(entityName: "SurveySite")
+            _ = try context.execute(BatchDeleteRequest(fetchRequest: sites))
         }
     }
     // endregion: timing
