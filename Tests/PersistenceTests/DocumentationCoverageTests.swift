@@ -66,14 +66,7 @@ final class DocumentationCoverageTests: XCTestCase {
 
     /// Runs `swift symbolgraph-extract` on the Persistence module next to this test executable.
     private func extractSymbolGraph() throws -> SymbolGraph {
-        let products = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        let modules = products.appendingPathComponent("Modules")
-        guard FileManager.default.fileExists(atPath: modules.appendingPathComponent("Persistence.swiftmodule").path)
-        else {
-            throw XCTSkip("no Persistence.swiftmodule beside the test executable (\(modules.path)): not a SwiftPM build on Linux")
-        }
-        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../Sources").standardizedFileURL
+        let module = try BuiltPersistenceModule()
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("symbols-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: output) }
@@ -86,9 +79,7 @@ final class DocumentationCoverageTests: XCTestCase {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
             "swift", "symbolgraph-extract", "-module-name", "Persistence", "-target", target,
-            "-I", modules.path, "-I", sources.appendingPathComponent("CSQLite").path,
-            "-I", sources.appendingPathComponent("CPersistenceSupport/include").path,
-            "-Xcc", "-fmodule-map-file=" + products.appendingPathComponent("CPersistenceSupport.build/module.modulemap").path,
+        ] + module.searchArguments + [
             // The Persistence-only API behind @_spi groups is documented too.
             "-minimum-access-level", "public", "-include-spi-symbols", "-output-dir", output.path,
         ]
