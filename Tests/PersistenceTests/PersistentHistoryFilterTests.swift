@@ -256,17 +256,8 @@ final class PersistentHistoryFilterTests: HistoryTestCase {
 
     func testAChangeIsMatchedAsTheHistoryReportsItNotAsItsRowsWereWritten() throws {
         // A scene of an ordered relationship is inserted, then given its place: two rows, one insertion.
-        let films = try HistoryModel.container(HistoryModel.description(), model: TestModel.make())
+        let (films, movie) = try savedFilmWithScenes()
         let view = films.viewContext
-        let movie = Movie(context: view)
-        movie.title = "Ran"
-        movie.year = 1985
-        movie.sceneList = (1...3).map { number in
-            let scene = Scene(context: view)
-            scene.number = number
-            return scene
-        }
-        try view.save()
         movie.sceneList = movie.sceneList.reversed()
         movie.rating = 8.2
         try view.save()

@@ -117,17 +117,8 @@ final class PersistentHistoryTests: HistoryTestCase {
     }
 
     func testEachObjectIsOneChangePerTransactionWithItsToManyRelationships() throws {
-        let films = try HistoryModel.container(HistoryModel.description(), model: TestModel.make())
+        let (films, movie) = try savedFilmWithScenes()
         let view = films.viewContext
-        let movie = Movie(context: view)
-        movie.title = "Ran"
-        movie.year = 1985
-        movie.sceneList = (1...3).map { number in
-            let scene = Scene(context: view)
-            scene.number = number
-            return scene
-        }
-        try view.save()
         // Each scene's row is inserted, then given its place: still one insertion each.
         let inserted = try XCTUnwrap(view.history().last?.changes)
         XCTAssertEqual(inserted.count, 4)

@@ -24,4 +24,21 @@ class HistoryTestCase: PersistenceTestCase {
     }
 
     var view: ManagedObjectContext { history.viewContext }
+
+    /// A history-tracked store of the film model with "Ran" and three scenes in order, saved from its view context:
+    /// the container (keep it alive) and the movie.
+    func savedFilmWithScenes() throws -> (films: PersistentContainer, movie: Movie) {
+        let films = try HistoryModel.container(HistoryModel.description(), model: TestModel.make())
+        let view = films.viewContext
+        let movie = Movie(context: view)
+        movie.title = "Ran"
+        movie.year = 1985
+        movie.sceneList = (1...3).map { number in
+            let scene = Scene(context: view)
+            scene.number = number
+            return scene
+        }
+        try view.save()
+        return (films, movie)
+    }
 }
