@@ -203,8 +203,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     public func perform(_ block: @escaping @Sendable () -> Void) {
         queue.async { [weak self] in
             block()
-            self?.processPendingChanges()
-            self?.sweepAtEndOfBlock()
+            self?.processPendingChanges()           // which also sweeps, as the end of any block does
         }
     }
 

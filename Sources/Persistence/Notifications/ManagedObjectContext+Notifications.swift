@@ -64,7 +64,8 @@ extension ManagedObjectContext {
     }
 
     /// Runs the delete rules of pending deletions and posts ``didChangeObjectsNotification`` for the changes made
-    /// since the last one (Core Data does this at the end of each event; here, call it when you want observers told).
+    /// since the last one (Core Data does this at the end of each event; here a ``perform(_:)`` block ends with it,
+    /// as Core Data's does, and elsewhere call it when you want observers told).
     ///
     /// Like the end of a `perform` block, it also lets go of the objects registered since the last time that
     /// nothing holds (see ``retainsRegisteredObjects``).
