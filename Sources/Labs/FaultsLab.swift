@@ -47,7 +47,7 @@ enum FaultsLab {
         let context = store.container.newBackgroundContext()
         _ = try context.performAndWait {
             try reporter.measure("dictionaries of the one attribute", note: average) {
-                let request = FetchRequest<[String: Any]>(entityName: "Reading")
+                let request = FetchRequest<NSDictionary>(entityName: "Reading")
                 request.resultType = .dictionaryResultType
                 request.propertiesToFetch = ["value"]
                 return try context.fetch(request).compactMap { $0["value"] as? Double }

@@ -241,7 +241,7 @@ final class AsynchronousFetchTests: PersistenceTestCase {
         assertPersistenceError(.persistentStoreIncompatibleSchema) {
             try context.execute(AsynchronousFetchRequest(fetchRequest: try moviesRequest("titel == %@", "x")))
         }
-        let dictionaries = FetchRequest<[String: Any]>(entityName: "Movie")
+        let dictionaries = FetchRequest<NSDictionary>(entityName: "Movie")
         dictionaries.resultType = .dictionaryResultType
         assertPersistenceError(.coreData) { try context.execute(AsynchronousFetchRequest(fetchRequest: dictionaries)) }
         assertPersistenceError(.coreData) { try context.execute(AsynchronousFetchRequest(fetchRequest: FetchRequest<Director>(entityName: "Movie"))) }

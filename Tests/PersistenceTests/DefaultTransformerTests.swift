@@ -144,7 +144,7 @@ final class DefaultTransformerTests: PersistenceTestCase {
         XCTAssertEqual(palette.value(forKey: "settings") as? NSDictionary, settings)
         XCTAssertEqual(palette.value(forKey: "painted") as? Date, painted)
 
-        let request = FetchRequest<[String: Any]>(entityName: "Palette")
+        let request = FetchRequest<NSDictionary>(entityName: "Palette")
         request.resultType = .dictionaryResultType
         request.propertiesToFetch = ["colours"]
         XCTAssertEqual(try reader.viewContext.fetch(request).first?["colours"] as? [String], ["ochre", "rust", "umber"],

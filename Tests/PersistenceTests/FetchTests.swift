@@ -66,23 +66,55 @@ final class FetchTests: PersistenceTestCase {
                         .dictionaryResultType, .countResultType].map(\.rawValue), [0, 1, 2, 4])
         let request = FetchRequest<any FetchRequestResult>(entityName: "Movie")
         XCTAssertEqual(request.resultType, .managedObjectResultType)
+        XCTAssertTrue(request.description.hasPrefix("FetchRequest<FetchRequestResult>(Movie"), request.description)
         request.resultType = .managedObjectIDResultType
         XCTAssertEqual(try context.fetch(request).compactMap { $0 as? ManagedObjectID }.count, 5)
         request.resultType = [.managedObjectIDResultType, .dictionaryResultType]
         assertPersistenceError(.coreData) { _ = try context.fetch(request) }
     }
 
+
+    /// Core Data's `NSFetchRequest<ResultType: NSFetchRequestResult>` takes only what a fetch returns (its four
+    /// classes, or the protocol for an untyped request): `[String: Any]` rows or an `Int` count compile nowhere.
+    func testResultMustBeWhatCoreDataFetches() throws {
+        let refused = ["[String: Any]", "Int", "String"]
+        let bad = try typecheck((["import Persistence"]
+            + refused.enumerated().map { "let r\($0.offset) = FetchRequest<\($0.element)>(entityName: \"Movie\")" })
+            .joined(separator: "\n"))
+        XCTAssertNotEqual(bad.status, 0)
+        for type in refused {
+            XCTAssertTrue(bad.output.contains("error: type '\(type.replacingOccurrences(of: "String: Any", with: "String : Any"))' does not conform to protocol 'FetchRequestResult'"),
+                          "\(type): \(bad.output)")
+        }
+        let good = try typecheck("""
+            import Foundation
+            import Persistence
+            protocol Managed: ManagedObject, FetchRequestResult {}
+            func untyped(_ context: ManagedObjectContext) throws -> [any FetchRequestResult] {
+                let objects = FetchRequest<ManagedObject>(entityName: "Movie")
+                let ids = FetchRequest<ManagedObjectID>(entityName: "Movie")
+                let rows = FetchRequest<NSDictionary>(entityName: "Movie")
+                let count = FetchRequest<NSNumber>(entityName: "Movie")
+                _ = (objects, ids, rows, count)
+                let request: FetchRequest<FetchRequestResult> = ManagedObject.fetchRequest()
+                let controller: FetchedResultsController<FetchRequestResult>? = nil
+                _ = controller
+                return try context.fetch(request)
+            }
+            """)
+        XCTAssertEqual(good.status, 0, good.output)
+    }
     /// Core Data's `propertiesToFetch` holds names or property descriptions; anything else is refused here.
     func testPropertiesToFetchTakesNamesAndDescriptions() throws {
         try seed()
         let entity = Movie.entity()
-        let rows = FetchRequest<[String: Any]>(entityName: "Movie")
+        let rows = FetchRequest<NSDictionary>(entityName: "Movie")
         rows.resultType = .dictionaryResultType
         rows.propertiesToFetch = [try XCTUnwrap(entity.attributesByName["title"]), "year",
                                   try XCTUnwrap(entity.relationshipsByName["director"])]
         rows.sortDescriptors = [FetchSortDescriptor(key: "year", ascending: true)]
         let first = try XCTUnwrap(context.fetch(rows).first)
-        XCTAssertEqual(Set(first.keys), ["title", "year", "director"])
+        XCTAssertEqual(Set(first.allKeys.compactMap { $0 as? String }), ["title", "year", "director"])
         XCTAssertEqual(first["title"] as? String, "Alien")
         XCTAssertTrue(first["director"] is ManagedObjectID)
         rows.propertiesToFetch = ["title", 42]
@@ -235,7 +267,7 @@ final class FetchTests: PersistenceTestCase {
         XCTAssertEqual(found.count, 2)
         XCTAssertTrue(found.allSatisfy { !$0.isTemporaryID && $0.entityName == "Movie" })
 
-        let rows = FetchRequest<[String: Any]>(entityName: "Movie")
+        let rows = FetchRequest<NSDictionary>(entityName: "Movie")
         rows.resultType = .dictionaryResultType
         rows.propertiesToFetch = ["title", "rating", "director"]
         rows.sortDescriptors = [FetchSortDescriptor(key: "title", ascending: true)]
@@ -247,19 +279,19 @@ final class FetchTests: PersistenceTestCase {
         XCTAssertEqual(dictionaries.first?["director"] as? ManagedObjectID, scott.objectID, "the director's own ID")
         XCTAssertNil(dictionaries.first { $0["title"] as? String == "Blade Runner" }?["rating"], "nil values are left out")
 
-        let distinct = FetchRequest<[String: Any]>(entityName: "Movie")
+        let distinct = FetchRequest<NSDictionary>(entityName: "Movie")
         distinct.resultType = .dictionaryResultType
         distinct.propertiesToFetch = ["director"]
         distinct.returnsDistinctResults = true
         XCTAssertEqual(try context.fetch(distinct).count, 3)
 
-        let count = FetchRequest<Int>(entityName: "Movie")
+        let count = FetchRequest<NSNumber>(entityName: "Movie")
         count.resultType = .countResultType
         XCTAssertEqual(try context.fetch(count), [5])
 
         let asBase = FetchRequest<ManagedObject>(entityName: "Movie")
         XCTAssertEqual(try context.fetch(asBase).count, 5)
-        let asProtocol = FetchRequest<any PredicateEvaluable>(entityName: "Movie")
+        let asProtocol = FetchRequest<any FetchRequestResult>(entityName: "Movie")
         let evaluables = try context.fetch(asProtocol)
         XCTAssertEqual(evaluables.compactMap { ($0 as? Movie)?.title }.count, 5, "protocol results are cast one by one")
         let wrongClass = FetchRequest<Director>(entityName: "Movie")

@@ -205,12 +205,12 @@ final class InheritanceTests: PersistenceTestCase {
 
     func testDictionaryResultsReadTheFamilyAndNameTheRightEntity() throws {
         try fillShelf()
-        let request = FetchRequest<[String: Any]>(entityName: "Shelf")
+        let request = FetchRequest<NSDictionary>(entityName: "Shelf")
         request.resultType = .dictionaryResultType
         request.propertiesToFetch = ["name", "favourite"]
         let row = try XCTUnwrap(try viewContext.fetch(request).first)
         XCTAssertEqual((row["favourite"] as? ManagedObjectID)?.entityName, "Audiobook")
-        let titles = FetchRequest<[String: Any]>(entityName: "Book")
+        let titles = FetchRequest<NSDictionary>(entityName: "Book")
         titles.resultType = .dictionaryResultType
         titles.propertiesToFetch = ["title", "pages"]
         titles.sortDescriptors = [FetchSortDescriptor(key: "title", ascending: true)]

@@ -137,7 +137,7 @@ final class SubentityKeyPathTests: PersistenceTestCase {
 
     func testDictionaryResultsFilterThroughASubentity() throws {
         try saved()
-        let request = FetchRequest<[String: Any]>(entityName: "Mood")
+        let request = FetchRequest<NSDictionary>(entityName: "Mood")
         request.resultType = .dictionaryResultType
         request.propertiesToFetch = ["label", "country"]
         request.predicate = FetchPredicate(format: "country.population > 10")

@@ -62,7 +62,7 @@ final class TransformableTests: PersistenceTestCase {
         }
         XCTAssertEqual(read, ["milk", "eggs"])
 
-        let request = FetchRequest<[String: Any]>(entityName: "Note")
+        let request = FetchRequest<NSDictionary>(entityName: "Note")
         request.resultType = .dictionaryResultType
         request.propertiesToFetch = ["tags"]
         let rows = try notes.viewContext.fetch(request)

@@ -420,10 +420,10 @@ final class TransientAttributeTests: PersistenceTestCase {
         XCTAssertEqual(assertPersistenceError(.persistentStoreIncompatibleSchema) { _ = try context.execute(filtered) }?.key, "isPinned")
         XCTAssertEqual(try storedCount("Swatch", "name IN {'Red', 'Blue'}"), 2, "nothing was changed")
 
-        let rows = FetchRequest<[String: Any]>(entityName: "Swatch")
+        let rows = FetchRequest<NSDictionary>(entityName: "Swatch")
         rows.resultType = .dictionaryResultType
         rows.sortDescriptors = [FetchSortDescriptor(key: "name", ascending: true)]
-        XCTAssertEqual(try context.fetch(rows).map { $0.keys.sorted() }, [["name"], ["name"]], "stored attributes only")
+        XCTAssertEqual(try context.fetch(rows).map { $0.allKeys.compactMap { $0 as? String }.sorted() }, [["name"], ["name"]], "stored attributes only")
         rows.propertiesToFetch = ["name", "isPinned"]
         let asked = assertPersistenceError(.persistentStoreIncompatibleSchema) { _ = try context.fetch(rows) }
         XCTAssertEqual(asked?.key, "isPinned")

@@ -63,7 +63,7 @@ extension ManagedObjectContext {
     /// - Throws: an `NSError` at once for a request that cannot run: unknown entity or key, a predicate
     ///   that does not fit the model, a dictionary or count result type, or a `Result` type the objects are not.
     @discardableResult
-    func startAsynchronousFetch<Result>(_ request: AsynchronousFetchRequest<Result>) throws
+    func startAsynchronousFetch<Result: FetchRequestResult>(_ request: AsynchronousFetchRequest<Result>) throws
         -> AsynchronousFetchResult<Result> {
         checkQueue("execute(AsynchronousFetchRequest)")
         let fetchRequest = request.fetchRequest
@@ -73,13 +73,13 @@ extension ManagedObjectContext {
         case .managedObjectResultType:
             idsOnly = false
             guard entity.managedObjectClass is Result.Type else {
-                throw PersistenceError(.coreData, "AsynchronousFetchRequest<\(Result.self)> for \(entity.entityName) returns \(entity.managedObjectClass) objects, which are not \(Result.self).",
+                throw PersistenceError(.coreData, "AsynchronousFetchRequest<\(resultTypeName(Result.self))> for \(entity.entityName) returns \(entity.managedObjectClass) objects, which are not \(Result.self).",
                                        entityName: entity.entityName)
             }
         case .managedObjectIDResultType:
             idsOnly = true
             guard ManagedObjectID.self is Result.Type else {
-                throw PersistenceError(.coreData, "AsynchronousFetchRequest<\(Result.self)> for \(entity.entityName) returns ManagedObjectIDs, which are not \(Result.self).",
+                throw PersistenceError(.coreData, "AsynchronousFetchRequest<\(resultTypeName(Result.self))> for \(entity.entityName) returns ManagedObjectIDs, which are not \(Result.self).",
                                        entityName: entity.entityName)
             }
         default:
@@ -166,7 +166,7 @@ extension ManagedObjectContext {
             progress.totalUnitCount = Int64(try store.count(for: query))
             var rows: [StoreRow] = []
             rows.reserveCapacity(Int(max(progress.totalUnitCount, 0)))
-            let step = AsynchronousFetchRequest<Any>.rowsPerProgressUpdate
+            let step = AsynchronousFetchRequest<NSNumber>.rowsPerProgressUpdate
             let finished = try store.forEachRow(for: query) { row in
                 rows.append(row)
                 guard rows.count % step == 0 else { return true }
@@ -190,7 +190,7 @@ extension ManagedObjectContext {
     }
 
     /// On the context's queue: registers the objects (or gives up if cancelled) and calls the completion block.
-    private func finishAsynchronousFetch<Result>(_ job: AsynchronousFetchJob<Result>, _ read: AsynchronousFetchRead) {
+    private func finishAsynchronousFetch<Result: FetchRequestResult>(_ job: AsynchronousFetchJob<Result>, _ read: AsynchronousFetchRead) {
         let result = job.result
         defer { job.request.completionBlock?(result) }
         let cancelled = PersistenceError(.userCancelled, "The asynchronous fetch of \(job.entity.entityName) was cancelled; it returns no objects.",
@@ -216,7 +216,7 @@ extension ManagedObjectContext {
     /// The fetch's results from the rows read. With unsaved changes to reflect (here, or in a parent for a child
     /// context) the rows alone are not the answer, so the context's own fetch gives it — the same one
     /// ``fetch(_:)`` returns.
-    private func objects<Result>(from rows: [StoreRow], for job: AsynchronousFetchJob<Result>) throws -> [Result] {
+    private func objects<Result: FetchRequestResult>(from rows: [StoreRow], for job: AsynchronousFetchJob<Result>) throws -> [Result] {
         let request = job.request.fetchRequest
         if (request.includesPendingChanges && hasChanges) || parent != nil {
             return try fetch(request)
@@ -235,7 +235,7 @@ extension ManagedObjectContext {
         }
         let results: [Any] = job.idsOnly ? objects.map(\.objectID) : objects
         guard let typed = results as? [Result] else {
-            throw PersistenceError(.coreData, "AsynchronousFetchRequest<\(Result.self)> for \(job.entity.entityName) cannot hold its results.", entityName: job.entity.entityName)
+            throw PersistenceError(.coreData, "AsynchronousFetchRequest<\(resultTypeName(Result.self))> for \(job.entity.entityName) cannot hold its results.", entityName: job.entity.entityName)
         }
         return typed
     }
@@ -256,7 +256,7 @@ private struct FetchedRows: @unchecked Sendable {
 
 /// An asynchronous fetch between its start and its completion. Only the context's queue touches the request and
 /// the completion block, which is what makes passing them through the reading queue safe.
-private final class AsynchronousFetchJob<Result>: @unchecked Sendable {
+private final class AsynchronousFetchJob<Result: FetchRequestResult>: @unchecked Sendable {
     let request: AsynchronousFetchRequest<Result>
     let result: AsynchronousFetchResult<Result>
     let entity: EntityDescription

@@ -10,7 +10,7 @@ extension ManagedObjectContext {
     ///   not derive from its parent's: a `FetchRequest<Region>` whose results include an object of a subentity
     ///   whose class is not `Region` throws 134060 naming it (Core Data's typed fetch would trap on that element),
     ///   and `FetchRequest<ManagedObject>` returns them all.
-    public func fetch<Result>(_ request: FetchRequest<Result>) throws -> [Result] {
+    public func fetch<Result: FetchRequestResult>(_ request: FetchRequest<Result>) throws -> [Result] {
         checkQueue("fetch(_:)")
         scheduleMainQueueSweep()
         let entity = try entity(for: request)
@@ -32,23 +32,24 @@ extension ManagedObjectContext {
         case .managedObjectIDResultType:
             results = try fetchObjects(request, entity: entity, idsOnly: true).map(\.objectID)
         case .dictionaryResultType:
-            results = try fetchDictionaries(request, entity: entity)
+            // Rows are `NSDictionary` objects and the count an `NSNumber`, as Core Data's: a `Result` is a class.
+            results = try fetchDictionaries(request, entity: entity).map { NSDictionary(dictionary: $0) }
         case .countResultType:
-            results = [try count(request, entity: entity)]
+            results = [NSNumber(value: try count(request, entity: entity))]
         default:
             // Core Data does not say what another value (a union of the constants) fetches: refuse it.
             throw PersistenceError(.coreData,
-                                   "FetchRequest<\(Result.self)> for \(entity.entityName) has resultType \(request.resultType), which is none of FetchRequestResultType's four constants. Set it to one of them.",
+                                   "FetchRequest<\(resultTypeName(Result.self))> for \(entity.entityName) has resultType \(request.resultType), which is none of FetchRequestResultType's four constants. Set it to one of them.",
                                    entityName: entity.entityName)
         }
         if let typed = results as? [Result] { return typed }
         throw PersistenceError(.coreData,
-                               "FetchRequest<\(Result.self)> for \(entity.entityName) returns \(request.resultType) results, which are not \(Result.self). Use FetchRequest<\(Self.expectedResultTypeName(request.resultType, entity: entity))>.",
+                               "FetchRequest<\(resultTypeName(Result.self))> for \(entity.entityName) returns \(request.resultType) results, which are not \(Result.self). Use FetchRequest<\(Self.expectedResultTypeName(request.resultType, entity: entity))>.",
                                entityName: entity.entityName)
     }
 
     /// The number of objects `request` would return (its limit and offset applied).
-    public func count<Result>(for request: FetchRequest<Result>) throws -> Int {
+    public func count<Result: FetchRequestResult>(for request: FetchRequest<Result>) throws -> Int {
         checkQueue("count(for:)")
         return try count(request, entity: try entity(for: request))
     }
@@ -57,13 +58,13 @@ extension ManagedObjectContext {
         switch type {
         case .managedObjectResultType: return String(describing: entity.managedObjectClass)
         case .managedObjectIDResultType: return "ManagedObjectID"
-        case .dictionaryResultType: return "[String: Any]"
-        case .countResultType: return "Int"
-        default: return "Any"
+        case .dictionaryResultType: return "NSDictionary"
+        case .countResultType: return "NSNumber"
+        default: return "FetchRequestResult"
         }
     }
 
-    private func entity<Result>(for request: FetchRequest<Result>) throws -> EntityDescription {
+    private func entity<Result: FetchRequestResult>(for request: FetchRequest<Result>) throws -> EntityDescription {
         guard let model else {
             throw PersistenceError(.persistentStoreInvalidType, "This context has no persistent store coordinator to fetch from.")
         }
@@ -78,7 +79,7 @@ extension ManagedObjectContext {
 
     /// Objects matching the request, pending changes included when asked. In a child context the parents' unsaved
     /// changes are always included: to the child they are the data.
-    private func fetchObjects<Result>(_ request: FetchRequest<Result>, entity: EntityDescription, idsOnly: Bool = false) throws -> [ManagedObject] {
+    private func fetchObjects<Result: FetchRequestResult>(_ request: FetchRequest<Result>, entity: EntityDescription, idsOnly: Bool = false) throws -> [ManagedObject] {
         let coordinator = persistentStoreCoordinator!
         var query = try FetchQueryCompiler.query(for: request, entity: entity, schema: coordinator.schema())
         let ancestors = parent == nil ? PendingChanges() : ancestorPendingChanges(for: entity)
@@ -208,7 +209,7 @@ extension ManagedObjectContext {
     }
 
     /// Reconciles store results with unsaved work (this context's and its parents'), then sorts and pages in memory.
-    private func applyPendingChanges<Result>(to fetched: [ManagedObject], request: FetchRequest<Result>, entity: EntityDescription,
+    private func applyPendingChanges<Result: FetchRequestResult>(to fetched: [ManagedObject], request: FetchRequest<Result>, entity: EntityDescription,
                                              ancestors: PendingChanges) throws -> [ManagedObject] {
         var seen = Set<ObjectIdentifier>()
         var results: [ManagedObject] = []
@@ -250,7 +251,7 @@ extension ManagedObjectContext {
         }.map(\.0)
     }
 
-    private func count<Result>(_ request: FetchRequest<Result>, entity: EntityDescription) throws -> Int {
+    private func count<Result: FetchRequestResult>(_ request: FetchRequest<Result>, entity: EntityDescription) throws -> Int {
         if (request.includesPendingChanges && hasChanges) || parent != nil {
             return try fetchObjects(request, entity: entity, idsOnly: true).count
         }
@@ -272,7 +273,7 @@ extension ManagedObjectContext {
     }
 
     /// Dictionary rows straight from the store (unsaved changes are not included, as in Core Data).
-    private func fetchDictionaries<Result>(_ request: FetchRequest<Result>, entity: EntityDescription) throws -> [[String: Any]] {
+    private func fetchDictionaries<Result: FetchRequestResult>(_ request: FetchRequest<Result>, entity: EntityDescription) throws -> [[String: Any]] {
         let coordinator = persistentStoreCoordinator!
         let schema = try coordinator.schema()
         let table = schema[entity]

@@ -55,7 +55,7 @@ import Foundation
 /// ``performFetch()``. A controller made as `FetchedResultsController<any FetchRequestResult>` hands itself.
 ///
 /// Use a controller on its context's queue, as the context.
-open class FetchedResultsController<Result> {
+open class FetchedResultsController<Result: FetchRequestResult> {
     /// The request the controller fetches with. Change its predicate or sort descriptors only before a new
     /// ``performFetch()`` (see the discussion above).
     public let fetchRequest: FetchRequest<Result>
@@ -96,7 +96,7 @@ open class FetchedResultsController<Result> {
         isDelegateView = false
         tracker = FetchedResultsTracker(
             context: context, sectionNameKeyPath: sectionNameKeyPath,
-            controllerName: "FetchedResultsController<\(Result.self)>",
+            controllerName: "FetchedResultsController<\(resultTypeName(Result.self))>",
             settings: { [fetchRequest] in
                 .init(entityName: fetchRequest.requestedEntityName, entity: fetchRequest.entity,
                       predicate: fetchRequest.predicate, sortDescriptors: fetchRequest.sortDescriptors ?? [],
@@ -240,12 +240,12 @@ open class FetchedResultsController<Result> {
 
     /// `true` when the two are the same controller: the one an app made and the type-erased one its delegate is
     /// handed compare equal (they share their results), whatever their `Result` types.
-    public static func == <Other>(lhs: FetchedResultsController<Result>, rhs: FetchedResultsController<Other>) -> Bool {
+    public static func == <Other: FetchRequestResult>(lhs: FetchedResultsController<Result>, rhs: FetchedResultsController<Other>) -> Bool {
         lhs.tracker === rhs.tracker
     }
 
     /// `true` when the two are different controllers (see `==`).
-    public static func != <Other>(lhs: FetchedResultsController<Result>, rhs: FetchedResultsController<Other>) -> Bool {
+    public static func != <Other: FetchRequestResult>(lhs: FetchedResultsController<Result>, rhs: FetchedResultsController<Other>) -> Bool {
         lhs.tracker !== rhs.tracker
     }
 }

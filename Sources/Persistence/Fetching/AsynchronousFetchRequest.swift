@@ -31,7 +31,7 @@ import Foundation
 ///   is a child of) before the completion runs stops the read; the completion gets
 ///   `CocoaError.Code.userCancelled` and no object is registered.
 /// - Result types: managed objects and object IDs. Dictionary and count results are refused (use `fetch(_:)`).
-public final class AsynchronousFetchRequest<Result>: PersistentStoreRequest, CustomStringConvertible {
+public final class AsynchronousFetchRequest<Result: FetchRequestResult>: PersistentStoreRequest, CustomStringConvertible {
     /// Called once, on the context's queue, with the finished (or failed, or cancelled) result.
     public typealias CompletionBlock = (AsynchronousFetchResult<Result>) -> Void
 

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// ``finalResult`` and ``PersistentStoreAsynchronousResult/operationError`` are set on the context's queue just
 /// before the completion block runs; read them there (or later on that queue).
-public final class AsynchronousFetchResult<Result>: PersistentStoreAsynchronousResult {
+public final class AsynchronousFetchResult<Result: FetchRequestResult>: PersistentStoreAsynchronousResult {
     /// The asynchronous request that was executed (as Core Data's, whose result hands back the
     /// `NSAsynchronousFetchRequest`; its own ``AsynchronousFetchRequest/fetchRequest`` is the fetch).
     public let fetchRequest: AsynchronousFetchRequest<Result>

@@ -1,7 +1,7 @@
 /// Turns a fetch request into a ``StoreQuery``: its predicate into a `WHERE` clause with bound arguments, its
 /// sort descriptors into `ORDER BY`, and its limits.
 enum FetchQueryCompiler {
-    static func query<Result>(for request: FetchRequest<Result>, entity: EntityDescription, schema: StoreSchema) throws -> StoreQuery {
+    static func query<Result: FetchRequestResult>(for request: FetchRequest<Result>, entity: EntityDescription, schema: StoreSchema) throws -> StoreQuery {
         var compiler = PredicateSQLCompiler(schema: schema, format: request.predicate?.predicateFormat ?? "")
         let root = SQLScope(alias: "t0", entity: entity)
         var query = StoreQuery(entity: entity)

@@ -16,9 +16,10 @@ public struct FetchRequestResultType: OptionSet, Hashable, Sendable {
     public static let managedObjectResultType = FetchRequestResultType([])
     /// ``ManagedObjectID``s only: cheap, and safe to hand to another context.
     public static let managedObjectIDResultType = FetchRequestResultType(rawValue: 1)
-    /// `[String: Any]` per row, with the attributes in ``FetchRequest/propertiesToFetch`` (nil values left out).
+    /// An `NSDictionary` per row, keyed by property name, with the properties in ``FetchRequest/propertiesToFetch``
+    /// (nil values left out): fetch them with `FetchRequest<NSDictionary>`.
     public static let dictionaryResultType = FetchRequestResultType(rawValue: 2)
-    /// A single `Int`: the number of matches.
+    /// A single `NSNumber`: the number of matches (`FetchRequest<NSNumber>`).
     public static let countResultType = FetchRequestResultType(rawValue: 4)
 }
 
@@ -44,7 +45,7 @@ extension FetchRequestResultType: CustomStringConvertible {
 /// request.sortDescriptors = [FetchSortDescriptor(key: "title", ascending: true)]
 /// let movies = try context.fetch(request)
 /// ```
-public final class FetchRequest<Result>: CustomStringConvertible {
+public final class FetchRequest<Result: FetchRequestResult>: CustomStringConvertible {
     /// The name of the entity whose objects (or rows) are fetched, as given to ``init(entityName:)``; `nil` for a
     /// request made with ``init()`` whose ``entity`` is not set yet. Optional and read-only, as Core Data's.
     ///
@@ -105,7 +106,7 @@ public final class FetchRequest<Result>: CustomStringConvertible {
     }
 
     public var description: String {
-        var text = "FetchRequest<\(Result.self)>(\(requestedEntityName)"
+        var text = "FetchRequest<\(resultTypeName(Result.self))>(\(requestedEntityName)"
         if let predicate { text += " where \(predicate.predicateFormat)" }
         if let sortDescriptors, !sortDescriptors.isEmpty {
             text += " order by \(sortDescriptors.map(\.description).joined(separator: ", "))"
