@@ -6,7 +6,17 @@ extension GroupModel {
     public static func containerFromModelFile(named name: String = GroupModelFile.name) throws -> PersistentContainer {
         // Mistake: the model is named by its file name, extension and all.
         let modelName = Decoy.isActive("model-named-with-extension") ? name + ".xcdatamodeld" : name
-        let container = PersistentContainer(name: modelName, bundle: GroupModelFile.bundle)
+        let container: PersistentContainer
+        if Decoy.isActive("trusts-load-error") {
+            // Mistake: the container is made by name and the load handler is trusted to report a missing model.
+            container = PersistentContainer(name: modelName, bundle: GroupModelFile.bundle)
+        } else {
+            guard let url = GroupModelFile.bundle.url(forResource: modelName, withExtension: "xcdatamodeld"),
+                  let model = ManagedObjectModel(contentsOf: url) else {
+                throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: "\(modelName).xcdatamodeld"])
+            }
+            container = PersistentContainer(name: modelName, managedObjectModel: model)
+        }
         let inMemory = [PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]
         // Mistake: the store keeps the default description, a file in the user's data folder.
         if !Decoy.isActive("store-on-disk") && !Decoy.isActive("memory-after-load") {
@@ -16,8 +26,7 @@ extension GroupModel {
         container.loadPersistentStores { _, error in loadError = error }
         // Mistake: the descriptions are changed after loading, when the file store is already open.
         if Decoy.isActive("memory-after-load") { container.persistentStoreDescriptions = inMemory }
-        // Mistake: the load error is never looked at, so a missing model gives an empty container.
-        if let loadError, !Decoy.isActive("load-error-ignored") { throw loadError }
+        if let loadError { throw loadError }
         return container
     }
 }

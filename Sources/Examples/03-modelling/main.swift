@@ -166,11 +166,16 @@ print("   the same model as the one in code: \(drawnModel.entityVersionHashesByN
 // endregion: model-file
 
 print("")
-print("7. A name with no model file behind it does not stop the program: the stores fail to load.")
+print("7. A name with no model file behind it does not stop the program, and the stores still load.")
 // region: model-misspelt
-let misspelt = PersistentContainer(name: "CookBook", bundle: .module)
+let misspelt = PersistentContainer(name: "CookBook", bundle: .module)   // logs "CoreData: error: Failed to load …"
+misspelt.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]
 misspelt.loadPersistentStores { _, error in
-    let message = error?.localizedDescription ?? "loaded"
-    print("   \(message.prefix(while: { $0 != "(" }))…")
+    print("   load: \(error.map { "\($0)" } ?? "no error"); entities: \(misspelt.managedObjectModel.entities.count)")
+}
+do {
+    _ = try misspelt.viewContext.fetch(FetchRequest<Recipe>(entityName: "Recipe"))
+} catch let error as NSError {
+    print("   first fetch: error \(error.code), \(error.localizedDescription.prefix(while: { $0 != ":" }))")
 }
 // endregion: model-misspelt

@@ -342,9 +342,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         if let entity = model?.entitiesByName[type.entityName], entity.managedObjectClass == ManagedObject.self || entity.managedObjectClass == type {
             return entity
         }
-        let known = model.map { $0.entities.map(\.entityName).joined(separator: ", ") } ?? "none (no coordinator)"
+        let known = model?.entitiesListed ?? "It has no coordinator."
         recordMisuse(PersistenceError(.persistentStoreIncompatibleSchema,
-                                      "\(type) is not the class of any entity in this context's model. Entities: \(known).",
+                                      "\(type) is not the class of any entity in this context's model. \(known)",
                                       entityName: type.entityName))
         if let entity = unknownEntities[ObjectIdentifier(type)] { return entity }
         let entity = EntityDescription(name: type.entityName, properties: [])

@@ -17,9 +17,9 @@ extension EntityDescription {
                                        into context: ManagedObjectContext) -> ManagedObject {
         context.checkQueue("insertNewObject(forEntityName:into:)")
         guard let entity = entity(forEntityName: entityName, in: context) else {
-            let known = context.model.map { $0.entities.map(\.entityName).joined(separator: ", ") } ?? "none (no coordinator)"
+            let known = context.model?.entitiesListed ?? "It has no coordinator."
             context.recordMisuse(PersistenceError(.persistentStoreIncompatibleSchema,
-                                                  "insertNewObject(forEntityName:into:): the model has no entity named '\(entityName)'. Entities: \(known).",
+                                                  "insertNewObject(forEntityName:into:): the model has no entity named '\(entityName)'. \(known)",
                                                   entityName: entityName))
             return ManagedObject(entity: EntityDescription(name: entityName, properties: []), insertInto: nil)
         }

@@ -66,6 +66,9 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
     /// For a model read from a `.xcdatamodeld`: its earlier versions, newest first, each read only when asked for,
     /// for migration to find a store's model.
     var versionsLoader: (@Sendable () throws -> [ModelVersion])?
+    /// For the empty model a container starts with when the model it was named after could not be loaded: why
+    /// ("Failed to load model named …"), so that a later "no such entity" can say where the entities went.
+    var loadingFailure: String?
     /// Named groups of entities (Core Data's configurations), by name, as given; resolved when the model is frozen.
     private var configurationNames: [String: [String]] = [:]
     /// The configurations' entities, by configuration name. A store here always holds every entity;
@@ -262,13 +265,21 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
     func entity(named name: String) throws -> EntityDescription {
         guard let entity = entitiesByName[name] else {
             throw PersistenceError(.persistentStoreIncompatibleSchema,
-                                   "The model has no entity named '\(name)'. Its entities: \(entities.map(\.entityName).joined(separator: ", ")).",
+                                   "The model has no entity named '\(name)'. \(entitiesListed)",
                                    entityName: name)
         }
         return entity
     }
 
     public var description: String { entities.map(\.description).joined(separator: "\n") }
+
+    /// "Its entities: …" for messages — or, for a container's stand-in model, why it has none.
+    var entitiesListed: String {
+        if entities.isEmpty, let loadingFailure {
+            return "It has no entities: its container could not load its model (\(loadingFailure)). Core Data logs that at launch and carries on in the same way; look the model up before making the container to catch it there."
+        }
+        return "Its entities: \(entities.map(\.entityName).joined(separator: ", "))."
+    }
 
     /// The names of the model's configurations, sorted.
     public var configurations: [String] { configurationMembers.keys.sorted() }

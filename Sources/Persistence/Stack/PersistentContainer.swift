@@ -21,9 +21,9 @@ public final class PersistentContainer: @unchecked Sendable {
     public var persistentStoreDescriptions: [PersistentStoreDescription]
     private let viewContextLock = NSLock()
     private var _viewContext: ManagedObjectContext?
-    /// Why the model named in ``init(name:)`` could not be loaded; reported by
-    /// ``loadPersistentStores(completionHandler:)``. Set only while initialising.
-    private var modelLoadingError: PersistenceError?
+    /// Why the model named in ``init(name:)`` could not be loaded, as logged; nil when it was. Set only while
+    /// initialising.
+    private(set) var modelLoadingError: PersistenceError?
 
     /// A container for `managedObjectModel`; its store opens when you call ``loadPersistentStores(completionHandler:)``.
     public init(name: String, managedObjectModel: ManagedObjectModel) {
@@ -42,13 +42,18 @@ public final class PersistentContainer: @unchecked Sendable {
     /// ```swift
     /// let container = PersistentContainer(name: "HelloCoreData")
     /// container.loadPersistentStores { _, error in
-    ///     if let error { print(error) }    // "Failed to load model named HelloCoreData: …" when the name is wrong
+    ///     if let error { print(error) }
     /// }
     /// ```
     ///
-    /// Where Core Data stops the program when the model is missing, this container starts with an empty model
-    /// and ``loadPersistentStores(completionHandler:)`` reports the error ("Failed to load model named …"), so
-    /// nothing crashes. Classes come from each entity's `representedClassName`, found by the Swift runtime
+    /// When the model is missing or cannot be read, Core Data logs "Failed to load model named …" and carries on
+    /// with no entities; what ``loadPersistentStores(completionHandler:)`` then reports is undocumented. This
+    /// container takes the reading that hides the mistake longest, as a device may: it writes
+    /// `CoreData: error: Failed to load model named …` (with the reason and the folders searched) to standard error,
+    /// starts with an empty model, and loads its stores without an error; the first fetch or insert by entity then
+    /// fails, saying why the model is empty. To catch a wrong name where it happens, look the model up first (a
+    /// failable ``ManagedObjectModel/init(contentsOf:)`` handed to ``init(name:managedObjectModel:)``).
+    /// Classes come from each entity's `representedClassName`, found by the Swift runtime
     /// (top-level classes, module-qualified or in the program's module); hand over the others with
     /// ``init(name:managedObjectClasses:)``.
     public convenience init(name: String) {
@@ -97,8 +102,11 @@ public final class PersistentContainer: @unchecked Sendable {
             if !failure.message.hasPrefix("Failed to load model named") {
                 failure = failure.with(message: "Failed to load model named \(name): " + failure.message)
             }
-            self.init(name: name, managedObjectModel: ManagedObjectModel())
+            let empty = ManagedObjectModel()
+            empty.loadingFailure = failure.message
+            self.init(name: name, managedObjectModel: empty)
             modelLoadingError = failure
+            FileHandle.standardError.write(Data("CoreData: error: \(failure.message)\n".utf8))
         }
     }
 
@@ -116,17 +124,14 @@ public final class PersistentContainer: @unchecked Sendable {
 
     /// Loads every described store and calls `completionHandler` once per store, with the error if it failed.
     /// Errors: 260 missing folder, 257/513 no permission (the message says which file or folder), 259 not a
-    /// database, 134100 a store made with another model, 134000 a second store, a bad URL or none; for a container
-    /// made by name whose model could not be loaded, that error ("Failed to load model named …") for every store.
+    /// database, 134100 a store made with another model, 134000 a second store, a bad URL or none. A container made
+    /// by name whose model could not be loaded loads its stores with its empty model and reports nothing (see
+    /// ``init(name:)``).
     ///
     /// Synchronous unless a description asks for ``PersistentStoreDescription/shouldAddStoreAsynchronously``: the
     /// handler runs on the calling thread before the call returns, and it is not `@Sendable` (as Core Data declares
     /// it), so it may write a variable the caller reads after the call.
     public func loadPersistentStores(completionHandler: @escaping (PersistentStoreDescription, (any Error)?) -> Void) {
-        if let modelLoadingError {
-            for description in persistentStoreDescriptions { completionHandler(description, modelLoadingError) }
-            return
-        }
         let defaultFolder = Self.defaultDirectoryURL().standardizedFileURL
         for description in persistentStoreDescriptions {
             persistentStoreCoordinator.addPersistentStore(with: description, preparing: {

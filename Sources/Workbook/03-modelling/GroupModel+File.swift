@@ -7,8 +7,8 @@ extension GroupModel {
     /// support code (its bundle is `GroupModelFile.bundle`), with its one store in memory (`/dev/null`), as tests
     /// want it.
     ///
-    /// Throws the error the container reports when the model or the store cannot be loaded — for a name with no
-    /// model file, "Failed to load model named …".
+    /// Throws when there is no model file of that name (an error that names it), or when the store cannot be loaded
+    /// (the error the container reports).
     ///
     /// Lesson 3, katas 8–9. Check with `swift run lessons check 3`.
     public static func containerFromModelFile(named name: String = GroupModelFile.name) throws -> PersistentContainer {
