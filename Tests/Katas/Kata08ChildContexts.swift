@@ -252,7 +252,8 @@ final class Kata08ChildContexts: KataCase {
             let reader = container.newBackgroundContext()
             let found = reader.performAndWait { (try? reader.existingObject(with: id) as? Plant)?.name }
             try expect(found == "Basil", "another context cannot find the new plant by the session's ID \(id): "
-                + "that ID was given after the save, so no row has it. Ask for permanent IDs while the plant is "
+                + "no row has it (an ID asked for after the save: what Core Data gives then is undocumented). Ask "
+                + "for permanent IDs while the plant is "
                 + "still an insert in the child — before the child's save.")
             session.rename(to: "Sweet basil")
             try session.commit()
