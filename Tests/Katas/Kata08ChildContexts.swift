@@ -12,8 +12,8 @@ import Workbook
 #endif
 
 /// Lesson 8 — Child contexts. An edit session on a child of the plant's context: discard (1), commit (2), nothing to
-/// commit (3), a parent that cannot save (4), a plant the parent has not saved yet (5), a new plant and its
-/// permanent ID (6). Then document 004's private-queue child of the view context (7).
+/// commit (3), a parent that cannot save, which closes the session (4), a plant the parent has not saved yet, found
+/// through the parent (5), a new plant and its permanent ID (6). Then document 004's private-queue child of the view context (7).
 final class Kata08ChildContexts: KataCase {
     override class var lesson: Int { 8 }
     override class var folder: String { "08-child-contexts" }
@@ -73,6 +73,11 @@ final class Kata08ChildContexts: KataCase {
                 + "\"\(fern.name)\"; it should be untouched, \"Fern\".")
             try expect(!session.context.hasChanges, "after discard() the session's child still has unsaved "
                 + "changes: roll the child back.")
+            try expect(session.plant.managedObjectContext === session.context && session.plant.name == "Fern",
+                       "after discard() the session's plant is "
+                + (session.plant.managedObjectContext == nil ? "forgotten by the child" : "called \"\(session.plant.name)\"")
+                + ", not back to \"Fern\": a screen that stays open after Cancel still shows it. Roll the child back "
+                + "(rollback() restores the plant's values); reset() forgets every object of the child.")
             let stored = try storedValues(\Plant.name)
             try expect(stored == ["Fern"], "after discard() the store holds \(stored), not [\"Fern\"].")
         }
@@ -156,6 +161,23 @@ final class Kata08ChildContexts: KataCase {
                 + "rolled back, it has its last saved name, \"Fern\".")
             let stored = try storedValues(\Plant.name)
             try expect(stored == ["Fern"], "after the failed commit the store holds \(stored), not [\"Fern\"].")
+            // The session is over: its child pushed the edit, the parent's rollback threw it away.
+            try expect(!session.isOpen, "after the parent's save failed the session still says it is open, though "
+                + "its edit is gone: the child's save pushed it into the parent, and the parent's rollback threw it "
+                + "away. Set isOpen to false, so that the screen shows the error and closes.")
+            let again: Bool?
+            do {
+                again = try session.commit()
+            } catch {
+                again = nil
+            }
+            try expect(again == nil, "a second commit() after the failed one returned \(again.map(String.init) ?? "")"
+                + ": the child has no changes left, and a screen that takes that for \"saved\" closes while the "
+                + "store keeps \"Fern\". A closed session must throw — the parent's error again, say — rather than "
+                + "return.")
+            let afterwards = try storedValues(\Plant.name)
+            try expect(afterwards == ["Fern"] && !context.hasChanges, "the second commit() of a closed session "
+                + "changed the parent or the store (the store holds \(afterwards)).")
         }
     }
 
@@ -175,6 +197,14 @@ final class Kata08ChildContexts: KataCase {
                 return
             }
             try expectChildSession(session)
+            let storedOnOpen = try storedValues(\Plant.name)
+            try expect(storedOnOpen.isEmpty && context.insertedObjects.contains(rose), "opening the session saved "
+                + "the parent (the store now holds \(storedOnOpen)): that writes the caller's unsaved work to the "
+                + "store just to open a screen. A child needs no save to find the parent's new plant: it reads "
+                + "through its parent, which holds the plant under its temporary ID.")
+            try expect(session.plant.objectID == rose.objectID, "the session's plant has the ID "
+                + "\(session.plant.objectID), not the parent's plant's \(rose.objectID): look the plant up in the "
+                + "child by the ID it has in the parent.")
             try expect(session.plant.name == "Rose", "the session's copy of the parent's unsaved plant is called "
                 + "\"\(session.plant.name)\", not \"Rose\".")
             session.rename(to: "Dog rose")
@@ -208,6 +238,9 @@ final class Kata08ChildContexts: KataCase {
                        && session.context.insertedObjects.contains(session.plant), "after the failed commit the new "
                 + "plant is gone from the session, with whatever the user had entered. The child holds nothing but "
                 + "this edit: leave a failed child save for the user to fix (do not roll the child back).")
+            try expect(session.isOpen, "after the child's own save failed the session says it is closed: the edit "
+                + "is still in the child, for the user to fix and save again. Only a failed save of the parent, "
+                + "which loses the edit, closes the session.")
             session.rename(to: "Basil")
             try session.commit()
             try expect(!context.hasChanges, "after commit() the new plant waits in the parent, unsaved: save the "
@@ -219,7 +252,8 @@ final class Kata08ChildContexts: KataCase {
             let reader = container.newBackgroundContext()
             let found = reader.performAndWait { (try? reader.existingObject(with: id) as? Plant)?.name }
             try expect(found == "Basil", "another context cannot find the new plant by the session's ID \(id): "
-                + "that ID was given after the save, so no row has it. Ask for permanent IDs while the plant is "
+                + "no row has it (an ID asked for after the save: what Core Data gives then is undocumented). Ask "
+                + "for permanent IDs while the plant is "
                 + "still an insert in the child — before the child's save.")
             session.rename(to: "Sweet basil")
             try session.commit()
@@ -234,6 +268,14 @@ final class Kata08ChildContexts: KataCase {
     func test07_backgroundChildStagesPlantsInTheViewContext() {
         kata(7, in: "PlantStager.swift", "stage(_:)") {
             let stager = PlantStager(parent: context)
+            // How many new plants the stager's own context saves into its parent: the way they must arrive.
+            let pushed = LockedBox(0)
+            let token = NotificationCenter.default.addObserver(
+                forName: ManagedObjectContext.didSaveObjectsNotification, object: stager.context, queue: nil) { note in
+                let key = ManagedObjectContext.NotificationKey.insertedObjects.rawValue
+                pushed.value += (note.userInfo?[key] as? Set<ManagedObject>)?.count ?? 0
+            }
+            defer { NotificationCenter.default.removeObserver(token) }
             let ids = try stager.stage(["Chive", "Mint"])
             try expect(stager.context.parent === context, "the stager's context is not a child of the view "
                 + "context (its parent is " + (stager.context.parent.map { "\($0)" } ?? "nil") + "): set its "
@@ -247,6 +289,10 @@ final class Kata08ChildContexts: KataCase {
             try expect(staged == ["Chive", "Mint"], "after stage(_:) the view context holds \(staged) as new, "
                 + "unsaved plants, not [\"Chive\", \"Mint\"]: insert the plants in the child and save the child, "
                 + "inside its performAndWait — its save pushes them into the view context.")
+            try expect(pushed.value == 2, "the view context holds the new plants, but the stager's child saved "
+                + "\(pushed.value) of them into it: insert the plants in the child, on the child's queue, and save "
+                + "the child. A plant inserted in the view context itself skips the child, and is made off the view "
+                + "context's queue.")
             let named = ids.compactMap { (context.registeredObject(for: $0) as? Plant)?.name }.sorted()
             try expect(named == ["Chive", "Mint"], "the IDs stage(_:) returned name \(named) in the view context, "
                 + "not [\"Chive\", \"Mint\"]: return the objectIDs of the plants it inserted.")

@@ -6,6 +6,8 @@ public final class PlantEditSession {
     public let parent: ManagedObjectContext
     public let context: ManagedObjectContext
     public let plant: Plant
+    public var isOpen: Bool { failure == nil }
+    private var failure: (any Error)?
 
     public init(editing plant: Plant, in parent: ManagedObjectContext) throws {
         self.parent = parent
@@ -14,6 +16,11 @@ public final class PlantEditSession {
         if Decoy.isActive("edits-callers-object") {
             self.plant = plant
             return
+        }
+        // Mistake: the parent is saved so that a plant it has only inserted gets a permanent ID the child can look
+        // up — writing the caller's unsaved work to the store just to open a screen.
+        if Decoy.isActive("open-saves-parent") && plant.objectID.isTemporaryID {
+            try parent.save()
         }
         guard let copy = try context.existingObject(with: plant.objectID) as? Plant else {
             throw CocoaError(.managedObjectReferentialIntegrity, userInfo: [NSLocalizedDescriptionKey: "\(plant.objectID) is not a plant"])
@@ -44,12 +51,21 @@ public final class PlantEditSession {
 
     @discardableResult
     public func commit() throws -> Bool {
-        // Mistake: no check for changes, so the parent — and whatever else it holds — is saved for nothing.
-        if !Decoy.isActive("commit-without-change-check") {
+        // A session whose parent could not save must not commit again: with nothing left in the child, it would
+        // return false, which the screen takes for "nothing to save", and close as if the edit were stored.
+        // Mistake "closed-session-commits-again": the session says it is closed, but commit() carries on.
+        if !Decoy.isActive("closed-session-commits-again"), let failure { throw failure }
+        if Decoy.isActive("change-check-on-parent") {
+            // Mistake: the parent is asked for changes instead of the child, so the caller's unrelated unsaved
+            // work counts as an edit and is saved with it (and a real edit, not yet pushed, counts as nothing).
+            guard parent.hasChanges else { return false }
+        } else if !Decoy.isActive("commit-without-change-check") {
+            // (Mistake "commit-without-change-check": no check, so the parent is saved for nothing.)
             guard context.hasChanges else { return false }
         }
         // Mistake: permanent IDs are never asked for, so a new plant keeps its temporary ID in the child.
-        if !Decoy.isActive("no-permanent-ids") && !Decoy.isActive("permanent-ids-after-save") {
+        if !Decoy.isActive("no-permanent-ids") && !Decoy.isActive("permanent-ids-after-save")
+            && !Decoy.isActive("permanent-ids-in-parent") {
             try context.obtainPermanentIDs(for: Array(context.insertedObjects))
         }
         // Mistake: the parent is saved first, while the edit is still in the child; the child's save then leaves
@@ -64,7 +80,14 @@ public final class PlantEditSession {
         } catch {
             // Mistake: lesson 5's reflex applied to the child: the user's edit is thrown away with the failure.
             if Decoy.isActive("child-failure-rolled-back") { context.rollback() }
+            // Mistake: every failure closes the session, also the child's own, which the user could have fixed.
+            if Decoy.isActive("any-failure-closes-session") { failure = error }
             throw error
+        }
+        // Mistake: the permanent IDs are asked for in the parent, after the push: the parent's plant gets one, the
+        // session's copy keeps its temporary ID.
+        if Decoy.isActive("permanent-ids-in-parent") {
+            try parent.obtainPermanentIDs(for: Array(parent.insertedObjects))
         }
         // Mistake: the child is saved and the parent is not: the edit waits in the parent, never in the store.
         if Decoy.isActive("commit-child-only") { return true }
@@ -85,10 +108,12 @@ public final class PlantEditSession {
                 throw error
             }
             parent.rollback()
+            // Mistake: the session stays open after its edit is gone — the reference solution's old design.
+            if !Decoy.isActive("parent-failure-leaves-session-open") { failure = error }
             throw error
         }
-        // Mistake: permanent IDs asked for after the saves: the plant is no longer an insert in the child, and gets
-        // a second, new ID that no row has.
+        // Mistake: permanent IDs asked for after the saves: the plant is no longer an insert in the child, and what
+        // it gets then is undocumented by Apple (in Persistence, a second ID that no row has).
         if Decoy.isActive("permanent-ids-after-save") {
             try context.obtainPermanentIDs(for: [plant])
         }
@@ -98,6 +123,11 @@ public final class PlantEditSession {
     public func discard() throws {
         // Mistake: "to be sure" the parent is rolled back too, throwing away its unsaved work.
         if Decoy.isActive("discard-rolls-back-parent") { parent.rollback() }
+        // Mistake: the child is emptied with reset() instead of rolled back: the screen's plant is forgotten with it.
+        if Decoy.isActive("discard-resets-child") {
+            context.reset()
+            return
+        }
         context.rollback()
     }
 }

@@ -28,8 +28,11 @@ public final class PlantStager {
             return plants.map(\.objectID)
         }
         return try context.performAndWait {
+            // Mistake: the plants are inserted in the parent — the view context, from the child's queue — so they
+            // reach the view context, and later the store, without the child's save.
+            let home = Decoy.isActive("stage-inserts-in-parent") ? (context.parent ?? context) : context
             let plants = names.map { name in
-                let plant = Plant(context: context)
+                let plant = Plant(context: home)
                 plant.name = name
                 return plant
             }

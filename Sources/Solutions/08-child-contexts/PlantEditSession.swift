@@ -11,6 +11,11 @@ public final class PlantEditSession {
     public let context: ManagedObjectContext
     /// The session's copy of the plant, in ``context``.
     public let plant: Plant
+    /// Whether a commit can still save the edit: `false` once the parent's save has failed (see ``commit()``).
+    public var isOpen: Bool { failure == nil }
+
+    /// The parent's save error that closed the session.
+    private var failure: (any Error)?
 
     /// Opens an edit of `plant`, an object of `parent`, saved or not: a child context reads through its parent, so
     /// it also finds objects the parent has inserted and not saved yet.
@@ -41,10 +46,13 @@ public final class PlantEditSession {
     /// Saves the edit all the way to the store: the child into the parent, then the parent. Returns `false`, and
     /// saves nothing, when there is nothing to save.
     ///
-    /// - Throws: the child's error when the edit itself cannot be saved (the edit stays in the session, to be fixed);
-    ///   the parent's error when the parent cannot save (the parent is rolled back first, so it is clean again).
+    /// - Throws: the child's error when the edit itself cannot be saved (the edit stays in the session, to be fixed,
+    ///   and the session stays open); the parent's error when the parent cannot save (the parent is rolled back
+    ///   first, so it is clean again, and the session is closed: the edit is gone from both contexts). A closed
+    ///   session throws that error again rather than report that there was nothing to save.
     @discardableResult
     public func commit() throws -> Bool {
+        if let failure { throw failure }                   // the edit is gone: `false` would read as "nothing to do"
         guard context.hasChanges else { return false }     // nothing to push, so no reason to save the parent
         // A new plant keeps a temporary ID in the child even after the parent's save: give it its permanent one
         // now, while the child still holds it as an insert.
@@ -54,6 +62,7 @@ public final class PlantEditSession {
             try parent.save()                              // now the store
         } catch {
             parent.rollback()                              // a failed save must not stay behind in the parent
+            failure = error                                // and the child has nothing left to push: closed
             throw error
         }
         return true

@@ -11,6 +11,8 @@ public final class PlantEditSession {
     public let context: ManagedObjectContext
     /// The session's copy of the plant, in ``context``.
     public let plant: Plant
+    /// Whether a commit can still save the edit: `false` once the parent's save has failed (see ``commit()``).
+    public private(set) var isOpen = true
 
     /// Makes the session's child context of `parent` and looks up the session's own copy of `plant` — an object of
     /// `parent`, saved or not — there.
@@ -31,14 +33,16 @@ public final class PlantEditSession {
     /// Saves the edit all the way to the store, and returns `true`; returns `false`, and saves nothing, when there is
     /// nothing to save. A new plant has its permanent ID afterwards.
     ///
-    /// When the edit itself cannot be saved, the error is thrown and the edit stays in the session, to be fixed.
-    /// When the parent cannot save, the parent is clean again before the error is thrown.
+    /// When the edit itself cannot be saved, the error is thrown and the edit stays in the session, to be fixed; the
+    /// session stays open. When the parent cannot save, the parent is clean again before the error is thrown, and
+    /// the session is closed: its edit is gone, so a later commit throws rather than return `false`.
     @discardableResult
     public func commit() throws -> Bool {
         throw KataNotDone(lesson: 8)
     }
 
-    /// Throws the edit away. The parent, and any unsaved work in it, is not touched.
+    /// Throws the edit away. The parent, and any unsaved work in it, is not touched; the session's plant stays
+    /// usable, with its values as they were before the edit.
     public func discard() throws {
         throw KataNotDone(lesson: 8)
     }
