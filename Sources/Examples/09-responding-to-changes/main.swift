@@ -116,19 +116,20 @@ let changes = NotificationCenter.default.addObserver(
 }
 // endregion: did-change
 // region: merge-by-hand
+let relayQueue = DispatchQueue(label: "downloader relay")   // serial: saves are merged in the order they were made
 let relay = NotificationCenter.default.addObserver(
     forName: ManagedObjectContext.didSaveObjectIDsNotification, object: viewContext, queue: nil
 ) { note in
-    // The screen saved, on the main queue. IDs may go to any queue; the class method merges into each context on
-    // that context's own queue, and takes its changes under the did-save keys ("inserted"…), not the IDs
-    // notification's ("inserted_objectIDs"…).
+    // The screen saved, on the main queue. Take the IDs, which are safe to keep and to send anywhere, and return.
     typealias Key = ManagedObjectContext.NotificationKey
-    var saved: [AnyHashable: Any] = [:]
-    for (ids, key) in [(Key.insertedObjectIDs, Key.insertedObjects), (.updatedObjectIDs, .updatedObjects),
-                       (.deletedObjectIDs, .deletedObjects)] {
-        saved[key.rawValue] = note.userInfo?[ids.rawValue]
+    let ids = { (key: Key) in note.userInfo?[key.rawValue] as? Set<ManagedObjectID> ?? [] }
+    let (added, changed, removed) = (ids(.insertedObjectIDs), ids(.updatedObjectIDs), ids(.deletedObjectIDs))
+    relayQueue.async {
+        // Merged into each context on that context's queue, under the did-save keys ("inserted"…).
+        let save = [Key.insertedObjects.rawValue: added, Key.updatedObjects.rawValue: changed,
+                    Key.deletedObjects.rawValue: removed]
+        ManagedObjectContext.mergeChanges(fromRemoteContextSave: save, into: [downloader])
     }
-    ManagedObjectContext.mergeChanges(fromRemoteContextSave: saved, into: [downloader])
 }
 // endregion: merge-by-hand
 // On screen: the pilot is played, the trailer is swiped away, and a live show is added by hand.
