@@ -41,6 +41,26 @@ final class Kata09RespondingToChanges: KataCase {
         return try result.value!.get()
     }
 
+    /// Runs `work` in `context` with `perform` while the main thread — the view context's queue — waits for it
+    /// without running, as an app's main thread does when it calls `performAndWait` on a background context. Returns
+    /// `nil` when the work was not done within three seconds: something in it waited for the main queue. It then
+    /// lets the main queue run until the work is done (five more seconds at most), so that nothing stays blocked.
+    private func whileMainWaits<T: Sendable>(_ context: ManagedObjectContext, _ what: String,
+                                             _ work: @escaping @Sendable () throws -> T) throws -> T? {
+        let result = LockedBox<Result<T, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        context.perform {
+            result.value = Result { try work() }
+            done.signal()
+        }
+        if done.wait(timeout: .now() + 3) == .timedOut {
+            try expect(eventually { result.value != nil }, "the kata's own background work (\(what)) did not finish "
+                + "even once the main queue ran again.")
+            return nil
+        }
+        return try result.value!.get()
+    }
+
     /// Plants saved in the view context, which keeps them (their values read) as a screen would.
     private func viewPlants(_ names: String...) throws -> [Plant] {
         let plants = names.map { name -> Plant in
@@ -183,7 +203,9 @@ final class Kata09RespondingToChanges: KataCase {
                 try stranger.save()
             }
             let watered = self.watered
-            let basilID = try inBackground(background, "water Fern, delete Rose, add Basil") { () -> ManagedObjectID in
+            // The main thread waits for this save, as it does in an app that calls performAndWait on a background
+            // context: a merge that waits for the main queue from inside the save cannot finish until it is free.
+            let saved = try whileMainWaits(background, "water Fern, delete Rose, add Basil") { () -> ManagedObjectID in
                 let plants = try background.fetch(Plant.fetchRequest())
                 for plant in plants where plant.name == "Fern" { plant.wateredOn = watered }
                 for plant in plants where plant.name == "Rose" { background.delete(plant) }
@@ -191,6 +213,12 @@ final class Kata09RespondingToChanges: KataCase {
                 basil.name = "Basil"
                 try background.save()
                 return basil.objectID
+            }
+            guard let basilID = saved else {
+                return try expect(false, "the background context's save did not finish while the main thread waited "
+                    + "for it (three seconds): the observer block waits for the view context's queue — the main "
+                    + "queue, which was waiting for the save. Hand the merge to the view context with perform, which "
+                    + "returns at once, not performAndWait.")
             }
             _ = eventually { staleness(fern: fern, rose: rose, basilID: basilID, told: told) == nil }
             if let stale = staleness(fern: fern, rose: rose, basilID: basilID, told: told) {
@@ -207,6 +235,19 @@ final class Kata09RespondingToChanges: KataCase {
                     + "context of another store, whose IDs name nothing here. Observe the one context you were given "
                     + "(the object: argument of addObserver), not every context that saves. The save's error: \(error)")
             }
+            merger.stop()
+            let later = watered.addingTimeInterval(86_400)
+            try inBackground(background, "water Fern again, after stop()") {
+                for plant in try background.fetch(Plant.fetchRequest()) where plant.name == "Fern" {
+                    plant.wateredOn = later
+                }
+                try background.save()
+            }
+            settle(0.5)
+            try expect(fern.wateredOn == watered, "after stop() the view context still merges the background "
+                + "context's saves (Fern reads the date saved after stop()): the observer is still registered, and "
+                + "a block observer stays so until its token is removed. Keep what addObserver returns in "
+                + "`observer`, which stop() hands back to the notification center.")
         }
     }
 
@@ -336,13 +377,19 @@ final class Kata09RespondingToChanges: KataCase {
                 + "(context.execute(request)) and set wateredOn on every plant.")
             try expect(!context.hasChanges, "waterEveryPlant(on:) left unsaved changes in the view context: the "
                 + "batch request writes the store; the view context only needs to merge what it wrote.")
+            for (plant, name) in zip(plants, ["Fern", "Rose"]) where plant.managedObjectContext == nil {
+                try expect(false, "after the batch update the view context no longer has \(name): the merge took the "
+                    + "watered plants out of it, as it does with IDs listed as deleted. A batch update's IDs are "
+                    + "updates: list them under the updated key, NotificationKey.updatedObjects.rawValue.")
+            }
             for plant in plants where plant.wateredOn != watered {
                 try expect(false, "the view context's \(plant.name) still reads wateredOn "
                     + "\(plant.wateredOn.map { "\($0)" } ?? "nil") after the batch update. A batch request posts no "
                     + "notification and no context hears of it: merge its IDs with "
                     + "ManagedObjectContext.mergeChanges(fromRemoteContextSave:into:) — into the view context (not "
-                    + "the one that ran the request), listed under the updated key (inserted objects the view "
-                    + "context already holds are not refreshed).")
+                    + "the one that ran the request), listed under the updated key (what a merge does with IDs "
+                    + "listed as inserted that the context already holds, Apple does not document: do not rely "
+                    + "on it).")
             }
             try expect(!ivy.isFault, "the view context's Ivy, which the batch update did not change (its row was "
                 + "already gone), was turned into a fault too: the whole view context was refreshed "

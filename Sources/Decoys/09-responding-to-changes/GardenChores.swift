@@ -42,9 +42,18 @@ public final class GardenChores {
             for id in watered { (container.viewContext.registeredObject(for: id) as? Plant)?.wateredOn = date }
             return watered.count
         }
+        // Mistake: the dictionary is keyed by the NotificationKey case, not by its raw value: the merge finds nothing.
+        if Decoy.isActive("batch-key-without-raw-value") {
+            ManagedObjectContext.mergeChanges(
+                fromRemoteContextSave: [AnyHashable(ManagedObjectContext.NotificationKey.updatedObjects): watered],
+                into: [container.viewContext])
+            return watered.count
+        }
         // Mistake: the IDs are listed as inserted; the view context holds those objects already.
-        let key = Decoy.isActive("batch-ids-as-inserted") ? ManagedObjectContext.NotificationKey.insertedObjects
+        var key = Decoy.isActive("batch-ids-as-inserted") ? ManagedObjectContext.NotificationKey.insertedObjects
             : .updatedObjects
+        // Mistake: the IDs are listed as deleted, as for a batch delete: the watered plants leave the view context.
+        if Decoy.isActive("batch-ids-as-deleted") { key = .deletedObjects }
         // Mistake: merged into the context that ran the request, not the one the screen reads.
         let target = Decoy.isActive("batch-merge-into-background") ? background : container.viewContext
         ManagedObjectContext.mergeChanges(fromRemoteContextSave: [key.rawValue: watered], into: [target])

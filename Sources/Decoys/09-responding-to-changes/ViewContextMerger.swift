@@ -15,13 +15,19 @@ public final class ViewContextMerger {
     public func mergeSaves(of other: ManagedObjectContext) throws {
         let viewContext = self.viewContext
         // Mistake: nil hears every context that saves, of every store.
-        let sender: ManagedObjectContext? = Decoy.isActive("merge-every-context") ? nil : other
-        observer = NotificationCenter.default.addObserver(
+        var sender: ManagedObjectContext? = Decoy.isActive("merge-every-context") ? nil : other
+        // Mistake: observes the context that has to stay current, as if it announced the saves it should hear of.
+        if Decoy.isActive("merge-observes-view-context") { sender = viewContext }
+        let token = NotificationCenter.default.addObserver(
             forName: ManagedObjectContext.didSaveObjectsNotification, object: sender, queue: nil
         ) { note in
             // Mistake: the merge runs here, on the saving context's queue.
             if Decoy.isActive("merge-off-queue") { return viewContext.mergeChanges(fromContextDidSave: note) }
             nonisolated(unsafe) let note = note
+            // Mistake: the saving context's queue waits for the main queue, which may be waiting for it.
+            if Decoy.isActive("merge-waits-on-view-queue") {
+                return viewContext.performAndWait { viewContext.mergeChanges(fromContextDidSave: note) }
+            }
             viewContext.perform {
                 // Mistake: refreshing re-reads what the context holds; it learns nothing of new or deleted objects.
                 if Decoy.isActive("merge-refreshes-instead") { return viewContext.refreshAllObjects() }
@@ -40,6 +46,8 @@ public final class ViewContextMerger {
                 viewContext.mergeChanges(fromContextDidSave: note)
             }
         }
+        // Mistake: the token is not kept, so stop() cannot remove the observer, which goes on merging.
+        if !Decoy.isActive("merge-observer-not-kept") { observer = token }
     }
 
     public func mergeAutomatically() throws {
