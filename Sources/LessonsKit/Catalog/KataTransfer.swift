@@ -33,10 +33,14 @@ public struct KataTransfer: Equatable, Sendable {
     public var symbols: [String]
     /// Those the solution file does not declare: the kata names its work wrongly, and nothing of it is measured.
     public var missingSymbols: [String]
+    /// The significant lines that are measured.
     public var lines: [Line]
+    /// Significant lines that many other lessons show too — the API's everyday vocabulary — left out of the share
+    /// (see ``TransferMeasure``).
+    public var commonLines: [Line]
 
     public init(lesson: Int, number: Int, kata: String, file: String, symbols: [String], missingSymbols: [String] = [],
-                lines: [Line]) {
+                lines: [Line], commonLines: [Line] = []) {
         self.lesson = lesson
         self.number = number
         self.kata = kata
@@ -44,6 +48,7 @@ public struct KataTransfer: Equatable, Sendable {
         self.symbols = symbols
         self.missingSymbols = missingSymbols
         self.lines = lines
+        self.commonLines = commonLines
     }
 
     /// The lines the lesson shows.

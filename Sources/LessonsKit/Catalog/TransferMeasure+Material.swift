@@ -2,23 +2,29 @@ import Foundation
 
 extension TransferMeasure {
     /// One piece of what a lesson shows — a Swift code block of its text, or a file of its example — normalised.
-    struct Material {
+    struct Material: Sendable {
         /// The lesson file or the example file, relative to the package root.
         var file: String
         var tokens: [String]
         /// The line of each token in `file`.
         var lines: [Int]
+        /// Where each token occurs: the places a line that starts with it may start.
+        private var positions: [String: [Int]]
+
+        init(file: String, tokens: [String], lines: [Int]) {
+            self.file = file
+            self.tokens = tokens
+            self.lines = lines
+            positions = [:]
+            for (index, token) in tokens.enumerated() { positions[token, default: []].append(index) }
+        }
 
         /// `file:line` where `normalized` (tokens joined by one space) occurs, nil where it does not.
         func location(of normalized: String) -> String? {
             let pattern = normalized.split(separator: " ").map(String.init)
             guard let first = pattern.first, pattern.count <= tokens.count else { return nil }
-            var start = 0
-            while start + pattern.count <= tokens.count {
-                if tokens[start] == first, tokens[start..<(start + pattern.count)].elementsEqual(pattern) {
-                    return "\(file):\(lines[start])"
-                }
-                start += 1
+            for start in positions[first] ?? [] where start + pattern.count <= tokens.count {
+                if tokens[start..<(start + pattern.count)].elementsEqual(pattern) { return "\(file):\(lines[start])" }
             }
             return nil
         }

@@ -14,13 +14,18 @@ import Foundation
 ///
 /// A line is significant when, normalised, it still names something: lines of nothing but punctuation, keywords,
 /// local names and literals (`}`, `return result`, `self.name = name`) say nothing that a copy could give away.
-/// Lines are logical: a call broken over several lines inside its parentheses is one line.
+/// Nor does a line that the text or example of ``commonLessons`` or more *other* lessons show as well
+/// (`let _ = _(context: _)`, `try _.save()`): it is the API's everyday vocabulary, which no lesson can avoid, and
+/// it is counted apart (``KataTransfer/commonLines``). Lines are logical: a call broken over several lines inside
+/// its parentheses is one line.
 public struct TransferMeasure: Sendable {
     /// The share of a kata's solution lines at or above which the lesson is taken to show the answer.
     public static let threshold = 0.5
     /// Fewer significant lines than this are one idiom (make, save, delete): a lesson that teaches the call shows
     /// them, and its kata is not flagged whatever its share.
     public static let minimumLines = 4
+    /// A solution line shown by this many other lessons is everyday vocabulary, not a give-away (see above).
+    public static let commonLessons = 4
 
     /// Swift's keywords (and the contextual ones code is written with), which every normalised line keeps.
     static let keywords: Set<String> = [
@@ -38,6 +43,9 @@ public struct TransferMeasure: Sendable {
     var apiNames: Set<String>
     /// Every name the workbook's own code declares (solutions, starters, examples, kata support): what a copy renames.
     var workbookNames: Set<String>
+    /// Every lesson's text and example, normalised, by lesson number: read once, as each kata's lines are looked
+    /// for in all of them.
+    var materials: [Int: [Material]] = [:]
 
     /// Reads Persistence's public names and the names the workbook's code declares.
     public init(catalog: Catalog) {
@@ -60,6 +68,7 @@ public struct TransferMeasure: Sendable {
         self.catalog = catalog
         self.apiNames = apiNames
         self.workbookNames = workbookNames
+        for lesson in catalog.lessons { materials[lesson.number] = material(of: lesson) }
     }
 
     /// Every kata of `lesson` that names its work with `kata(N, in:, _:)`, in the suite's order. Empty when the
@@ -69,7 +78,7 @@ public struct TransferMeasure: Sendable {
         guard let url = workspace.resolve(lesson.katas.file),
               let source = try? String(contentsOf: url, encoding: .utf8) else { return [] }
         let names = KataSuite.testNames(in: source)
-        let material = self.material(of: lesson)
+        let material = materials[lesson.number] ?? self.material(of: lesson)
         return Self.targets(inKataFile: source).map { target in
             let kata = names.indices.contains(target.number - 1) ? names[target.number - 1] : ""
             guard let file = Self.path(of: target.file, in: lesson.solution, workspace: workspace),
@@ -84,8 +93,9 @@ public struct TransferMeasure: Sendable {
             for index in lines.indices {
                 lines[index].shownAt = material.lazy.compactMap { $0.location(of: lines[index].normalized) }.first
             }
+            let (distinct, common) = Self.separatingCommon(lines, of: lesson.number, materials: materials)
             return KataTransfer(lesson: lesson.number, number: target.number, kata: kata, file: file,
-                                symbols: target.symbols, missingSymbols: missing, lines: lines)
+                                symbols: target.symbols, missingSymbols: missing, lines: distinct, commonLines: common)
         }
     }
 
@@ -130,6 +140,21 @@ public struct TransferMeasure: Sendable {
             }
         }
         return (lines.sorted { $0.line < $1.line }, missing)
+    }
+
+    /// `lines` split into those fewer than ``commonLessons`` other lessons show, and the everyday vocabulary.
+    static func separatingCommon(_ lines: [KataTransfer.Line], of lesson: Int, materials: [Int: [Material]],
+                                 minimum: Int = commonLessons) -> (distinct: [KataTransfer.Line], common: [KataTransfer.Line]) {
+        var distinct: [KataTransfer.Line] = []
+        var common: [KataTransfer.Line] = []
+        for line in lines {
+            var showing = 0
+            for (number, pieces) in materials where number != lesson && showing < minimum {
+                if pieces.contains(where: { $0.location(of: line.normalized) != nil }) { showing += 1 }
+            }
+            if showing >= minimum { common.append(line) } else { distinct.append(line) }
+        }
+        return (distinct, common)
     }
 
     /// A normalised token that names something: not `_`, punctuation or a keyword.

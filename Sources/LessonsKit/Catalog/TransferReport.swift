@@ -58,7 +58,8 @@ public struct TransferReport: Sendable {
         let reviewed = entries.filter(\.lesson.transferReviewed).map { "\($0.lesson.number)" }
         let threshold = Int((TransferMeasure.threshold * 100).rounded())
         let footer = ["", "Flagged: \(flagged.count) of \(total) katas, whose lesson shows \(threshold)% or more of a "
-            + "solution of \(TransferMeasure.minimumLines) or more lines.",
+            + "solution of \(TransferMeasure.minimumLines) or more lines. A solution's lines that "
+            + "\(TransferMeasure.commonLessons) or more other lessons show too are everyday vocabulary, left out.",
                       "Reviewed lessons, where a flagged kata fails `lessons verify`: "
             + (reviewed.isEmpty ? "none" : reviewed.joined(separator: ", ")) + "."]
         return (lines + [TextWrapping.wrap(footer.joined(separator: "\n"), width: Self.width)]).joined(separator: "\n")
@@ -84,6 +85,10 @@ public struct TransferReport: Sendable {
             let place = line.shownAt ?? ""
             lines.append(fit("          " + paint("shown in", TextStyle(dim: true)) + " " + place,
                              visible: 19 + place.count))
+        }
+        if !kata.commonLines.isEmpty {
+            let text = "and \(kata.commonLines.count) line\(kata.commonLines.count == 1 ? "" : "s") of everyday vocabulary, not counted"
+            lines.append(fit("        " + paint(text, TextStyle(dim: true)), visible: 8 + text.count))
         }
         return lines
     }

@@ -217,6 +217,27 @@ final class TransferMeasureTests: TemporaryFolderTestCase {
         XCTAssertFalse(large.isFlagged)
     }
 
+    /// A line that enough other lessons show is the API's everyday vocabulary: it gives nothing away, so it is
+    /// counted apart; a line only this lesson (or fewer other lessons) shows stays measured.
+    func testLinesManyOtherLessonsShowAreVocabulary() {
+        func line(_ normalized: String) -> KataTransfer.Line {
+            KataTransfer.Line(line: 1, code: normalized, normalized: normalized, shownAt: nil)
+        }
+        func material(_ code: String) -> [TransferMeasure.Material] {
+            let tokens = code.split(separator: " ").map(String.init)
+            return [TransferMeasure.Material(file: "f", tokens: tokens, lines: tokens.map { _ in 1 })]
+        }
+        let save = line("try _ . save ( )")
+        let cascade = line("_ . deleteRule = . cascadeDeleteRule")
+        var materials: [Int: [TransferMeasure.Material]] = [1: material("try _ . save ( ) _ . deleteRule = . cascadeDeleteRule")]
+        for number in 2...4 { materials[number] = material("let _ = _ ; try _ . save ( )") }
+        var split = TransferMeasure.separatingCommon([save, cascade], of: 1, materials: materials, minimum: 3)
+        XCTAssertEqual(split.common.map(\.normalized), [save.normalized], "three other lessons save")
+        XCTAssertEqual(split.distinct.map(\.normalized), [cascade.normalized], "its own lesson does not count")
+        split = TransferMeasure.separatingCommon([save, cascade], of: 1, materials: materials, minimum: 4)
+        XCTAssertEqual(split.common, [])
+    }
+
     // MARK: lessons verify
 
     func testVerifyListsAFlaggedKataWithoutFailingAnUnreviewedLesson() throws {
@@ -275,7 +296,8 @@ final class TransferMeasureTests: TemporaryFolderTestCase {
             for kata in measure.measure(lesson) {
                 count += 1
                 XCTAssertEqual(kata.missingSymbols, [], "lesson \(lesson.number) kata \(kata.number)")
-                XCTAssertFalse(kata.lines.isEmpty, "lesson \(lesson.number) kata \(kata.number) measures nothing")
+                XCTAssertFalse(kata.lines.isEmpty && kata.commonLines.isEmpty,
+                               "lesson \(lesson.number) kata \(kata.number) finds no significant line")
             }
         }
         XCTAssertEqual(count, 112)
