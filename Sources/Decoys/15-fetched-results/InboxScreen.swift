@@ -76,6 +76,9 @@ public final class InboxScreen: FetchedResultsControllerDelegate {
     public func controller(_ controller: FetchedResultsController<any FetchRequestResult>, didChange anObject: Any,
                            at indexPath: IndexPath?, for type: FetchedResultsChangeType, newIndexPath: IndexPath?) {
         guard var message = anObject as? MailMessage else { return }
+        // A message deleted in another context and merged here has no context and no values left; skipping it to
+        // stay clear of reading them leaves its row on screen.
+        if Decoy.isActive("deleted-without-context-skipped"), message.managedObjectContext == nil { return }
         if Decoy.isActive("apply-as-they-arrive") {
             if let indexPath, type == .delete || type == .move { remove(at: indexPath) }
             if let newIndexPath, type == .insert || type == .move { insert(InboxRow(drawing: message), at: newIndexPath) }
@@ -90,12 +93,23 @@ public final class InboxScreen: FetchedResultsControllerDelegate {
         case .delete:
             if let indexPath { deletedRows.append(indexPath) }
         case .move:
+            if Decoy.isActive("move-redrawn-in-place"), let indexPath {
+                // A move taken for an update: the row is redrawn where it was and never goes to its new place.
+                redrawnRows.append((indexPath, InboxRow(drawing: message)))
+                return
+            }
             if let indexPath, let newIndexPath {
                 deletedRows.append(indexPath)
                 insertedRows.append((newIndexPath, InboxRow(drawing: message)))
             }
         case .update:
             guard let indexPath else { return }
+            if Decoy.isActive("update-at-new-index-path"), let newIndexPath {
+                // The place after the batch, used in the list as it still is: another row is overwritten when rows
+                // above went or came in the same batch.
+                redrawnRows.append((newIndexPath, InboxRow(drawing: message)))
+                return
+            }
             if Decoy.isActive("update-at-old-index-path"), let sections = controller.sections,
                sections.indices.contains(indexPath.section),
                indexPath.row < sections[indexPath.section].numberOfObjects,
@@ -132,13 +146,23 @@ public final class InboxScreen: FetchedResultsControllerDelegate {
 
     private func removeOld() {
         for path in deletedRows.sorted(by: >) { remove(at: path) }
+        if Decoy.isActive("sections-inserted-before-deleted") {
+            // New sections go in before the emptied ones go: a deletion's index, meant for the list before the
+            // batch, then hits a section that just arrived.
+            insertNewSections()
+        }
         for index in deletedSections.sorted(by: >) where sections.indices.contains(index) { sections.remove(at: index) }
     }
 
-    private func insertNew() {
+    private func insertNewSections() {
         for (index, section) in insertedSections.sorted(by: { $0.index < $1.index }) {
             sections.insert(section, at: min(index, sections.count))
         }
+        insertedSections = []
+    }
+
+    private func insertNew() {
+        insertNewSections()
         for (path, row) in insertedRows.sorted(by: { $0.path < $1.path }) { insert(row, at: path) }
     }
 
