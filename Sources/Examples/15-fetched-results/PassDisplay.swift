@@ -34,6 +34,10 @@ final class PassDisplay: FetchedResultsControllerDelegate, @unchecked Sendable {
     /// The controller whose tickets' tables the display follows.
     private weak var followed: FetchedResultsController<Ticket>?
 
+    deinit {
+        if let tableWatch { NotificationCenter.default.removeObserver(tableWatch) }
+    }
+
     /// A ticket's line: `19:05  ribeye        table 7 · Ana     waiting`.
     static func text(for ticket: Ticket) -> String {
         let time = String(format: "%02d:%02d", ticket.due / 60, ticket.due % 60)
