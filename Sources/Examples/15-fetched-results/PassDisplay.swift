@@ -161,7 +161,7 @@ final class PassDisplay: FetchedResultsControllerDelegate, @unchecked Sendable {
             queue: nil
         ) { [weak self] note in
             guard let self, let controller = followed else { return }
-            // Changed here (updated) or merged from another context (refreshed).
+            // Changed here (updated), or merged from another context: under which key, Apple does not say.
             let changed = [ManagedObjectContext.NotificationKey.updatedObjects, .refreshedObjects].flatMap { key in
                 (note.userInfo?[key.rawValue] as? Set<ManagedObject>) ?? []
             }
