@@ -4,7 +4,7 @@ import Persistence
 
 /// The reference solution with known mistakes behind `Decoy.isActive(…)` (see `Sources/Decoys/Decoy.swift`). The
 /// wrong ways of applying a batch check their index paths, so that a mistake shows as wrong rows, not a crash.
-public final class InboxScreen: FetchedResultsControllerDelegate {
+public final class InboxScreen: FetchedResultsControllerDelegate, @unchecked Sendable {
     public private(set) var sections: [InboxSection] = []
 
     private var deletedSections: [Int] = []
@@ -13,7 +13,14 @@ public final class InboxScreen: FetchedResultsControllerDelegate {
     private var insertedRows: [(path: IndexPath, row: InboxRow)] = []
     private var redrawnRows: [(path: IndexPath, row: InboxRow)] = []
 
+    private weak var contactsOf: FetchedResultsController<MailMessage>?
+    private var contactsWatch: (any NSObjectProtocol)?
+
     public init() {}
+
+    deinit {
+        if let contactsWatch { NotificationCenter.default.removeObserver(contactsWatch) }
+    }
 
     /// The two-letter title the app wants, worked out by the screen (for the decoys that do it in the wrong place).
     private func twoLetters(_ name: String) -> String? {
@@ -179,5 +186,37 @@ public final class InboxScreen: FetchedResultsControllerDelegate {
         while sections.count <= path.section { sections.append(InboxSection(name: "", indexTitle: nil, rows: [])) }
         let rows = sections[path.section].rows
         sections[path.section].rows.insert(row, at: min(path.row, rows.count))
+    }
+
+    public func followContacts(of controller: FetchedResultsController<MailMessage>) {
+        // Mistake: the controller is trusted to tell of every change a row shows; a contact's is never told.
+        if Decoy.isActive("contacts-not-followed") { return }
+        contactsOf = controller
+        contactsWatch = NotificationCenter.default.addObserver(
+            forName: ManagedObjectContext.didChangeObjectsNotification, object: controller.managedObjectContext,
+            queue: nil
+        ) { [weak self] in self?.redrawMessages(ofContactsIn: $0) }
+    }
+
+    private func redrawMessages(ofContactsIn note: Notification) {
+        guard let controller = contactsOf else { return }
+        var keys = [ManagedObjectContext.NotificationKey.updatedObjects.rawValue]
+        // Mistake (contacts-updated-key-only): a contact renamed by the sync and merged is not looked for where a
+        // merge reports it.
+        if !Decoy.isActive("contacts-updated-key-only") { keys += [ManagedObjectContext.NotificationKey.refreshedObjects.rawValue] }
+        let changed = Set(keys.flatMap { (note.userInfo?[$0] as? Set<ManagedObject>) ?? [] }.compactMap { $0 as? MailContact })
+        guard !changed.isEmpty else { return }
+        if Decoy.isActive("contacts-redraw-every-row") {
+            // Mistake: the right rows the slow way — every row drawn again for one contact's new name.
+            for (index, section) in sections.enumerated() {
+                sections[index].rows = section.rows.map { InboxRow(drawing: $0.message) }
+            }
+            return
+        }
+        for message in changed.flatMap(\.messages) {
+            if let path = controller.indexPath(forObject: message), contains(path) {
+                sections[path.section].rows[path.row] = InboxRow(drawing: message)
+            }
+        }
     }
 }

@@ -278,7 +278,7 @@ final class TransferMeasureTests: TemporaryFolderTestCase {
                 XCTAssertFalse(kata.lines.isEmpty, "lesson \(lesson.number) kata \(kata.number) measures nothing")
             }
         }
-        XCTAssertEqual(count, 112)
+        XCTAssertEqual(count, 113)
     }
 
     // MARK: The tokenizer
