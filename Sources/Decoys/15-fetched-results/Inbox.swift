@@ -28,8 +28,10 @@ public final class Inbox {
                 FetchSortDescriptor(key: "received", ascending: false),
             ]
         }
+        // One section for the whole inbox: the folders are left to the sort alone.
+        let sectionKey: String? = Decoy.isActive("inbox-without-sections") ? nil : "folder"
         controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context,
-                                              sectionNameKeyPath: "folder", cacheName: nil)
+                                              sectionNameKeyPath: sectionKey, cacheName: nil)
         screen = InboxScreen()
         controller.delegate = screen
         if !Decoy.isActive("inbox-without-perform-fetch") {
@@ -39,7 +41,15 @@ public final class Inbox {
     }
 
     public func showUnreadOnly(_ unreadOnly: Bool) throws {
-        controller.fetchRequest.predicate = unreadOnly ? FetchPredicate(format: "unread == YES") : nil
+        if Decoy.isActive("unread-filtered-in-swift") {
+            // The read mail taken out in Swift from what the controller fetched: the request keeps every message, so
+            // the controller holds them all, and its next callbacks count rows the screen does not show.
+            try screen.show((controller.sections ?? []).compactMap { UnreadPart(of: $0, unreadOnly: unreadOnly) })
+            return
+        }
+        // Off by one word: the read mail instead of the unread.
+        let unreadFormat = Decoy.isActive("unread-predicate-inverted") ? "unread == NO" : "unread == YES"
+        controller.fetchRequest.predicate = unreadOnly ? FetchPredicate(format: unreadFormat) : nil
         // The request changes, and the rows stay as they were fetched.
         if Decoy.isActive("predicate-without-new-fetch") {
             try screen.show(controller.sections ?? [])
@@ -49,5 +59,22 @@ public final class Inbox {
         // The controller has the new results; the screen, told nothing by a fetch, still shows the old ones.
         if Decoy.isActive("refetch-without-redraw") { return }
         try screen.show(controller.sections ?? [])
+    }
+
+    /// A section of the controller's with the read mail filtered out in Swift (for `unread-filtered-in-swift`); nil
+    /// when nothing is left of it.
+    private final class UnreadPart: FetchedResultsSectionInfo {
+        let name: String
+        let indexTitle: String?
+        let objects: [Any]?
+        var numberOfObjects: Int { objects?.count ?? 0 }
+
+        init?(of section: any FetchedResultsSectionInfo, unreadOnly: Bool) {
+            let kept = (section.objects ?? []).filter { !unreadOnly || ($0 as? MailMessage)?.unread == true }
+            guard !kept.isEmpty else { return nil }
+            name = section.name
+            indexTitle = section.indexTitle
+            objects = kept
+        }
     }
 }

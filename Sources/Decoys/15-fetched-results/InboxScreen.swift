@@ -4,7 +4,7 @@ import Persistence
 
 /// The reference solution with known mistakes behind `Decoy.isActive(…)` (see `Sources/Decoys/Decoy.swift`). The
 /// wrong ways of applying a batch check their index paths, so that a mistake shows as wrong rows, not a crash.
-public final class InboxScreen: FetchedResultsControllerDelegate {
+public final class InboxScreen: FetchedResultsControllerDelegate, @unchecked Sendable {
     public private(set) var sections: [InboxSection] = []
 
     private var deletedSections: [Int] = []
@@ -13,7 +13,14 @@ public final class InboxScreen: FetchedResultsControllerDelegate {
     private var insertedRows: [(path: IndexPath, row: InboxRow)] = []
     private var redrawnRows: [(path: IndexPath, row: InboxRow)] = []
 
+    private weak var contactsOf: FetchedResultsController<MailMessage>?
+    private var contactsWatch: (any NSObjectProtocol)?
+
     public init() {}
+
+    deinit {
+        if let contactsWatch { NotificationCenter.default.removeObserver(contactsWatch) }
+    }
 
     /// The two-letter title the app wants, worked out by the screen (for the decoys that do it in the wrong place).
     private func twoLetters(_ name: String) -> String? {
@@ -76,6 +83,9 @@ public final class InboxScreen: FetchedResultsControllerDelegate {
     public func controller(_ controller: FetchedResultsController<any FetchRequestResult>, didChange anObject: Any,
                            at indexPath: IndexPath?, for type: FetchedResultsChangeType, newIndexPath: IndexPath?) {
         guard var message = anObject as? MailMessage else { return }
+        // A message deleted in another context and merged here has no context and no values left; skipping it to
+        // stay clear of reading them leaves its row on screen.
+        if Decoy.isActive("deleted-without-context-skipped"), message.managedObjectContext == nil { return }
         if Decoy.isActive("apply-as-they-arrive") {
             if let indexPath, type == .delete || type == .move { remove(at: indexPath) }
             if let newIndexPath, type == .insert || type == .move { insert(InboxRow(drawing: message), at: newIndexPath) }
@@ -90,12 +100,23 @@ public final class InboxScreen: FetchedResultsControllerDelegate {
         case .delete:
             if let indexPath { deletedRows.append(indexPath) }
         case .move:
+            if Decoy.isActive("move-redrawn-in-place"), let indexPath {
+                // A move taken for an update: the row is redrawn where it was and never goes to its new place.
+                redrawnRows.append((indexPath, InboxRow(drawing: message)))
+                return
+            }
             if let indexPath, let newIndexPath {
                 deletedRows.append(indexPath)
                 insertedRows.append((newIndexPath, InboxRow(drawing: message)))
             }
         case .update:
             guard let indexPath else { return }
+            if Decoy.isActive("update-at-new-index-path"), let newIndexPath {
+                // The place after the batch, used in the list as it still is: another row is overwritten when rows
+                // above went or came in the same batch.
+                redrawnRows.append((newIndexPath, InboxRow(drawing: message)))
+                return
+            }
             if Decoy.isActive("update-at-old-index-path"), let sections = controller.sections,
                sections.indices.contains(indexPath.section),
                indexPath.row < sections[indexPath.section].numberOfObjects,
@@ -132,13 +153,23 @@ public final class InboxScreen: FetchedResultsControllerDelegate {
 
     private func removeOld() {
         for path in deletedRows.sorted(by: >) { remove(at: path) }
+        if Decoy.isActive("sections-inserted-before-deleted") {
+            // New sections go in before the emptied ones go: a deletion's index, meant for the list before the
+            // batch, then hits a section that just arrived.
+            insertNewSections()
+        }
         for index in deletedSections.sorted(by: >) where sections.indices.contains(index) { sections.remove(at: index) }
     }
 
-    private func insertNew() {
+    private func insertNewSections() {
         for (index, section) in insertedSections.sorted(by: { $0.index < $1.index }) {
             sections.insert(section, at: min(index, sections.count))
         }
+        insertedSections = []
+    }
+
+    private func insertNew() {
+        insertNewSections()
         for (path, row) in insertedRows.sorted(by: { $0.path < $1.path }) { insert(row, at: path) }
     }
 
@@ -155,5 +186,37 @@ public final class InboxScreen: FetchedResultsControllerDelegate {
         while sections.count <= path.section { sections.append(InboxSection(name: "", indexTitle: nil, rows: [])) }
         let rows = sections[path.section].rows
         sections[path.section].rows.insert(row, at: min(path.row, rows.count))
+    }
+
+    public func followContacts(of controller: FetchedResultsController<MailMessage>) {
+        // Mistake: the controller is trusted to tell of every change a row shows; a contact's is never told.
+        if Decoy.isActive("contacts-not-followed") { return }
+        contactsOf = controller
+        contactsWatch = NotificationCenter.default.addObserver(
+            forName: ManagedObjectContext.didChangeObjectsNotification, object: controller.managedObjectContext,
+            queue: nil
+        ) { [weak self] in self?.redrawMessages(ofContactsIn: $0) }
+    }
+
+    private func redrawMessages(ofContactsIn note: Notification) {
+        guard let controller = contactsOf else { return }
+        var keys = [ManagedObjectContext.NotificationKey.updatedObjects.rawValue]
+        // Mistake (contacts-updated-key-only): a contact renamed by the sync and merged is not looked for where a
+        // merge reports it.
+        if !Decoy.isActive("contacts-updated-key-only") { keys += [ManagedObjectContext.NotificationKey.refreshedObjects.rawValue] }
+        let changed = Set(keys.flatMap { (note.userInfo?[$0] as? Set<ManagedObject>) ?? [] }.compactMap { $0 as? MailContact })
+        guard !changed.isEmpty else { return }
+        if Decoy.isActive("contacts-redraw-every-row") {
+            // Mistake: the right rows the slow way — every row drawn again for one contact's new name.
+            for (index, section) in sections.enumerated() {
+                sections[index].rows = section.rows.map { InboxRow(drawing: $0.message) }
+            }
+            return
+        }
+        for message in changed.flatMap(\.messages) {
+            if let path = controller.indexPath(forObject: message), contains(path) {
+                sections[path.section].rows[path.row] = InboxRow(drawing: message)
+            }
+        }
     }
 }

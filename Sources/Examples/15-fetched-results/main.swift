@@ -2,14 +2,16 @@ import Foundation
 // Persistence-only: itemDifference(from:), where UIKit applies a snapshot itself.
 @_spi(SnapshotDifference) import Persistence
 
-// Lesson 15's runnable example: a station's departure board in the terminal, kept by a fetched results
-// controller while a background context — the feed from the signal box — saves changes. A plain fetch goes stale;
-// the controller needs sort descriptors with the section key first; the board applies each batch of callbacks
-// (and shows what Apple's old sample would have misread); the snapshot and difference forms; and a changed
-// predicate that needs a new fetch. `swift run lessons run 15`.
+// Lesson 15's runnable example: a restaurant kitchen's display above the pass, in the terminal — one scroll of
+// lines, a heading per station and a line per ticket — kept by a fetched results controller while a background
+// context (the waiters' tablets) saves changes. A plain fetch goes stale; the controller needs sort descriptors
+// with the section key first; the display turns each batch's index paths into line numbers, before and after the
+// batch (and shows what Apple's old sample would have misread); the snapshot and difference forms; a change to a
+// related table that the controller does not report; and a changed predicate that needs a new fetch.
+// `swift run lessons run 15`.
 
-func makeStation() throws -> PersistentContainer {
-    let container = PersistentContainer(name: "Station", managedObjectModel: try StationModel.make())
+func makeKitchen() throws -> PersistentContainer {
+    let container = PersistentContainer(name: "Kitchen", managedObjectModel: try KitchenModel.make())
     container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]
     container.loadPersistentStores { _, error in
         if let error { print("could not load the store: \(error)") }
@@ -17,54 +19,61 @@ func makeStation() throws -> PersistentContainer {
     return container
 }
 
-/// The morning's timetable, saved through `context`.
-func saveTimetable(in context: ManagedObjectContext) throws {
-    for (train, destination, platform, time) in [("IC 512", "Bristol", "1", 482), ("RE 4", "Oxford", "1", 500),
-                                                 ("S 9", "Airport", "1", 521), ("RE 7", "Reading", "2", 485),
-                                                 ("IC 88", "Cardiff", "2", 510), ("S 3", "Harbour", "3", 495)] {
-        let departure = Departure(context: context)
-        departure.train = train
-        departure.destination = destination
-        departure.platform = platform
-        departure.time = time
+/// The evening's first orders, saved through `context`: four tables, six tickets at three stations.
+func saveFirstOrders(in context: ManagedObjectContext) throws {
+    var tables: [Int: DiningTable] = [:]
+    for (number, server) in [(2, "Ana"), (4, "Ana"), (7, "Ben"), (9, "Chloe")] {
+        let table = DiningTable(context: context)
+        table.number = number
+        table.server = server
+        tables[number] = table
+    }
+    for (dish, station, due, table) in [("burrata", "cold", 1142, 4), ("oysters", "cold", 1160, 2),
+                                        ("tartare", "cold", 1181, 9), ("ribeye", "grill", 1145, 7),
+                                        ("lamb", "grill", 1170, 4), ("soufflé", "pastry", 1155, 2)] {
+        let ticket = Ticket(context: context)
+        ticket.dish = dish
+        ticket.station = station
+        ticket.due = due
+        ticket.table = tables[table]
     }
     try context.save()
 }
 
-/// The departures by platform, then time.
-func boardRequest() -> FetchRequest<Departure> {
-    let request: FetchRequest<Departure> = Departure.fetchRequest()
-    request.sortDescriptors = [
-        FetchSortDescriptor(key: "platform", ascending: true),
-        FetchSortDescriptor(key: "time", ascending: true),
+/// The tickets by station, then the time they are due.
+func passRequest() -> FetchRequest<Ticket> {
+    let byStation = FetchRequest<Ticket>(entityName: "Ticket")
+    byStation.sortDescriptors = [
+        FetchSortDescriptor(key: "station", ascending: true),
+        FetchSortDescriptor(key: "due", ascending: true),
     ]
-    return request
+    return byStation
 }
 
-// region: feed
-/// One save of the feed from the signal box, in a background context of its own: IC 512 is delayed to 08:25, RE 7
-/// moves to platform 4, S 3 is cancelled, an extra IC 90 runs at 08:35 from platform 2, and IC 88 is boarding.
-func feedSavesTheMorningChanges(into container: PersistentContainer) throws {
-    let feed = container.newBackgroundContext()
-    try feed.performAndWait {
-        for departure in try feed.fetch(Departure.fetchRequest()) {
-            switch departure.train {
-            case "IC 512": departure.time = 505; departure.status = "delayed"
-            case "RE 7": departure.platform = "4"
-            case "S 3": feed.delete(departure)
-            case "IC 88": departure.status = "boarding"
+/// One save of the waiters' tablets, in a background context of their own: table 4 asks to hold the burrata until
+/// 19:25, the ribeye goes to the oven to finish, the soufflé is voided, table 9 orders a sea bass for 19:35, and the
+/// grill starts firing the lamb.
+func tabletsSaveTheirChanges(into container: PersistentContainer) throws {
+    let tablets = container.newBackgroundContext()
+    try tablets.performAndWait {
+        for ticket in try tablets.fetch(Ticket.fetchRequest()) {
+            switch ticket.dish {
+            case "burrata": ticket.due = 1165; ticket.status = "held"
+            case "ribeye": ticket.station = "oven"
+            case "soufflé": tablets.delete(ticket)
+            case "lamb": ticket.status = "firing"
             default: break
             }
         }
-        let extra = Departure(context: feed)
-        extra.train = "IC 90"
-        extra.destination = "Swansea"
-        extra.platform = "2"
-        extra.time = 515
-        try feed.save()
+        let tables = try tablets.fetch(FetchRequest<DiningTable>(entityName: "DiningTable"))
+        let seaBass = Ticket(context: tablets)
+        seaBass.dish = "sea bass"
+        seaBass.station = "grill"
+        seaBass.due = 1175
+        seaBass.table = tables.first { $0.number == 9 }
+        try tablets.save()
     }
 }
-// endregion: feed
 
 /// Lets the main queue run — where the view context merges other contexts' saves — until `condition` holds (two
 /// seconds at most).
@@ -73,106 +82,121 @@ func runMainQueue(until condition: () -> Bool) {
     while !condition() && Date() < deadline { RunLoop.main.run(until: Date(timeIntervalSinceNow: 0.01)) }
 }
 
-func trains(_ departures: [Departure]) -> String {
-    departures.map { departure in
-        // A departure another context deleted, once merged, belongs to no context and has no values left.
-        guard departure.managedObjectContext != nil else { return "(deleted)" }
-        return String(format: "%02d:%02d ", departure.time / 60, departure.time % 60) + departure.train
+func dishes(_ tickets: [Ticket]) -> String {
+    tickets.map { ticket in
+        // A ticket another context deleted, once merged, belongs to no context and has no values left.
+        guard ticket.managedObjectContext != nil else { return "(deleted)" }
+        return String(format: "%02d:%02d ", ticket.due / 60, ticket.due % 60) + ticket.dish
     }.joined(separator: ", ")
 }
 
 print("1. A fetch is an answer, not a subscription")
 do {
-    let container = try makeStation()
-    let viewContext = container.viewContext
-    viewContext.automaticallyMergesChangesFromParent = true
-    try saveTimetable(in: viewContext)
+    let kitchen = try makeKitchen()
+    kitchen.viewContext.automaticallyMergesChangesFromParent = true
+    try saveFirstOrders(in: kitchen.viewContext)
     // region: fetch-is-a-snapshot
-    let shown = try viewContext.fetch(boardRequest())
-    try feedSavesTheMorningChanges(into: container)
-    runMainQueue { shown[0].time == 505 }           // the view context merges the feed's save
-    print("   the fetched array:  \(trains(shown))")
-    print("   a new fetch:        \(trains(try viewContext.fetch(boardRequest())))")
+    let shown = try kitchen.viewContext.fetch(passRequest())
+    try tabletsSaveTheirChanges(into: kitchen)
+    runMainQueue { shown[0].due == 1165 }           // the view context merges the tablets' save
+    print("   the fetched array:  \(dishes(shown))")
+    print("   a new fetch:        \(dishes(try kitchen.viewContext.fetch(passRequest())))")
     // endregion: fetch-is-a-snapshot
 }
 
 print("\n2. The controller's request: sort descriptors, the section key first")
 do {
-    let container = try makeStation()
-    try saveTimetable(in: container.viewContext)
+    let kitchen = try makeKitchen()
+    try saveFirstOrders(in: kitchen.viewContext)
     // region: request
-    let byTime: FetchRequest<Departure> = Departure.fetchRequest()
-    byTime.sortDescriptors = [FetchSortDescriptor(key: "time", ascending: true)]
-    let wrong = FetchedResultsController(fetchRequest: byTime, managedObjectContext: container.viewContext,
-                                         sectionNameKeyPath: "platform", cacheName: nil)
+    let byDue = FetchRequest<Ticket>(entityName: "Ticket")
+    byDue.sortDescriptors = [FetchSortDescriptor(key: "due", ascending: true)]
+    let wrong = FetchedResultsController(fetchRequest: byDue, managedObjectContext: kitchen.viewContext,
+                                         sectionNameKeyPath: "station", cacheName: nil)
     do {
         try wrong.performFetch()
     } catch {
-        print("   sorted by time, sections by platform: performFetch() failed with error \((error as NSError).code):")
+        print("   sorted by time due, sections by station: performFetch() failed with error \((error as NSError).code):")
         print("     " + error.localizedDescription)
     }
-    let board = FetchedResultsController(fetchRequest: boardRequest(), managedObjectContext: container.viewContext,
-                                         sectionNameKeyPath: "platform", cacheName: nil)
-    try board.performFetch()
-    print("   sorted by platform, then time: \(board.sections?.count ?? 0) sections, "
-        + "\(board.fetchedObjects?.count ?? 0) departures, index \(board.sectionIndexTitles)")
+    let pass = FetchedResultsController(fetchRequest: passRequest(), managedObjectContext: kitchen.viewContext,
+                                        sectionNameKeyPath: "station", cacheName: nil)
+    try pass.performFetch()
+    print("   sorted by station, then time due: \(pass.sections?.count ?? 0) sections, "
+        + "\(pass.fetchedObjects?.count ?? 0) tickets, index \(pass.sectionIndexTitles)")
     // endregion: request
 }
 
-print("\n3. The board, and one batch from the feed, told row by row")
+print("\n3. The display, and one batch from the tablets, told row by row")
 do {
-    let container = try makeStation()
-    let viewContext = container.viewContext
-    viewContext.automaticallyMergesChangesFromParent = true
-    try saveTimetable(in: viewContext)
-    // region: board
-    let controller = FetchedResultsController(fetchRequest: boardRequest(), managedObjectContext: viewContext,
-                                              sectionNameKeyPath: "platform", cacheName: nil)
-    let board = DepartureBoard()
-    controller.delegate = board                     // before the fetch: a delegate is what turns tracking on
-    try controller.performFetch()
-    board.load(controller.sections ?? [])
-    // endregion: board
-    print(board.render())
-    print("   the feed saves; the view context merges it; the controller tells the board:")
-    try feedSavesTheMorningChanges(into: container)
-    runMainQueue { board.batches == 1 }
-    print(board.render())
-    let fresh = try viewContext.fetch(boardRequest())
-    print("   the board has \(board.platforms.reduce(0) { $0 + $1.lines.count }) lines; a fresh fetch has \(fresh.count) "
-        + "departures, in the same order: \(board.platforms.flatMap(\.lines) == fresh.map(DepartureBoard.line(for:)))")
+    let kitchen = try makeKitchen()
+    kitchen.viewContext.automaticallyMergesChangesFromParent = true
+    try saveFirstOrders(in: kitchen.viewContext)
+    // region: display
+    let pass = FetchedResultsController(fetchRequest: passRequest(), managedObjectContext: kitchen.viewContext,
+                                        sectionNameKeyPath: "station", cacheName: nil)
+    let display = PassDisplay()
+    pass.delegate = display                         // before the fetch: a delegate is what turns tracking on
+    try pass.performFetch()
+    display.load(pass.sections ?? [])
+    // endregion: display
+    print(display.render())
+    print("   the tablets save; the view context merges it; the controller tells the display:")
+    try tabletsSaveTheirChanges(into: kitchen)
+    runMainQueue { display.batches == 1 }
+    print(display.render())
+    let fresh = PassDisplay()
+    fresh.narrates = false
+    let again = FetchedResultsController(fetchRequest: passRequest(), managedObjectContext: kitchen.viewContext,
+                                         sectionNameKeyPath: "station", cacheName: nil)
+    try again.performFetch()
+    fresh.load(again.sections ?? [])
+    print("   the display has \(display.lines.count) lines; drawn from a fresh fetch, the same lines: "
+        + "\(display.lines == fresh.lines)")
 }
 
 print("\n4. The same batch as a snapshot, and as a difference")
 do {
-    let container = try makeStation()
-    let viewContext = container.viewContext
-    viewContext.automaticallyMergesChangesFromParent = true
-    try saveTimetable(in: viewContext)
+    let kitchen = try makeKitchen()
+    kitchen.viewContext.automaticallyMergesChangesFromParent = true
+    try saveFirstOrders(in: kitchen.viewContext)
     // region: snapshot
-    final class SnapshotBoard: FetchedResultsControllerDelegate {
+    final class SnapshotPass: FetchedResultsControllerDelegate {
         var last = DiffableDataSourceSnapshotReference()
+        /// The line each item's cell shows, by ID, as a data source keeps its cells.
+        var cells: [ManagedObjectID: String] = [:]
         var log: [String] = []
         var names: (ManagedObjectID) -> String = { _ in "?" }
 
         func controller(_ controller: FetchedResultsController<any FetchRequestResult>,
                         didChangeContentWith snapshot: DiffableDataSourceSnapshotReference) {
+            var marked = snapshot
+            let context = controller.managedObjectContext
+            let line = { (id: ManagedObjectID) in (context.object(with: id) as? Ticket).map(PassDisplay.text(for:)) }
+            // A cell shown already stays as drawn unless its item is marked: mark the ones whose line changed.
+            marked.reconfigureItems(snapshot.itemIdentifiers.filter { cells[$0] != nil && cells[$0] != line($0) })
             let difference = snapshot.itemDifference(from: last)
-            log.append("snapshot \(log.count + 1): platforms \(snapshot.sectionIdentifiers), "
-                + "\(snapshot.numberOfItems) departures (\(difference.insertions.count) in, "
-                + "\(difference.removals.count) out); reload \(snapshot.reloadedItemIdentifiers.map(names))")
+            log += ["snapshot \(log.count / 2 + 1): stations \(snapshot.sectionIdentifiers), "
+                + "\(snapshot.numberOfItems) tickets (\(difference.insertions.count) in, "
+                + "\(difference.removals.count) out)",
+                    "  marked by the controller: \(snapshot.reloadedItemIdentifiers.map(names)); "
+                + "reconfigured by the display: \(marked.reconfiguredItemIdentifiers.map(names))"]
+            for id in snapshot.itemIdentifiers { cells[id] = line(id) }
             last = snapshot
         }
     }
     // endregion: snapshot
-    let byPlatform = FetchedResultsController(fetchRequest: boardRequest(), managedObjectContext: viewContext,
-                                              sectionNameKeyPath: "platform", cacheName: nil)
-    let snapshots = SnapshotBoard()
-    // Names by ID for the printout, kept from the start: a deleted departure has none left.
-    let trainsByID = Dictionary(uniqueKeysWithValues: try viewContext.fetch(boardRequest()).map { ($0.objectID, $0.train) })
-    snapshots.names = { id in trainsByID[id] ?? (viewContext.registeredObject(for: id) as? Departure)?.train ?? "?" }
-    byPlatform.delegate = snapshots
-    try byPlatform.performFetch()                   // a snapshot delegate gets the first one at once
+    let byStation = FetchedResultsController(fetchRequest: passRequest(), managedObjectContext: kitchen.viewContext,
+                                             sectionNameKeyPath: "station", cacheName: nil)
+    let snapshots = SnapshotPass()
+    // Names by ID for the printout, kept from the start: a deleted ticket has none left.
+    let dishesByID = Dictionary(uniqueKeysWithValues: try kitchen.viewContext.fetch(passRequest())
+        .map { ($0.objectID, $0.dish) })
+    snapshots.names = { id in
+        dishesByID[id] ?? (kitchen.viewContext.registeredObject(for: id) as? Ticket)?.dish ?? "?"
+    }
+    byStation.delegate = snapshots
+    try byStation.performFetch()                    // a snapshot delegate gets the first one at once
 
     // region: difference
     final class DifferenceList: FetchedResultsControllerDelegate {
@@ -185,52 +209,84 @@ do {
             for change in diff {
                 switch change {
                 case .remove(let offset, let id, let to):
-                    log.append("remove \(names(id)) at \(offset)" + (to.map { " (goes to \($0))" } ?? ""))
+                    log += ["remove \(names(id)) at \(offset)" + (to.map { " (goes to \($0))" } ?? "")]
                 case .insert(let offset, let id, let from):
-                    log.append("insert \(names(id)) at \(offset)" + (from.map { " (came from \($0))" } ?? ""))
+                    log += ["insert \(names(id)) at \(offset)" + (from.map { " (came from \($0))" } ?? "")]
                 }
             }
             ids = ids.applying(diff) ?? []
         }
     }
     // endregion: difference
-    let byTime: FetchRequest<Departure> = Departure.fetchRequest()
-    byTime.sortDescriptors = [FetchSortDescriptor(key: "time", ascending: true)]
-    let allDay = FetchedResultsController(fetchRequest: byTime, managedObjectContext: viewContext,
-                                          sectionNameKeyPath: nil, cacheName: nil)
+    let byDue = FetchRequest<Ticket>(entityName: "Ticket")
+    byDue.sortDescriptors = [FetchSortDescriptor(key: "due", ascending: true)]
+    let evening = FetchedResultsController(fetchRequest: byDue, managedObjectContext: kitchen.viewContext,
+                                           sectionNameKeyPath: nil, cacheName: nil)
     let list = DifferenceList()
     list.names = snapshots.names
-    allDay.delegate = list
-    try allDay.performFetch()
-    list.ids = allDay.fetchedObjects?.map(\.objectID) ?? []
+    evening.delegate = list
+    try evening.performFetch()
+    list.ids = evening.fetchedObjects?.map(\.objectID) ?? []
 
-    try feedSavesTheMorningChanges(into: container)
-    runMainQueue { !list.log.isEmpty && snapshots.log.count == 2 }
+    try tabletsSaveTheirChanges(into: kitchen)
+    runMainQueue { !list.log.isEmpty && snapshots.log.count == 4 }
     for line in snapshots.log { print("   " + line) }
-    print("   the list by time, told as a difference:")
+    print("   the list by time due, told as a difference:")
     for line in list.log { print("     " + line) }
-    print("   the list by time now reads: \(trains(allDay.fetchedObjects ?? []))")
-    print("   and its IDs, kept from the differences alone, agree: \(list.ids == allDay.fetchedObjects?.map(\.objectID))")
+    print("   the list by time due now reads: \(dishes(evening.fetchedObjects ?? []))")
+    print("   and its IDs, kept from the differences alone, agree: "
+        + "\(list.ids == evening.fetchedObjects?.map(\.objectID))")
 }
 
-print("\n5. A new predicate needs a new fetch")
+print("\n5. A related object changes: the controller says nothing")
 do {
-    let container = try makeStation()
-    let viewContext = container.viewContext
-    try saveTimetable(in: viewContext)
-    let controller = FetchedResultsController(fetchRequest: boardRequest(), managedObjectContext: viewContext,
-                                              sectionNameKeyPath: "platform", cacheName: nil)
-    let board = DepartureBoard()
-    board.narrates = false
-    controller.delegate = board
-    try controller.performFetch()
+    let kitchen = try makeKitchen()
+    try saveFirstOrders(in: kitchen.viewContext)
+    let plain = FetchedResultsController(fetchRequest: passRequest(), managedObjectContext: kitchen.viewContext,
+                                         sectionNameKeyPath: "station", cacheName: nil)
+    let unaware = PassDisplay()
+    unaware.narrates = false
+    plain.delegate = unaware
+    try plain.performFetch()
+    unaware.load(plain.sections ?? [])
+    // region: related
+    let pass = FetchedResultsController(fetchRequest: passRequest(), managedObjectContext: kitchen.viewContext,
+                                        sectionNameKeyPath: "station", cacheName: nil)
+    let display = PassDisplay()
+    pass.delegate = display
+    try pass.performFetch()
+    display.load(pass.sections ?? [])
+    display.followTables(of: pass)                  // the tables its lines show, which the controller does not follow
+
+    // The shift changes: Ben takes over table 4 from Ana.
+    let tables = try kitchen.viewContext.fetch(FetchRequest<DiningTable>(entityName: "DiningTable"))
+    tables.first { $0.number == 4 }?.server = "Ben"
+    kitchen.viewContext.processPendingChanges()
+    // endregion: related
+    print("   batches the controllers told: \(unaware.batches) and \(display.batches)")
+    print("   a display that follows the controller alone still reads:")
+    print(unaware.render(indent: "     ").split(separator: "\n").filter { $0.contains("table 4") }.joined(separator: "\n"))
+    print("   the display that follows the tables too:")
+    print(display.render())
+}
+
+print("\n6. A new predicate needs a new fetch")
+do {
+    let kitchen = try makeKitchen()
+    try saveFirstOrders(in: kitchen.viewContext)
+    let pass = FetchedResultsController(fetchRequest: passRequest(), managedObjectContext: kitchen.viewContext,
+                                        sectionNameKeyPath: "station", cacheName: nil)
+    let display = PassDisplay()
+    display.narrates = false
+    pass.delegate = display
+    try pass.performFetch()
     // region: new-fetch
-    // It is 08:16: the board hides the trains that have left.
-    controller.fetchRequest.predicate = FetchPredicate(format: "time >= %@", 496)
-    print("   predicate set:      the controller holds \(trains(controller.fetchedObjects ?? []))")
-    try controller.performFetch()
-    print("   after performFetch: the controller holds \(trains(controller.fetchedObjects ?? []))")
-    board.load(controller.sections ?? [])           // a fetch tells a row-by-row delegate nothing
+    // It is 19:16: the display hides the tickets that went out already.
+    pass.fetchRequest.predicate = FetchPredicate(format: "due >= %@", 1156)
+    print("   predicate set:      the controller holds \(dishes(pass.fetchedObjects ?? []))")
+    try pass.performFetch()
+    print("   after performFetch: the controller holds \(dishes(pass.fetchedObjects ?? []))")
+    display.load(pass.sections ?? [])               // a fetch tells a row-by-row delegate nothing
     // endregion: new-fetch
-    print(board.render())
+    print(display.render())
 }

@@ -8,7 +8,8 @@ import Persistence
 public struct InboxRow: Equatable {
     /// The message the row shows.
     public let message: MailMessage
-    /// The line as it was drawn: `● Lunch on Friday — Ada` (the dot while the message is unread).
+    /// The line as it was drawn: `● Lunch on Friday — Ada` (the dot while the message is unread; the sender's
+    /// contact name when the message has a contact).
     public let text: String
 
     /// Draws the row of `message`, as it is now. Use it on the message's context's queue, as the message.
@@ -20,7 +21,7 @@ public struct InboxRow: Equatable {
 
     /// The line a row drawn now would show for `message` (nothing is drawn, nothing counted).
     public static func text(for message: MailMessage) -> String {
-        (message.unread ? "● " : "  ") + message.subject + " — " + message.sender
+        (message.unread ? "● " : "  ") + message.subject + " — " + (message.contact?.name ?? message.sender)
     }
 
     /// How many rows have been drawn so far, by every screen.

@@ -13,6 +13,8 @@ public final class MailMessage: ManagedObject {
     @Managed public var received: Int
     /// Whether the user has yet to read it.
     @Managed public var unread: Bool
+    /// The sender's entry in the address book, when the app has one: the row shows its name instead of ``sender``.
+    @Managed public var contact: MailContact?
 
     /// A request for this entity, typed: the class method Xcode's code generation writes.
     public class func fetchRequest() -> FetchRequest<MailMessage> {

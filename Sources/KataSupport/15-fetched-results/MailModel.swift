@@ -1,6 +1,6 @@
 @_spi(ModelBuilding) import Persistence
 
-/// Lesson 15's model, `Mail`: messages filed in folders.
+/// Lesson 15's model, `Mail`: messages filed in folders, and the address book's contacts they come from.
 public enum MailModel {
     public static let name = "Mail"
 
@@ -14,6 +14,11 @@ public enum MailModel {
                 .attribute("folder", .string, defaultValue: "inbox"),
                 .attribute("received", .integer64, defaultValue: 0),
                 .attribute("unread", .boolean, defaultValue: true),
+                .toOne("contact", "MailContact", inverse: "messages", deleteRule: .nullify),
+            ]),
+            EntityDescription(name: "MailContact", managedObjectClass: MailContact.self, properties: [
+                .attribute("name", .string, defaultValue: ""),
+                .toMany("messages", "MailMessage", inverse: "contact", deleteRule: .nullify),
             ]),
         ])
     }

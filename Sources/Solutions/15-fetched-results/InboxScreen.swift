@@ -8,8 +8,11 @@ import Persistence
 /// `controllerDidChangeContent`, then applied as a table view applies a batch — deletions at old index paths,
 /// insertions at new ones — drawing only the rows that changed.
 ///
-/// Lesson 15, katas 1, 2 and 4–6, 8. Check with `swift run lessons check 15`.
-public final class InboxScreen: FetchedResultsControllerDelegate {
+/// `@unchecked Sendable`: it is used on the main queue alone, the view context's, where the context's notifications
+/// arrive too.
+///
+/// Lesson 15, katas 1, 2, 4–6, 8 and 11. Check with `swift run lessons check 15`.
+public final class InboxScreen: FetchedResultsControllerDelegate, @unchecked Sendable {
     /// What the screen shows, section by section.
     public private(set) var sections: [InboxSection] = []
 
@@ -20,7 +23,15 @@ public final class InboxScreen: FetchedResultsControllerDelegate {
     private var insertedRows: [(path: IndexPath, row: InboxRow)] = []
     private var redrawnRows: [(path: IndexPath, row: InboxRow)] = []
 
+    /// The controller whose messages' contacts the screen follows, and its observation of the context.
+    private weak var contactsOf: FetchedResultsController<MailMessage>?
+    private var contactsWatch: (any NSObjectProtocol)?
+
     public init() {}
+
+    deinit {
+        if let contactsWatch { NotificationCenter.default.removeObserver(contactsWatch) }
+    }
 
     /// Kata 1: shows the controller's sections, as `performFetch()` left them, drawing each row once. Called after
     /// each `performFetch()`: it is the one time the screen reads the results.
@@ -101,6 +112,31 @@ public final class InboxScreen: FetchedResultsControllerDelegate {
         }
         for (path, row) in insertedRows.sorted(by: { $0.path < $1.path }) {
             sections[path.section].rows.insert(row, at: path.row)
+        }
+    }
+
+    /// Kata 11: the controller follows messages, and a contact's new name changes none of them: the screen watches
+    /// the context itself and draws again the rows of the messages from each contact that changed.
+    public func followContacts(of controller: FetchedResultsController<MailMessage>) {
+        contactsOf = controller
+        contactsWatch = NotificationCenter.default.addObserver(
+            forName: ManagedObjectContext.didChangeObjectsNotification, object: controller.managedObjectContext,
+            queue: nil
+        ) { [weak self] in self?.redrawMessages(ofContactsIn: $0) }
+    }
+
+    /// Draws again the rows of the messages from the contacts that `note` reports changed — updated in the context,
+    /// or refreshed by a merge.
+    private func redrawMessages(ofContactsIn note: Notification) {
+        guard let controller = contactsOf else { return }
+        let keys = [ManagedObjectContext.NotificationKey.updatedObjects.rawValue,
+                    ManagedObjectContext.NotificationKey.refreshedObjects.rawValue]
+        let changed = Set(keys.flatMap { (note.userInfo?[$0] as? Set<ManagedObject>) ?? [] }.compactMap { $0 as? MailContact })
+        for message in changed.flatMap(\.messages) {
+            // Where the controller holds it now: the screen has applied every batch the controller told.
+            if let path = controller.indexPath(forObject: message) {
+                sections[path.section].rows[path.row] = InboxRow(drawing: message)
+            }
         }
     }
 }

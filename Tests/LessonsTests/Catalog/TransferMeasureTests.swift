@@ -300,7 +300,7 @@ final class TransferMeasureTests: TemporaryFolderTestCase {
                                "lesson \(lesson.number) kata \(kata.number) finds no significant line")
             }
         }
-        XCTAssertEqual(count, 112)
+        XCTAssertEqual(count, 113)
     }
 
     // MARK: The tokenizer
