@@ -258,6 +258,36 @@ final class FetchedResultsControllerTests: PersistenceTestCase {
         XCTAssertEqual(controller.fetchedObjects?.count, 1)
     }
 
+    /// Apple: "if you are using a cache, delete it" before changing the request; Core Data raises otherwise.
+    func testAChangedRequestUnderACacheNameNeedsTheCacheDeletedFirst() throws {
+        gadget("a", rank: 1)
+        gadget("b", rank: 2, inStock: false)
+        let request = GadgetModel.request()
+        request.predicate = nil
+        let cached = FetchedResultsController(fetchRequest: request, managedObjectContext: context,
+                                              sectionNameKeyPath: "shelf", cacheName: "Shelves")
+        try cached.performFetch()
+        try cached.performFetch()    // the same request again
+        request.predicate = FetchPredicate(format: "inStock == YES")
+        let error = assertPersistenceError(.coreData) { try cached.performFetch() }
+        XCTAssertTrue(error?.message.contains("without deleteCache(withName: \"Shelves\")") == true, error?.message ?? "")
+        FetchedResultsController<Gadget>.deleteCache(withName: "Other")
+        assertPersistenceError(.coreData) { try cached.performFetch() }
+        FetchedResultsController<Gadget>.deleteCache(withName: "Shelves")
+        try cached.performFetch()
+        XCTAssertEqual(cached.fetchedObjects?.count, 1)
+        request.sortDescriptors = [FetchSortDescriptor(key: "shelf", ascending: false)]
+        assertPersistenceError(.coreData) { try cached.performFetch() }
+        FetchedResultsController<Gadget>.deleteCache(withName: nil)
+        try cached.performFetch()
+
+        let uncached = controller(request: request)
+        try uncached.performFetch()
+        request.predicate = nil
+        try uncached.performFetch()
+        XCTAssertEqual(uncached.fetchedObjects?.count, 2, "without a cache name the request may change")
+    }
+
     func testIndexPathsHaveUIKitsRowSectionAndItem() {
         var path = IndexPath(row: 4, section: 2)
         XCTAssertEqual(path.section, 2)

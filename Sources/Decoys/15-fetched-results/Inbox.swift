@@ -31,7 +31,10 @@ public final class Inbox {
         // One section for the whole inbox: the folders are left to the sort alone.
         let sectionKey: String? = Decoy.isActive("inbox-without-sections") ? nil : "folder"
         controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context,
-                                              sectionNameKeyPath: sectionKey, cacheName: nil)
+                                              sectionNameKeyPath: sectionKey,
+                                              // Mistake: a cache name for a request whose predicate changes, and no
+                                              // deleteCache(withName:) before it does.
+                                              cacheName: Decoy.isActive("cache-for-changing-request") ? "Inbox" : nil)
         screen = InboxScreen()
         controller.delegate = screen
         if !Decoy.isActive("inbox-without-perform-fetch") {

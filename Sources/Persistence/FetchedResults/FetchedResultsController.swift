@@ -63,25 +63,33 @@ open class FetchedResultsController<Result: FetchRequestResult> {
     public let managedObjectContext: ManagedObjectContext
     /// The key path (through to-one relationships) whose value names each object's section; nil for one section.
     public let sectionNameKeyPath: String?
-    /// The name of Core Data's section cache, kept as given and otherwise unused.
+    /// The name of Core Data's section cache: kept as given, with no file behind it, and holding the request to the
+    /// rule Core Data's cache imposes.
     ///
     /// Core Data writes the sections it computed to a file under this name and reads them back at the next
     /// ``performFetch()`` when the entity, its version hash, the sort keys, the section key path and the store
     /// files' modification dates all still match — saving the pass that names each object's section, at the price
-    /// of the checks and a file to keep in step (and ``deleteCache(withName:)`` before changing the request).
-    /// Persistence keeps no such file: it names the sections in one pass over the fetched objects, which costs little
-    /// next to reading their rows (measured on 100,000 rows in 26 sections, ``performFetch()`` took about as long as
-    /// the fetch alone), so a cache would save little and could go stale. A name is accepted so Core Data code
-    /// compiles and behaves the same, minus the file.
+    /// of the checks and a file to keep in step. Persistence keeps no such file: it names the sections in one pass
+    /// over the fetched objects, which costs little next to reading their rows (measured on 100,000 rows in 26
+    /// sections, ``performFetch()`` took about as long as the fetch alone).
+    ///
+    /// The rule stays: a controller with a cache name whose request's predicate or sort descriptors changed since its
+    /// last ``performFetch()`` needs ``deleteCache(withName:)`` first, as Apple's documentation says ("if you are
+    /// using a cache, delete it"). Core Data raises `NSInternalInconsistencyException` there (developers report "You
+    /// have illegally mutated the NSFetchedResultsController's fetch request…"); ``performFetch()`` throws it here.
+    /// A controller whose request changes is better made without a cache name, as Apple advises.
     public let cacheName: String?
     let tracker: FetchedResultsTracker
     /// For a typed controller: the type-erased one handed to the delegate, made on first need.
     private var erased: FetchedResultsController<any FetchRequestResult>?
     /// `true` for the type-erased controller a typed one hands its delegate.
     private let isDelegateView: Bool
+    /// With a cache name: the request's predicate and sort descriptors at the last fetch, and the cache's deletion
+    /// count then (see ``cacheName``).
+    private var cachedShape: (shape: String, deletions: Int)?
 
     /// A controller for `fetchRequest` in `context`, its objects split into sections by `sectionNameKeyPath` (nil
-    /// for one section); `name` is Core Data's cache name, accepted and unused (see ``cacheName``). Nothing is
+    /// for one section); `name` is Core Data's cache name, with no file behind it (see ``cacheName``). Nothing is
     /// fetched until ``performFetch()``.
     ///
     /// The request must have sort descriptors. Core Data raises `NSInvalidArgumentException` here ("An instance of
@@ -172,8 +180,22 @@ open class FetchedResultsController<Result: FetchRequestResult> {
     ///   answered objects only); and whatever the fetch throws. After an error the
     ///   controller has no results (``fetchedObjects`` and ``sections`` are nil), as in Core Data.
     public func performFetch() throws {
+        let shape = cacheName.map { name in
+            (shape: "\(fetchRequest.predicate?.predicateFormat ?? "nil") | \(fetchRequest.sortDescriptors ?? [])",
+             deletions: FetchedResultsCacheNames.shared.deletionCount(of: name))
+        }
+        if let shape, let cacheName, let cachedShape, cachedShape.shape != shape.shape,
+           cachedShape.deletions == shape.deletions {
+            throw PersistenceError(.coreData, """
+                \(tracker.controllerName) has the cache name '\(cacheName)', and its fetch request's predicate or sort \
+                descriptors changed since its last performFetch() (\(cachedShape.shape) → \(shape.shape)) without \
+                deleteCache(withName: "\(cacheName)"). Core Data raises NSInternalInconsistencyException here. Delete \
+                the cache before changing the request, or give a controller whose request changes no cache name.
+                """)
+        }
         if let erased, !isDelegateView { erased.fetchRequest.adoptSettings(of: fetchRequest) }
         try tracker.performFetch()
+        cachedShape = shape
     }
 
     /// The fetched objects, section after section; nil before ``performFetch()``.
@@ -234,9 +256,11 @@ open class FetchedResultsController<Result: FetchRequestResult> {
         return sectionIndex < index.sections.count ? index.sections[sectionIndex] : sectionIndex
     }
 
-    /// Core Data deletes the section cache named `name` (every cache for nil). Persistence keeps none (see
-    /// ``cacheName``), so there is nothing to delete.
-    open class func deleteCache(withName name: String?) {}
+    /// Deletes the section cache named `name` (every cache for nil). Persistence keeps no file (see ``cacheName``);
+    /// what this does is let a controller with that cache name fetch with a changed request.
+    open class func deleteCache(withName name: String?) {
+        FetchedResultsCacheNames.shared.delete(name)
+    }
 
     /// `true` when the two are the same controller: the one an app made and the type-erased one its delegate is
     /// handed compare equal (they share their results), whatever their `Result` types.
