@@ -139,6 +139,14 @@ final class Kata07ThreadsAndQueues: KataCase {
             + "never saved: the write was done by another context. Make the change in backgroundContext and save it.")
     }
 
+    /// Fails the kata when `background` still holds changes: the work was done there, but no save of that context
+    /// took it to the store.
+    private func expectSaved(by background: ManagedObjectContext, _ what: String) throws {
+        let unsaved = background.performAndWait { background.hasChanges }
+        try expect(!unsaved, "\(what) is still unsaved in backgroundContext, so the store never got it: save the "
+            + "context that made the change, on its queue — saving another context does not save this one.")
+    }
+
     // MARK: Apple's arrangement: a background context on the store, a view context that merges
 
     func test01_stackWritesBesideTheViewContextWhichMerges() {
@@ -188,6 +196,7 @@ final class Kata07ThreadsAndQueues: KataCase {
                 return !saves.values.isEmpty                // a save, by any context, before add returned
             }
             background.performAndWait {}                    // let anything add(title:) queued there finish
+            try expectSaved(by: background, "the episode")
             try expectWrittenBy(background, saves.values, "the episode")
             try expect(savedBeforeReturning, "add(title:) returned before the episode was saved: the work had not "
                 + "run yet when add returned. perform only queues a block and returns at once; performAndWait runs "
@@ -212,6 +221,7 @@ final class Kata07ThreadsAndQueues: KataCase {
                     return try background.count(for: Episode.fetchRequest())
                 }
             }
+            try expectSaved(by: background, "the episode")
             try expectWrittenBy(background, saves.values, "the episode")
             try expect(count == 1, "inside backgroundContext.performAndWait, add(title:) returned before its "
                 + "episode was in the background context (found \(count)): perform only queues the work; "
@@ -229,12 +239,13 @@ final class Kata07ThreadsAndQueues: KataCase {
             // there (by default a context keeps an unchanged object only while something holds it, as on Core Data).
             background.retainsRegisteredObjects = true
             let manager = EpisodeManager(mainContext: context, backgroundContext: background)
-            let episodes = try savedEpisodes("Pilot", "Finale")
-            nonisolated(unsafe) let pilot = episodes[0]     // the caller's object, from the main context
+            let pilot = try savedEpisodes("Pilot", "Finale")[0]   // the caller's object, from the main context
+            let pilotID = pilot.objectID                          // what the caller hands over
             let saves = recordSaves()
             try onAnotherThread("markListened(_:) did not return within \(Int(Self.patience)) s.") {
-                try manager.markListened(pilot)
+                try manager.markListened(pilotID)
             }
+            try expectSaved(by: background, "the change")
             let inStore = try stored()
             try expect(inStore == ["Finale", "Pilot (listened)"], "after markListened(Pilot) the store holds "
                 + "\(inStore), not [\"Finale\", \"Pilot (listened)\"]. Change the background context's own copy of "
@@ -244,8 +255,8 @@ final class Kata07ThreadsAndQueues: KataCase {
                 background.registeredObjects.contains { ($0 as? Episode)?.listened == true }
             }
             try expect(changedInBackground, "the store has the change, but it was not made in the background "
-                + "context: the caller's episode belongs to the main context, and crossed over as an object. Hand "
-                + "the background context its objectID and change the copy it looks up.")
+                + "context: the episode that changed belongs to another context. Look the ID up in "
+                + "backgroundContext, change the copy it gives you, and save backgroundContext.")
             drainMainQueue()
             try expect(pilot.listened, "the store has Pilot listened, but the main context's Pilot still reads "
                 + "not listened after the view context merged the save.")

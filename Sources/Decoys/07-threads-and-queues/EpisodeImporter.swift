@@ -95,6 +95,13 @@ public final class EpisodeImporter: Sendable {
                 }
                 return
             }
+            if Decoy.isActive("hands-over-with-main-sync") {
+                // Waits on this queue for the main queue: a deadlock whenever the main thread waits for this queue.
+                DispatchQueue.main.sync {
+                    completion(Result { try ids.compactMap { try viewContext.existingObject(with: $0) as? Episode } })
+                }
+                return
+            }
             if Decoy.isActive("completion-on-the-background-queue") {
                 // Looks the objects up in the viewContext, but on this queue, and calls the completion here.
                 completion(Result { try ids.compactMap { try viewContext.existingObject(with: $0) as? Episode } })

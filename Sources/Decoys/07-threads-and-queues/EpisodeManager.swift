@@ -40,6 +40,14 @@ public final class EpisodeManager: Sendable {
                 done.signal()
             }
             done.wait()
+        } else if Decoy.isActive("add-episode-saves-the-main-context") {
+            // Inserts on the right queue, then saves the context the UI reads instead of the one that holds it.
+            background.performAndWait {
+                let episode = Episode(context: background)
+                episode.title = title
+            }
+            let main = mainContext
+            try main.performAndWait { try Self.saveOrRollback(main) }
         } else if Decoy.isActive("add-episode-on-the-main-context") {
             // The right queue for the context it uses — but it is the main one: the write blocks the UI.
             let main = mainContext
@@ -57,15 +65,14 @@ public final class EpisodeManager: Sendable {
         }
     }
 
-    /// Marks an episode the caller holds (usually one of the main context) as listened, on the background context:
-    /// only its `objectID` crosses over; the background context looks up its own copy.
-    public func markListened(_ episode: Episode) throws {
-        let id = episode.objectID                    // an ID may be read anywhere and handed to any context
+    /// Marks as listened the episode with this ID, on the background context: only the ID crosses over; the
+    /// background context looks up its own copy.
+    public func markListened(_ episodeID: ManagedObjectID) throws {
+        let main = mainContext
         if Decoy.isActive("mark-listened-on-the-main-context") {
-            // Changes and saves the caller's object on its own (main) queue: the write blocks the UI.
-            let main = mainContext
-            nonisolated(unsafe) let object = episode
+            // Changes and saves the main context's copy on its own (main) queue: the write blocks the UI.
             try main.performAndWait {
+                guard let object = try main.existingObject(with: episodeID) as? Episode else { return }
                 object.listened = true
                 try Self.saveOrRollback(main)
             }
@@ -73,19 +80,26 @@ public final class EpisodeManager: Sendable {
         }
         if Decoy.isActive("mark-listened-copies-to-the-view-context") {
             // Brings the UI's copy up to date by hand instead of letting the view context merge the save.
-            let main = mainContext
-            nonisolated(unsafe) let object = episode
-            main.performAndWait { object.listened = true }
+            try main.performAndWait {
+                (try main.existingObject(with: episodeID) as? Episode)?.listened = true
+            }
         }
         let background = backgroundContext
         try background.performAndWait {
             if Decoy.isActive("mark-listened-on-callers-object") {
-                episode.listened = true              // the caller's object, from the main context
+                // Looks the ID up in the main context and changes that object on the background queue.
+                (try main.existingObject(with: episodeID) as? Episode)?.listened = true
             } else {
-                guard let mine = try background.existingObject(with: id) as? Episode else { return }
+                guard let mine = try background.existingObject(with: episodeID) as? Episode else { return }
                 mine.listened = true
             }
+            if Decoy.isActive("mark-listened-saves-the-main-context") {
+                return                               // the change waits in the background context, unsaved…
+            }
             try Self.saveOrRollback(background)
+        }
+        if Decoy.isActive("mark-listened-saves-the-main-context") {
+            try main.performAndWait { try Self.saveOrRollback(main) }   // …while the wrong context saves
         }
     }
 
@@ -98,6 +112,17 @@ public final class EpisodeManager: Sendable {
             request.predicate = FetchPredicate(format: "listened == %@", false)
             request.sortDescriptors = [FetchSortDescriptor(keyPath: \Episode.title, ascending: true)]
             return try main.fetch(request).map(\.title)
+        }
+        if Decoy.isActive("titles-read-outside-the-block") {
+            // Fetches on the right queue, but the episodes leave the block and their titles are read on this task's
+            // thread (document 000's BAD example, where the block's caller uses what it returns).
+            let episodes = try main.performAndWait {
+                let request: FetchRequest<Episode> = Episode.fetchRequest()
+                request.predicate = FetchPredicate(format: "listened == %@", false)
+                request.sortDescriptors = [FetchSortDescriptor(keyPath: \Episode.title, ascending: true)]
+                return try main.fetch(request)
+            }
+            return episodes.map(\.title)
         }
         return try await main.perform {
             let request: FetchRequest<Episode> = Episode.fetchRequest()

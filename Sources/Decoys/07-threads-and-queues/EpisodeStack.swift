@@ -13,7 +13,7 @@ public final class EpisodeStack {
     /// Takes a loaded container (the app's, or a test's in-memory one) and sets up its two contexts.
     public init(container: PersistentContainer) throws {
         mainContext = container.viewContext
-        if !Decoy.isActive("merging-not-switched-on") {
+        if !Decoy.isActive("merging-not-switched-on") && !Decoy.isActive("merging-switched-on-the-background-context") {
             mainContext.automaticallyMergesChangesFromParent = true
         }
         if Decoy.isActive("background-child-of-the-view-context") {
@@ -24,6 +24,10 @@ public final class EpisodeStack {
             backgroundContext = container.viewContext          // writes on the main queue
         } else {
             backgroundContext = container.newBackgroundContext()
+        }
+        if Decoy.isActive("merging-switched-on-the-background-context") {
+            // The switch on the context that writes, not on the one that must take in the writes.
+            backgroundContext.automaticallyMergesChangesFromParent = true
         }
         backgroundContext.name = "background"
     }

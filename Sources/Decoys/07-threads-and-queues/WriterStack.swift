@@ -30,11 +30,15 @@ public final class WriterStack: Sendable {
         let main = mainContext
         let writer = writerContext
         do {
-            if !Decoy.isActive("main-keeps-temporary-ids") {
+            if !Decoy.isActive("main-keeps-temporary-ids") && !Decoy.isActive("permanent-ids-after-the-save") {
                 try main.obtainPermanentIDs(for: Array(main.insertedObjects))
             }
             if !Decoy.isActive("main-context-never-saves") {
                 try main.save()
+            }
+            if Decoy.isActive("permanent-ids-after-the-save") {
+                // Too late: after the save the context has no inserted objects left to give permanent IDs.
+                try main.obtainPermanentIDs(for: Array(main.insertedObjects))
             }
         } catch {
             completion(.failure(error))

@@ -3,22 +3,43 @@
 import Foundation
 import KataSupport
 
-// Lesson 7's runnable example: a context used off its queue, caught by the concurrency debugger; perform against
-// performAndWait; an object against its objectID; re-entrant performAndWait against a hand-made wait; and the
-// deadlock of two queues waiting for each other; a throwaway context for one task; and three ways to write in the
-// background — a sibling context with automatic merging, a private writer under the UI context, and a background
-// child of the UI context. `swift run lessons run 7`.
+// Lesson 7's runnable example, on lesson 6's weather-station log: a dashboard reads on the main queue while sensor
+// callbacks, a cleaner and a recalibration work in the background. A context used off its queue, caught by the
+// concurrency debugger; a value, not objects, out of performAndWait; perform against performAndWait; an object
+// against its objectID; re-entrant performAndWait against a hand-made wait; two queues waiting for each other; a
+// context for one task; and three ways to write in the background — a sibling context with automatic merging, a
+// private writer under the UI context, and a background child of the UI context. `swift run lessons run 7`.
 
-let container = PersistentContainer(name: PodcastModel.name, managedObjectModel: try PodcastModel.shared())
+let container = PersistentContainer(name: WeatherModel.name, managedObjectModel: try WeatherModel.shared())
 container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]
 container.loadPersistentStores { _, error in
     if let error { print("could not load the store: \(error)") }
 }
-let viewContext = container.viewContext
-for title in ["Pilot", "Finale", "Bonus"] {
-    Episode(context: viewContext).title = title
+/// The main-queue context the dashboard reads.
+let viewContext: ManagedObjectContext = container.viewContext
+
+extension Reading {
+    /// A new reading in `context`, taken `minutesAgo` minutes ago. Call it on the context's queue.
+    convenience init(_ celsius: Double, at station: String, minutesAgo: Double = 0, in context: ManagedObjectContext) {
+        self.init(context: context)
+        self.station = station
+        self.celsius = celsius
+        takenAt = Date(timeIntervalSinceNow: -minutesAgo * 60)
+    }
 }
-try viewContext.save()
+
+extension ManagedObjectContext {
+    /// Saves, unless there is nothing to save. Call it on the context's queue.
+    func saveIfChanged() throws {
+        if hasChanges { try save() }
+    }
+}
+
+for (celsius, station, minutesAgo) in [(17.5, "Harbour", 30.0), (18.0, "Harbour", 20), (18.5, "Harbour", 10),
+                                       (12.0, "Hill", 15)] {
+    _ = Reading(celsius, at: station, minutesAgo: minutesAgo, in: viewContext)
+}
+try viewContext.saveIfChanged()
 
 /// Lets the main queue run — as an app's main run loop does all the time — until `done()` or `seconds` have passed.
 /// Returns whether `done()` became true.
@@ -39,6 +60,13 @@ final class Flag: @unchecked Sendable {
     func raise() { lock.withLock { raised = true } }
 }
 
+/// A request for the readings of one station, or of all of them.
+func readings(at station: String? = nil) -> FetchRequest<Reading> {
+    let request = FetchRequest<Reading>(entityName: "Reading")
+    if let station { request.predicate = FetchPredicate(format: "station == %@", station) }
+    return request
+}
+
 // region: debugger-on
 // What every kata does: check every use of a context and its objects, and report what breaks the rule instead of
 // stopping the program (with no handler, the first violation stops it, as Core Data's debugger does).
@@ -48,31 +76,29 @@ ConcurrencyDebugging.violationHandler = { violation in
 ConcurrencyDebugging.isEnabled = true          // or run with PERSISTENCE_CONCURRENCY_DEBUG=1
 // endregion: debugger-on
 
-print("1. Document 000's BAD example: main-context objects used on a background thread")
+print("1. A sensor's callback averages the dashboard's readings on its own thread")
 let badDone = Flag()
 // region: bad
-DispatchQueue.global().async {                 // a network callback, say: some background thread
-    let episodes = viewContext.performAndWait {    // the fetch itself runs on the main queue…
-        let request: FetchRequest<Episode> = Episode.fetchRequest()
-        request.sortDescriptors = [FetchSortDescriptor(keyPath: \Episode.title, ascending: true)]
-        return (try? viewContext.fetch(request)) ?? []
+DispatchQueue.global().async {                     // a sensor's callback: some background thread
+    let harbour = viewContext.performAndWait {     // the fetch itself runs on the main queue…
+        (try? viewContext.fetch(readings(at: "Harbour"))) ?? []
     }
-    // …but the objects come out of the block, and are read here, on the wrong thread:
-    print("   titles: \(episodes.map(\.title)) — right this time, by luck")
+    // …but the readings leave the block, and their temperatures are read here, on the wrong thread:
+    let mean = harbour.reduce(0) { $0 + $1.celsius } / Double(harbour.count)
+    print("   Harbour's mean: \(mean) °C — right this time, by luck")
     badDone.raise()
 }
 // endregion: bad
 runMainQueue { badDone.isRaised }
-print("   the same work inside the context's performAndWait:")
+print("   the same average, worked out inside the block:")
 let goodDone = Flag()
 // region: good
 DispatchQueue.global().async {
-    let titles = viewContext.performAndWait {  // runs on the main queue, returns when done
-        let request: FetchRequest<Episode> = Episode.fetchRequest()
-        request.sortDescriptors = [FetchSortDescriptor(keyPath: \Episode.title, ascending: true)]
-        return ((try? viewContext.fetch(request)) ?? []).map(\.title)  // values leave the block, objects do not
-    }
-    print("   fetched \(titles), no report")
+    let mean: Double = viewContext.performAndWait {    // returns what the block returns
+        let harbour = (try? viewContext.fetch(readings(at: "Harbour"))) ?? []
+        return harbour.reduce(0) { $0 + $1.celsius } / Double(max(harbour.count, 1))
+    }                                                  // a Double leaves the block; the readings do not
+    print("   Harbour's mean: \(mean) °C, no report")
     goodDone.raise()
 }
 // endregion: good
@@ -81,55 +107,56 @@ runMainQueue { goodDone.isRaised }
 print("")
 print("2. perform returns at once; performAndWait returns when its block is done")
 // region: perform-order
-let background = container.newBackgroundContext()
-viewContext.perform { print("   (b) the main context's perform block runs, once the main queue is free") }
+let sensor: ManagedObjectContext = container.newBackgroundContext()   // a private queue of its own
+viewContext.perform { print("   (b) the dashboard's perform block runs, once the main queue is free") }
 print("   (a) perform returned")
-let count = background.performAndWait {
-    (try? background.count(for: Episode.fetchRequest())) ?? -1
+let stationCount = try sensor.performAndWait {     // the block throws, so the call does: it rethrows
+    try sensor.count(for: readings())
 }
-print("   (c) performAndWait returned its block's result: \(count) episodes")
+print("   (c) performAndWait returned its block's result: \(stationCount) readings")
 // endregion: perform-order
 runMainQueue(for: 0.2) { false }
 
 print("")
 print("3. An object stays in its context; its objectID travels")
-let pilot = try viewContext.fetch(Episode.fetchRequest()).first { $0.title == "Pilot" }!
+let glitch = Reading(85, at: "Hill", minutesAgo: 5, in: viewContext)    // a sensor glitch on the dashboard
+try viewContext.saveIfChanged()
+let cleaner: ManagedObjectContext = container.newBackgroundContext()
 let smuggled = Flag()
 // region: object-across
-nonisolated(unsafe) let caller = pilot         // a main-context object, smuggled past Swift's checks
+nonisolated(unsafe) let flagged = glitch         // a dashboard object, smuggled past Swift's checks
 DispatchQueue.global().async {
-    background.performAndWait {
-        caller.listened = true                 // wrong: this object belongs to the main context
+    cleaner.performAndWait {
+        print("   the cleaner checks \(flagged.celsius) °C")   // wrong: this object belongs to the viewContext
     }
     smuggled.raise()
 }
 // endregion: object-across
 runMainQueue { smuggled.isRaised }
-viewContext.rollback()
 // region: object-id
-let pilotID = pilot.objectID                   // an ID is a value: any thread, any context
-try background.performAndWait {
-    let mine = try background.existingObject(with: pilotID) as? Episode
-    mine?.listened = true                      // the background context's own copy
-    try background.save()
+let glitchID = glitch.objectID                   // an ID is a value: any thread, any context
+cleaner.performAndWait {
+    if let mine = try? cleaner.existingObject(with: glitchID) as? Reading, mine.celsius > 60 {
+        cleaner.delete(mine)                     // the cleaner's own copy of the reading
+    }
+    do { try cleaner.saveIfChanged() } catch { print("   the cleaner could not save: \(error)") }
 }
 // endregion: object-id
-let check = container.newBackgroundContext()
-let listenedInStore = try check.performAndWait { try (check.existingObject(with: pilotID) as? Episode)?.listened }
-print("   saved through the background context's copy; read back from the store, Pilot is listened: "
-    + "\(listenedInStore ?? false)")
+let check: ManagedObjectContext = container.newBackgroundContext()
+let glitchGone = check.performAndWait { (try? check.existingObject(with: glitchID)) == nil }
+print("   deleted through the cleaner's copy; gone from the store: \(glitchGone)")
 
 print("")
 print("4. performAndWait is re-entrant; a wait made by hand is not")
 // region: reentrant
-let nested = background.performAndWait {
-    background.performAndWait { "the inner block ran at once" }   // already on the queue: runs directly
+let nested = sensor.performAndWait {
+    sensor.performAndWait { "the inner block ran at once" }   // already on the queue: runs directly
 }
 print("   nested performAndWait: \(nested)")
-let handMade = background.performAndWait {
+let handMade = sensor.performAndWait {
     let done = DispatchSemaphore(value: 0)
-    background.perform { done.signal() }       // queued behind the block that is waiting for it…
-    return done.wait(timeout: .now() + 1)      // …so this wait can only time out (without the time-out: for ever)
+    sensor.perform { done.signal() }             // queued behind the block that is waiting for it…
+    return done.wait(timeout: .now() + 1)        // …so this wait can only time out (without the time-out: for ever)
 }
 print("   perform + semaphore inside the queue: \(handMade == .timedOut ? "timed out after 1 s — a deadlock" : "finished")")
 // endregion: reentrant
@@ -138,129 +165,126 @@ print("")
 print("5. Two queues waiting for each other")
 // region: deadlock
 let handedOver = Flag()
-background.perform {
-    viewContext.performAndWait {               // the background queue waits for the main queue…
+sensor.perform {
+    viewContext.performAndWait {                 // the sensor's queue waits for the main queue…
         handedOver.raise()
     }
 }
-let backgroundFree = DispatchSemaphore(value: 0)
-background.perform { backgroundFree.signal() }
-// …while the main thread waits for the background queue, as background.performAndWait would. An app hangs here;
-// the example gives up after a second.
-let result = backgroundFree.wait(timeout: .now() + 1)
-print("   main thread waiting for the background queue: \(result == .timedOut ? "gave up after 1 s — deadlock" : "done")")
+let sensorFree = DispatchSemaphore(value: 0)
+sensor.perform { sensorFree.signal() }
+// …while the main thread waits for the sensor's queue, as sensor.performAndWait would. An app hangs here; the
+// example gives up after a second.
+let result = sensorFree.wait(timeout: .now() + 1)
+print("   main thread waiting for the sensor's queue: \(result == .timedOut ? "gave up after 1 s — deadlock" : "done")")
 // endregion: deadlock
-runMainQueue { handedOver.isRaised }           // let the main queue run, so the stuck block can finish
-_ = backgroundFree.wait(timeout: .now() + 1)
+runMainQueue { handedOver.isRaised }             // let the main queue run, so the stuck block can finish
+_ = sensorFree.wait(timeout: .now() + 1)
 // region: no-deadlock
 let handedOverAsync = Flag()
-background.perform {
-    viewContext.perform {                      // hand over and return: this queue never waits for the main one
+sensor.perform {
+    viewContext.perform {                        // hand over and return: this queue never waits for the main one
         handedOverAsync.raise()
     }
 }
 let freeAgain = DispatchSemaphore(value: 0)
-background.perform { freeAgain.signal() }
-print("   with perform instead: \(freeAgain.wait(timeout: .now() + 1) == .success ? "the background queue is free at once" : "still stuck")")
+sensor.perform { freeAgain.signal() }
+print("   with perform instead: \(freeAgain.wait(timeout: .now() + 1) == .success ? "the sensor's queue is free at once" : "still stuck")")
 // endregion: no-deadlock
 runMainQueue { handedOverAsync.isRaised }
 
 print("")
-print("6. A throwaway context for one task: performBackgroundTask")
-let imported = Flag()
+print("6. A context for one task: performBackgroundTask")
+let recalibrated = Flag()
 // region: background-task
-container.performBackgroundTask { context in
-    for title in ["Trailer", "Interview"] {
-        Episode(context: context).title = title
-    }
+container.performBackgroundTask { context in    // a new private-queue context on the store, for this block only
     do {
-        try context.save()
+        let harbour = try context.fetch(readings(at: "Harbour"))
+        for reading in harbour { reading.celsius -= 0.5 }   // the Harbour sensor reads half a degree warm
+        try context.saveIfChanged()
+        print("   recalibrated \(harbour.count) Harbour readings on the task's queue")   // a count, not the objects
     } catch {
-        context.rollback()
-        print("   import failed: \(error)")
+        print("   recalibration failed: \(error)")   // the task's context goes, and its changes with it
     }
-    imported.raise()
+    recalibrated.raise()
 }
 // endregion: background-task
-runMainQueue { imported.isRaised }
-print("   the main context now counts \(try viewContext.count(for: Episode.fetchRequest())) episodes")
+runMainQueue { recalibrated.isRaised }
+let reader: ManagedObjectContext = container.newBackgroundContext()
+/// How many readings the store holds, read through a context of its own.
+func storeCount() throws -> Int { try reader.performAndWait { try reader.count(for: readings()) } }
+let harbourMean = reader.performAndWait {
+    let harbour = (try? reader.fetch(readings(at: "Harbour"))) ?? []
+    return harbour.reduce(0) { $0 + $1.celsius } / Double(max(harbour.count, 1))
+}
+print("   Harbour's mean in the store is now \(harbourMean) °C")
 
 print("")
 print("7. Three ways to write in the background")
-let reader = container.newBackgroundContext()
-func storeCount() throws -> Int { try reader.performAndWait { try reader.count(for: Episode.fetchRequest()) } }
-func storeTitles() throws -> [String] {
-    try reader.performAndWait {
-        let request: FetchRequest<Episode> = Episode.fetchRequest()
-        request.sortDescriptors = [FetchSortDescriptor(keyPath: \Episode.title, ascending: true)]
-        return try reader.fetch(request).map(\.title)
-    }
-}
-
 print("   (a) Apple's: a background context beside the view context, which merges its saves")
-let finale = try viewContext.fetch(Episode.fetchRequest()).first { $0.title == "Finale" }!
-let finaleID = finale.objectID
-let renamed = Flag()
+let hillOnScreen = try viewContext.fetch(readings(at: "Hill")).first!   // the dashboard's Hill reading
+let warmed = Flag()
 // region: arrangement-a
-viewContext.automaticallyMergesChangesFromParent = true      // once, when the app sets up its contexts
-let importer = container.newBackgroundContext()              // private queue, on the store: a sibling
-importer.perform {                                            // the main thread goes on at once
-    let copy = try? importer.existingObject(with: finaleID) as? Episode
-    copy?.title = "Finale (remastered)"
-    try? importer.save()                                      // to the store, on the importer's queue
-    renamed.raise()
+viewContext.automaticallyMergesChangesFromParent = true     // once, when the app sets up its contexts
+container.performBackgroundTask { context in                // a sibling: private queue, on the store
+    for reading in (try? context.fetch(readings(at: "Hill"))) ?? [] { reading.celsius += 1 }
+    try? context.saveIfChanged()                            // to the store, from the task's queue
+    warmed.raise()
 }
 // endregion: arrangement-a
-print("   the main thread did not wait; the UI's episode still reads \"\(finale.title)\"")
-runMainQueue { renamed.isRaised }
-runMainQueue(for: 0.2) { false }                             // the merge runs on the main queue
-print("   once the main queue has run the merge it reads \"\(finale.title)\"")
+print("   the main thread did not wait; the dashboard's Hill reading still shows \(hillOnScreen.celsius) °C")
+runMainQueue { warmed.isRaised }
+runMainQueue(for: 0.2) { false }                            // the merge runs on the main queue
+print("   once the main queue has run the merge it shows \(hillOnScreen.celsius) °C")
 
 print("   (b) Source 000's: a private writer on the store, the UI context its child")
 let wroteToDisk = Flag()
 // region: arrangement-b
-let diskWriter = ManagedObjectContext(.privateQueue)
-diskWriter.persistentStoreCoordinator = container.persistentStoreCoordinator
+let writer = ManagedObjectContext(.privateQueue)
+writer.persistentStoreCoordinator = container.persistentStoreCoordinator
 let screen = ManagedObjectContext(.mainQueue)   // the context the UI uses
-screen.parent = diskWriter
-Episode(context: screen).title = "Live show"
-try screen.save()                              // on the main queue, but only into diskWriter, in memory
-print("   after the UI context's save: store has \(try storeCount()) episodes")
-diskWriter.perform {                           // the disk write, on the writer's queue
+screen.parent = writer
+_ = Reading(9.5, at: "Airport", in: screen)
+try screen.saveIfChanged()                      // on the main queue, but only into the writer, in memory
+print("   after the UI context's save: the store has \(try storeCount()) readings")
+writer.perform {                                // the disk write, on the writer's queue
     print("   the writer saves on the main thread: \(Thread.isMainThread)")
-    try? diskWriter.save()
+    Thread.sleep(forTimeInterval: 0.5)          // a slow disk: the write takes half a second
+    try? writer.saveIfChanged()
     wroteToDisk.raise()
 }
+let asked = Date()
+let onScreen = try screen.count(for: readings())   // answered through the writer, on its queue
+print("   the UI context counted \(onScreen) readings, and waited for the writer's disk write: "
+    + "\(Date().timeIntervalSince(asked) > 0.3)")
 // endregion: arrangement-b
 runMainQueue { wroteToDisk.isRaised }
-print("   after the writer's save: store has \(try storeCount()) episodes")
+print("   after the writer's save: the store has \(try storeCount()) readings")
 
 print("   (c) Source 003's \"complex\" stack: a background child of the view context")
 // region: child-save
 let child = ManagedObjectContext(.privateQueue)
 child.parent = viewContext
-let outtakesID = try child.performAndWait {
-    let episode = Episode(context: child)
-    episode.title = "Outtakes"
-    try child.save()                           // into the view context, not the store
-    return episode.objectID                    // the ID leaves the block, never the object
+let gustID = try child.performAndWait {
+    let gust = Reading(21, at: "Hill", in: child)
+    try child.saveIfChanged()                   // into the view context, not the store
+    return gust.objectID                        // the ID leaves the block, never the object
 }
-print("   after the child's save: main context has changes: \(viewContext.hasChanges), store has \(try storeCount()) episodes")
-try viewContext.save()                         // the disk write, on the main queue
-print("   after the main context's save: store has \(try storeCount()) episodes")
+print("   after the child's save: main context has changes: \(viewContext.hasChanges), the store has "
+    + "\(try storeCount()) readings")
+try viewContext.saveIfChanged()                 // the disk write, on the main queue
+print("   after the main context's save: the store has \(try storeCount()) readings")
 // endregion: child-save
 // region: child-ids
-let foundByChildID = reader.performAndWait { (try? reader.existingObject(with: outtakesID)) != nil }
-print("   the child's Outtakes: temporary ID \(outtakesID.isTemporaryID), found by it in another context: \(foundByChildID)")
-let bloopersID = try child.performAndWait {
-    let episode = Episode(context: child)
-    episode.title = "Bloopers"
-    try child.obtainPermanentIDs(for: [episode])   // before the child's save
-    try child.save()
-    return episode.objectID
+let foundByChildID = reader.performAndWait { (try? reader.existingObject(with: gustID)) != nil }
+print("   the child's gust: temporary ID \(gustID.isTemporaryID), found by it in another context: \(foundByChildID)")
+let frostID = try child.performAndWait {
+    let frost = Reading(-2, at: "Hill", in: child)
+    try child.obtainPermanentIDs(for: [frost])  // before the child's save
+    try child.saveIfChanged()
+    return frost.objectID
 }
-try viewContext.save()
-let foundBloopers = reader.performAndWait { (try? reader.existingObject(with: bloopersID)) != nil }
-print("   with obtainPermanentIDs first, Bloopers: temporary ID \(bloopersID.isTemporaryID), found: \(foundBloopers)")
+try viewContext.saveIfChanged()
+let foundFrost = reader.performAndWait { (try? reader.existingObject(with: frostID)) != nil }
+print("   with obtainPermanentIDs first, the frost: temporary ID \(frostID.isTemporaryID), found: \(foundFrost)")
 // endregion: child-ids
-print("   the store: \(try storeTitles())")
+print("   the store: \(try storeCount()) readings")

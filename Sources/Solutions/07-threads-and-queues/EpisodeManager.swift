@@ -25,13 +25,12 @@ public final class EpisodeManager: Sendable {
         }
     }
 
-    /// Marks an episode the caller holds (usually one of the main context) as listened, on the background context:
-    /// only its `objectID` crosses over; the background context looks up its own copy.
-    public func markListened(_ episode: Episode) throws {
-        let id = episode.objectID                    // an ID may be read anywhere and handed to any context
+    /// Marks as listened the episode with this ID, on the background context: only the ID crosses over (it may be
+    /// read anywhere and handed to any context); the background context looks up its own copy.
+    public func markListened(_ episodeID: ManagedObjectID) throws {
         let background = backgroundContext
         try background.performAndWait {
-            guard let mine = try background.existingObject(with: id) as? Episode else { return }
+            guard let mine = try background.existingObject(with: episodeID) as? Episode else { return }
             mine.listened = true
             try Self.saveOrRollback(background)
         }

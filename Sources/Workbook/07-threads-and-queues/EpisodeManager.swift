@@ -23,9 +23,9 @@ public final class EpisodeManager: Sendable {
         throw KataNotDone(lesson: 7)
     }
 
-    /// Marks an episode the caller holds (usually one of the main context) as listened — the change made and saved
-    /// by the background context.
-    public func markListened(_ episode: Episode) throws {
+    /// Marks as listened the episode with this ID — the caller's object stays with the caller (usually on the main
+    /// context's queue); only its `objectID` is handed over. The change is made and saved by the background context.
+    public func markListened(_ episodeID: ManagedObjectID) throws {
         throw KataNotDone(lesson: 7)
     }
 
