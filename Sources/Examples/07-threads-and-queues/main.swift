@@ -239,9 +239,9 @@ print("   once the main queue has run the merge it shows \(hillOnScreen.celsius)
 print("   (b) Source 000's: a private writer on the store, the UI context its child")
 let wroteToDisk = Flag()
 // region: arrangement-b
-let writer = ManagedObjectContext(.privateQueue)
-writer.persistentStoreCoordinator = container.persistentStoreCoordinator
-let screen = ManagedObjectContext(.mainQueue)   // the context the UI uses
+let writer = container.newBackgroundContext()   // a private-queue context on the coordinator
+// The context the UI uses, made with the initializer older code writes (`.mainQueue` since iOS 15).
+let screen = ManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
 screen.parent = writer
 _ = Reading(9.5, at: "Airport", in: screen)
 try screen.saveIfChanged()                      // on the main queue, but only into the writer, in memory
