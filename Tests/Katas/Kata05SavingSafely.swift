@@ -155,7 +155,7 @@ final class Kata05SavingSafely: KataCase {
     }
 
     func test02_cancelDiscardsTheEdit() {
-        kata(2, in: "PlantEditor.swift", "cancel()") {
+        kata(2, in: "PlantEditor.swift", "init(plant:container:) and cancel() and save()") {
             let fern = try savedPlant("Fougère")
             let editor = try PlantEditor(plant: fern, container: container)
             try expect(editor.context !== context, "the editor works in the caller's context; it needs a context "

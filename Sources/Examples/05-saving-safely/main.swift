@@ -86,15 +86,18 @@ print("3b. A context of its own: rolling it back touches nothing else")
 let rose = Plant(named: "Rose", in: context)
 try context.save()
 let pending = Plant(named: "Fern", in: context)   // unsaved work in the app's context
+let roseID = rose.objectID
 // region: own-context
-let scratch = ManagedObjectContext(.mainQueue)
-scratch.persistentStoreCoordinator = container.persistentStoreCoordinator   // same store, separate context
-let roseHere = try scratch.existingObject(with: rose.objectID) as? Plant       // its own copy: only the ID crosses
-roseHere?.wateredOn = Date()
-scratch.rollback()                                                             // discards what scratch holds
+let scratch = container.newBackgroundContext()          // the same store, a context and a queue of its own
+let wateredThere = try scratch.performAndWait {
+    let roseThere = try scratch.existingObject(with: roseID) as? Plant   // its own copy: only the ID crosses
+    roseThere?.wateredOn = Date()
+    scratch.rollback()                                  // discards what scratch holds, and nothing else
+    return roseThere?.wateredOn != nil
+}
 // endregion: own-context
 print("   after rolling back the scratch context: Fern still pending in the app's context? "
-    + "\(context.insertedObjects.contains(pending)); Rose watered? \(roseHere?.wateredOn != nil)")
+    + "\(context.insertedObjects.contains(pending)); Rose watered there? \(wateredThere)")
 context.rollback()
 
 print("")
