@@ -22,7 +22,11 @@ final class Kata05SavingSafely: KataCase {
     /// Lesson 2's Garden model, read once for the whole suite.
     private static let model = Result { try GardenModel.make() }
 
-    /// The names the store holds, sorted, read through a new context.
+    /// `names` as a message shows them: quoted, with an apostrophe as typed (an array's description escapes it).
+    private func listed(_ names: [String]) -> String {
+        "[" + names.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
+    }
+
     /// A plant saved through the kata's own context.
     @discardableResult
     private func savedPlant(_ name: String) throws -> Plant {
@@ -151,25 +155,34 @@ final class Kata05SavingSafely: KataCase {
     }
 
     func test02_cancelDiscardsTheEdit() {
-        kata(2, in: "PlantEditor.swift", "cancel()") {
-            let fern = try savedPlant("Fern")
+        kata(2, in: "PlantEditor.swift", "init(plant:container:) and cancel() and save()") {
+            let fern = try savedPlant("Fougère")
             let editor = try PlantEditor(plant: fern, container: container)
             try expect(editor.context !== context, "the editor works in the caller's context; it needs a context "
                 + "of its own, so that cancelling cannot touch anything else.")
             if let problem = editorProblem(editor) { try expect(false, problem) }
-            try expect(editor.plant.name == "Fern", "the editor's plant is called \"\(editor.plant.name)\", not "
-                + "\"Fern\": look it up by the plant's objectID in the editor's context.")
-            editor.rename(to: "Maidenhair")
+            try expect(editor.plant.name == "Fougère", "the editor's plant is called \"\(editor.plant.name)\", not "
+                + "\"Fougère\": look it up by the plant's objectID in the editor's context.")
+            editor.rename(to: "Capillaire")
             try editor.cancel()
             if let problem = editorProblem(editor) { try expect(false, problem) }
-            try expect(editor.plant.name == "Fern", "after cancel() the plant is called \"\(editor.plant.name)\"; "
-                + "it should be back to its saved name, \"Fern\".")
+            try expect(editor.plant.name == "Fougère", "after cancel() the plant is called \"\(editor.plant.name)\"; "
+                + "it should be back to its saved name, \"Fougère\".")
             try expect(!editor.context.hasChanges, "after cancel() the editor's context still has unsaved changes.")
-            editor.rename(to: "Maidenhair fern")
+            // Meanwhile the caller has started something else and not saved it: the editor's Save is not its Save.
+            let pending = Plant(context: context)
+            pending.name = "Grandma's rose"
+            editor.rename(to: "Grandma's maidenhair")
             try editor.save()
             let stored = try storedValues(\Plant.name)
-            try expect(stored == ["Maidenhair fern"], "after rename and save() the store holds \(stored), not "
-                + "[\"Maidenhair fern\"]: save the editor's context.")
+            try expect(!stored.contains("Grandma's rose"), "the editor's save() also saved the caller's context: its "
+                + "unsaved plant \"Grandma's rose\" is in the store, which holds \(listed(stored)). Save the "
+                + "editor's own context only — a context on the store, whose save writes the edit and nothing else.")
+            try expect(stored == ["Grandma's maidenhair"], "after rename and save() the store holds \(listed(stored)), "
+                + "not [\"Grandma's maidenhair\"]: save the editor's context.")
+            try expect(pending.managedObjectContext === context && context.insertedObjects.contains(pending),
+                       "the editor's save() touched the caller's context: its unsaved plant \"Grandma's rose\" is no "
+                + "longer an unsaved insert there. The editor saves its own context and leaves the caller's alone.")
         }
     }
 
@@ -201,12 +214,14 @@ final class Kata05SavingSafely: KataCase {
         kata(4, in: "PlantStore.swift", "insert(_:completion:)") {
             let store = PlantStore(container: container)
             let error = try expectCallerNeverWaits("insert(_:completion:)", store: store) {
-                store.insert([PlantDraft(name: "Fern"), PlantDraft(name: "Rose", wateredOn: Date())], completion: $0)
+                store.insert([PlantDraft(name: "Grandma's fern"), PlantDraft(name: "Pâquerette", wateredOn: Date())],
+                             completion: $0)
             }
             try expect(error == nil, "insert(_:completion:) of two valid plants reported \(error.map { "\($0)" } ?? "")")
             let stored = try storedValues(\Plant.name)
-            try expect(stored == ["Fern", "Rose"], "after insert(_:completion:) the store holds \(stored), not "
-                + "[\"Fern\", \"Rose\"]: insert on the store's context and save it there.")
+            try expect(stored == ["Grandma's fern", "Pâquerette"], "after insert(_:completion:) the store holds "
+                + "\(listed(stored)), not [\"Grandma's fern\", \"Pâquerette\"]: insert on the store's context and "
+                + "save it there.")
         }
     }
 
@@ -214,7 +229,7 @@ final class Kata05SavingSafely: KataCase {
         kata(5, in: "PlantStore.swift", "insert(_:completion:)") {
             let store = PlantStore(container: container)
             let failed = try completion(of: "insert(_:completion:)", store: store) {
-                store.insert([PlantDraft(name: "Fern"), PlantDraft(name: nil)], completion: $0)
+                store.insert([PlantDraft(name: "Grandma's fern"), PlantDraft(name: nil)], completion: $0)
             }
             if failed == nil, try storedValues(\Plant.name).contains("") {
                 try expect(false, "insert(_:completion:) saved the plant without a name under the name \"\": an "
@@ -231,26 +246,27 @@ final class Kata05SavingSafely: KataCase {
                 + "held the failed plants: roll back first, then call the completion — whoever it tells may use the "
                 + "store at once.")
             let retry = try completion(of: "insert(_:completion:)") {
-                store.insert([PlantDraft(name: "Rose")], completion: $0)
+                store.insert([PlantDraft(name: "Pâquerette")], completion: $0)
             }
             try expect(retry == nil, "a valid insert after a failed one reported \(retry.map { "\($0)" } ?? ""): the "
                 + "nameless plant is still in the context, so every later save fails.")
             let stored = try storedValues(\Plant.name)
-            try expect(stored == ["Rose"], "after a failed and a good insert the store holds \(stored), not [\"Rose\"].")
+            try expect(stored == ["Pâquerette"], "after a failed and a good insert the store holds "
+                + "\(listed(stored)), not [\"Pâquerette\"].")
         }
     }
 
     func test06_deleteAllSavesAndReportsSuccess() {
         kata(6, in: "PlantStore.swift", "deleteAll(completion:)") {
-            try savedPlant("Fern")
-            try savedPlant("Rose")
+            try savedPlant("Grandma's fern")
+            try savedPlant("Pâquerette")
             let store = PlantStore(container: container)
             let error = try expectCallerNeverWaits("deleteAll(completion:)", store: store) {
                 store.deleteAll(completion: $0)
             }
             try expect(error == nil, "deleteAll(completion:) reported \(error.map { "\($0)" } ?? "").")
             let stored = try storedValues(\Plant.name)
-            try expect(stored.isEmpty, "after deleteAll(completion:) the store still holds \(stored).")
+            try expect(stored.isEmpty, "after deleteAll(completion:) the store still holds \(listed(stored)).")
         }
     }
 
@@ -279,6 +295,12 @@ final class Kata05SavingSafely: KataCase {
             try expect(!dirtyAtCompletion, "the completion of the failed delete ran while the store's context still "
                 + "held the deletions: roll back first, then call the completion.")
             try expect(try storedValues(\Plant.name) == ["Fern"], "the failed delete removed the plant from the store anyway.")
+            let kept = store.context.performAndWait {
+                shown.map { $0.managedObjectContext === store.context && !$0.isDeleted }
+            }
+            try expect(kept == [true], "after the failed delete, the plant a screen shows from the store's context "
+                + "no longer belongs to it: reset() forgets every object of the context; rollback() keeps them, "
+                + "undeleted, with the values the context last read.")
         }
     }
 }

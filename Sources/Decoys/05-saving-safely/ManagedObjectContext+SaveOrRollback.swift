@@ -3,6 +3,11 @@ import Persistence
 extension ManagedObjectContext {
     /// Lesson 5's `saveOrRollback()` with a known mistake (see `Decoy`).
     public func saveOrRollback() throws {
+        // Mistake: `try?` swallows the save's error; the context is cleaned up, and the caller hears nothing.
+        if Decoy.isActive("save-error-swallowed-by-try") {
+            if (try? save()) == nil { rollback() }
+            return
+        }
         do {
             try save()
         } catch {

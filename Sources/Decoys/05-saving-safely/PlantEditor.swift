@@ -9,9 +9,21 @@ public final class PlantEditor {
     private let callersContext: ManagedObjectContext?
 
     public init(plant: Plant, container: PersistentContainer) throws {
-        context = ManagedObjectContext(.mainQueue)
-        context.persistentStoreCoordinator = container.persistentStoreCoordinator
         callersContext = plant.managedObjectContext
+        // Mistake: the editor simply works in the caller's context, so cancelling rolls back everything in it.
+        if Decoy.isActive("editor-in-callers-context"), let callersContext {
+            context = callersContext
+            self.plant = plant
+            return
+        }
+        context = ManagedObjectContext(.mainQueue)
+        // Mistake: the editor's context is a child of the caller's, so its save only reaches the caller's context,
+        // and save() then saves the caller's context too — with whatever unrelated work is pending there.
+        if Decoy.isActive("editor-child-saves-parent") {
+            context.parent = callersContext
+        } else {
+            context.persistentStoreCoordinator = container.persistentStoreCoordinator
+        }
         // Mistake: the caller's object itself is kept instead of the editor's own copy, looked up by objectID.
         if Decoy.isActive("editor-keeps-callers-object") {
             self.plant = plant
@@ -29,6 +41,7 @@ public final class PlantEditor {
 
     public func save() throws {
         try context.saveOrRollback()
+        if Decoy.isActive("editor-child-saves-parent") { try callersContext?.save() }
     }
 
     public func cancel() throws {

@@ -24,6 +24,11 @@ public final class PlantStore {
                     }
                     plant.wateredOn = draft.wateredOn
                 }
+                // Mistake: `try?` swallows the save's error, and the caller is told the plants were saved.
+                if Decoy.isActive("insert-try-swallows-error") {
+                    if (try? context.save()) == nil { context.rollback() }
+                    return completion(nil)
+                }
                 try context.save()
                 completion(nil)
             } catch {
@@ -56,7 +61,13 @@ public final class PlantStore {
                 completion(nil)
             } catch {
                 // Mistake: the failure is reported, but the plants stay deleted in the context (not in the store).
-                if !Decoy.isActive("delete-without-rollback") { context.rollback() }
+                // Mistake: reset() instead of rollback(): the context is clean, but every plant it held is forgotten,
+                // and whoever shows one holds an object that belongs to no context.
+                if Decoy.isActive("delete-resets") {
+                    context.reset()
+                } else if !Decoy.isActive("delete-without-rollback") {
+                    context.rollback()
+                }
                 // Mistake: the failure is rolled back but reported as success.
                 completion(Decoy.isActive("delete-error-swallowed") ? nil : error)
             }

@@ -3,7 +3,16 @@ import KataSupport
 import Persistence
 
 // Lesson 5's runnable example: one invalid object poisons a context — every later save fails, however valid the new
-// work — until rollback() clears it. Then what rollback and reset each throw away. `swift run lessons run 5`.
+// work — until rollback() clears it. Then what rollback and reset each throw away, and a podcast import on a private
+// queue that keeps every episode it can save. `swift run lessons run 5`.
+
+extension Plant {
+    /// A new plant called `name` in `context`, not saved yet.
+    convenience init(named name: String, in context: ManagedObjectContext) {
+        self.init(context: context)
+        self.name = name
+    }
+}
 
 let container = PersistentContainer(name: GardenModel.name, managedObjectModel: try GardenModel.make())
 container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]
@@ -32,12 +41,10 @@ func attemptSave(_ label: String) {
 
 print("1. One plant without a name poisons the context")
 // region: poisoned
-let nameless = Plant(context: context)            // the name is mandatory, and never set
-nameless.wateredOn = Date()
+Plant(context: context).wateredOn = Date()        // a plant whose mandatory name is never set
 attemptSave("save 1, the nameless plant")
 for name in ["Fern", "Rose"] {
-    let plant = Plant(context: context)           // perfectly valid…
-    plant.name = name
+    _ = Plant(named: name, in: context)           // perfectly valid…
     attemptSave("save of \(name)")                // …and still refused: the nameless plant is saved with it
 }
 // endregion: poisoned
@@ -47,15 +54,13 @@ print("")
 print("2. rollback() cures it")
 // region: cured
 context.rollback()                                // the nameless plant, Fern and Rose all leave the context
-let tulip = Plant(context: context)
-tulip.name = "Tulip"
+let tulip = Plant(named: "Tulip", in: context)
 attemptSave("save of Tulip after rollback")
 // endregion: cured
 print("   Daisy, with the pattern every save should use:")
 
 // region: save-or-rollback
-let daisy = Plant(context: context)
-daisy.name = "Daisy"
+_ = Plant(named: "Daisy", in: context)
 do {
     try context.save()
 } catch {
@@ -69,10 +74,8 @@ print("")
 print("3. rollback() discards everything unsaved, not only the mistake")
 // region: everything
 tulip.wateredOn = Date()                          // a change the user wanted to keep
-let basil = Plant(context: context)               // and a plant they just added
-basil.name = "Basil"
-let typo = Plant(context: context)                // then one mistake
-typo.wateredOn = Date()
+let basil = Plant(named: "Basil", in: context)    // and a plant they just added
+Plant(context: context).wateredOn = Date()        // then one mistake: no name
 attemptSave("save of all three")
 context.rollback()
 print("   after rollback: Tulip watered? \(tulip.wateredOn != nil); Basil in the context? \(basil.managedObjectContext != nil)")
@@ -80,20 +83,21 @@ print("   after rollback: Tulip watered? \(tulip.wateredOn != nil); Basil in the
 
 print("")
 print("3b. A context of its own: rolling it back touches nothing else")
-let rose = Plant(context: context)
-rose.name = "Rose"
+let rose = Plant(named: "Rose", in: context)
 try context.save()
-let pending = Plant(context: context)             // unsaved work in the app's context
-pending.name = "Fern"
+let pending = Plant(named: "Fern", in: context)   // unsaved work in the app's context
+let roseID = rose.objectID
 // region: own-context
-let scratch = ManagedObjectContext(.mainQueue)
-scratch.persistentStoreCoordinator = container.persistentStoreCoordinator   // same store, separate context
-let roseHere = try scratch.existingObject(with: rose.objectID) as? Plant       // its own copy: only the ID crosses
-roseHere?.wateredOn = Date()
-scratch.rollback()                                                             // discards what scratch holds
+let scratch = container.newBackgroundContext()          // the same store, a context and a queue of its own
+let wateredThere = try scratch.performAndWait {
+    let roseThere = try scratch.existingObject(with: roseID) as? Plant   // its own copy: only the ID crosses
+    roseThere?.wateredOn = Date()
+    scratch.rollback()                                  // discards what scratch holds, and nothing else
+    return roseThere?.wateredOn != nil
+}
 // endregion: own-context
 print("   after rolling back the scratch context: Fern still pending in the app's context? "
-    + "\(context.insertedObjects.contains(pending)); Rose watered? \(roseHere?.wateredOn != nil)")
+    + "\(context.insertedObjects.contains(pending)); Rose watered there? \(wateredThere)")
 context.rollback()
 
 print("")
@@ -107,24 +111,45 @@ print("   the object fetched before reset still belongs to the context: \(old.ma
 print("   fetched again: \"\(fresh.name)\", a new object: \(old !== fresh)")
 
 print("")
-print("5. Work on a private-queue context, awaited by the caller")
+print("5. A podcast import on a private queue keeps every episode it can save")
+let podcasts = PersistentContainer(name: PodcastModel.name, managedObjectModel: try PodcastModel.make())
+podcasts.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]
+podcasts.loadPersistentStores { _, error in
+    if let error { print("could not load the podcast store: \(error)") }
+}
+
 // region: background
-/// Waters every plant on `context`'s queue. The caller awaits the result instead of blocking a thread; a failed
-/// save is rolled back before its error leaves the queue.
-func waterAll(in context: ManagedObjectContext) async throws {
-    try await context.perform {
-        let plants = try context.fetch(Plant.fetchRequest())
-        plants.forEach { $0.wateredOn = Date() }
-        do { try context.save() } catch {
-            context.rollback()                    // the context is clean for whoever uses it next
-            throw error
+extension ManagedObjectContext {
+    /// Saves the episodes of `feed` one at a time, on this context's queue, and returns the ones it could not save
+    /// with their error codes. The caller awaits the answer instead of blocking a thread. A refused episode is
+    /// rolled back at once, on the queue: left in the context, it would be saved again with every later episode
+    /// and make each of those saves fail too.
+    func importEach(_ feed: [(number: Int, title: String?)]) async -> [(number: Int, code: Int)] {
+        await perform {
+            var refused: [(number: Int, code: Int)] = []
+            for entry in feed {
+                let episode = Episode(context: self)
+                episode.number = entry.number
+                if let title = entry.title { episode.title = title }    // a feed entry may lack its title
+                do {
+                    try self.save()
+                } catch {
+                    self.rollback()              // only this episode was unsaved: the others are already stored
+                    refused.append((entry.number, (error as NSError).code))
+                }
+            }
+            return refused
         }
     }
 }
 // endregion: background
-do {
-    try await waterAll(in: container.newBackgroundContext())
-    print("   watered every plant")
-} catch {
-    print("   watering failed: \(error)")
+let refused = await podcasts.newBackgroundContext().importEach(
+    [(1, "Grandma's kitchen"), (2, nil), (3, "Café Müller"), (4, "Señor Coconut")])
+print("   refused: " + refused.map { "episode \($0.number), error \($0.code)" }.joined(separator: "; "))
+let reader = podcasts.newBackgroundContext()
+let stored = try reader.performAndWait {
+    let request: FetchRequest<Episode> = Episode.fetchRequest()
+    request.sortDescriptors = [FetchSortDescriptor(keyPath: \Episode.number, ascending: true)]
+    return try reader.fetch(request).map { "\($0.number) \($0.title)" }
 }
+print("   the podcast store holds: " + stored.joined(separator: "; "))
