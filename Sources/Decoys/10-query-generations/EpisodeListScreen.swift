@@ -118,6 +118,13 @@ public final class EpisodeListScreen {
             guard let existing = try? context.existingObject(with: episode.objectID) as? Episode else { return nil }
             return existing.title
         }
+        // Mistake: the store is asked by the episode's number, and reading the number fires a fault whose row is
+        // gone (an exception in Core Data when shouldDeleteInaccessibleFaults is off).
+        if Decoy.isActive("title-counts-by-number") {
+            let byNumber: FetchRequest<Episode> = Episode.fetchRequest()
+            byNumber.predicate = FetchPredicate(format: "number == %d", episode.number)
+            return try context.count(for: byNumber) == 1 ? episode.title : nil
+        }
         let stillThere: FetchRequest<Episode> = Episode.fetchRequest()
         stillThere.predicate = FetchPredicate(format: "SELF == %@", episode.objectID)
         // Mistake: the check is made in a new context, which reads the newest data, not the screen's generation.
@@ -153,6 +160,9 @@ public final class EpisodeListScreen {
             copy.listened = true
             try writer.save()
         }
+        // Mistake: the screen's own copy is marked too, to show it at once: an unsaved change in the pinned context,
+        // which its next save takes along with the newest generation.
+        if Decoy.isActive("listened-also-on-screen") { episode.listened = true }
         // Mistake: the writer's save is merged into the screen so the mark shows at once; the merge moves the pinned
         // list to the newest data.
         if Decoy.isActive("listened-merged-into-screen") {
