@@ -247,9 +247,13 @@ final class Kata10QueryGenerations: KataCase {
                 + "gone and which the context holds as a fault. With shouldDeleteInaccessibleFaults on (the default), "
                 + "a fault whose row is gone fires quietly: the object reads as deleted, with every value empty — an "
                 + "empty title is not a title. Return nil when the episode no longer exists.")
+            first.listened = true                           // the user's mark, not saved yet
             let kept = try screen.title(of: first)
             try expect(kept == "Pilot", "title(of:) returned \(kept.map { "\"\($0)\"" } ?? "nil") for episode 1, "
                 + "which still exists; expected \"Pilot\".")
+            try expect(first.listened && first.hasChanges, "title(of:) threw away the unsaved change of episode 1 "
+                + "(its mark as heard): refreshing an object without merging its changes discards them. Asking "
+                + "whether the episode still exists must leave the episode as it is.")
 
             context.refresh(third, mergeChanges: false)
             context.shouldDeleteInaccessibleFaults = false

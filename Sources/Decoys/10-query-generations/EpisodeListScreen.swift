@@ -118,6 +118,13 @@ public final class EpisodeListScreen {
             guard let existing = try? context.existingObject(with: episode.objectID) as? Episode else { return nil }
             return existing.title
         }
+        // Mistake: the episode is refreshed so that existingObject(with:) goes to the store; the refresh throws away
+        // any unsaved change of the episode.
+        if Decoy.isActive("title-refreshes-then-looks-up") {
+            context.refresh(episode, mergeChanges: false)
+            guard let found = try? context.existingObject(with: episode.objectID) as? Episode else { return nil }
+            return found.title
+        }
         // Mistake: the store is asked by the episode's number, and reading the number fires a fault whose row is
         // gone (an exception in Core Data when shouldDeleteInaccessibleFaults is off).
         if Decoy.isActive("title-counts-by-number") {
