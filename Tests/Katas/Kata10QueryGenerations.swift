@@ -25,18 +25,22 @@ final class Kata10QueryGenerations: KataCase {
     /// The feed before the import, as the list shows it.
     private let feed = ["1 Pilot", "2 Second wind", "3 Third time"]
 
-    /// Saves the feed before the import through the kata's context; returns the episodes' IDs by number.
+    /// Saves the feed before the import through `writer` (the kata's context unless told); returns the episodes'
+    /// IDs by number.
     @discardableResult
-    private func saveFeed() throws -> [Int: ManagedObjectID] {
-        var ids: [Int: ManagedObjectID] = [:]
-        for line in feed {
-            let episode = Episode(context: context)
-            episode.number = Int(line.prefix(1))!
-            episode.title = String(line.dropFirst(2))
-            try context.save()
-            ids[episode.number] = episode.objectID
+    private func saveFeed(through writer: ManagedObjectContext? = nil) throws -> [Int: ManagedObjectID] {
+        let writer = writer ?? context
+        return try writer.performAndWait {
+            var ids: [Int: ManagedObjectID] = [:]
+            for line in feed {
+                let episode = Episode(context: writer)
+                episode.number = Int(line.prefix(1))!
+                episode.title = String(line.dropFirst(2))
+                try writer.save()
+                ids[episode.number] = episode.objectID
+            }
+            return ids
         }
-        return ids
     }
 
     /// One page of the import, saved by a background context: new episodes, renamed ones, deleted ones. Returns the
@@ -179,8 +183,17 @@ final class Kata10QueryGenerations: KataCase {
 
     func test03_openingAnEpisodeTheImportDeleted() {
         kata(3, in: "EpisodeListScreen.swift", "episode(with:)") {
-            let ids = try saveFeed()
+            // The feed comes from another context: the screen's context has loaded none of it yet.
+            let ids = try saveFeed(through: container.newBackgroundContext())
             let screen = EpisodeListScreen(container: container)
+            let linked = try screen.episode(with: ids[3]!)
+            try expect(linked?.title == "Third time", "a link opened episode 3 before the list was loaded, and "
+                + "episode(with:) returned \(linked.map { "\"\($0.title)\"" } ?? "nil") instead of the episode "
+                + "\"Third time\". The store has its row; the screen's context just has not read it yet. "
+                + "registeredObject(for:) looks only at what the context holds in memory: use a lookup that goes to "
+                + "the store when the context does not have the object.")
+            try expect(linked?.managedObjectContext === context, "episode(with:) returned an episode of another "
+                + "context; the screen shows and edits objects of its own context only.")
             try screen.reload()
             try screen.importWillStart()
             let added = try importPage(insert: [4], delete: [2])
@@ -234,9 +247,13 @@ final class Kata10QueryGenerations: KataCase {
                 + "gone and which the context holds as a fault. With shouldDeleteInaccessibleFaults on (the default), "
                 + "a fault whose row is gone fires quietly: the object reads as deleted, with every value empty — an "
                 + "empty title is not a title. Return nil when the episode no longer exists.")
+            first.listened = true                           // the user's mark, not saved yet
             let kept = try screen.title(of: first)
             try expect(kept == "Pilot", "title(of:) returned \(kept.map { "\"\($0)\"" } ?? "nil") for episode 1, "
                 + "which still exists; expected \"Pilot\".")
+            try expect(first.listened && first.hasChanges, "title(of:) threw away the unsaved change of episode 1 "
+                + "(its mark as heard): refreshing an object without merging its changes discards them. Asking "
+                + "whether the episode still exists must leave the episode as it is.")
 
             context.refresh(third, mergeChanges: false)
             context.shouldDeleteInaccessibleFaults = false

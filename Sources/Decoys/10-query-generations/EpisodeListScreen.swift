@@ -29,6 +29,21 @@ public final class EpisodeListScreen {
             try context.setQueryGenerationFrom(context.queryGenerationToken)
             return try reload()
         }
+        // Mistake: the list is read first and pinned afterwards; .current waits for the next read, which comes after
+        // the import's first page.
+        if Decoy.isActive("pin-after-read") {
+            try reload()
+            return try context.setQueryGenerationFrom(.current)
+        }
+        // Mistake: a context of its own is pinned, not the screen's, which goes on reading the newest data.
+        if Decoy.isActive("pin-wrong-context") {
+            let reader = container.newBackgroundContext()
+            try reader.performAndWait {
+                try reader.setQueryGenerationFrom(.current)
+                _ = try reader.count(for: Episode.fetchRequest())
+            }
+            return try reload()
+        }
         try context.setQueryGenerationFrom(.current)
         // Mistake: nothing is read, so the snapshot is taken at the first reload — after the import's first page.
         if Decoy.isActive("pin-without-read") { return }
@@ -39,6 +54,15 @@ public final class EpisodeListScreen {
         // Mistake: reset() brings the newest data too, but forgets every episode the screen holds.
         if Decoy.isActive("finish-by-reset") {
             context.reset()
+            try reload()
+            context.automaticallyMergesChangesFromParent = mergedAutomatically
+            return
+        }
+        // Mistake: a new context is moved to the newest generation; the screen's stays on its snapshot.
+        if Decoy.isActive("finish-repins-new-context") {
+            let reader = container.newBackgroundContext()
+            try reader.performAndWait { try reader.setQueryGenerationFrom(.current) }
+            context.refreshAllObjects()
             try reload()
             context.automaticallyMergesChangesFromParent = mergedAutomatically
             return
@@ -58,6 +82,8 @@ public final class EpisodeListScreen {
     public func episode(with id: ManagedObjectID) throws -> Episode? {
         // Mistake: object(with:) never checks that the row exists; it hands back a fault that reads empty.
         if Decoy.isActive("detail-object-with") { return context.object(with: id) as? Episode }
+        // Mistake: registeredObject(for:) looks only in memory: an episode the screen has not loaded yet is nil.
+        if Decoy.isActive("detail-registered-object") { return context.registeredObject(for: id) as? Episode }
         // Mistake: the episode is looked up in a fresh context, which reads the newest data, not the list's snapshot.
         if Decoy.isActive("detail-fresh-context") {
             let reader = container.newBackgroundContext()
@@ -70,6 +96,16 @@ public final class EpisodeListScreen {
     public func title(of episode: Episode) throws -> String? {
         // Mistake: an episode whose row is gone reads as deleted with an empty title, and "" is shown as its title.
         if Decoy.isActive("title-ignores-deleted") { return episode.title }
+        // Mistake: isDeleted is asked before the title; a loaded episode whose row another context deleted is not
+        // deleted in this context, and keeps its old title.
+        if Decoy.isActive("title-checks-is-deleted") { return episode.isDeleted ? nil : episode.title }
+        // Mistake: the episode is refreshed to read its row again, which fires its fault whether the row is there
+        // or not.
+        if Decoy.isActive("title-refreshes-first") {
+            context.refresh(episode, mergeChanges: false)
+            let title = episode.title
+            return episode.isDeleted || title.isEmpty ? nil : title
+        }
         // Mistake: the fault is fired first and the deletion checked afterwards; that is an exception in Core Data
         // when shouldDeleteInaccessibleFaults is false.
         if Decoy.isActive("title-fires-fault") {
@@ -81,6 +117,20 @@ public final class EpisodeListScreen {
         if Decoy.isActive("title-trusts-existing-object") {
             guard let existing = try? context.existingObject(with: episode.objectID) as? Episode else { return nil }
             return existing.title
+        }
+        // Mistake: the episode is refreshed so that existingObject(with:) goes to the store; the refresh throws away
+        // any unsaved change of the episode.
+        if Decoy.isActive("title-refreshes-then-looks-up") {
+            context.refresh(episode, mergeChanges: false)
+            guard let found = try? context.existingObject(with: episode.objectID) as? Episode else { return nil }
+            return found.title
+        }
+        // Mistake: the store is asked by the episode's number, and reading the number fires a fault whose row is
+        // gone (an exception in Core Data when shouldDeleteInaccessibleFaults is off).
+        if Decoy.isActive("title-counts-by-number") {
+            let byNumber: FetchRequest<Episode> = Episode.fetchRequest()
+            byNumber.predicate = FetchPredicate(format: "number == %d", episode.number)
+            return try context.count(for: byNumber) == 1 ? episode.title : nil
         }
         let stillThere: FetchRequest<Episode> = Episode.fetchRequest()
         stillThere.predicate = FetchPredicate(format: "SELF == %@", episode.objectID)
@@ -97,6 +147,14 @@ public final class EpisodeListScreen {
             episode.listened = true
             return try context.save()
         }
+        // Mistake: the screen unpins, saves its own edit, and pins again: the new pin is the newest generation.
+        if Decoy.isActive("listened-repinned-after-save") {
+            try context.setQueryGenerationFrom(nil)
+            episode.listened = true
+            try context.save()
+            try context.setQueryGenerationFrom(.current)
+            return
+        }
         let id = episode.objectID
         let writer = container.newBackgroundContext()
         try writer.performAndWait {
@@ -108,6 +166,15 @@ public final class EpisodeListScreen {
             guard let copy = try writer.existingObject(with: id) as? Episode else { return }
             copy.listened = true
             try writer.save()
+        }
+        // Mistake: the screen's own copy is marked too, to show it at once: an unsaved change in the pinned context,
+        // which its next save takes along with the newest generation.
+        if Decoy.isActive("listened-also-on-screen") { episode.listened = true }
+        // Mistake: the writer's save is merged into the screen so the mark shows at once; the merge moves the pinned
+        // list to the newest data.
+        if Decoy.isActive("listened-merged-into-screen") {
+            let updated = [ManagedObjectContext.NotificationKey.updatedObjects.rawValue: [id]]
+            ManagedObjectContext.mergeChanges(fromRemoteContextSave: updated, into: [context])
         }
     }
 }
