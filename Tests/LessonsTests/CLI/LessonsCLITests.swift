@@ -89,7 +89,8 @@ final class LessonsCLITests: TemporaryFolderTestCase {
                1     1 importsEverything                             5    80%  flagged
 
             Flagged: 1 of 1 katas, whose lesson shows 50% or more of a solution of 4 or more
-            lines.
+            lines. A solution's lines that 4 or more other lessons show too are everyday
+            vocabulary, left out.
             Reviewed lessons, where a flagged kata fails `lessons verify`: none.
 
             """)
