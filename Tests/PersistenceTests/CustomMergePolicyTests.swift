@@ -118,6 +118,39 @@ final class CustomMergePolicyTests: PersistenceTestCase {
         XCTAssertFalse(context.hasChanges)
     }
 
+    /// objc.io's Moody keeps a country's mood count right through conflicts: after `super` (store trump) its policy
+    /// refreshes the country and counts its moods. The refresh must bring in what another context related (and
+    /// keep what this one added), so the count covers both, as the app's tests expect of Core Data.
+    func testARefreshAfterSuperCountsTheStoresAndTheContextsNewMembers() throws {
+        let director = Director(context: context)
+        director.name = "Scott"
+        makeMovie("Alien").director = director
+        try context.save()
+        XCTAssertEqual(director.movies.count, 1)
+        let elsewhere = container.newBackgroundContext()
+        try elsewhere.performAndWait {
+            let theirs = try XCTUnwrap(elsewhere.existingObject(with: director.objectID) as? Director)
+            let gladiator = Movie(context: elsewhere)
+            gladiator.title = "Gladiator"
+            gladiator.director = theirs
+            theirs.born = Date(timeIntervalSince1970: 0)
+            try elsewhere.save()
+        }
+        var counted: [Int] = []
+        context.mergePolicy = CountingPolicy(merge: .mergeByPropertyStoreTrumpMergePolicyType) { conflict in
+            guard let conflicted = conflict.sourceObject as? Director else { return }
+            conflicted.managedObjectContext?.refresh(conflicted, mergeChanges: true)
+            counted.append(conflicted.movies.count)
+        }
+        makeMovie("Prometheus").director = director
+        director.name = "Ridley Scott"
+
+        XCTAssertNoThrow(try context.save())
+        XCTAssertEqual(counted, [3], "Alien, Gladiator from the store, Prometheus from here")
+        XCTAssertEqual(Set(director.movies.map(\.title)), ["Alien", "Gladiator", "Prometheus"])
+        XCTAssertEqual(try storedCount("Movie", "director.name == 'Ridley Scott'"), 3)
+    }
+
     func testASubclassOfTheErrorTypeThatCallsSuperFailsWith133020AndKeepsTheChanges() throws {
         let movie = try staleMovie()
         let policy = CountingPolicy(merge: .errorMergePolicyType)

@@ -81,6 +81,32 @@ final class ModelFileTests: PersistenceTestCase {
         XCTAssertEqual(model.versionHash, try TestModel.make().versionHash)
     }
 
+    /// Xcode records a relationship's inverse twice, by name (`inverseName`) and by the entity that holds it
+    /// (`inverseEntity`), and a file can carry a stale `inverseEntity` (objc.io's Moody model: `Country.moods` says
+    /// `inverseEntity="Country"`); Xcode compiles it, finding the inverse by name on the destination, and Core Data
+    /// runs it. So does this reader, with a warning that names the line.
+    func testAStaleInverseEntityIsReadFromTheDestinationWithAWarning() throws {
+        let file = try temporaryFolder().appendingPathComponent("contents")
+        try Data("""
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+                <entity name="Country" representedClassName="Country" syncable="YES">
+                    <relationship name="moods" toMany="YES" deletionRule="Nullify" destinationEntity="Mood" inverseName="country" inverseEntity="Country"/>
+                </entity>
+                <entity name="Mood" representedClassName="Mood" syncable="YES">
+                    <relationship name="country" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Country" inverseName="moods" inverseEntity="Country"/>
+                </entity>
+            </model>
+            """.utf8).write(to: file)
+        let model = try ManagedObjectModel(contentsOf: file, managedObjectClasses: [])
+        let moods = try XCTUnwrap(model.entitiesByName["Country"]?.relationshipsByName["moods"])
+        XCTAssertEqual(moods.inverseRelationship?.name, "country")
+        XCTAssertEqual(moods.inverseRelationship?.entity.name, "Mood", "the inverse is the destination's")
+        let warning = try XCTUnwrap(model.warnings.first { $0.contains("'Country.moods'") }, "\(model.warnings)")
+        XCTAssertTrue(warning.contains("contents, line 4"), warning)
+        XCTAssertTrue(warning.contains("inverseEntity 'Country'"), warning)
+    }
+
     // MARK: - Classes
 
     func testClassesAreFoundByQualifiedNameAndByModule() throws {

@@ -84,6 +84,39 @@ final class RollbackAndResetTests: PersistenceTestCase {
         XCTAssertEqual(try storedCount("Movie", "rating == 8.5 AND title BEGINSWITH 'Alien ('"), 1)
     }
 
+    /// Merging re-applies the context's change to a to-many relationship — the objects it added and removed — over
+    /// the objects the store now relates, rather than putting the context's whole list back: Apple's "changes … are
+    /// re-applied over those (now newly updated) values". objc.io's Moody counts a country's moods this way in its
+    /// merge policy (refresh, then `moods.count`), and its tests expect the store's new mood to be counted.
+    func testRefreshWithMergeReappliesAToManyChangeOverTheStoresObjects() throws {
+        let director = Director(context: context)
+        director.name = "Scott"
+        let alien = makeMovie("Alien")
+        alien.director = director
+        let blade = makeMovie("Blade Runner")
+        blade.director = director
+        try context.save()
+        XCTAssertEqual(director.movies.count, 2)
+        let elsewhere = container.newBackgroundContext()
+        try elsewhere.performAndWait {
+            let theirs = try XCTUnwrap(elsewhere.existingObject(with: director.objectID) as? Director)
+            let gladiator = Movie(context: elsewhere)
+            gladiator.title = "Gladiator"
+            gladiator.director = theirs
+            try elsewhere.save()
+        }
+        let prometheus = makeMovie("Prometheus")
+        prometheus.director = director
+        blade.director = nil
+
+        context.refresh(director, mergeChanges: true)
+        XCTAssertEqual(Set(director.movies.map(\.title)), ["Alien", "Gladiator", "Prometheus"],
+                       "the store's new film comes in; the one added here stays, the one removed here stays out")
+        XCTAssertTrue(director.hasChanges)
+        XCTAssertNoThrow(try context.save())
+        XCTAssertEqual(try storedCount("Movie", "director.name == 'Scott'"), 3)
+    }
+
     func testRefreshAllObjectsFaultsUnchangedOnes() throws {
         let a = makeMovie("A")
         let b = makeMovie("B")

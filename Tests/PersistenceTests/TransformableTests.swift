@@ -46,6 +46,24 @@ final class TransformableTests: PersistenceTestCase {
         ])
     }
 
+    /// Foundation's `ValueTransformer` has `transformedValueClass()`, which a subclass overrides (as a `class` or a
+    /// `static` method) to name the class its forward transformation gives; the stand-in has it too.
+    func testASubclassNamesTheClassOfItsTransformedValueAsInFoundation() throws {
+        let result = try typecheck("""
+            import Persistence
+            final class ColorsTransformer: ValueTransformer, @unchecked Sendable {
+                override static func transformedValueClass() -> AnyClass { NSData.self }
+            }
+            final class TagsTransformer: ValueTransformer, @unchecked Sendable {
+                override class func transformedValueClass() -> AnyClass { NSData.self }
+            }
+            let made: AnyClass = ColorsTransformer.transformedValueClass()
+            let base: AnyClass = ValueTransformer.transformedValueClass()
+
+            """)
+        XCTAssertEqual(result.status, 0, result.output)
+    }
+
     func testValuesGoThroughTheTransformerToTheStoreAndBack() throws {
         let notes = try makeContainer(model: try notesModel())
         let note = Note(context: notes.viewContext)

@@ -78,7 +78,8 @@ extension ManagedObjectContext {
 
     /// Re-reads `object` from the store. With `mergeChanges` false, unsaved changes are dropped and the object
     /// becomes a fault; with `true`, its unsaved changes are kept on top of the store's current values (and it
-    /// takes the store's version, so its next save does not conflict).
+    /// takes the store's version, so its next save does not conflict). For a changed to-many relationship the
+    /// change is the objects added and removed here: the store's current objects, plus those, less these.
     ///
     /// Transient attributes follow Core Data: merging keeps their values in memory, changed or not (an object
     /// with transient attributes is then read again at once rather than turned into a fault, which would lose
@@ -124,8 +125,16 @@ extension ManagedObjectContext {
     /// Puts `fresh` values (the store's or the parent's) under `object`'s unsaved changes and its transient values.
     private func apply(_ fresh: [PropertySlot], version: Int64, to object: ManagedObject) {
         let transients = object.entity.transientIndexes
+        var fresh = fresh
         var merged = fresh
-        for index in object.changedIndexes where index < merged.count { merged[index] = object.slots[index] }
+        for index in object.changedIndexes where index < merged.count {
+            if let (objects, reapplied) = reappliedToMany(of: object, at: index, over: fresh[index]) {
+                fresh[index] = .toMany(objects)
+                merged[index] = .toMany(reapplied)
+            } else {
+                merged[index] = object.slots[index]
+            }
+        }
         for index in transients where index < merged.count { merged[index] = object.slots[index] }
         if object.changedIndexes.isEmpty {
             object.committedSlots = nil
@@ -138,6 +147,25 @@ extension ManagedObjectContext {
         }
         object.slots = merged
         object.version = version
+    }
+
+    /// For a changed to-many relationship: the objects `fresh` relates (read from the store when the row leaves
+    /// them out), and those objects with the context's change re-applied — the objects it added since the list was
+    /// last read, less those it removed. Core Data re-applies "any changes" over the newer values; a to-many's
+    /// change is what was added and removed, so the store's new members stay (objc.io's Moody relies on it). Nil
+    /// when the relationship is no to-many, or its list before the change was never read (nothing to tell the
+    /// change by): the context's list then stays whole, as before.
+    private func reappliedToMany(of object: ManagedObject, at index: Int,
+                                 over fresh: PropertySlot) -> (RelatedObjects, RelatedObjects)? {
+        guard let relationship = object.entity.relationshipAt[index], relationship.isToMany,
+              case .toMany(let mine?) = object.slots[index],
+              case .toMany(let before?)? = object.committedSlots?[index] else { return nil }
+        let objects: RelatedObjects
+        if case .toMany(let listed?) = fresh { objects = listed } else { objects = loadToMany(relationship, of: object) }
+        var reapplied = objects
+        for removed in before.objects where !mine.contains(removed) { reapplied.remove(removed) }
+        for added in mine.objects where !before.contains(added) { reapplied.append(added) }
+        return (objects, reapplied)
     }
 
     /// Refreshes every registered object, keeping unsaved changes (unchanged objects become faults, unless they

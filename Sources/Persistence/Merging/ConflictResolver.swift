@@ -120,6 +120,9 @@ struct ConflictResolver {
             // Rollback restores the store's values, and for transient attributes the ones committed in memory.
             var committed = stored
             for index in entity.transientIndexes { committed[index] = cached[index] }
+            // The row leaves to-many lists out: the list last read stays what the object's change is told from, so a
+            // later refresh re-applies that change (its additions and removals) over the store's current objects.
+            for index in entity.toManyIndexes where changed.contains(index) { committed[index] = cached[index] }
             object.committedSlots = committed
         }
         object.version = row.version

@@ -34,6 +34,11 @@ open class ValueTransformer: @unchecked Sendable {
     /// Whether ``reverseTransformedValue(_:)`` undoes ``transformedValue(_:)``; a `Transformable` attribute needs it.
     open class func allowsReverseTransformation() -> Bool { true }
 
+    /// The class of the value ``transformedValue(_:)`` gives (for an attribute's transformer, `NSData`). A subclass
+    /// overrides it, as Foundation asks; Apple documents no default, and this one answers `NSObject`. Persistence
+    /// itself never asks: it checks the value a transformer gives instead.
+    open class func transformedValueClass() -> AnyClass { NSObject.self }
+
     /// The value in its transformed form (for an attribute: `Data`). The default returns `value` unchanged.
     open func transformedValue(_ value: Any?) -> Any? { value }
 

@@ -155,7 +155,7 @@ struct ModelContentsReader {
                 // Xcode before 9 marked single-attribute indexes on the attribute itself.
                 if child.flag("indexed") { indexes.append(FetchIndexDescription(name: "\(attribute.name)Index", properties: [attribute.name])) }
             case "relationship":
-                let relationship = try readRelationship(child, entity: name)
+                let relationship = try readRelationship(child, entity: name, into: &result)
                 result.lines["\(name).\(relationship.name)"] = child.line
                 properties.append(relationship)
             case "fetchedProperty":
@@ -213,7 +213,8 @@ struct ModelContentsReader {
         "Nullify": .nullifyDeleteRule, "Cascade": .cascadeDeleteRule, "Deny": .denyDeleteRule, "No Action": .noActionDeleteRule,
     ]
 
-    private func readRelationship(_ element: ModelFileElement, entity: String) throws -> RelationshipDescription {
+    private func readRelationship(_ element: ModelFileElement, entity: String,
+                                  into result: inout Result) throws -> RelationshipDescription {
         let name = try required("name", of: element, what: "relationship of entity '\(entity)'", entity: entity)
         let at = "entity '\(entity)', relationship '\(name)'"
         func fail(_ message: String) -> PersistenceError {
@@ -222,8 +223,10 @@ struct ModelContentsReader {
         guard let destination = element["destinationEntity"], !destination.isEmpty else {
             throw fail("it has no destinationEntity. Choose the entity it points at.")
         }
+        // Xcode keeps the inverse's entity beside its name, and a file can carry a stale one; Xcode's compiler finds
+        // the inverse by name on the destination and the app runs (objc.io's Moody model), so this reader does too.
         if let inverseEntity = element["inverseEntity"], inverseEntity != destination {
-            throw fail("its inverse is on '\(inverseEntity)' but it points at '\(destination)'; the inverse must belong to the destination.")
+            result.warnings.append("\(location(element.line)): relationship '\(entity).\(name)' gives inverseEntity '\(inverseEntity)' but points at '\(destination)'; its inverse '\(element["inverseName"] ?? "")' is read from '\(destination)', as Xcode compiles it. Choose the inverse again in Xcode's model editor to clear this.")
         }
         if element.flag("transient") {
             throw fail("it is transient. Transient relationships are not supported yet (transient attributes are); make it a stored relationship, or keep the related objects in a property of your class.")
