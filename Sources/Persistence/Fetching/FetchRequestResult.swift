@@ -4,7 +4,7 @@ import Foundation
 /// counts — ``ManagedObject``, ``ManagedObjectID``, `NSDictionary` and `NSNumber` conform, as Core Data's four
 /// classes adopt its protocol. A request's `Result` must conform: `FetchRequest<Movie>`,
 /// `FetchRequest<ManagedObjectID>`, `FetchRequest<NSDictionary>` (`dictionaryResultType`) and
-/// `FetchRequest<NSNumber>` (`countResultType`) compile; `FetchRequest<NSDictionary>`, `FetchRequest<Int>` and
+/// `FetchRequest<NSNumber>` (`countResultType`) compile; `FetchRequest<[String: Any]>`, `FetchRequest<Int>` and
 /// `FetchRequest<String>` do not, in Xcode as here. App code that constrains its own protocols with it
 /// (`protocol Managed: NSManagedObject, NSFetchRequestResult`) compiles as written.
 ///
