@@ -127,15 +127,7 @@ final class CustomMergePolicyTests: PersistenceTestCase {
         makeMovie("Alien").director = director
         try context.save()
         XCTAssertEqual(director.movies.count, 1)
-        let elsewhere = container.newBackgroundContext()
-        try elsewhere.performAndWait {
-            let theirs = try XCTUnwrap(elsewhere.existingObject(with: director.objectID) as? Director)
-            let gladiator = Movie(context: elsewhere)
-            gladiator.title = "Gladiator"
-            gladiator.director = theirs
-            theirs.born = Date(timeIntervalSince1970: 0)
-            try elsewhere.save()
-        }
+        try addMovieElsewhere("Gladiator", directedBy: director.objectID) { $0.born = Date(timeIntervalSince1970: 0) }
         var counted: [Int] = []
         context.mergePolicy = CountingPolicy(merge: .mergeByPropertyStoreTrumpMergePolicyType) { conflict in
             guard let conflicted = conflict.sourceObject as? Director else { return }

@@ -97,14 +97,7 @@ final class RollbackAndResetTests: PersistenceTestCase {
         blade.director = director
         try context.save()
         XCTAssertEqual(director.movies.count, 2)
-        let elsewhere = container.newBackgroundContext()
-        try elsewhere.performAndWait {
-            let theirs = try XCTUnwrap(elsewhere.existingObject(with: director.objectID) as? Director)
-            let gladiator = Movie(context: elsewhere)
-            gladiator.title = "Gladiator"
-            gladiator.director = theirs
-            try elsewhere.save()
-        }
+        try addMovieElsewhere("Gladiator", directedBy: director.objectID)
         let prometheus = makeMovie("Prometheus")
         prometheus.director = director
         blade.director = nil

@@ -60,6 +60,21 @@ class PersistenceTestCase: XCTestCase {
         return movie
     }
 
+    /// Saves, from another context on the store, a new movie titled `title` by the director with `id` (and `change`
+    /// of that director), so this test's copy of the director has a to-many list a save behind.
+    func addMovieElsewhere(_ title: String, directedBy id: ManagedObjectID,
+                           _ change: @escaping (Director) -> Void = { _ in }) throws {
+        let elsewhere = container.newBackgroundContext()
+        try elsewhere.performAndWait {
+            let theirs = try XCTUnwrap(elsewhere.existingObject(with: id) as? Director)
+            let movie = Movie(context: elsewhere)
+            movie.title = title
+            movie.director = theirs
+            change(theirs)
+            try elsewhere.save()
+        }
+    }
+
     /// Saves `change` of the movie with `id` from another context on the store, so this test's copy of it is stale
     /// (a row version behind): how every optimistic-locking test begins.
     func changeElsewhere(_ id: ManagedObjectID, _ change: (Movie) -> Void) throws {
