@@ -190,7 +190,8 @@ final class Kata06FaultsAndFetching: KataCase {
             try expect(readingsInContext == 0, "the kata's context holds readings before the count (a mistake in "
                 + "the kata, not in your code).")
             let statistics = ReadingStatistics(context: context)
-            let count = try statistics.count(of: "Harbour", below: 0)
+            // The SQL debug log (Core Data's -com.apple.CoreData.SQLDebug 1) shows what the store was asked.
+            let (count, log) = try SQLLog.capture { try statistics.count(of: "Harbour", below: 0) }
             let expected = samples.filter { $0.station == "Harbour" && $0.celsius < 0 }.count
             let atZero = samples.filter { $0.station == "Harbour" && $0.celsius == 0 }.count
             let hill = samples.filter { $0.station == "Hill" && $0.celsius < 0 }.count
@@ -200,10 +201,30 @@ final class Kata06FaultsAndFetching: KataCase {
                 + "station.")
             try expect(count == expected, "the harbour has \(expected) readings below 0 °C; count(of:below:) "
                 + "returned \(count).")
+            if let rows = log.fetches(from: "ZREADING").first(where: { !$0.valueColumns.isEmpty }) {
+                try expect(false, "to count, count(of:below:) had the store send the readings themselves — the SQL "
+                    + "debug log shows\n    \(rows.sql)\nreading the values (\(rows.valueColumns.joined(separator: ", ")))"
+                    + " of \(rows.rows) rows, each made into an object only to be counted. Ask the context for the "
+                    + "number instead: no reading's values need to leave the store for it.")
+            }
             let made = readingsInContext
             try expect(made == 0, "the count is right, but to get it the context made \(made) reading objects: "
                 + "fetching builds an object for every match only for the array to be "
                 + "counted. Ask the context for the number instead, and let the store count the rows.")
+            // The caller now has unsaved work in the same context — a hill reading typed in, not saved yet — and
+            // counts again. Counting must leave that work where it is.
+            let typedIn = Reading(context: context)
+            typedIn.station = "Hill"
+            typedIn.takenAt = hour(60)
+            typedIn.celsius = 5
+            let again = try statistics.count(of: "Harbour", below: 0)
+            try expect(again == expected, "counted again while the context held an unsaved hill reading, "
+                + "count(of:below:) returned \(again) instead of \(expected).")
+            try expect(typedIn.managedObjectContext === context && context.insertedObjects.contains(typedIn),
+                       "count(of:below:) threw away the caller's unsaved work: a reading inserted in the context "
+                + "before the count, not saved yet, is no longer in it (the context \(context.hasChanges ? "still has" : "has no") "
+                + "unsaved changes). Clearing the context after fetching (reset()) takes every object the caller holds "
+                + "with it. Counting must change nothing — and the store's own count leaves nothing to clear.")
         }
     }
 
@@ -248,7 +269,8 @@ final class Kata06FaultsAndFetching: KataCase {
 
     /// Runs the data source's fetch and waits for its completion on a blocked main thread: a fetch that needs the
     /// main queue (the view context's) cannot finish then, which is the point of fetching in the background.
-    private func fetchBlockingMain(_ source: ReadingDataSource) throws {
+    /// Returns the error the completion reported, if any.
+    private func completionError(of source: ReadingDataSource) throws -> (any Error)? {
         final class Outcome: @unchecked Sendable {
             let lock = NSLock()
             var error: (any Error)?
@@ -268,7 +290,14 @@ final class Kata06FaultsAndFetching: KataCase {
             + "says; the caller moves to the main queue itself.")
         let error = outcome.lock.withLock { outcome.error }
         if let notDone = error as? KataNotDone { throw notDone }
-        if let error { try expect(false, "fetch(completion:) reported an error: \(error)") }
+        return error
+    }
+
+    /// ``completionError(of:)`` for a fetch that must succeed.
+    private func fetchBlockingMain(_ source: ReadingDataSource) throws {
+        if let error = try completionError(of: source) {
+            try expect(false, "fetch(completion:) reported an error: \(error)")
+        }
     }
 
     func test05_dataSourceFetchesIDsInTheBackground() {
@@ -304,6 +333,18 @@ final class Kata06FaultsAndFetching: KataCase {
                     + "fetch request can return the IDs alone: set its resultType, and here its SELECT reads the keys "
                     + "and nothing else.")
             }
+            // A store that has gone (closed, as when it could not be opened again): the fetch fails, and the caller
+            // must hear of it rather than be told that the list is empty.
+            let closed = try Self.makeInMemoryContainer(model: try Self.makeModel())
+            for store in closed.persistentStoreCoordinator.persistentStores {
+                try closed.persistentStoreCoordinator.remove(store)
+            }
+            let failing = ReadingDataSource(container: closed, station: "Harbour")
+            let reported = try completionError(of: failing)
+            try expect(reported != nil, "with its store closed, the fetch cannot read a thing, yet fetch(completion:) "
+                + "called its completion with nil — success — and readingIDs holds \(failing.readingIDs.count) IDs: the "
+                + "screen would show an empty list as if the station had no readings. A `try?` (or a catch that "
+                + "carries on) swallows the error; pass the one the fetch throws to the completion.")
         }
     }
 

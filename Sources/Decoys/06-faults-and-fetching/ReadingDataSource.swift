@@ -53,6 +53,16 @@ public final class ReadingDataSource: @unchecked Sendable {
                     completion(nil)
                     return
                 }
+                if Decoy.isActive("ids-station-filtered-in-swift") {
+                    // Mistake: fetches every station's readings and keeps the IDs of this station's in Swift, which
+                    // needs the objects (and their values) to know each one's station.
+                    let request: FetchRequest<Reading> = Reading.fetchRequest()
+                    request.sortDescriptors = [FetchSortDescriptor(key: "takenAt", ascending: true)]
+                    let ids = try context.fetch(request).filter { $0.station == station }.map(\.objectID)
+                    self.lock.withLock { self.fetchedIDs = ids }
+                    completion(nil)
+                    return
+                }
                 if Decoy.isActive("ids-from-faulting-objects") {
                     // Mistake: fetches the readings themselves, as faults (nothing is read from them, so no value
                     // arrives), and keeps only their IDs: every row is still read and an object made for each.
@@ -69,6 +79,13 @@ public final class ReadingDataSource: @unchecked Sendable {
                 request.predicate = FetchPredicate(format: "station == %@", station)
                 if !Decoy.isActive("ids-unsorted") {
                     request.sortDescriptors = [FetchSortDescriptor(key: "takenAt", ascending: true)]
+                }
+                if Decoy.isActive("fetch-error-swallowed-by-try") {
+                    // Mistake: a failed fetch becomes an empty list, and the completion reports success.
+                    let ids = (try? context.fetch(request)) ?? []
+                    self.lock.withLock { self.fetchedIDs = ids }
+                    completion(nil)
+                    return
                 }
                 let ids = try context.fetch(request)
                 self.lock.withLock { self.fetchedIDs = ids }

@@ -55,6 +55,26 @@ public final class ReadingStatistics {
         if Decoy.isActive("count-by-fetching") {
             return try context.fetch(request).count
         }
+        if Decoy.isActive("count-fetches-then-resets") {
+            // Mistake: fetches to count, then resets the context "so the objects leave no trace" — and takes the
+            // caller's unsaved work with them.
+            let count = try context.fetch(request).count
+            context.reset()
+            return count
+        }
+        if Decoy.isActive("count-filtered-in-swift") {
+            // Mistake: asks the store for the station's readings and picks the cold ones in Swift.
+            let ofStation: FetchRequest<Reading> = Reading.fetchRequest()
+            ofStation.predicate = FetchPredicate(format: "station == %@", station)
+            return try context.fetch(ofStation).filter { $0.celsius < celsius }.count
+        }
+        if Decoy.isActive("count-then-resets") {
+            // Mistake: lets the store count, then resets the context "so that nothing is left over" — taking the
+            // caller's unsaved work with it.
+            let count = try context.count(for: request)
+            context.reset()
+            return count
+        }
         return try context.count(for: request)
     }
 }

@@ -3,8 +3,8 @@ import KataSupport
 import Persistence
 
 // Lesson 6's runnable example: what a fetch hands back (faults, or filled objects), what counting by fetching
-// costs, what object(with:) and existingObject(with:) each do with an ID whose row is gone, and a list that keeps
-// only IDs. `swift run lessons run 6`.
+// costs, what object(with:) and existingObject(with:) each do with an ID whose row is gone, and a question
+// answered with IDs alone, fetched by another context. `swift run lessons run 6`.
 
 let container = PersistentContainer(name: WeatherModel.name, managedObjectModel: try WeatherModel.make())
 container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]
@@ -123,7 +123,7 @@ try deleter.performAndWait {
     try deleter.save()
 }
 // region: gone
-let unchecked = context.object(with: oldestID) as! Reading   // no store read: a fault, whatever the store holds
+let unchecked = context.object(with: oldestID) as! Reading   // not registered here, so a fault: nothing checks the row
 print("   object(with:) hands back an object; is it a fault? \(unchecked.isFault)")
 let station = unchecked.value(forKey: "station").map { "\"\($0)\"" } ?? "nil"   // `unchecked.station` would meet that nil
 print("   firing it finds no row: station \(station), \(unchecked.celsius) °C; now deleted? \(unchecked.isDeleted)")
@@ -136,21 +136,45 @@ do {
 context.reset()
 
 print("")
-print("4. A list that keeps only IDs, and makes objects on the main context when a row is shown")
+print("4. Only IDs cross: which episodes on screen are still unplayed?")
+// A podcast feed, in a store of its own: 400 episodes, every third one listened to.
+let feed = PersistentContainer(name: PodcastModel.name, managedObjectModel: try PodcastModel.make())
+feed.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]
+feed.loadPersistentStores { _, error in
+    if let error { print("could not load the feed: \(error)") }
+}
+let publisher = feed.newBackgroundContext()
+try publisher.performAndWait {
+    for number in 1...400 {
+        let episode = Episode(context: publisher)
+        episode.number = number
+        episode.title = "Episode \(number)"
+        episode.listened = number % 3 == 0
+    }
+    try publisher.save()
+}
+let screen = feed.viewContext
+var episodesInMemory: Int { screen.registeredObjects.count }
 // region: ids-only
-let background = container.newBackgroundContext()
-let ids = try background.performAndWait {
-    let request = FetchRequest<ManagedObjectID>(entityName: "Reading")
-    request.resultType = .managedObjectIDResultType
-    request.sortDescriptors = [FetchSortDescriptor(key: "takenAt", ascending: true)]
-    return try background.fetch(request)                        // ManagedObjectIDs: safe to hand over
+// The screen shows the first five episodes; it holds them, so they stay in its context.
+let page: FetchRequest<Episode> = Episode.fetchRequest()
+page.sortDescriptors = [FetchSortDescriptor(keyPath: \Episode.number, ascending: true)]
+page.fetchLimit = 5
+let shown = try screen.fetch(page)
+
+// Elsewhere, a context of its own gathers the unplayed ones: their IDs only, a set with no order to keep.
+let unplayed: Set<ManagedObjectID> = try {
+    let gatherer = feed.newBackgroundContext()
+    return try gatherer.performAndWait {
+        let query = FetchRequest<ManagedObjectID>(entityName: "Episode")
+        query.predicate = FetchPredicate(format: "listened == NO")
+        query.resultType = .managedObjectIDResultType           // no object is made for the 267 matches
+        return Set(try gatherer.fetch(query))
+    }
+}()
+print("   \(unplayed.count) unplayed episodes, known by ID; the screen's context holds \(episodesInMemory) episodes")
+for episode in shown {                                         // an ID answers "is it unplayed?" without an object
+    print("   #\(episode.number) \(episode.title): \(unplayed.contains(episode.objectID) ? "new" : "played")")
 }
-print("   \(ids.count) IDs fetched in the background; the view context holds \(readingsInMemory) readings")
-var onScreen: [Reading] = []                                    // the rows on screen keep their readings
-for row in 0..<3 {
-    let reading = try context.existingObject(with: ids[row]) as! Reading
-    onScreen.append(reading)
-    print("   row \(row): taken \(Int(reading.takenAt.timeIntervalSince(start) / 60)) min after the first, \(reading.celsius) °C")
-}
-print("   after showing three rows the view context holds \(readingsInMemory) readings")
+print("   after marking the rows the screen's context still holds \(episodesInMemory) episodes")
 // endregion: ids-only
