@@ -32,6 +32,15 @@ public struct HistoryPurger {
             tokens.append(token)
         }
         guard !tokens.isEmpty else { return nil }
+        if Decoy.isActive("purge-oldest-by-description") {
+            // Tokens put in order by their printed form, as if it were a number: undocumented on Apple's platforms,
+            // and a string comparison puts "transaction 12" before "transaction 9".
+            guard let oldest = tokens.min(by: { "\($0)" < "\($1)" }) else { return nil }
+            try context.performAndWait {
+                _ = try context.execute(PersistentHistoryChangeRequest.deleteHistory(before: oldest))
+            }
+            return oldest
+        }
         return try context.performAndWait {
             let request = PersistentHistoryChangeRequest.fetchHistory(after: nil as PersistentHistoryToken?)
             request.resultType = .transactionsOnly

@@ -33,20 +33,24 @@ enum Budget {
     static func open(_ url: URL, author: String, history: Bool = true) throws -> PersistentContainer {
         let container = PersistentContainer(name: "Budget", managedObjectModel: model)
         // region: turn-on
-        let description = PersistentStoreDescription(url: url)
+        // The description the container made for its store, moved to the shared file.
+        guard let store = container.persistentStoreDescriptions.first else { fatalError("no store description") }
+        store.url = url
         if history {
             // Both options before the store is loaded, by every program that opens the file.
-            description.setOption(true as NSNumber, forKey: NSPersistentHistoryTrackingKey)
-            description.setOption(true as NSNumber, forKey: NSPersistentStoreRemoteChangeNotificationPostOptionKey)
+            store.setOption(true as NSNumber, forKey: NSPersistentHistoryTrackingKey)
+            store.setOption(true as NSNumber, forKey: NSPersistentStoreRemoteChangeNotificationPostOptionKey)
         }
-        container.persistentStoreDescriptions = [description]
         // endregion: turn-on
-        nonisolated(unsafe) var failure: (any Error)?
+        var failure: (any Error)?            // the handler runs before loadPersistentStores returns
         container.loadPersistentStores { _, error in failure = error }
         if let failure { throw failure }
         // region: authors
-        container.viewContext.name = "viewContext"
-        container.viewContext.transactionAuthor = author
+        let screen = container.viewContext
+        screen.name = "viewContext"
+        screen.transactionAuthor = author
+        // On Apple's platforms also `screen.stalenessInterval = 0`: others write this file, past the
+        // row data the coordinator caches. Persistence keeps no such cache.
         // endregion: authors
         return container
     }

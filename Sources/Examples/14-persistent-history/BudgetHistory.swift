@@ -1,17 +1,31 @@
 import Foundation
 import Persistence
 
-/// The budget app's reader of the store's history: it reads what happened after its bookmark, merges what others
-/// wrote into the view context, and keeps the bookmark in a file for the next launch.
+/// The budget app's consumer of the store's history. A notification, a button or the app's start asks it to catch
+/// up and returns at once; the work runs on a serial queue of its own: it asks the store for the other writers'
+/// transactions after its bookmark, merges all their changes into the view context in one go, and keeps the
+/// bookmark in a file for the next launch.
 final class BudgetHistory: @unchecked Sendable {
+    /// What one catch-up did.
+    struct Report: @unchecked Sendable {
+        /// The transactions read: the other writers' only, oldest first.
+        var read: [PersistentHistoryTransaction] = []
+        /// The object IDs merged into the view context, by kind of change.
+        var inserted = 0, updated = 0, deleted = 0
+        /// The bookmark afterwards.
+        var bookmark: PersistentHistoryToken?
+        /// Whether the bookmark had expired (134301), so that the app re-read what it shows instead.
+        var startedOver = false
+    }
+
     let container: PersistentContainer
     /// The author of the app's own saves, which the view context has already.
     let me: String
     let bookmarkFile: URL
-    /// One catch-up at a time: two notifications close together must not merge the same transactions twice.
-    private let oneAtATime = NSLock()
-    /// Guards `bookmark` for a moment only, so that `token` can be read while a catch-up waits for the main queue.
-    private let bookmarkLock = NSLock()
+    /// Catch-ups run here, one after another. A catch-up on it waits for the main queue to merge; nothing ever
+    /// waits for it, so the main thread may ask for a catch-up while another one is merging.
+    private let line = DispatchQueue(label: "budget history")
+    /// Read and written on `line` only.
     private var bookmark: PersistentHistoryToken?
 
     init(_ container: PersistentContainer, me: String, bookmarkFile: URL) {
@@ -25,52 +39,65 @@ final class BudgetHistory: @unchecked Sendable {
         // endregion: restore
     }
 
-    var token: PersistentHistoryToken? { bookmarkLock.withLock { bookmark } }
-
-    /// Reads on from the bookmark and merges the others' transactions; returns what it read and what it merged.
-    func catchUp() throws -> (read: [PersistentHistoryTransaction], merged: [PersistentHistoryTransaction]) {
-        try oneAtATime.withLock {
-            // region: read
-            let request = PersistentHistoryChangeRequest.fetchHistory(after: token)
-            let reader = container.newBackgroundContext()
-            let unread = try reader.performAndWait {
-                let result = try reader.execute(request) as? PersistentHistoryResult
-                return result?.result as? [PersistentHistoryTransaction] ?? []
-            }
-            // endregion: read
-            // region: merge
-            let fromOthers = unread.filter { $0.author != me }
-            let screen = container.viewContext
-            screen.performAndWait {
-                for transaction in fromOthers {
-                    screen.mergeChanges(fromContextDidSave: transaction.objectIDNotification())
-                }
-            }
-            // endregion: merge
-            // region: keep
-            if let newest = unread.last?.token {
-                let archive = try NSKeyedArchiver.archivedData(withRootObject: newest, requiringSecureCoding: true)
-                try archive.write(to: bookmarkFile, options: .atomic)
-                bookmarkLock.withLock { bookmark = newest }
-            }
-            // endregion: keep
-            return (unread, fromOthers)
-        }
+    /// Queues a catch-up and returns at once, on any thread; `done` runs on the history's queue afterwards.
+    func catchUp(then done: @escaping @Sendable (Result<Report, any Error>) -> Void = { _ in }) {
+        line.async { done(Result { try self.readOthersAndMerge() }) }
     }
 
-    /// After a 134301: re-read what the view context holds and go on from the newest transaction.
-    func startOver() throws {
-        try oneAtATime.withLock {
-            // region: start-over
-            let newest = container.persistentStoreCoordinator.currentPersistentHistoryToken(fromStores: nil)
-            let screen = container.viewContext
-            screen.performAndWait { screen.refreshAllObjects() }
-            if let newest {
-                try NSKeyedArchiver.archivedData(withRootObject: newest, requiringSecureCoding: true)
-                    .write(to: bookmarkFile, options: .atomic)
-            }
-            bookmarkLock.withLock { bookmark = newest }
-            // endregion: start-over
+    /// Queues a start-over (after a 134301) and returns at once; `done` runs on the history's queue afterwards.
+    func startOver(then done: @escaping @Sendable (Result<Report, any Error>) -> Void = { _ in }) {
+        line.async { done(Result { try self.reReadEverything() }) }
+    }
+
+    private func readOthersAndMerge() throws -> Report {
+        // region: read
+        // The store leaves the app's own transactions out, as Apple's article does: a fetch request on the
+        // transaction entity narrows the request after the bookmark.
+        let othersOnly = PersistentHistoryTransaction.fetchRequest!
+        othersOnly.predicate = FetchPredicate(format: "author != %@", me)
+        let request = PersistentHistoryChangeRequest.fetchHistory(after: bookmark)
+        request.fetchRequest = othersOnly
+        let background = container.newBackgroundContext()
+        let fromOthers = try background.performAndWait {
+            (try background.execute(request) as? PersistentHistoryResult)?.result as? [PersistentHistoryTransaction]
+        } ?? []
+        // endregion: read
+        guard let last = fromOthers.last else { return Report(bookmark: bookmark) }
+        // region: merge
+        // Every change of every transaction read, in one save-shaped dictionary of object IDs.
+        var ids: [String: [ManagedObjectID]] = [NSInsertedObjectsKey: [], NSUpdatedObjectsKey: [], NSDeletedObjectsKey: []]
+        for change in fromOthers.flatMap({ $0.changes ?? [] }) {
+            let key = change.changeType == .insert ? NSInsertedObjectsKey
+                : change.changeType == .update ? NSUpdatedObjectsKey : NSDeletedObjectsKey
+            ids[key, default: []].append(change.changedObjectID)
         }
+        ManagedObjectContext.mergeChanges(fromRemoteContextSave: ids, into: [container.viewContext])
+        // endregion: merge
+        // region: keep
+        // After the merge: a bookmark moves past only what the screen has.
+        try NSKeyedArchiver.archivedData(withRootObject: last.token, requiringSecureCoding: true)
+            .write(to: bookmarkFile, options: .atomic)
+        bookmark = last.token
+        // endregion: keep
+        return Report(read: fromOthers, inserted: ids[NSInsertedObjectsKey]?.count ?? 0,
+                      updated: ids[NSUpdatedObjectsKey]?.count ?? 0, deleted: ids[NSDeletedObjectsKey]?.count ?? 0,
+                      bookmark: bookmark)
+    }
+
+    private func reReadEverything() throws -> Report {
+        // region: start-over
+        let newest = container.persistentStoreCoordinator.currentPersistentHistoryToken(fromStores: nil)
+        let screen = container.viewContext
+        screen.performAndWait {
+            // On Apple's platforms set screen.stalenessInterval = 0 first (Persistence has no row cache to skip).
+            screen.refreshAllObjects()
+        }
+        if let newest {
+            try NSKeyedArchiver.archivedData(withRootObject: newest, requiringSecureCoding: true)
+                .write(to: bookmarkFile, options: .atomic)
+        }
+        bookmark = newest
+        // endregion: start-over
+        return Report(bookmark: newest, startedOver: true)
     }
 }

@@ -70,6 +70,15 @@ func shown(_ context: ManagedObjectContext) throws -> [Expense] {
     return try context.fetch(request)
 }
 
+/// Asks `history` for a catch-up (or a start-over) and runs the main queue — where it merges — until it is done.
+func caughtUp(_ history: BudgetHistory, startingOver: Bool = false) throws -> BudgetHistory.Report {
+    let outcome = Outcome()
+    if startingOver { history.startOver(then: outcome.set) } else { history.catchUp(then: outcome.set) }
+    waitFor { outcome.result != nil }
+    guard let result = outcome.result else { throw CocoaError(.coreData) }
+    return try result.get()
+}
+
 /// The whole history of the store, read through a context of its own.
 func wholeHistory(_ container: PersistentContainer) throws -> [PersistentHistoryTransaction] {
     let context = container.newBackgroundContext()
@@ -113,8 +122,8 @@ for transaction in try wholeHistory(app) { print("   the first save: \(Budget.de
 print("")
 print("2. A batch import is recorded too")
 var appHistory = BudgetHistory(app, me: "app", bookmarkFile: appBookmark)
-_ = try appHistory.catchUp()                                  // the app has read everything so far
-let firstBookmark = appHistory.token
+_ = try caughtUp(appHistory)                                  // nothing from others so far
+let firstBookmark = app.persistentStoreCoordinator.currentPersistentHistoryToken(fromStores: nil)
 let firstHistory = try wholeHistory(app)
 do {
     let counter = SaveCounter()
@@ -133,7 +142,7 @@ do {
 }
 
 print("")
-print("3. Catching up: skip your own, merge the rest")
+print("3. Catching up: ask for the others' transactions, merge them")
 do {
     let view = app.viewContext
     groceries.cents = 4_390                                   // the user fixes an amount on screen
@@ -145,12 +154,14 @@ do {
     ) { note in
         told.add((note.userInfo?[ManagedObjectContext.NotificationKey.insertedObjects.rawValue] as? Set<ManagedObject>)?.count ?? 0)
     }
-    let (read, merged) = try appHistory.catchUp()
+    let report = try caughtUp(appHistory)
     NotificationCenter.default.removeObserver(watch)
-    print("   read \(read.count) transactions after the app's token: "
-        + read.map { "\($0.transactionNumber) (\($0.author ?? "nil"))" }.joined(separator: ", "))
-    print("   merged \(merged.count) into the view context, skipped \(read.count - merged.count) of the app's own; "
-        + "its did-change named \(told.count) new expenses")
+    let own = try wholeHistory(app).filter { $0.author == "app" }.last?.transactionNumber ?? 0
+    print("   read after the app's bookmark: "
+        + report.read.map { "\($0.transactionNumber) (\($0.author ?? "nil"))" }.joined(separator: ", ")
+        + "; the app's own save, transaction \(own), was left out by the store")
+    print("   merged \(report.inserted) inserted IDs into the view context in one go; its did-change named "
+        + "\(told.count) new expenses")
 }
 
 print("")
@@ -164,10 +175,12 @@ do {
     let observer = NotificationCenter.default.addObserver(
         forName: .NSPersistentStoreRemoteChange, object: app.persistentStoreCoordinator, queue: nil
     ) { note in
-        let seenAt = Date()
-        // On a private queue: catchUp() merges on the view context's own queue.
-        let merged = (try? history.catchUp())?.merged ?? []
-        arrival.record(note, at: seenAt, onMain: Thread.isMainThread, merged: merged.count)
+        let seenAt = Date(), onMain = Thread.isMainThread
+        let token = note.userInfo?[NSPersistentHistoryTokenKey] as? PersistentHistoryToken
+        // Returns at once: the history's own queue reads, and merges on the view context's queue.
+        history.catchUp { result in
+            arrival.record(token, at: seenAt, onMain: onMain, merged: (try? result.get())?.read.count ?? 0)
+        }
     }
     // endregion: watch
     defer { NotificationCenter.default.removeObserver(observer) }
@@ -200,10 +213,10 @@ do {
     app = try Budget.open(storeURL, author: "app")            // a new launch: a new container on the file
     // region: relaunch
     appHistory = BudgetHistory(app, me: "app", bookmarkFile: appBookmark)
-    let (read, merged) = try appHistory.catchUp()
+    let report = try caughtUp(appHistory)
     // endregion: relaunch
-    print("   relaunched, the app reads \(read.count) transaction after its token, merges \(merged.count): "
-        + merged.map { Budget.describe($0) }.joined(separator: "; "))
+    print("   relaunched, the app reads \(report.read.count) transaction after its bookmark and merges it: "
+        + report.read.map { Budget.describe($0) }.joined(separator: "; "))
 }
 
 print("")
@@ -218,32 +231,37 @@ do {
     print("   history: transactions \(before.first!.transactionNumber)–\(before.last!.transactionNumber); the app "
         + "has read up to \(number(of: readers[0], in: before)), the widget up to \(number(of: readers[1], in: before))")
     // region: purge
-    // Tokens are not Comparable on Apple's platforms: the oldest is the one the history lists first.
-    let all = try wholeHistory(app)
-    let oldestNeeded = all.first { transaction in readers.contains { $0 == transaction.token } }
     let janitor = app.newBackgroundContext()
-    try janitor.performAndWait {
-        _ = try janitor.execute(PersistentHistoryChangeRequest.deleteHistory(before: oldestNeeded))
+    let oldestNeeded = try janitor.performAndWait { () throws -> PersistentHistoryTransaction? in
+        // Only the transactions' tokens are needed here, not every change of every transaction.
+        let listing = PersistentHistoryChangeRequest.fetchHistory(after: nil as PersistentHistoryToken?)
+        listing.resultType = .transactionsOnly
+        let transactions = (try janitor.execute(listing) as? PersistentHistoryResult)?.result
+            as? [PersistentHistoryTransaction] ?? []
+        // Tokens have no order of their own: the oldest a reader holds is the first the history lists.
+        guard readers.allSatisfy({ $0 != nil }),
+              let oldest = transactions.first(where: { readers.contains($0.token) }) else { return nil }
+        _ = try janitor.execute(PersistentHistoryChangeRequest.deleteHistory(before: oldest))
+        return oldest
     }
     // endregion: purge
     let left = try wholeHistory(app).map { String($0.transactionNumber) }
     print("   purged before transaction \(oldestNeeded?.transactionNumber ?? 0): the history holds "
         + left.joined(separator: ", "))
 
+    let lateFile = folder.appendingPathComponent("late.data")
+    if let firstBookmark {
+        try NSKeyedArchiver.archivedData(withRootObject: firstBookmark, requiringSecureCoding: true).write(to: lateFile)
+    }
     // region: expired
-    let late = app.newBackgroundContext()
+    let late = BudgetHistory(app, me: "app", bookmarkFile: lateFile)
     do {
-        _ = try late.performAndWait {
-            try late.execute(PersistentHistoryChangeRequest.fetchHistory(after: firstBookmark))
-        }
-    } catch {
-        let error = error as NSError
-        guard error.code == NSPersistentHistoryTokenExpiredError else { throw error }
+        _ = try caughtUp(late)
+    } catch let error as NSError where error.code == NSPersistentHistoryTokenExpiredError {
         print("   a reader still at transaction \(number(of: firstBookmark, in: firstHistory)) gets error \(error.code)")
-        let lateHistory = BudgetHistory(app, me: "app", bookmarkFile: folder.appendingPathComponent("late.data"))
-        try lateHistory.startOver()
+        let fresh = try caughtUp(late, startingOver: true)
         print("   it re-reads what its context holds and goes on from transaction "
-            + number(of: lateHistory.token, in: try wholeHistory(app)))
+            + number(of: fresh.bookmark, in: try wholeHistory(app)))
     }
     // endregion: expired
 }
@@ -255,8 +273,7 @@ final class NotificationArrival: @unchecked Sendable {
     private var seen: (at: Date, onMain: Bool, token: PersistentHistoryToken?)?
     private var mergedCount = 0
 
-    func record(_ note: Notification, at date: Date, onMain: Bool, merged: Int) {
-        let token = note.userInfo?[NSPersistentHistoryTokenKey] as? PersistentHistoryToken
+    func record(_ token: PersistentHistoryToken?, at date: Date, onMain: Bool, merged: Int) {
         lock.withLock {
             if seen == nil { seen = (date, onMain, token) }
             mergedCount += merged
@@ -265,6 +282,15 @@ final class NotificationArrival: @unchecked Sendable {
 
     var first: (at: Date, onMain: Bool, token: PersistentHistoryToken?)? { lock.withLock { seen } }
     var merged: Int { lock.withLock { mergedCount } }
+}
+
+/// The result of one catch-up, handed over from the history's queue.
+final class Outcome: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Result<BudgetHistory.Report, any Error>?
+
+    func set(_ result: Result<BudgetHistory.Report, any Error>) { lock.withLock { stored = result } }
+    var result: Result<BudgetHistory.Report, any Error>? { lock.withLock { stored } }
 }
 
 /// How many new objects a context's did-change notifications named.

@@ -16,11 +16,8 @@ public final class HistoryReader: @unchecked Sendable {
     /// The token of the last transaction read, `nil` before the first.
     public var token: PersistentHistoryToken? { tokenLock.withLock { lastToken } }
 
-    /// One catch-up at a time: two remote-change notifications close together must not read (and merge) the same
-    /// transactions twice.
-    private let catchingUp = NSLock()
-    /// Guards `lastToken`, only for a moment: ``token`` may be read on any thread, the main one included, while a
-    /// catch-up waits for the main queue to merge.
+    /// Guards `lastToken`, only for a moment: ``token`` may be read on any thread, the main one included. No lock
+    /// is held while a catch-up waits for a queue: the view context's queue is what puts catch-ups in order.
     private let tokenLock = NSLock()
     private var lastToken: PersistentHistoryToken?
     /// Where the history is read: off the main queue, which the view context needs for the merges.
@@ -47,32 +44,47 @@ public final class HistoryReader: @unchecked Sendable {
     /// Reads the history after the token, merges the transactions of other authors into the view context on its
     /// queue, and keeps the newest token — its own transactions' included, so they are not read again. When the
     /// token has expired (134301), re-reads what the view context holds instead and starts over from the newest
-    /// token.
+    /// token. Any queue may call it, the main one included, and two callers may call it at once: each transaction
+    /// is merged once, and neither caller waits for the other forever.
     public func catchUp() throws -> HistoryCatchUp {
-        try catchingUp.withLock {
-            let context = historyContext
-            let after = token
-            let transactions: [PersistentHistoryTransaction]
-            do {
-                transactions = try context.performAndWait {
-                    let request = PersistentHistoryChangeRequest.fetchHistory(after: after)
-                    let result = try context.execute(request) as? PersistentHistoryResult
-                    return result?.result as? [PersistentHistoryTransaction] ?? []
-                }
-            } catch where Self.isExpiredToken(error) {
-                return try startOver()
+        let context = historyContext
+        let after = token
+        let transactions: [PersistentHistoryTransaction]
+        do {
+            // Read off the main queue, holding nothing: a caller on the main thread never waits for a lock that
+            // a catch-up waiting for the main queue holds.
+            transactions = try context.performAndWait {
+                let request = PersistentHistoryChangeRequest.fetchHistory(after: after)
+                let result = try context.execute(request) as? PersistentHistoryResult
+                return result?.result as? [PersistentHistoryTransaction] ?? []
             }
-            guard let newest = transactions.last else { return .merged(0) }
-            let others = transactions.filter { $0.author != author }
-            let viewContext = container.viewContext
-            viewContext.performAndWait {
-                for transaction in others {
-                    viewContext.mergeChanges(fromContextDidSave: transaction.objectIDNotification())
-                }
+        } catch where Self.isExpiredToken(error) {
+            return try startOver()
+        }
+        guard !transactions.isEmpty else { return .merged(0) }
+        let viewContext = container.viewContext
+        // The view context's queue runs one block at a time: there each catch-up decides what is still unread,
+        // merges it and only then moves the token, so two catch-ups never merge the same transaction.
+        return try viewContext.performAndWait {
+            let unread = Self.unread(transactions, readAfter: after, tokenNow: token)
+            guard let newest = unread.last else { return .merged(0) }
+            let others = unread.filter { $0.author != author }
+            for transaction in others {
+                viewContext.mergeChanges(fromContextDidSave: transaction.objectIDNotification())
             }
             try keep(newest.token)
             return .merged(others.count)
         }
+    }
+
+    /// What is left of `transactions`, read after `readAfter`, now that the token is `tokenNow`: another catch-up
+    /// may have merged some or all of them meanwhile.
+    private static func unread(_ transactions: [PersistentHistoryTransaction], readAfter: PersistentHistoryToken?,
+                               tokenNow: PersistentHistoryToken?) -> ArraySlice<PersistentHistoryTransaction> {
+        if tokenNow == readAfter { return transactions[...] }
+        // Tokens are not ordered: where the token now is, the list itself says. Not in it, it is past them all.
+        guard let reached = transactions.firstIndex(where: { $0.token == tokenNow }) else { return [] }
+        return transactions[(reached + 1)...]
     }
 
     /// The history after the token is gone: nothing can tell what changed. Take the newest token first (what is
@@ -80,8 +92,12 @@ public final class HistoryReader: @unchecked Sendable {
     private func startOver() throws -> HistoryCatchUp {
         let newest = container.persistentStoreCoordinator.currentPersistentHistoryToken(fromStores: nil)
         let viewContext = container.viewContext
-        viewContext.performAndWait { viewContext.refreshAllObjects() }
-        try keep(newest)
+        try viewContext.performAndWait {
+            // On Apple's platforms, with the view context's stalenessInterval at 0 while its faults fill again:
+            // the missed writes went past the row data its coordinator caches. Persistence has no such cache.
+            viewContext.refreshAllObjects()
+            try keep(newest)
+        }
         return .startedOver
     }
 

@@ -16,11 +16,9 @@ public final class HistoryReader: @unchecked Sendable {
     /// The token of the last transaction read, `nil` before the first.
     public var token: PersistentHistoryToken? { tokenLock.withLock { lastToken } }
 
-    /// One catch-up at a time: two remote-change notifications close together must not read (and merge) the same
-    /// transactions twice.
-    private let catchingUp = NSLock()
-    /// Guards `lastToken`, only for a moment: ``token`` may be read on any thread, the main one included, while a
-    /// catch-up waits for the main queue to merge.
+    /// Guards `lastToken`, only for a moment: ``token`` may be read on any thread, the main one included. Hold no
+    /// lock while waiting for a queue: `catchUp()` may be called on the main thread while another call, on a
+    /// background queue, waits for the main queue to merge.
     private let tokenLock = NSLock()
     private var lastToken: PersistentHistoryToken?
 
@@ -42,7 +40,8 @@ public final class HistoryReader: @unchecked Sendable {
     /// Reads the history after the token, merges the transactions of other authors into the view context on its
     /// queue, and keeps the newest token — its own transactions' included, so they are not read again. When the
     /// token has expired (134301), re-reads what the view context holds instead and starts over from the newest
-    /// token.
+    /// token. Any queue may call it, the main one included, and two callers may call it at once: each transaction
+    /// is merged once, and neither caller waits for the other forever.
     public func catchUp() throws -> HistoryCatchUp {
         throw KataNotDone(lesson: 14)
     }
