@@ -7,7 +7,10 @@ public enum SightingsFixture {
     public static func writeVersion1Store(at url: URL, sightings: [OldSighting]) throws {
         // The current version instead of the first release's: the "old" store needs no migration at all.
         let current = Decoy.isActive("fixture-writes-current-version")
-        let model = current ? try BirdLogVersions.version3() : try BirdLogVersion1.model()
+        // "The old version" read as the one before the current: version 2, which no first-release device has.
+        let previous = Decoy.isActive("fixture-writes-previous-version")
+        let model = current ? try BirdLogVersions.version3()
+            : previous ? try BirdLogVersions.version2() : try BirdLogVersion1.model()
         let firstRelease = PersistentContainer(name: BirdLogVersion1.name, managedObjectModel: model)
         firstRelease.persistentStoreDescriptions = [PersistentStoreDescription(url: url)]
         nonisolated(unsafe) var loadError: (any Error)?
@@ -18,7 +21,8 @@ public enum SightingsFixture {
             let sighting = EntityDescription.insertNewObject(forEntityName: "Sighting", into: context)
             sighting.setValue(old.species, forKey: "species")
             sighting.setValue(old.count, forKey: "count")
-            sighting.setValue(old.notes, forKey: current ? "remarks" : "notes")
+            sighting.setValue(old.notes, forKey: current || previous ? "remarks" : "notes")
+            if previous { sighting.setValue(Sighting.unrecordedPlace, forKey: "place") }
             sighting.setValue(old.seenAt, forKey: "seenAt")
             if current {
                 sighting.setValue(Sighting.unrecordedPlace, forKey: "place")

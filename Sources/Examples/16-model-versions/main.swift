@@ -4,8 +4,8 @@ import Foundation
 // Lesson 16's runnable example: a running log whose model, drawn in Xcode's format, has three versions
 // (Runs.xcdatamodeld). A store remembers the version that wrote it; opened with another version it is refused
 // (134100) or migrated; a store no version of the app wrote cannot be (134130); a mapping can be inferred, checked
-// and run by hand; a staged migration computes a new attribute in a custom stage; and a migration test starts from
-// a real old store. `swift run lessons run 16`.
+// and run by hand; a staged migration prepares the data for a step in a custom stage; and a migration test starts
+// from a real old store. `swift run lessons run 16`.
 
 guard let modelFile = Bundle.module.url(forResource: "Runs", withExtension: "xcdatamodeld") else {
     print("Runs.xcdatamodeld is missing from the example's resources.")
@@ -42,14 +42,14 @@ func closeStores(of container: PersistentContainer) {
 }
 
 /// Three runs as the first version of the app saved them, one without a note (`noteKey`: the note's name in the
-/// version the context is on).
-func saveFirstRuns(in context: ManagedObjectContext, noteKey: String = "note") throws {
+/// version the context is on; `missingNote`: what a version that requires one saves instead of nil).
+func saveFirstRuns(in context: ManagedObjectContext, noteKey: String = "note", missingNote: String? = nil) throws {
     for (day, kilometres, minutes, note) in [(3, 5.0, 27, "easy"), (5, 10.0, 58, nil), (8, 7.5, 36, "hills")] {
         let run = EntityDescription.insertNewObject(forEntityName: "Run", into: context)
         run.setValue(Date(timeIntervalSince1970: Double(day) * 86_400), forKey: "date")
         run.setValue(kilometres, forKey: "distance")
         run.setValue(minutes, forKey: "minutes")
-        run.setValue(note, forKey: noteKey)
+        run.setValue(note ?? missingNote, forKey: noteKey)
     }
     try context.save()
 }
@@ -144,7 +144,7 @@ print("5. A store no version of this app wrote")
 let laterStore = newStore("later")
 do {
     let laterApp = try openStore(laterStore, v3)          // a later release, run first (a TestFlight build)
-    try saveFirstRuns(in: laterApp.viewContext, noteKey: "comment")
+    try saveFirstRuns(in: laterApp.viewContext, noteKey: "comment", missingNote: "(none)")
     closeStores(of: laterApp)
 }
 do {
@@ -202,41 +202,32 @@ do {
 }
 // region: staged
 // region: custom-stage
-let addPace = CustomMigrationStage(
-    migratingFrom: ManagedObjectModelReference(model: v2, versionChecksum: v2.versionChecksum),
-    to: ManagedObjectModelReference(model: v3, versionChecksum: v3.versionChecksum))
-addPace.label = "pace, in minutes per kilometre"
-addPace.willMigrateHandler = { manager, _ in
-    // Still on version 2: the runs are there to read, pace is not there yet.
-    guard let migrating = manager.container else { return }
-    let context = migrating.newBackgroundContext()
-    let runs = try context.performAndWait { try context.count(for: FetchRequest<ManagedObject>(entityName: "Run")) }
-    let hasPace = migrating.managedObjectModel.entitiesByName["Run"]?.attributesByName["pace"] != nil
-    print("   willMigrate: \(runs) runs, on a model with pace: \(hasPace)")
-}
-addPace.didMigrateHandler = { manager, _ in
-    guard let migrating = manager.container else { return }
-    let context = migrating.newBackgroundContext()
-    try context.performAndWait {
-        // On version 3 now: pace exists, and distance and minutes are still there to compute it from.
-        for run in try context.fetch(FetchRequest<ManagedObject>(entityName: "Run")) {
-            let kilometres = run.value(forKey: "distance") as? Double ?? 0
-            let minutes = Double(run.value(forKey: "minutes") as? Int ?? 0)
-            run.setValue(kilometres > 0 ? minutes / kilometres : nil, forKey: "pace")
-        }
-        try context.save()
-    }
+// Version 3 makes comment mandatory, with no default: no one word fits every run, and a run without one cannot
+// enter version 3. The stage prepares the data before its step, while the store is still on version 2.
+let commentRequired = CustomMigrationStage(
+    migratingFrom: ManagedObjectModelReference(fileURL: versionURLs[1], versionChecksum: v2.versionChecksum),
+    to: ManagedObjectModelReference(fileURL: versionURLs[2], versionChecksum: v3.versionChecksum))
+commentRequired.label = "comment, now mandatory"
+commentRequired.willMigrateHandler = { manager, _ in
+    guard let cleanUp = manager.container?.newBackgroundContext() else { return }
+    // One UPDATE statement on version 2's table, no object loaded; the step after it finds no nil left.
+    let placeholder = BatchUpdateRequest(entityName: "Run")
+    placeholder.predicate = FetchPredicate(format: "comment == nil")
+    placeholder.propertiesToUpdate = ["comment": "(none)"]
+    placeholder.resultType = .updatedObjectsCountResultType
+    let result = try cleanUp.performAndWait { try cleanUp.execute(placeholder) } as? BatchUpdateResult
+    print("   willMigrate, on version 2: \(result?.result ?? 0) run(s) had no comment")
 }
 // endregion: custom-stage
 // region: staged-load
 let stages: [MigrationStage] = [
     LightweightMigrationStage([v1.versionChecksum, v2.versionChecksum]),
-    addPace,
+    commentRequired,
 ]
 let thirdApp = try openStore(stagedStore, current) {
     $0.setOption(StagedMigrationManager(stages), forKey: NSPersistentStoreStagedMigrationManagerOptionKey)
 }
-for line in try describeRuns(in: thirdApp, ["comment", "surface", "pace"]) { print("   \(line)") }
+for line in try describeRuns(in: thirdApp, ["comment", "surface"]) { print("   \(line)") }
 // endregion: staged-load
 // endregion: staged
 closeStores(of: thirdApp)
@@ -256,8 +247,8 @@ func version1StoreOpensInTheApp() throws -> Bool {
         $0.setOption(StagedMigrationManager(stages), forKey: NSPersistentStoreStagedMigrationManagerOptionKey)
     }
     defer { closeStores(of: app) }
-    let runs = try describeRuns(in: app, ["comment", "pace"])
-    return runs == ["comment \"easy\", pace 5.40", "comment nil, pace 5.80", "comment \"hills\", pace 4.80"]
+    let runs = try describeRuns(in: app, ["minutes", "comment"])
+    return runs == ["minutes 27, comment \"easy\"", "minutes 58, comment \"(none)\"", "minutes 36, comment \"hills\""]
 }
 print("   a version 1 store, opened by the current app: \(try version1StoreOpensInTheApp() ? "passed" : "FAILED")")
 // endregion: migration-test
