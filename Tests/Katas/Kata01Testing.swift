@@ -107,6 +107,11 @@ final class Kata01Testing: KataCase {
             let seen = try storedValues(\Book.title, in: second.container)
             try expect(seen.isEmpty, "a second test stack sees \(seen) saved by the first: each stack needs a store "
                 + "of its own, which /dev/null gives every container.")
+            try expect(first.container.managedObjectModel === second.container.managedObjectModel, "each test stack "
+                + "builds a model of its own. On Apple platforms, with two loaded models claiming Book, Book(context:) "
+                + "logs \"Multiple NSEntityDescriptions claim the NSManagedObject subclass 'Book'\" and may make the "
+                + "book for the other model's entity: tests that pass alone fail together. Build the model once and hand "
+                + "that one instance to every stack.")
         }
     }
 

@@ -7,7 +7,9 @@ public final class TestStack {
     public let container: PersistentContainer
 
     public init() throws {
-        container = PersistentContainer(name: BookshelfModel.name, managedObjectModel: try BookshelfModel.shared())
+        // Mistake: every stack builds its own model, so several loaded models claim the same classes.
+        let model = Decoy.isActive("model-per-stack") ? try BookshelfModel.make() : try BookshelfModel.shared()
+        container = PersistentContainer(name: BookshelfModel.name, managedObjectModel: model)
         var url = URL(fileURLWithPath: "/dev/null")
         // Mistake: every stack opens the same file on disk, as the naive manager does — tests see each other's
         // books and whatever earlier runs left behind.
