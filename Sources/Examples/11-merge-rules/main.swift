@@ -210,7 +210,7 @@ for line in try syncWhilePlayerSaves(playerRenames: false) { print("   " + line)
 
 print("")
 print(t("   Solution 1: the sync's context merges the player's save as it happens",
-        "   Решение 1: контекст синхронизации сам вливает сохранение плеера"))
+        "   Решение 1: контекст синхронизации сразу сливает сохранение плеера"))
 // region: fix-automatic
 let merged = try syncWhilePlayerSaves(playerRenames: false, prepare: { sync in
     sync.automaticallyMergesChangesFromParent = true  // its parent here: the coordinator
