@@ -385,7 +385,7 @@ final class Kata11MergeRules: KataCase {
                     + "not take the background save in. Solution 1 has the viewContext merge every save made "
                     + "through the store as it happens — not only settle things when it saves itself.",
                 ru: "push сохранён, а экран всё ещё показывает \(screen.post.likes) лайков: viewContext не принял "
-                    + "фоновое сохранение. Решение 1 — viewContext сам вливает каждое сохранение, дошедшее до "
+                    + "фоновое сохранение. Решение 1 — viewContext сам сливает каждое сохранение, дошедшее до "
                     + "хранилища, сразу, а не разбирается только в момент своего сохранения."))
             try expect(screen.post.title == "Merge rules, explained", localized(
                 "the merge replaced the screen's unsaved title with \"\(screen.post.title)\": merging keeps the "
@@ -398,7 +398,7 @@ final class Kata11MergeRules: KataCase {
                            fixRu: "после слияния пост получает версию хранилища, и его сохранение больше не "
                                 + "конфликтует. Значения, скопированные в пост вручную, меняют то, что видно на "
                                 + "экране, но не снимок и версию, которые сравнивает сохранение; пусть сохранение "
-                                + "вливает сам контекст.")
+                                + "сливает сам контекст.")
             let inStore = try stored(postID)
             try expect(inStore.title == "Merge rules, explained" && inStore.likes == 7, localized(
                 "the store reads \"\(inStore.title)\", \(inStore.likes) likes, not the screen's title with the "
@@ -420,9 +420,9 @@ final class Kata11MergeRules: KataCase {
                     + "into the viewContext as it landed (that is solution 1), so the save met no conflict and no "
                     + "merge policy was put to work. Solution 2 merges nothing ahead of time: the screen shows 0 likes "
                     + "until it saves, and the policy settles the conflict at the save.",
-                ru: "ещё до сохранения экран показывает \(screen.post.likes) лайков из push: push влился во "
-                    + "viewContext сразу (это решение 1), сохранение не встретило конфликта, и политике слияния нечего "
-                    + "было разрешать. Решение 2 ничего не вливает заранее: до сохранения экран показывает 0 лайков, а "
+                ru: "ещё до сохранения экран показывает \(screen.post.likes) лайков из push: push сразу слит в "
+                    + "viewContext (это решение 1), сохранение не встретило конфликта, и политике слияния нечего "
+                    + "было разрешать. Решение 2 ничего не сливает заранее: до сохранения экран показывает 0 лайков, а "
                     + "конфликт разрешает политика в момент сохранения."))
             try saveScreen(screen, fix: "the viewContext's merge policy is still .error, the default.",
                            fixRu: "политика слияния viewContext всё ещё .error, по умолчанию.")
@@ -477,8 +477,8 @@ final class Kata11MergeRules: KataCase {
                 "before save() the screen already shows the push's \(screen.post.likes) likes: the push was merged "
                     + "into the viewContext as it landed (that is solution 1), so nothing was left for a refresh to "
                     + "do. Solution 3 leaves the context as it is and re-reads the post inside save().",
-                ru: "ещё до save() экран показывает \(screen.post.likes) лайков из push: push влился во viewContext "
-                    + "сразу (это решение 1), и обновлению нечего было делать. Решение 3 не трогает настройки "
+                ru: "ещё до save() экран показывает \(screen.post.likes) лайков из push: push сразу слит в viewContext "
+                    + "(это решение 1), и обновлению нечего было делать. Решение 3 не трогает настройки "
                     + "контекста и перечитывает пост внутри save()."))
             try saveScreen(screen, fix: "solution 3 re-reads the post from the store just before saving, which "
                             + "brings its snapshot up to date.",
