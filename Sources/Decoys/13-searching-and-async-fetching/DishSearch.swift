@@ -21,6 +21,10 @@ public enum DishSearch {
             if Decoy.isActive("search-format-interpolated") {
                 return FetchPredicate(format: "name CONTAINS[cd] '\(word)'")
             }
+            // Mistake: LIKE with the word between stars; a ? or * in the word is a wildcard, not itself.
+            if Decoy.isActive("search-like-wildcards") {
+                return FetchPredicate(format: "name LIKE[cd] %@", "*\(word)*")
+            }
             // Mistakes: case still matters and accents too; or accents still matter; or the word must start the name.
             let format = Decoy.isActive("search-case-sensitive") ? "name CONTAINS %@"
                 : Decoy.isActive("search-case-only") ? "name CONTAINS[c] %@"
@@ -37,7 +41,10 @@ public enum DishSearch {
         let request: FetchRequest<Dish> = Dish.fetchRequest()
         request.predicate = try predicate(for: text)
         // Mistake: no sort; the store's order is whatever it is.
-        if !Decoy.isActive("search-unsorted") {
+        if Decoy.isActive("search-sort-case-sensitive") {
+            // Mistake: the sort minds case, so names in capitals come before the others.
+            request.sortDescriptors = [FetchSortDescriptor(keyPath: \Dish.name, ascending: true)]
+        } else if !Decoy.isActive("search-unsorted") {
             request.sortDescriptors = [FetchSortDescriptor(keyPath: \Dish.name, ascending: true, caseInsensitive: true)]
         }
         return request
