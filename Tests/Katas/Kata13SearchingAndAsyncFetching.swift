@@ -117,6 +117,8 @@ final class Kata13SearchingAndAsyncFetching: KataCase {
             try expectSearch("  crème   brûlée ", finds: ["Crème Brûlée"], missing: "The text has extra spaces. "
                 + "Cutting it at every single space leaves empty words, and CONTAINS \"\" matches nothing: keep "
                 + "only the words.")
+            try expectSearch("crème\tbrûlée\n", finds: ["Crème Brûlée"], missing: "A tab and a line break separate "
+                + "words too (pasted text has them): cut the text at any whitespace, not only at spaces.")
             try expectSearch("tart", finds: ["Chocolate Tart", "Lemon Tart", "Tarte au Chocolat"], inOrder: true,
                            missing: "Each of these names contains \"tart\".")
             // Ignoring case, "ch" comes before "cr"; minding it, "CR" comes before "Ch".

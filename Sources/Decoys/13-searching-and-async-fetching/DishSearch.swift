@@ -8,8 +8,11 @@ public enum DishSearch {
     public static func predicate(for text: String) throws -> FetchPredicate? {
         // Mistake: the text is cut at every single space, so two spaces make an empty word, and CONTAINS "" matches
         // nothing — nor does a blank search.
+        // Mistake: the text is cut at spaces only (empty pieces dropped), so a tab or a line break joins two words.
         let words = Decoy.isActive("search-empty-words")
             ? text.components(separatedBy: " ")
+            : Decoy.isActive("search-split-at-spaces-only")
+            ? text.split(separator: " ").map(String.init)
             : text.split(whereSeparator: \.isWhitespace).map(String.init)
         guard !words.isEmpty else { return nil }
         // Mistake: the whole text is one term, so the words must appear together and in that order.
