@@ -117,8 +117,13 @@ final class Kata13SearchingAndAsyncFetching: KataCase {
             try expectSearch("  crème   brûlée ", finds: ["Crème Brûlée"], missing: "The text has extra spaces. "
                 + "Cutting it at every single space leaves empty words, and CONTAINS \"\" matches nothing: keep "
                 + "only the words.")
+            try expectSearch("crème\tbrûlée\n", finds: ["Crème Brûlée"], missing: "A tab and a line break separate "
+                + "words too (pasted text has them): cut the text at any whitespace, not only at spaces.")
             try expectSearch("tart", finds: ["Chocolate Tart", "Lemon Tart", "Tarte au Chocolat"], inOrder: true,
                            missing: "Each of these names contains \"tart\".")
+            // Ignoring case, "ch" comes before "cr"; minding it, "CR" comes before "Ch".
+            try expectSearch("ar", finds: ["Chocolate Tart", "CRÈME CARAMEL", "Lemon Tart", "Tarte au Chocolat"],
+                           inOrder: true, missing: "Each of these names contains \"ar\", whatever the case.")
             try expectSearch("", finds: CookbookModel.menu, missing: "An empty search field shows every dish: with "
                 + "no words, there is no condition (a nil predicate).")
             try expectSearch("   ", finds: CookbookModel.menu, missing: "A search field with only spaces has no "
@@ -148,6 +153,11 @@ final class Kata13SearchingAndAsyncFetching: KataCase {
                         + "word, changes the predicate.) The error:\n\(error)")
                 }
             }
+            // No name holds "r?e", but "Rye" and "Tarte" match it as a LIKE pattern, where ? stands for any letter.
+            let pattern = try found("r?e")
+            try expect(pattern.isEmpty, "searching \"r?e\" found \(pattern), though no name holds \"r?e\": the word "
+                + "was taken as a pattern, where ? and * stand for any letters (LIKE). CONTAINS[cd] with the word as "
+                + "its argument has no wildcards: every character means itself.")
         }
     }
 

@@ -8,8 +8,11 @@ public enum DishSearch {
     public static func predicate(for text: String) throws -> FetchPredicate? {
         // Mistake: the text is cut at every single space, so two spaces make an empty word, and CONTAINS "" matches
         // nothing — nor does a blank search.
+        // Mistake: the text is cut at spaces only (empty pieces dropped), so a tab or a line break joins two words.
         let words = Decoy.isActive("search-empty-words")
             ? text.components(separatedBy: " ")
+            : Decoy.isActive("search-split-at-spaces-only")
+            ? text.split(separator: " ").map(String.init)
             : text.split(whereSeparator: \.isWhitespace).map(String.init)
         guard !words.isEmpty else { return nil }
         // Mistake: the whole text is one term, so the words must appear together and in that order.
@@ -20,6 +23,10 @@ public enum DishSearch {
             // Mistake: the word is written into the format string; a quote in it ends the string early.
             if Decoy.isActive("search-format-interpolated") {
                 return FetchPredicate(format: "name CONTAINS[cd] '\(word)'")
+            }
+            // Mistake: LIKE with the word between stars; a ? or * in the word is a wildcard, not itself.
+            if Decoy.isActive("search-like-wildcards") {
+                return FetchPredicate(format: "name LIKE[cd] %@", "*\(word)*")
             }
             // Mistakes: case still matters and accents too; or accents still matter; or the word must start the name.
             let format = Decoy.isActive("search-case-sensitive") ? "name CONTAINS %@"
@@ -37,7 +44,10 @@ public enum DishSearch {
         let request: FetchRequest<Dish> = Dish.fetchRequest()
         request.predicate = try predicate(for: text)
         // Mistake: no sort; the store's order is whatever it is.
-        if !Decoy.isActive("search-unsorted") {
+        if Decoy.isActive("search-sort-case-sensitive") {
+            // Mistake: the sort minds case, so names in capitals come before the others.
+            request.sortDescriptors = [FetchSortDescriptor(keyPath: \Dish.name, ascending: true)]
+        } else if !Decoy.isActive("search-unsorted") {
             request.sortDescriptors = [FetchSortDescriptor(keyPath: \Dish.name, ascending: true, caseInsensitive: true)]
         }
         return request

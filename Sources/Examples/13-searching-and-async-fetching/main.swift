@@ -4,9 +4,9 @@ import KataSupport
 // without Objective-C selectors.
 @_spi(PredicateParsing) @_spi(SortCaseFolding) import Persistence
 
-// Lesson 13's runnable example: a search that ignores case and accents, wants every word and takes the user's text
-// literally; then a search over many rows, first blocking the main queue, then as an asynchronous fetch with a
-// progress, cancelled half-way, and the queue its completion arrives on. `swift run lessons run 13`.
+// Lesson 13's runnable example: a search that ignores case and accents, filter chips that must all hold, and the
+// user's text taken literally; then a search over many rows, first blocking the main queue, then as an asynchronous
+// fetch with a progress, cancelled half-way, and the queue its completion arrives on. `swift run lessons run 13`.
 
 func makeContainer() -> PersistentContainer {
     let container = PersistentContainer(name: CookbookModel.name, managedObjectModel: try! CookbookModel.shared())
@@ -73,16 +73,63 @@ print("   CONTAINS      finds \(names { plain })")
 print("   CONTAINS[c]   finds \(names { caseOnly })")
 print("   CONTAINS[cd]  finds \(names { caseAndAccents })")
 
-print("2. \"tart chocolate\": several words")
-let text = "tart chocolate"
-// region: words
-let words = text.split(whereSeparator: \.isWhitespace).map(String.init)       // ["tart", "chocolate"]
-let terms = words.map { FetchPredicate(format: "name CONTAINS[cd] %@", $0) }
-let everyWord = CompoundPredicate(andPredicateWithSubpredicates: terms)   // name CONTAINS[cd] "tart" AND name CONTAINS[cd] "chocolate"
-// endregion: words
-print("   the whole text as one term finds \(names { FetchPredicate(format: "name CONTAINS[cd] %@", text) })")
-print("   any word (OR)                  finds \(names { CompoundPredicate(orPredicateWithSubpredicates: terms) })")
-print("   every word (AND)               finds \(names { everyWord })")
+print("2. Filter chips above a mailbox: every chip must hold")
+// Another screen with the same question: the chips a user switched on above a mailbox, each one condition of a
+// different kind. Lesson 15's mail model, in a store of its own.
+let mail = PersistentContainer(name: MailModel.name, managedObjectModel: try MailModel.make())
+mail.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]
+mail.loadPersistentStores { _, error in
+    if let error { print("could not load the mail store: \(error)") }
+}
+let mailbox = mail.viewContext
+for (minute, (subject, sender, folder, unread)) in [
+    ("Invoice 42", "Ada", "work", true), ("Lunch on Friday", "Ada", "inbox", true),
+    ("Quarterly figures", "Grace", "work", true), ("Invoice 41", "Ada", "work", false),
+    ("Boarding pass", "Zoë", "travel", true),
+].enumerated() {
+    let message = MailMessage(context: mailbox)
+    (message.subject, message.sender, message.folder, message.unread, message.received)
+        = (subject, sender, folder, unread, minute)
+}
+try mailbox.save()
+
+// region: chips
+/// A filter chip the user switched on; each narrows the list.
+enum Chip {
+    case from(String)       // part of the sender's name, whatever its case and accents
+    case folder(String)
+    case unreadOnly
+
+    var condition: FetchPredicate {
+        switch self {
+        case .from(let name): FetchPredicate(format: "sender CONTAINS[cd] %@", name)
+        case .folder(let folder): FetchPredicate(format: "folder == %@", folder)
+        case .unreadOnly: FetchPredicate(format: "unread == YES")
+        }
+    }
+}
+
+/// Every chip must hold, whatever the order they were switched on in; no chip, no predicate: every message.
+func filter(_ chips: [Chip]) -> FetchPredicate? {
+    chips.isEmpty ? nil : CompoundPredicate(andPredicateWithSubpredicates: chips.map(\.condition))
+}
+// endregion: chips
+
+/// The subjects of the messages `predicate` lets through, oldest first.
+func subjects(_ predicate: FetchPredicate?) throws -> String {
+    let request: FetchRequest<MailMessage> = MailMessage.fetchRequest()
+    request.predicate = predicate
+    request.sortDescriptors = [FetchSortDescriptor(key: "received", ascending: true)]
+    let found = try mailbox.fetch(request).map(\.subject)
+    return found.isEmpty ? "nothing" : found.joined(separator: " · ")
+}
+let chips: [Chip] = [.from("ada"), .folder("work"), .unreadOnly]
+print("   no chip                        finds \(try subjects(filter([])))")
+print("   from ada                       finds \(try subjects(filter([.from("ada")])))")
+print("   from ada, work, unread (AND)   finds \(try subjects(filter(chips)))")
+print("   unread, work, from ada (AND)   finds \(try subjects(filter(chips.reversed())))")
+print("   any chip (OR)                  finds "
+    + "\(try subjects(CompoundPredicate(orPredicateWithSubpredicates: chips.map(\.condition))))")
 
 print("3. What the user types is an argument, never part of the format")
 for typed in ["mom's", "x' OR name CONTAINS 'e", "100%"] {
