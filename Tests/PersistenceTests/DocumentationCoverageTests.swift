@@ -75,22 +75,12 @@ final class DocumentationCoverageTests: XCTestCase {
         #else
         let target = "aarch64-unknown-linux-gnu"
         #endif
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "swift", "symbolgraph-extract", "-module-name", "Persistence", "-target", target,
-        ] + module.searchArguments + [
-            // The Persistence-only API behind @_spi groups is documented too.
-            "-minimum-access-level", "public", "-include-spi-symbols", "-output-dir", output.path,
-        ]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let log = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            XCTFail("swift symbolgraph-extract failed:\n" + String(decoding: log, as: UTF8.self))
+        // The Persistence-only API behind @_spi groups is documented too.
+        let run = try module.run(["swift", "symbolgraph-extract"], ["-module-name", "Persistence", "-target", target],
+                                 following: ["-minimum-access-level", "public", "-include-spi-symbols",
+                                          "-output-dir", output.path])
+        guard run.status == 0 else {
+            XCTFail("swift symbolgraph-extract failed:\n" + run.output)
             return SymbolGraph(symbols: [], requirements: [])
         }
         var symbols: [SymbolGraph.Symbol] = []

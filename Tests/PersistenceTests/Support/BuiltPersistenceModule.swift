@@ -23,4 +23,19 @@ struct BuiltPersistenceModule {
             "-Xcc", "-fmodule-map-file=" + products.appendingPathComponent("CPersistenceSupport.build/module.modulemap").path,
         ]
     }
+
+    /// Runs the Swift tool `tool` (`["swiftc", "-typecheck"]`) with `arguments`, this module's search arguments, then
+    /// `following`, and returns its exit status and its output and errors, together.
+    func run(_ tool: [String], _ arguments: [String], following: [String] = []) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = tool + arguments + searchArguments + following
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    }
 }

@@ -10,15 +10,6 @@ extension PersistenceTestCase {
         let folder = try temporaryFolder()
         let file = folder.appendingPathComponent("main.swift")
         try Data(source.utf8).write(to: file)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swiftc", "-typecheck", "-swift-version", "6"] + module.searchArguments + [file.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        return try module.run(["swiftc", "-typecheck"], ["-swift-version", "6"], following: [file.path])
     }
 }
