@@ -37,6 +37,9 @@ enum SwiftLexer {
         var index = 0
         var line = 1
 
+        func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+            scalar == " " || scalar == "\t" || scalar == "\r" || scalar == "\n"
+        }
         func isIdentifierHead(_ scalar: Unicode.Scalar) -> Bool {
             scalar == "_" || scalar.properties.isAlphabetic
         }
@@ -55,8 +58,8 @@ enum SwiftLexer {
             let start = index
             let startLine = line
             let kind: Piece.Kind
-            if scalar == " " || scalar == "\t" || scalar == "\r" || scalar == "\n" {
-                while index < characters.count, [" ", "\t", "\r", "\n"].contains(characters[index]) {
+            if isWhitespace(scalar) {
+                while index < characters.count, isWhitespace(characters[index]) {
                     if characters[index] == "\n" { line += 1 }
                     index += 1
                 }
