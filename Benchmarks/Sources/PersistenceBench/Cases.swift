@@ -110,8 +110,9 @@ enum Cases {
 
     /// Fetches every object of the fetch workload's store and drops the results, `repetitions` times in one
     /// context, as an app that fetches, reads and moves on: printed as "first median heldMB peakMB check 0 0",
-    /// where heldMB is the memory still resident after the last round (free pages given back), beyond what it was
-    /// before the first.
+    /// where heldMB is the memory still resident once the context's next block has begun after the last round (free
+    /// pages given back), beyond what it was before the first. (A `performAndWait` block has no autorelease pool of
+    /// its own on Apple; its objects go at the context's next drain point, and the next block is one.)
     static func fetchThenDrop(path: String) throws {
         let container = try Workload.container(path: path)
         let context = container.newBackgroundContext()
@@ -121,6 +122,7 @@ enum Cases {
         for _ in 0..<repetitions {
             times.append(try timed { check = try Workload.readAll(in: context) })
         }
+        context.performAndWait {}
         let held = heapInUseMB() - before
         let warm = times.dropFirst().sorted()
         print(times[0], warm[warm.count / 2], held, peakMemoryMB(), check, 0, 0)

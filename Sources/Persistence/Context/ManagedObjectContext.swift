@@ -87,10 +87,12 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     ///
     /// When an object nobody holds is freed is undocumented by Apple (its autorelease pool decides); Persistence
     /// takes the strict reading: it is gone as soon as anything asks (``registeredObjects``,
-    /// ``registeredObject(for:)``, ``object(with:)``, ``existingObject(with:)``, a fetch, a merge), and its memory
-    /// is given back at the end of the `perform` or `performAndWait` block, or of the main-queue event.
+    /// ``registeredObject(for:)``, ``object(with:)``, ``existingObject(with:)``, a fetch, a merge). Its memory is
+    /// given back where Core Data's autorelease pool would drain: at the end of a `perform` block or of the
+    /// main-queue event, in ``processPendingChanges()``, and — `performAndWait` having no pool of its own — at the
+    /// start of the next block.
     public var retainsRegisteredObjects = false {
-        // Turned off: the next end of a block looks at every object.
+        // Turned off: the next drain point looks at every object.
         didSet { if !retainsRegisteredObjects && oldValue { sweepCredit = Int.max / 2 } }
     }
     /// When a fault's row is gone from the store: `true` (Core Data's default) makes the object read as deleted
@@ -103,7 +105,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     // The object graph's bookkeeping is `@exclusivity(unchecked)`, like the objects' own state: it is touched only on
     // the context's queue, and run-time exclusivity checks on every insert and registration cost more than the work.
     @exclusivity(unchecked) var registry = ObjectRegistry()
-    /// The places the sweeps at the ends of blocks looked at since the last full sweep (see `sweepAtEndOfBlock()`).
+    /// The places the sweeps at drain points looked at since the last full sweep (see `sweepAtDrainPoint()`).
     @exclusivity(unchecked) var sweepCredit = 0
     /// A sweep of this main-queue context waits on the main queue.
     @exclusivity(unchecked) var mainQueueSweepScheduled = false
@@ -203,7 +205,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     public func perform(_ block: @escaping @Sendable () -> Void) {
         queue.async { [weak self] in
             block()
-            self?.processPendingChanges()           // which also sweeps, as the end of any block does
+            self?.processPendingChanges()           // which also sweeps: a drain point
         }
     }
 
@@ -225,7 +227,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         let result: Result<T, E> = await withCheckedContinuation { continuation in
             queue.async { [weak self] in
                 let result = Result { () throws(E) -> T in try block() }
-                self?.sweepAtEndOfBlock()
+                self?.sweepAtDrainPoint()
                 continuation.resume(returning: result)
             }
         }
@@ -235,16 +237,17 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// Runs `block` on the context's queue and waits for it. Re-entrant: called from the queue itself, it runs
     /// `block` at once.
     ///
-    /// When a block run on the queue ends, the objects it registered that nothing holds are let go of (see
-    /// ``retainsRegisteredObjects``); a block run at once, inside another, leaves that to the outer one.
+    /// Unlike ``perform(_:)``, it neither processes pending changes nor drains anything when the block ends, as
+    /// Core Data documents an autorelease pool and ``processPendingChanges()`` for `perform(_:)` only. The objects a
+    /// block registered that nothing holds are let go of at the start of the next block run on the queue, at the end
+    /// of a `perform` block or in ``processPendingChanges()`` — and are never seen in the meantime (see
+    /// ``retainsRegisteredObjects``).
     public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
         if isOnQueue { return try block() }
         return try queue.sync {
             PerformingContexts.push(self)
-            defer {
-                PerformingContexts.pop()
-                sweepAtEndOfBlock()
-            }
+            defer { PerformingContexts.pop() }
+            sweepAtDrainPoint()
             return try block()
         }
     }

@@ -72,7 +72,7 @@ extension ManagedObjectContext {
     public func processPendingChanges() {
         propagateDeletes()
         postChangeNotification()
-        sweepAtEndOfBlock()
+        sweepAtDrainPoint()
     }
 
     /// ``processPendingChanges()``, returning the inserted objects just reported.

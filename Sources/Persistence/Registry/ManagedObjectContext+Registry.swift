@@ -62,11 +62,13 @@ extension ManagedObjectContext {
         return visited
     }
 
-    /// Where Core Data's autorelease pool would drain — the end of a `perform` or `performAndWait` block, the end
-    /// of a main-queue event, ``processPendingChanges()`` — the objects registered since the last sweep that
-    /// nobody holds are let go of. The older ones are looked at in a full sweep once the sweeps since the last one
-    /// have looked at as many places as the registry holds objects, so the cost stays proportional to the work.
-    func sweepAtEndOfBlock() {
+    /// At a drain point the objects registered since the last sweep that nobody holds are let go of. Drain points:
+    /// the end of a `perform` block (where Core Data's autorelease pool drains), the end of a main-queue event,
+    /// ``processPendingChanges()``, and the start of a `performAndWait` block — Apple gives that one no pool of its
+    /// own, so what one block registered goes no later than the next block. The older objects are looked at in a
+    /// full sweep once the sweeps since the last one have looked at as many places as the registry holds objects,
+    /// so the cost stays proportional to the work.
+    func sweepAtDrainPoint() {
         guard !retainsRegisteredObjects else { return }
         sweepCredit += dropUnreferencedObjects(recentOnly: true) + Self.sweepCreditPerBlock
         if sweepCredit >= registry.count {
@@ -75,7 +77,7 @@ extension ManagedObjectContext {
         }
     }
 
-    /// What each end of a block adds towards the next full sweep, besides the places its own sweep looked at.
+    /// What each drain point adds towards the next full sweep, besides the places its own sweep looked at.
     static let sweepCreditPerBlock = 64
 
     /// A main-queue context used straight from the main thread has no block to end: its sweep runs as the next
@@ -88,7 +90,7 @@ extension ManagedObjectContext {
         DispatchQueue.main.async { [weak self] in
             guard let self else { return }
             self.mainQueueSweepScheduled = false
-            self.sweepAtEndOfBlock()
+            self.sweepAtDrainPoint()
         }
     }
 
