@@ -43,10 +43,12 @@ print("2. Each test gets its own container on an in-memory store (the URL /dev/n
 // region: fresh-store
 func freshContext() throws -> ManagedObjectContext {
     let container = PersistentContainer(name: BookshelfModel.name, managedObjectModel: try BookshelfModel.shared())
-    container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]
-    nonisolated(unsafe) var loadError: (any Error)?
-    container.loadPersistentStores { _, error in loadError = error }
-    if let loadError { throw loadError }
+    container.persistentStoreDescriptions.first?.url = URL(fileURLWithPath: "/dev/null")   // the default one, moved
+    var failures: [String] = []
+    container.loadPersistentStores { description, error in
+        if let error { failures.append("\(description.url?.path ?? "?"): \(error)") }
+    }
+    guard failures.isEmpty else { throw ExampleTest.Failure(description: failures.joined(separator: "; ")) }
     return container.viewContext
 }
 // endregion: fresh-store

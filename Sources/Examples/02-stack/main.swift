@@ -47,7 +47,7 @@ print("3. Persisted and in-memory stores")
 func openGarden(at url: URL, model: ManagedObjectModel) throws -> PersistentContainer {
     let garden = PersistentContainer(name: GardenModel.name, managedObjectModel: model)
     garden.persistentStoreDescriptions = [PersistentStoreDescription(url: url)]
-    nonisolated(unsafe) var loadError: (any Error)?
+    var loadError: (any Error)?
     garden.loadPersistentStores { _, error in loadError = error }
     if let loadError { throw loadError }
     return garden
