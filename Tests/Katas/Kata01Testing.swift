@@ -138,12 +138,18 @@ final class Kata01Testing: KataCase {
             try Data("a file, not a folder".utf8).write(to: folder)
             defer { try? FileManager.default.removeItem(at: folder) }
             let blocked = folder.appendingPathComponent("Bookshelf.sqlite")
-            var thrown: (any Error)?
-            do { _ = try TestStack(storeURL: blocked) } catch { thrown = error }
-            try expect(thrown != nil, "TestStack(storeURL:) returned a stack for \(blocked.path), where no store can "
-                + "be made: loadPersistentStores reported an error and the stack kept it to itself. Every test using "
-                + "that stack would then fail later, far from the cause (or, on a machine where loading fails, all "
-                + "at once with baffling messages); a stack that cannot load must throw what loading reported.")
+            var made: TestStack?
+            do { made = try TestStack(storeURL: blocked) } catch {}
+            if let made {
+                let described = made.container.persistentStoreDescriptions.compactMap(\.url)
+                try expect(described == [blocked], "TestStack(storeURL: \(blocked.path)) described its store at "
+                    + "\(described.map(\.path)): a URL the test hands in is where the store goes; /dev/null is for "
+                    + "when it hands in none.")
+                try expect(false, "TestStack(storeURL:) returned a stack for \(blocked.path), where no store can be "
+                    + "made: loadPersistentStores reported an error and the stack kept it to itself. Every test using "
+                    + "that stack would then fail later, with messages that do not name the cause; a stack that "
+                    + "cannot load must throw what loading reported.")
+            }
         }
     }
 

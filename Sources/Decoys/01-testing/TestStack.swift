@@ -11,6 +11,8 @@ public final class TestStack {
         let model = Decoy.isActive("model-per-stack") ? try BookshelfModel.make() : try BookshelfModel.shared()
         container = PersistentContainer(name: BookshelfModel.name, managedObjectModel: model)
         var url = storeURL ?? URL(fileURLWithPath: "/dev/null")
+        // Mistake: always /dev/null — the URL a test hands in is dropped, so its store is never where it asked.
+        if Decoy.isActive("stack-ignores-store-url") { url = URL(fileURLWithPath: "/dev/null") }
         // Mistake: every stack opens the same file on disk, as the naive manager does — tests see each other's
         // books and whatever earlier runs left behind.
         if Decoy.isActive("shared-store-file"), storeURL == nil {
