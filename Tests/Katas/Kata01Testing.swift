@@ -18,8 +18,6 @@ final class Kata01Testing: KataCase {
     override class var folder: String { "01-testing" }
     override class func makeModel() throws -> ManagedObjectModel { try BookshelfModel.shared() }
 
-    /// The titles the store really holds, read through a new context so nothing cached in the manager's
-    /// context can answer instead.
     // MARK: The injected manager
 
     func test01_createBookSavesItInTheInjectedContext() {
@@ -38,13 +36,24 @@ final class Kata01Testing: KataCase {
             let stored = try storedValues(\Book.title)
             try expect(stored == ["Dune"], "after createBook(title:author:) the injected store holds \(stored), not "
                 + "[\"Dune\"]: the book went to another store.")
+
+            // A save that fails: a save writes every change of the context, and another book in it has no title.
+            let untitled = Book(context: context)
+            defer { context.rollback() }
+            var failed = false
+            do { try manager.createBook(title: "Emma") } catch { failed = true }
+            try expect(failed, "createBook(title:author:) returned normally although its save failed (another book "
+                + "in the context has no title, which the model requires: Core Data error 1570). The caller must "
+                + "hear of a failed save — on a device the user would see the book as saved, and it would be gone "
+                + "at the next launch.")
+            _ = untitled
         }
     }
 
     func test02_findsABookByItsExactTitle() {
         kata(2, in: "BookManager.swift", "book(titled:)") {
             let manager = BookManager(context: context)
-            for title in ["Dune Messiah", "Dune", "Emma"] { try manager.createBook(title: title) }
+            for title in ["Dune Messiah", "Dune", "Emma", "Ender's Game", "Émile"] { try manager.createBook(title: title) }
             let emma = try manager.book(titled: "Emma")
             try expect(emma?.title == "Emma", "book(titled: \"Emma\") returned "
                 + (emma.map { "\"\($0.title)\"" } ?? "nil") + ": the predicate must compare the title with the "
@@ -60,6 +69,28 @@ final class Kata01Testing: KataCase {
             let missing = try manager.book(titled: "Middlemarch")
             try expect(missing == nil, "book(titled: \"Middlemarch\") returned \"\(missing?.title ?? "")\"; "
                 + "no book has that title, so it must return nil.")
+            let ender = try manager.book(titled: "Ender's Game")
+            try expect(ender?.title == "Ender's Game", "book(titled: \"Ender's Game\") returned "
+                + (ender.map { "\"\($0.title)\"" } ?? "nil") + ": a title with an apostrophe must be found like any "
+                + "other. A title written into the format string itself ends the quoted string at its apostrophe; "
+                + "a value passed as an argument of the format is never read as part of the format.")
+            let plain = try manager.book(titled: "Emile")
+            try expect(plain == nil, "book(titled: \"Emile\") found \"\(plain?.title ?? "")\"; the shelf has "
+                + "\"Émile\", with an accent, so nothing matches. [d] ignores accents; plain == does not.")
+
+            // A fetch sees what the context holds unsaved, so finding a book needs no save — and must not save:
+            // the caller's unsaved edit is theirs to save or discard.
+            let draft = Book(context: context)
+            draft.title = "Persuasion"
+            let pending = try manager.book(titled: "Persuasion")
+            let unsaved = try storedValues(\Book.title).contains("Persuasion") == false
+            try expect(pending === draft && context.hasChanges && unsaved, "book(titled: \"Persuasion\"), asked "
+                + "while that book was an unsaved insert of the context, "
+                + (pending === draft ? "" : "did not return it, and ")
+                + (unsaved && context.hasChanges ? "" : "saved the context: the caller's unsaved book is now in the store. ")
+                + "A fetch sees the context's unsaved inserts and changes (includesPendingChanges is true by default); "
+                + "a lookup must leave the caller's context as it found it.")
+            context.rollback()
 
             // The fetch, not Swift, must pick the book: a context that has seen nothing yet and keeps every object
             // it registers (retainsRegisteredObjects; by default a context lets go of unchanged objects nobody holds)
@@ -80,13 +111,19 @@ final class Kata01Testing: KataCase {
     // MARK: The test stack
 
     func test03_testStackLoadsAnEmptyInMemoryStore() {
-        kata(3, in: "TestStack.swift", "init()") {
+        kata(3, in: "TestStack.swift", "init(storeURL:)") {
             let stack = try TestStack()
-            let urls = stack.container.persistentStoreCoordinator.persistentStores.compactMap(\.url)
+            let stores = stack.container.persistentStoreCoordinator.persistentStores
+            let urls = stores.compactMap(\.url)
             try expect(urls == [URL(fileURLWithPath: "/dev/null")], urls.isEmpty
-                ? "the test stack has no store: load it (loadPersistentStores) before returning from init()."
+                ? "the test stack has no store: load it (loadPersistentStores) before returning from init(storeURL:)."
                 : "the test stack's store is at \(urls.map(\.path)); a test store belongs in memory: give its "
                     + "description the URL /dev/null, then load it.")
+            let types = stores.map(\.type)
+            try expect(types == [NSSQLiteStoreType], "the test stack's store is of type \(types), not SQLite. On Apple "
+                + "platforms Core Data's in-memory store type is not SQLite: batch requests fail there, and it "
+                + "accepts predicates the app's SQLite store refuses, so tests pass that the app fails. An SQLite "
+                + "store whose URL is /dev/null is in memory too.")
             let count = try stack.mainContext.count(for: Book.fetchRequest())
             try expect(count == 0, "a new test stack already holds \(count) books; it must start empty.")
             let book = Book(context: stack.mainContext)
@@ -94,11 +131,30 @@ final class Kata01Testing: KataCase {
             try stack.mainContext.save()
             try expect(try storedValues(\Book.title, in: stack.container) == ["Dune"],
                        "a book saved through the test stack's mainContext did not reach its store.")
+
+            // A store that cannot be made: a plain file stands where its folder should be. (Not a read-only folder:
+            // permissions do not stop root, which many CI machines run as.)
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("workbook-kata01-\(UUID().uuidString)")
+            try Data("a file, not a folder".utf8).write(to: folder)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let blocked = folder.appendingPathComponent("Bookshelf.sqlite")
+            var made: TestStack?
+            do { made = try TestStack(storeURL: blocked) } catch {}
+            if let made {
+                let described = made.container.persistentStoreDescriptions.compactMap(\.url)
+                try expect(described == [blocked], "TestStack(storeURL: \(blocked.path)) described its store at "
+                    + "\(described.map(\.path)): a URL the test hands in is where the store goes; /dev/null is for "
+                    + "when it hands in none.")
+                try expect(false, "TestStack(storeURL:) returned a stack for \(blocked.path), where no store can be "
+                    + "made: loadPersistentStores reported an error and the stack kept it to itself. Every test using "
+                    + "that stack would then fail later, with messages that do not name the cause; a stack that "
+                    + "cannot load must throw what loading reported.")
+            }
         }
     }
 
     func test04_twoTestStacksNeverShareData() {
-        kata(4, in: "TestStack.swift", "init()") {
+        kata(4, in: "TestStack.swift", "init(storeURL:)") {
             let first = try TestStack()
             let second = try TestStack()
             let book = Book(context: first.mainContext)

@@ -55,7 +55,12 @@ final class Kata02Stack: KataCase {
 
     func test01_loadHelperReturnsALoadedContainer() {
         kata(1, in: "PersistentContainer+Load.swift", "load(name:model:url:)") {
-            let container = try PersistentContainer.load(name: "Garden", model: try GardenModel.make(), url: devNull)
+            let model = try GardenModel.make()
+            let container = try PersistentContainer.load(name: "Garden", model: model, url: devNull)
+            try expect(container.managedObjectModel === model, "load(name:model:url:) returned a container with a "
+                + "model of its own, not the one it was given. A container made from the name alone looks the model "
+                + "up again: a second copy of every entity (the clash this lesson's last part is about), or, where no "
+                + "compiled model has that name, an empty model that fails at the first fetch.")
             let urls = container.persistentStoreCoordinator.persistentStores.compactMap(\.url)
             try expect(urls == [devNull], "load(name:model:url:) returned a container whose store is at "
                 + "\(urls.map(\.path)), not at the URL it was given (/dev/null): describe the store with that URL "
@@ -86,6 +91,10 @@ final class Kata02Stack: KataCase {
             let urls = first.container.persistentStoreCoordinator.persistentStores.compactMap(\.url)
             try expect(urls == [devNull], "an in-memory StorageProvider's store is at \(urls.map(\.path)), not "
                 + "/dev/null: describe the store at location.url.")
+            let types = first.container.persistentStoreCoordinator.persistentStores.map(\.type)
+            try expect(types == [NSSQLiteStoreType], "an in-memory StorageProvider's store is of type \(types), not "
+                + "SQLite. On Apple platforms Core Data's in-memory store type is not SQLite, so previews and tests on "
+                + "it do not behave as the app's store does; an SQLite store at /dev/null is in memory too.")
             try savePlant("Fern", in: first.viewContext)
             let second = try StorageProvider(location: .inMemory)
             try second.loadStores()

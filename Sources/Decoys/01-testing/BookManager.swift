@@ -52,18 +52,29 @@ public struct BookManager {
         book.author = author
         // Mistake: the book is only in the context; nothing reaches the store.
         if Decoy.isActive("create-without-save") { return book }
+        // Mistake: `try?` keeps a failed save from the caller, who shows the book as saved when it is not.
+        if Decoy.isActive("create-ignores-save-error") {
+            try? context.save()
+            return book
+        }
         try context.save()
         return book
     }
 
     public func book(titled title: String) throws -> Book? {
+        // Mistake: the context is saved first "so that the fetch sees everything" — a fetch sees unsaved changes
+        // anyway, and this one commits whatever the caller had not meant to save yet.
+        if Decoy.isActive("find-saves-first") { try workingContext.save() }
         // Mistake: every book is fetched and Swift picks the one with the title; the store never filters.
         if Decoy.isActive("find-in-swift") {
             return try workingContext.fetch(Book.fetchRequest()).first { $0.title == title }
         }
         let request: FetchRequest<Book> = Book.fetchRequest()
-        // Mistakes: no predicate at all; a prefix match; a match that ignores case.
-        if Decoy.isActive("find-by-prefix") {
+        // Mistakes: the title pasted into the format (an apostrophe ends the quoted string); no predicate at all;
+        // a prefix match; a match that ignores case.
+        if Decoy.isActive("find-title-in-format") {
+            request.predicate = FetchPredicate(format: "title == '\(title)'")
+        } else if Decoy.isActive("find-by-prefix") {
             request.predicate = FetchPredicate(format: "title BEGINSWITH %@", title)
         } else if Decoy.isActive("find-ignoring-case") {
             request.predicate = FetchPredicate(format: "title ==[c] %@", title)

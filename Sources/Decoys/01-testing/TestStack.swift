@@ -6,22 +6,34 @@ import Persistence
 public final class TestStack {
     public let container: PersistentContainer
 
-    public init() throws {
+    public init(storeURL: URL? = nil) throws {
         // Mistake: every stack builds its own model, so several loaded models claim the same classes.
         let model = Decoy.isActive("model-per-stack") ? try BookshelfModel.make() : try BookshelfModel.shared()
         container = PersistentContainer(name: BookshelfModel.name, managedObjectModel: model)
-        var url = URL(fileURLWithPath: "/dev/null")
+        var url = storeURL ?? URL(fileURLWithPath: "/dev/null")
+        // Mistake: always /dev/null — the URL a test hands in is dropped, so its store is never where it asked.
+        if Decoy.isActive("stack-ignores-store-url") { url = URL(fileURLWithPath: "/dev/null") }
         // Mistake: every stack opens the same file on disk, as the naive manager does — tests see each other's
         // books and whatever earlier runs left behind.
-        if Decoy.isActive("shared-store-file") {
+        if Decoy.isActive("shared-store-file"), storeURL == nil {
             url = FileManager.default.temporaryDirectory.appendingPathComponent("workbook-decoy-bookshelf.sqlite")
         }
-        container.persistentStoreDescriptions = [PersistentStoreDescription(url: url)]
+        let description = PersistentStoreDescription(url: url)
+        // Mistake: the classic test set-up, Core Data's in-memory store type. On Apple platforms it is not SQLite:
+        // batch requests and persistent history fail there, and predicates the app's SQLite store refuses pass.
+        if Decoy.isActive("stack-in-memory-store-type"), storeURL == nil {
+            description.type = NSInMemoryStoreType
+        }
+        container.persistentStoreDescriptions = [description]
         // Mistake: the container is described but never loaded, so it has no store at all.
         if Decoy.isActive("stack-never-loads") { return }
-        nonisolated(unsafe) var loadError: (any Error)?
-        container.loadPersistentStores { _, error in loadError = error }
-        if let loadError { throw loadError }
+        var loadError: (any Error)?
+        container.loadPersistentStores { _, error in
+            // Mistake: the error is printed, as sample code does, and the test goes on with a stack without a store.
+            if let error, Decoy.isActive("stack-prints-load-error") { print("could not load the test store: \(error)") }
+            loadError = error
+        }
+        if let loadError, !Decoy.isActive("stack-prints-load-error") { throw loadError }
     }
 
     public var mainContext: ManagedObjectContext { container.viewContext }

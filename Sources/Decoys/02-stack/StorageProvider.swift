@@ -30,14 +30,24 @@ public final class StorageProvider {
         }
         // Mistake: every store goes to /dev/null, so a "persisted" store is gone at the next launch.
         if Decoy.isActive("persisted-store-in-memory") { url = URL(fileURLWithPath: "/dev/null") }
-        container.persistentStoreDescriptions = [PersistentStoreDescription(url: url)]
+        let description = PersistentStoreDescription(url: url)
+        // Mistake: "in memory" as Core Data's in-memory store type, which on Apple platforms is not SQLite.
+        if Decoy.isActive("in-memory-store-type"), location == .inMemory { description.type = NSInMemoryStoreType }
+        container.persistentStoreDescriptions = [description]
+        // Mistake: the store is loaded in init, as most sample stacks do, and its error thrown from there: a
+        // provider whose store cannot load yet is never made, and loadStores() loads a second time.
+        if Decoy.isActive("init-loads-store") {
+            var loadError: (any Error)?
+            container.loadPersistentStores { _, error in loadError = error }
+            if let loadError { throw StorageError.storeUnavailable(url: location.url, underlying: loadError) }
+        }
     }
 
     public func loadStores() throws {
         // Mistake: only the first attempt loads; a retry after fixing the cause does nothing.
         if Decoy.isActive("never-retries"), attempted { return }
         attempted = true
-        nonisolated(unsafe) var loadError: (any Error)?
+        var loadError: (any Error)?
         container.loadPersistentStores { _, error in loadError = error }
         // Mistake: the error is only printed, and the app carries on without a store.
         if let loadError, Decoy.isActive("load-error-printed-only") {

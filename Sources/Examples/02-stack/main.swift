@@ -43,26 +43,28 @@ container.loadPersistentStores { _, error in
 }
 
 print("")
-print("3. Persisted and in-memory stores")
-func openGarden(at url: URL, model: ManagedObjectModel) throws -> PersistentContainer {
-    let garden = PersistentContainer(name: GardenModel.name, managedObjectModel: model)
-    garden.persistentStoreDescriptions = [PersistentStoreDescription(url: url)]
-    nonisolated(unsafe) var loadError: (any Error)?
-    garden.loadPersistentStores { _, error in loadError = error }
-    if let loadError { throw loadError }
-    return garden
-}
-let gardenModel = try GardenModel.make()
-for url in [folder.appendingPathComponent("garden.sqlite"), URL(fileURLWithPath: "/dev/null")] {
-    do {
-        let first = try openGarden(at: url, model: gardenModel)
-        let fern = Plant(context: first.viewContext)
-        fern.name = "Fern"
-        try first.viewContext.save()
-    }
-    let relaunched = try openGarden(at: url, model: gardenModel)
-    let count = try relaunched.viewContext.count(for: Plant.fetchRequest())
-    print("   \(url.path): saved a plant; after a relaunch the store holds \(count).")
+print("3. Persisted and in-memory stores (lesson 1's Bookshelf model, opened twice as two launches would)")
+let shelfModel = try BookshelfModel.shared()
+for url in [folder.appendingPathComponent("Bookshelf.sqlite"), URL(fileURLWithPath: "/dev/null")] {
+    var held: [Int] = []
+    for launch in 1...2 {
+        let shelf = PersistentContainer(name: BookshelfModel.name, managedObjectModel: shelfModel)
+        shelf.persistentStoreDescriptions.first?.url = url                // the default description, moved
+        var loaded = true
+        shelf.loadPersistentStores { description, error in
+            guard let error else { return }
+            print("   \(description.url?.path ?? "?"): launch \(launch) could not load: \(error)")
+            loaded = false
+        }
+        guard loaded else { break }
+        if launch == 1 {
+            let book = Book(context: shelf.viewContext)
+            book.title = "Dune"
+            try shelf.viewContext.save()
+        }
+        held.append(try shelf.viewContext.count(for: Book.fetchRequest()))
+    }                                                                    // each launch's container ends here
+    print("   \(url.path): books after launch 1 and after launch 2: \(held).")
 }
 
 print("")

@@ -8,10 +8,11 @@ public final class TestStack {
     public let container: PersistentContainer
 
     // region: test-stack
-    public init() throws {
+    public init(storeURL: URL? = nil) throws {
         container = PersistentContainer(name: BookshelfModel.name, managedObjectModel: try BookshelfModel.shared())
         // `/dev/null` gives this container a store of its own in memory: real SQLite, nothing on disk.
-        container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]
+        let url = storeURL ?? URL(fileURLWithPath: "/dev/null")
+        container.persistentStoreDescriptions = [PersistentStoreDescription(url: url)]
         var loadError: (any Error)?
         container.loadPersistentStores { _, error in loadError = error }
         if let loadError { throw loadError }

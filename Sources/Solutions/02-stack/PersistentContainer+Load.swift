@@ -8,7 +8,7 @@ extension PersistentContainer {
     public static func load(name: String, model: ManagedObjectModel, url: URL) throws -> PersistentContainer {
         let container = PersistentContainer(name: name, managedObjectModel: model)
         container.persistentStoreDescriptions = [PersistentStoreDescription(url: url)]
-        nonisolated(unsafe) var loadError: (any Error)?
+        var loadError: (any Error)?
         container.loadPersistentStores { _, error in loadError = error }
         if let loadError { throw loadError }
         return container

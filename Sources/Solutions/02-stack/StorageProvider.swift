@@ -28,7 +28,7 @@ public final class StorageProvider {
     /// locked device's files becoming readable) and call it again.
     /// - Throws: ``StorageError/storeUnavailable(url:underlying:)`` with the container's error.
     public func loadStores() throws {
-        nonisolated(unsafe) var loadError: (any Error)?
+        var loadError: (any Error)?
         container.loadPersistentStores { _, error in loadError = error }
         if let loadError { throw StorageError.storeUnavailable(url: location.url, underlying: loadError) }
     }
