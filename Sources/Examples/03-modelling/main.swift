@@ -95,8 +95,7 @@ func freshRead() throws -> [String] {
     return try reader.performAndWait {
         let plans = FetchRequest<MealPlan>(entityName: "MealPlan")
         plans.sortDescriptors = [FetchSortDescriptor(keyPath: \MealPlan.week, ascending: true)]
-        let cuisines = FetchRequest<ManagedObject>(entityName: "Cuisine")
-        cuisines.sortDescriptors = [FetchSortDescriptor(key: "name", ascending: true)]
+        let cuisines = FetchRequest<ManagedObject>(entityName: "Cuisine")   // one: Italian
         let dinners = try reader.fetch(plans).map { plan in
             let titles = (plan.recipes.array as! [Recipe]).map(\.title)
             return "\(plan.week): " + (titles.isEmpty ? "none" : titles.joined(separator: " → "))
