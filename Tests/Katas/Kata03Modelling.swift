@@ -115,7 +115,9 @@ final class Kata03Modelling: KataCase {
     func test03_insertBuildsAnOrderedGroup() {
         kata(3, in: "Group+Items.swift", "insert(named:titles:into:)") {
             let (_, context) = try groupStore()
+            let before = Date()
             let group = try Group.insert(named: "Errands", titles: ["Bread", "Stamps", "Batteries"], into: context)
+            let after = Date()
             try expect(group.name == "Errands", "the group is called \"\(group.name)\", not \"Errands\".")
             let titles = group.itemList.map(\.title)
             try expect(titles == ["Bread", "Stamps", "Batteries"], "the group's items are \(titles); expected "
@@ -123,7 +125,12 @@ final class Kata03Modelling: KataCase {
                 + "the group's items.")
             try expect(group.itemList.allSatisfy { $0.group === group }, "an item's group is not the group that holds "
                 + "it; with the inverse declared in the model, setting one side sets the other.")
-            try expect(abs(group.createdAt.timeIntervalSinceNow) < 60, "createdAt is \(group.createdAt); set it to now.")
+            try expect(group.createdAt <= after, "createdAt is \(group.createdAt), later than the call that made the "
+                + "group: it should say when the group was made.")
+            try expect(group.createdAt >= before, "createdAt is \(group.createdAt), earlier than the call that made "
+                + "the group (\(before)): the group carries a date fixed before it existed. A default value in the "
+                + "model is worked out once, when the model is made — on a device, when the app starts — so every "
+                + "group made that day would share it.")
             try expect(context.insertedObjects.count == 4, "the context holds \(context.insertedObjects.count) new "
                 + "objects; expected 4 (the group and its three items).")
         }
@@ -132,7 +139,7 @@ final class Kata03Modelling: KataCase {
     func test04_orderSurvivesSaveAndRefetch() {
         kata(4, in: "Group+Items.swift", "insert(named:titles:into:)") {
             let (container, context) = try groupStore()
-            let titles = ["Zinc", "Apples", "Milk", "Eggs"]     // not alphabetical, on purpose
+            let titles = ["Zinc", "Kid's shoes", "crème fraîche", "Apples"]   // not alphabetical, on purpose
             try Group.insert(named: "Shopping", titles: titles, into: context)
             try context.save()
             let stored = try stored(in: container)
@@ -163,9 +170,18 @@ final class Kata03Modelling: KataCase {
                 + (held.contains(where: \.isDeleted) ? " and the old ones are deleted" : "") + ": the list was "
                 + "rebuilt instead of reordered. A caller holding an item (a screen showing it) must still hold the "
                 + "group's item afterwards; reorder the items the group already has.")
+            try expect(extra.isInserted && context.insertedObjects.contains(extra), "moveItem(at:to:) saved the "
+                + "context: \"Tea\", which the caller had added and not saved, is saved now. A move only reorders; on "
+                + "a device it would commit whatever else the user had half done in that context, which the caller "
+                + "could then no longer roll back.")
+            try group.moveItem(at: 3, to: 1)                 // towards the top of the list
+            let upwards = ["Stamps", "Tea", "Batteries", "Bread"]
+            let moved = group.itemList.map(\.title)
+            try expect(moved == upwards, "moving item 3 to 1 in \(expected) gave \(moved); expected \(upwards). "
+                + "A move towards the top of the list must work as well as one towards the bottom.")
             try context.save()
             let stored = try stored(in: container)["Errands"] ?? []
-            try expect(stored == expected, "after saving, a fresh context reads \(stored), not \(expected).")
+            try expect(stored == upwards, "after saving, a fresh context reads \(stored), not \(upwards).")
         }
     }
 

@@ -10,7 +10,9 @@ extension Group {
         group.name = name
         // Mistake: createdAt is never set. The class declares it a non-optional Date, so the first read of it while
         // it is nil is reported to stop the app on a device — before any save could report the missing value.
-        if !Decoy.isActive("created-at-unset") { group.createdAt = Date() }
+        // Mistake (created-at-model-default): createdAt is left to a default value the model was given, a date fixed
+        // when the model was made, so every group carries the moment the app started.
+        if !Decoy.isActive("created-at-unset") && !Decoy.isActive("created-at-model-default") { group.createdAt = Date() }
         let items = titles.map { title in
             let item = Item(context: context)
             item.title = title
@@ -18,6 +20,8 @@ extension Group {
         }
         // Mistake: the items are made but never put in the group.
         if !Decoy.isActive("unlinked-items") { group.items = NSOrderedSet(array: items) }
+        // Mistake: the helper saves, so whatever else the caller had changed in the context is saved with the group.
+        if Decoy.isActive("insert-saves") { try context.save() }
         return group
     }
 
@@ -40,10 +44,20 @@ extension Group {
         if Decoy.isActive("move-swaps") {
             // Mistake: swapping two items is not moving one; everything between them stays out of place.
             reordered.swapAt(source, destination)
+        } else if Decoy.isActive("move-forward-only") {
+            // Mistake: the item is bubbled towards a later index, one neighbour at a time; a move towards the top of
+            // the list does nothing.
+            var index = source
+            while index < destination {
+                reordered.swapAt(index, index + 1)
+                index += 1
+            }
         } else {
             let item = reordered.remove(at: source)
             reordered.insert(item, at: destination)
         }
         items = NSOrderedSet(array: reordered)
+        // Mistake: the move saves, and with it whatever else the caller had not saved yet.
+        if Decoy.isActive("move-saves") { try managedObjectContext?.save() }
     }
 }

@@ -9,10 +9,11 @@ public enum GroupModel {
     public static func make() throws -> ManagedObjectModel {
         let group = EntityDescription()
         group.name = "Group"
-        group.managedObjectClassName = NSStringFromClass(Group.self)
+        // Mistake: the class's bare name, without its module, which the runtime finds no class for.
+        group.managedObjectClassName = Decoy.isActive("class-name-without-module") ? "Group" : NSStringFromClass(Group.self)
         let item = EntityDescription()
         item.name = "Item"
-        item.managedObjectClassName = NSStringFromClass(Item.self)
+        item.managedObjectClassName = Decoy.isActive("class-name-without-module") ? "Item" : NSStringFromClass(Item.self)
 
         let items = RelationshipDescription()
         items.name = "items"
@@ -34,11 +35,15 @@ public enum GroupModel {
         // Mistake: the inverse is set on one end only, so the item's end names none.
         if !Decoy.isActive("inverse-set-on-one-side") { groupOfItem.inverseRelationship = items }
 
-        group.properties = [attribute("name", .stringAttributeType, optional: false),
-                            attribute("createdAt", .dateAttributeType, optional: false), items]
+        let createdAt = attribute("createdAt", .dateAttributeType, optional: false)
+        // Mistake: a default date, worked out once, when the model is made; every group made later starts with it.
+        if Decoy.isActive("created-at-model-default") { createdAt.defaultValue = Date() }
+        group.properties = [attribute("name", .stringAttributeType, optional: false), createdAt, items]
         // Mistake: the title is optional, so an item without one is saved.
-        item.properties = [attribute("title", .stringAttributeType, optional: Decoy.isActive("optional-title")),
-                           attribute("note", .stringAttributeType, optional: true), groupOfItem]
+        let title = attribute("title", .stringAttributeType, optional: Decoy.isActive("optional-title"))
+        // Mistake: an empty default title, so the mandatory title is never missing and an untitled item is saved.
+        if Decoy.isActive("title-default-empty") { title.defaultValue = "" }
+        item.properties = [title, attribute("note", .stringAttributeType, optional: true), groupOfItem]
         let model = ManagedObjectModel()
         model.entities = [group, item]
         return model

@@ -1,72 +1,78 @@
 import Foundation
 @_spi(ModelLoading) import Persistence
 
-// Lesson 3's runnable example: a model written in code with Core Data's API — recipes with ordered steps, and tags
-// shared between recipes — and what its attributes, relationships and delete rules do once objects are saved.
-// `swift run lessons run 3`.
+// Lesson 3's runnable example: a cookbook's model written in code with Core Data's API — cuisines and their recipes,
+// and meal plans that list recipes in the order they will be cooked — and what its attributes, relationships and
+// delete rules do once objects are saved. `swift run lessons run 3`.
 
 // region: model
-/// The cookbook's model, built as Core Data builds a model in code: descriptions made with `init()`, their fields
-/// set one by one. (`orderedSteps: false` makes the mistake part 5 shows.)
-func makeCookbook(orderedSteps: Bool = true) -> ManagedObjectModel {
-    let recipe = EntityDescription()
-    recipe.name = "Recipe"
-    recipe.managedObjectClassName = NSStringFromClass(Recipe.self)   // the module's name, a dot, the class's
-    let step = EntityDescription()
-    step.name = "Step"
-    step.managedObjectClassName = NSStringFromClass(Step.self)
-    let tag = EntityDescription()
-    tag.name = "Tag"                       // no class named: its objects are plain ManagedObjects
+/// An entity called `name` whose objects are instances of `type`; without one they are plain `ManagedObject`s.
+func entity(_ name: String, objectsOf type: ManagedObject.Type? = nil) -> EntityDescription {
+    let entity = EntityDescription()
+    entity.name = name
+    if let type { entity.managedObjectClassName = NSStringFromClass(type) }   // "Module.Class", as Core Data looks it up
+    return entity
+}
 
+/// A relationship to `destination`. A new relationship is to-many (maxCount 0, no limit) and nullifies.
+func relationship(_ name: String, to destination: EntityDescription, toOne: Bool = false,
+                  deleteRule: DeleteRule = .nullifyDeleteRule) -> RelationshipDescription {
+    let relationship = RelationshipDescription()
+    relationship.name = name
+    relationship.destinationEntity = destination
+    relationship.maxCount = toOne ? 1 : 0
+    relationship.deleteRule = deleteRule
+    return relationship
+}
+
+/// The cookbook's model, built as Core Data builds a model in code: descriptions made with `init()`, their fields
+/// set one by one. (`orderedPlans: false` makes the mistake part 5 shows.)
+func makeCookbook(orderedPlans: Bool = true) -> ManagedObjectModel {
+    let cuisine = entity("Cuisine")                       // no class: its objects are plain ManagedObjects
+    let recipe = entity("Recipe", objectsOf: Recipe.self)
+    let plan = entity("MealPlan", objectsOf: MealPlan.self)
+
+    let name = AttributeDescription()
+    name.name = "name"
+    name.attributeType = .stringAttributeType
+    name.isOptional = false                               // a new attribute is optional
     let title = AttributeDescription()
     title.name = "title"
     title.attributeType = .stringAttributeType
-    title.isOptional = false               // a new attribute is optional
+    title.isOptional = false
     let servings = AttributeDescription()
     servings.name = "servings"
     servings.attributeType = .integer16AttributeType
     servings.isOptional = false
-    servings.defaultValue = 2              // what a new recipe starts with
-    let text = AttributeDescription()
-    text.name = "text"
-    text.attributeType = .stringAttributeType
-    text.isOptional = false
-    let minutes = AttributeDescription()
+    servings.defaultValue = 2                             // what a new recipe starts with
+    let minutes = AttributeDescription()                  // optional, no default: nil until someone times it
     minutes.name = "minutes"
     minutes.attributeType = .integer16AttributeType
-    let label = AttributeDescription()
-    label.name = "label"
-    label.attributeType = .stringAttributeType
-    label.isOptional = false
+    let week = AttributeDescription()
+    week.name = "week"
+    week.attributeType = .stringAttributeType
+    week.isOptional = false
 
-    let steps = RelationshipDescription()  // to-many: a new relationship's maxCount is 0, no limit
-    steps.name = "steps"
-    steps.destinationEntity = step
-    steps.isOrdered = orderedSteps
-    steps.deleteRule = .cascadeDeleteRule
-    let recipeOfStep = RelationshipDescription()
-    recipeOfStep.name = "recipe"
-    recipeOfStep.destinationEntity = recipe
-    recipeOfStep.maxCount = 1              // to-one
-    recipeOfStep.isOptional = false        // every step belongs to a recipe
-    recipeOfStep.deleteRule = .nullifyDeleteRule
-    steps.inverseRelationship = recipeOfStep
-    recipeOfStep.inverseRelationship = steps
-    let tags = RelationshipDescription()   // many-to-many: both ends keep maxCount 0
-    tags.name = "tags"
-    tags.destinationEntity = tag
-    let recipes = RelationshipDescription()
-    recipes.name = "recipes"
-    recipes.destinationEntity = recipe
-    tags.inverseRelationship = recipes
-    recipes.inverseRelationship = tags
+    // One cuisine, many recipes. The cuisine does not own them: while it has any, it cannot be deleted.
+    let recipes = relationship("recipes", to: recipe, deleteRule: .denyDeleteRule)
+    let cuisineOfRecipe = relationship("cuisine", to: cuisine, toOne: true)   // a deleted recipe leaves the list
+    cuisineOfRecipe.isOptional = false                    // every recipe has a cuisine
+    recipes.inverseRelationship = cuisineOfRecipe
+    cuisineOfRecipe.inverseRelationship = recipes
 
-    recipe.properties = [title, servings, steps, tags]
-    step.properties = [text, minutes, recipeOfStep]
-    tag.properties = [label, recipes]
-    tag.uniquenessConstraints = [["label"]]
+    // Many plans, many recipes, and a plan keeps its dinners in order. Neither end owns the other.
+    let dinners = relationship("recipes", to: recipe)
+    dinners.isOrdered = orderedPlans
+    let plans = relationship("mealPlans", to: plan)
+    dinners.inverseRelationship = plans
+    plans.inverseRelationship = dinners
+
+    cuisine.properties = [name, recipes]
+    cuisine.uniquenessConstraints = [["name"]]
+    recipe.properties = [title, servings, minutes, cuisineOfRecipe, plans]
+    plan.properties = [week, dinners]
     let model = ManagedObjectModel()
-    model.entities = [recipe, step, tag]
+    model.entities = [cuisine, recipe, plan]
     return model
 }
 
@@ -83,66 +89,94 @@ container.loadPersistentStores { _, error in
 }
 let context = container.viewContext
 
-/// Titles and steps as a context that has never seen them reads them from the store.
+/// Each plan's dinners, and each cuisine's recipes, as a context that has never seen them reads them from the store.
 func freshRead() throws -> [String] {
     let reader = container.newBackgroundContext()
     return try reader.performAndWait {
-        let request: FetchRequest<Recipe> = Recipe.fetchRequest()
-        request.sortDescriptors = [FetchSortDescriptor(keyPath: \Recipe.title, ascending: true)]
-        return try reader.fetch(request).map { "\($0.title) (\($0.servings)): " + ($0.steps.array as! [Step]).map(\.text).joined(separator: " → ") }
+        let plans = FetchRequest<MealPlan>(entityName: "MealPlan")
+        plans.sortDescriptors = [FetchSortDescriptor(keyPath: \MealPlan.week, ascending: true)]
+        let cuisines = FetchRequest<ManagedObject>(entityName: "Cuisine")   // one: Italian
+        let dinners = try reader.fetch(plans).map { plan in
+            let titles = (plan.recipes.array as! [Recipe]).map(\.title)
+            return "\(plan.week): " + (titles.isEmpty ? "none" : titles.joined(separator: " → "))
+        }
+        return try dinners + reader.fetch(cuisines).map { cuisine in
+            let titles = (cuisine.value(forKey: "recipes") as! Set<Recipe>).map(\.title).sorted()
+            return "\(cuisine.value(forKey: "name") as! String): " + titles.joined(separator: ", ")
+        }
     }
 }
 
 print("")
-print("2. An ordered to-many relationship keeps its order through a save:")
+print("2. An ordered relationship keeps its order through a save, on a many-to-many as on any to-many:")
 // region: ordered
-let pancakes = Recipe(context: context)
-pancakes.title = "Pancakes"                        // servings keeps its default, 2
-for text in ["Whisk", "Rest", "Fry", "Serve"] {
-    let step = Step(context: context)
-    step.text = text
-    step.recipe = pancakes                         // the inverse, pancakes.steps, gains the step at the end
+let italian = ManagedObject(entity: cookbook.entitiesByName["Cuisine"]!, insertInto: context)
+italian.setValue("Italian", forKey: "name")           // no class: key-value coding
+var dishes: [String: Recipe] = [:]
+for (title, minutes) in [("Risotto", 40), ("Minestrone", 60), ("Tiramisu", nil)] as [(String, Int?)] {
+    let recipe = Recipe(context: context)               // servings keeps its default, 2
+    recipe.title = title
+    recipe.minutes = minutes.map { NSNumber(value: $0) }  // nil stays nil: an optional number
+    recipe.cuisine = italian                            // the inverse, the cuisine's recipes, gains the recipe
+    dishes[title] = recipe
 }
+let thisWeek = MealPlan(context: context)
+thisWeek.week = "2026-W48"
+thisWeek.recipes = NSOrderedSet(array: [dishes["Minestrone"]!, dishes["Risotto"]!, dishes["Tiramisu"]!])
+let nextWeek = MealPlan(context: context)
+nextWeek.week = "2026-W49"
+nextWeek.recipes = NSOrderedSet(array: [dishes["Risotto"]!])   // a recipe may be in several plans
 try context.save()
-var steps = pancakes.steps.array as! [Step]        // the ordered set's objects, as steps
-steps.swapAt(1, 2)                                 // reorder: change the array, then give it back as a set
-pancakes.steps = NSOrderedSet(array: steps)
+var dinners = thisWeek.recipes.array as! [Recipe]       // the ordered set's objects, as recipes
+dinners.swapAt(0, 1)                                     // reorder: change the array, then give it back as a set
+thisWeek.recipes = NSOrderedSet(array: dinners)
 try context.save()
 // endregion: ordered
 for line in try freshRead() { print("   \(line)") }
+print("   Risotto is in \(dishes["Risotto"]!.mealPlans.count) plans; Tiramisu takes \(dishes["Tiramisu"]!.minutes?.intValue.description ?? "an unknown time")")
 
 print("")
-print("3. A mandatory attribute is checked when the context saves, not when the object is made:")
+print("3. Mandatory values are checked when the context saves, not when the object is made:")
 // region: mandatory
-let untitled = Step(context: context)
-untitled.recipe = pancakes                         // no text
+let draft = Recipe(context: context)                   // no title, no cuisine
 do {
     try context.save()
 } catch let error as NSError {
-    // Core Data's validation errors carry the object and the key in userInfo.
-    let object = error.userInfo[NSValidationObjectErrorKey] as? ManagedObject
-    let key = error.userInfo[NSValidationKeyErrorKey] as? String
-    print("   save failed: error \(error.code) on \(object?.entity.name ?? "?").\(key ?? "?"): \(error.localizedDescription)")
-    context.rollback()                             // lesson 5 explains why this matters
+    // Several problems at once: 1560, with one error per problem under NSDetailedErrorsKey.
+    let details = error.userInfo[NSDetailedErrorsKey] as? [NSError] ?? [error]
+    print("   save failed: error \(error.code), \(details.count) problems")
+    for detail in details {
+        let object = detail.userInfo[NSValidationObjectErrorKey] as? ManagedObject
+        let key = detail.userInfo[NSValidationKeyErrorKey] as? String
+        print("   - error \(detail.code) on \(object?.entity.name ?? "?").\(key ?? "?")")
+    }
+    context.rollback()                                   // lesson 5 explains why this matters
 }
 // endregion: mandatory
-print("   after rollback the context has changes: \(context.hasChanges)")
+print("   after rollback the context has changes: \(context.hasChanges); the draft is gone: \(draft.managedObjectContext == nil)")
 
 print("")
-print("4. Delete rules: nullify from step to recipe, cascade from recipe to steps.")
+print("4. Delete rules: deny from cuisine to recipes, nullify everywhere else.")
 // region: delete-rules
-context.delete(pancakes.steps[3] as! Step)         // "Serve": the step goes, the recipe stays
+context.delete(italian)                                 // deny: the delete is allowed, the save is not
+do {
+    try context.save()
+} catch let error as NSError {
+    print("   deleting the cuisine: error \(error.code), it still has recipes")
+    context.rollback()
+}
+context.delete(dishes["Risotto"]!)                      // nullify: it leaves its cuisine and both plans
 try context.save()
-print("   deleted one step:     \(try freshRead())")
-context.delete(pancakes)                           // the recipe takes its steps with it
+print("   deleted Risotto:   \(try freshRead().joined(separator: "; "))")
+context.delete(nextWeek)                                // nullify: the plan goes, its recipes stay
 try context.save()
-print("   deleted the recipe:   \(try freshRead()), steps left \(try context.count(for: Step.fetchRequest()))")
+print("   deleted a plan:    \(try freshRead().joined(separator: "; "))")
 // endregion: delete-rules
 
 print("")
-print("5. The model checks the classes when a container first uses it: unordered steps for an NSOrderedSet are refused.")
+print("5. Persistence (not Core Data) holds the classes against the model: unordered recipes for an NSOrderedSet.")
 // region: model-refused
-let unordered = PersistentContainer(name: "Cookbook", managedObjectModel: makeCookbook(orderedSteps: false))
+let unordered = PersistentContainer(name: "Cookbook", managedObjectModel: makeCookbook(orderedPlans: false))
 unordered.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]
 unordered.loadPersistentStores { _, error in
     print("   \(error.map { "\($0)" } ?? "accepted (unexpected)")")
@@ -152,9 +186,9 @@ unordered.loadPersistentStores { _, error in
 print("")
 print("6. The same model drawn in Xcode's format (Cookbook.xcdatamodeld, a resource of this program), found by name:")
 // region: model-file
-// The classes live in this program: name them, as the file says only "Recipe" and "Step".
+// The classes live in this program: name them, as the file says only "Recipe" and "MealPlan".
 let drawn = PersistentContainer(name: "Cookbook", bundle: .module,
-                                managedObjectClasses: [Recipe.self, Step.self])
+                                managedObjectClasses: [Recipe.self, MealPlan.self])
 drawn.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]
 drawn.loadPersistentStores { _, error in
     if let error { print("   could not load: \(error)") }
