@@ -3,8 +3,8 @@ import KataSupport
 import Persistence
 
 // Lesson 11's runnable example: document 002's rules. On a podcast library: a feed import as background work in a
-// private context of its own — a save, nothing left to save, a failed save rolled back. On a small blog: a user
-// picked on another screen handed over by objectID. On the podcast library again: the conflict "Could not merge changes." (133020) the other way round from the document's story —
+// private context of its own — a save, nothing left to save, a failed save rolled back. On flashcards: a deck made
+// in the background handed to the main context by objectID. On the podcast library again: the conflict "Could not merge changes." (133020) the other way round from the document's story —
 // the player saves an episode while a feed sync that read it earlier is still running, and the sync's late save
 // fails — then the three ways out of it, and what every merge policy keeps. `swift run lessons run 11`.
 
@@ -100,45 +100,43 @@ print(t("   the main context reads from the store: ", "   главный кон�
 print("")
 print(t("2. Objects stay in their context; an objectID crosses",
         "2. Объекты остаются в своём контексте, а objectID можно передавать"))
-let blog = try makeContainer(BlogModel.name, BlogModel.shared())
-for name in ["Ann", "Boris"] {
-    User(context: blog.viewContext).name = name
+// Rule 2 where the ID crosses a queue, not a screen: a background task makes a deck of flashcards, and the main
+// context moves a card it holds into that deck.
+let cards = try makeContainer(FlashcardsModel.name, FlashcardsModel.make())
+let card = Flashcard(context: cards.viewContext)
+card.front = "bonjour"
+try cards.viewContext.save()
+let importer = cards.newBackgroundContext()
+nonisolated(unsafe) var madeThere: FlashcardDeck?
+let deckID = try importer.performAndWait {
+    let deck = FlashcardDeck(context: importer)
+    deck.code = "fr"
+    deck.name = "French"
+    try importer.save()
+    madeThere = deck
+    return deck.objectID                              // a value: it may go to any queue
 }
-let draft = Post(context: blog.viewContext)
-draft.title = "Merge rules"
-try blog.viewContext.save()
-// The editor and the user picker are two screens, each with a main-queue context of its own.
-let editorContext = ManagedObjectContext(.mainQueue)
-editorContext.persistentStoreCoordinator = blog.persistentStoreCoordinator
-let pickerContext = ManagedObjectContext(.mainQueue)
-pickerContext.persistentStoreCoordinator = blog.persistentStoreCoordinator
-guard let edited = try editorContext.existingObject(with: draft.objectID) as? Post else {
-    throw NotAPost(draft.objectID)
-}
-let request: FetchRequest<User> = User.fetchRequest()
-request.predicate = FetchPredicate(format: "name == %@", "Ann")
-let picked = try pickerContext.fetch(request)[0]   // Ann, as the picker hands her back: its own object
 // region: object-across
-edited.author = picked                             // wrong: the user belongs to the picker's context
+card.deck = madeThere                                 // wrong: the deck belongs to the importer's context (and queue)
 // endregion: object-across
 do {
-    try editorContext.save()
-    print(t("   assigned the picker's user as it is: saved?!", "   присвоили пользователя с экрана выбора как есть: сохранилось?!"))
+    try cards.viewContext.save()
+    print(t("   gave the card the importer's deck as it is: saved?!", "   отдали карточке колоду импортёра как есть: сохранилось?!"))
 } catch {
-    print(t("   assigned the picker's user as it is: the save fails", "   присвоили пользователя с экрана выбора как есть: сохранение падает")
-          + " (\((error as NSError).code))")
+    print(t("   gave the card the importer's deck as it is: the save fails",
+            "   отдали карточке колоду импортёра как есть: сохранение падает") + " (\((error as NSError).code))")
     print("     \((error as NSError).localizedDescription)")
-    editorContext.rollback()
+    cards.viewContext.rollback()
 }
 // region: object-id
-edited.author = try editorContext.existingObject(with: picked.objectID) as? User  // the editor's own copy
-try editorContext.save()
+card.deck = cards.viewContext.object(with: deckID) as? FlashcardDeck  // the main context's own copy of the deck
+try cards.viewContext.save()
 // endregion: object-id
-let check = blog.newBackgroundContext()
-let author = check.performAndWait { (try? check.existingObject(with: draft.objectID) as? Post)?.author?.name }
-print(t("   assigned the editor's own copy, looked up by objectID: saved; the store's author: ",
-        "   присвоили копию из контекста редактора, найденную по objectID: сохранено; автор в хранилище: ")
-      + (author ?? t("none", "нет")))
+let check = cards.newBackgroundContext()
+let deckName = check.performAndWait { (try? check.existingObject(with: card.objectID) as? Flashcard)?.deck?.name }
+print(t("   gave it the main context's own copy, looked up by objectID: saved; the store's deck: ",
+        "   отдали копию из главного контекста, найденную по objectID: сохранено; колода в хранилище: ")
+      + (deckName ?? t("none", "нет")))
 
 // MARK: - Rule 3.1
 
