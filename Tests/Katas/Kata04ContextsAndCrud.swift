@@ -217,8 +217,8 @@ final class Kata04ContextsAndCrud: KataCase {
             try expect(!storage.viewContext.hasChanges, "the view context still has unsaved changes after delete(_:).")
             try expect(storage.viewContext.registeredObject(for: ivyID) == nil, "after delete(ivy) the row is gone "
                 + "from the store, but the view context still holds the plant as a live object, name and all: a "
-                + "screen showing the garden keeps showing a plant that no longer exists. Delete it in the context "
-                + "it belongs to, the view context, and save there; the save then drops it from the context.")
+                + "screen showing the garden keeps showing a plant that no longer exists. A delete done where the "
+                + "plant lives is let go of by that context when it saves; one saved elsewhere is not.")
         }
     }
 }
