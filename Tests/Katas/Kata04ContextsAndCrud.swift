@@ -163,6 +163,15 @@ final class Kata04ContextsAndCrud: KataCase {
                 try expect(false, problem + " In the store a plant never watered has a nil date, which no comparison "
                     + "matches: the predicate needs a case for it.")
             }
+            // Persistence answers a comparison with nil as false, as an in-memory evaluation does, so NOT of one is
+            // true here; in Core Data's SQLite store it is SQL's "unknown", and the row is dropped. Only a predicate
+            // that asks about the nil date itself finds the never-watered plants on a device too.
+            let clause = log.fetches(from: "ZPLANT").last?.whereClause ?? ""
+            try expect(clause.contains("ZWATEREDON IS NULL") || clause.contains("ZWATEREDON IS NOT NULL"),
+                       "plants(notWateredSince:) returned the right plants here, but its predicate never asks whether "
+                + "the date is nil:\n    \(clause)\nOn a device, Core Data's SQLite store compares in SQL, where a "
+                + "comparison with a missing date is neither true nor false — and so is its NOT — and Tulip, never "
+                + "watered, would not come back. Give the plants without a date a case of their own in the predicate.")
             let all = try storage.plants(notWateredSince: today.addingTimeInterval(1)).count
             try expect(all == 6, "plants(notWateredSince:) a second after every watering returned \(all) plants, not 6.")
         }
@@ -190,14 +199,26 @@ final class Kata04ContextsAndCrud: KataCase {
     func test05_deleteRemovesThePlantFromTheStore() {
         kata(5, in: "PlantStorage.swift", "delete(_:)") {
             let storage = PlantStorage(container: container)
-            try plant([("Fern", nil), ("Rose", nil), ("Tulip", nil)])
-            let rose = try require(try context.fetch(Plant.fetchRequest()).first { $0.name == "Rose" },
-                                   "the kata could not find its own plant \"Rose\".")
-            try storage.delete(rose)
-            let stored = try storedValues(\Plant.name)
-            try expect(stored == ["Fern", "Tulip"], "after delete(rose) the store holds \(stored), not [\"Fern\", "
-                + "\"Tulip\"]: delete marks the object in the context; the row goes when the context saves.")
+            // Two plants of the same name, as a real garden has: only the one handed over may go.
+            try plant([("Fern", nil), ("Devil's ivy", daysAgo(2)), ("Devil's ivy", nil), ("Tulip", nil)])
+            let ivy = try require(try context.fetch(Plant.fetchRequest()).first {
+                $0.name == "Devil's ivy" && $0.wateredOn == nil
+            }, "the kata could not find its own plant \"Devil's ivy\".")
+            let ivyID = ivy.objectID
+            try storage.delete(ivy)
+            let stored = try storedPlants()
+            let described = stored.map { "\($0.name) (\($0.wateredOn == nil ? "never watered" : "watered"))" }
+            try expect(stored.count != 2 || stored.map(\.name) != ["Fern", "Tulip"], "after delete(ivy) the store "
+                + "holds \(described): both plants called \"Devil's ivy\" are gone, and the one watered two days ago "
+                + "was not handed over. Plants are not told apart by name; delete the object you were given.")
+            try expect(stored.map(\.name) == ["Devil's ivy", "Fern", "Tulip"] && stored[0].wateredOn != nil,
+                       "after delete(ivy) the store holds \(described), not Devil's ivy (watered), Fern and Tulip: "
+                + "delete marks the object in the context; the row goes when the context saves.")
             try expect(!storage.viewContext.hasChanges, "the view context still has unsaved changes after delete(_:).")
+            try expect(storage.viewContext.registeredObject(for: ivyID) == nil, "after delete(ivy) the row is gone "
+                + "from the store, but the view context still holds the plant as a live object, name and all: a "
+                + "screen showing the garden keeps showing a plant that no longer exists. A delete done where the "
+                + "plant lives is let go of by that context when it saves; one saved elsewhere is not.")
         }
     }
 }

@@ -81,6 +81,10 @@ public final class PlantStorage {
         // Mistake: a plant never watered has no date, and `wateredOn < date` alone leaves it out.
         var format = Decoy.isActive("never-watered-left-out")
             ? "wateredOn < %@" : "wateredOn == nil OR wateredOn < %@"
+        // Mistake: "not watered since" written as the negation of "watered since". In Core Data's SQLite store a
+        // comparison with NULL is neither true nor false, and its NOT is not true either: on a device the plants
+        // never watered are left out (Persistence, comparing as in memory, happens to return them).
+        if Decoy.isActive("not-watered-as-negation") { format = "NOT (wateredOn >= %@)" }
         // Mistake: off by one day — a plant watered exactly on the date counts as not watered since.
         if Decoy.isActive("watered-on-the-day-counts") { format = "wateredOn == nil OR wateredOn <= %@" }
         request.predicate = FetchPredicate(format: format, date)
@@ -95,6 +99,17 @@ public final class PlantStorage {
     }
 
     public func water(_ plant: Plant, on date: Date) throws {
+        // Mistake: the watering is written through a context of its own, looked up by ID: the store gets the date,
+        // but the plant the caller holds — and shows — still has the old one.
+        if Decoy.isActive("water-in-new-context") {
+            let writer = container.newBackgroundContext()
+            let id = plant.objectID
+            try writer.performAndWait {
+                (try writer.existingObject(with: id) as? Plant)?.wateredOn = date
+                try writer.save()
+            }
+            return
+        }
         plant.wateredOn = date
         // Mistake: the new date stays in memory; the store keeps the old one.
         if Decoy.isActive("water-without-save") { return }
@@ -108,7 +123,33 @@ public final class PlantStorage {
     }
 
     public func delete(_ plant: Plant) throws {
+        // Mistake: the plant is deleted by what it is called, as a SQL DELETE ... WHERE name = ? would: every other
+        // plant of the same name goes with it.
+        if Decoy.isActive("delete-by-name") {
+            let sameName: FetchRequest<Plant> = Plant.fetchRequest()
+            sameName.predicate = FetchPredicate(format: "name == %@", plant.name)
+            for match in try viewContext.fetch(sameName) { viewContext.delete(match) }
+            try viewContext.save()
+            return
+        }
+        // Mistake: the delete goes through a context of its own, looked up by ID: the row leaves the store, but the
+        // view context still holds the plant, alive, with its values — a screen keeps showing it.
+        if Decoy.isActive("delete-in-new-context") {
+            let writer = container.newBackgroundContext()
+            let id = plant.objectID
+            try writer.performAndWait {
+                writer.delete(try writer.existingObject(with: id))
+                try writer.save()
+            }
+            return
+        }
         viewContext.delete(plant)
+        // Mistake: processPendingChanges() taken for the step that writes: it runs the delete rules in memory, and
+        // the store never hears of the delete.
+        if Decoy.isActive("delete-processes-pending-changes") {
+            viewContext.processPendingChanges()
+            return
+        }
         // Mistake: the plant is only marked deleted in the context; its row stays in the store.
         if Decoy.isActive("delete-without-save") { return }
         try viewContext.save()

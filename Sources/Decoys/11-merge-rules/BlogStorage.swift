@@ -24,12 +24,33 @@ public final class BlogStorage: Sendable {
             context.perform { block(context) }
             return
         }
+        // Mistake: "background" taken to mean a global dispatch queue: the context is new and private, but the
+        // block runs on a queue that is not the context's own.
+        if Decoy.isActive("background-task-on-global-queue") {
+            let context = container.newBackgroundContext()
+            nonisolated(unsafe) let unchecked = context
+            DispatchQueue.global().async { block(unchecked) }
+            return
+        }
+        // Mistake: the block goes onto the context's queue with performAndWait, which waits — and, called from the
+        // main thread, may run the block right there.
+        if Decoy.isActive("background-task-perform-and-wait") {
+            let context = container.newBackgroundContext()
+            context.performAndWait { block(context) }
+            return
+        }
         container.performBackgroundTask(block)
     }
 
     public func save(in context: ManagedObjectContext) -> SaveStatus {
         if Decoy.isActive("save-off-queue") {
             return save(context)
+        }
+        // Mistake: perform runs the block later, so the status returned is the one set before it ran.
+        if Decoy.isActive("save-in-async-perform") {
+            nonisolated(unsafe) var status = SaveStatus.hasNoChanges
+            context.perform { status = self.save(context) }
+            return status
         }
         return context.performAndWait { save(context) }
     }

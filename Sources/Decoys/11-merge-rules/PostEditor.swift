@@ -15,6 +15,16 @@ public final class PostEditor {
     public func choose(_ user: User) throws {
         if Decoy.isActive("choose-assigns-picked-user") {
             post.author = user
+        } else if Decoy.isActive("choose-fetches-by-name") {
+            // The editor's own copy, but found by what the user is called: another user of the same name may come
+            // first.
+            let sameName: FetchRequest<User> = User.fetchRequest()
+            sameName.predicate = FetchPredicate(format: "name == %@", user.name)
+            post.author = try context.fetch(sameName).first
+        } else if Decoy.isActive("choose-saves-at-once") {
+            // The right copy, and then a save "so the choice is not lost": the half-done edit reaches the store.
+            post.author = try context.existingObject(with: user.objectID) as? User
+            try context.save()
         } else if Decoy.isActive("choose-uses-registered-object") {
             post.author = context.registeredObject(for: user.objectID) as? User
         } else {

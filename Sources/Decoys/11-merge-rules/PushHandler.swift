@@ -19,8 +19,14 @@ public struct PushHandler: Sendable {
             let status: SaveStatus
             do {
                 guard let post = try target.existingObject(with: postID) as? Post else { throw NotAPost(postID) }
-                if let title = update.title { post.title = title }
-                if let likes = update.likes { post.likes = likes }
+                if Decoy.isActive("push-writes-every-field") {
+                    // Every field copied, with a default for what the push did not carry.
+                    post.title = update.title ?? ""
+                    post.likes = update.likes ?? 0
+                } else {
+                    if let title = update.title { post.title = title }
+                    if let likes = update.likes { post.likes = likes }
+                }
                 status = Decoy.isActive("push-without-save") ? .saved : storage.save(in: target)
             } catch {
                 status = .failed(error)

@@ -2,10 +2,11 @@ import Foundation
 import KataSupport
 import Persistence
 
-// Lesson 4's runnable example: the context as a scratch pad. Every change — insert, update, delete — lives in the
-// context until it is saved; another context, reading the store, sees nothing before that. `swift run lessons run 4`.
+// Lesson 4's runnable example: the context as a scratch pad, on lesson 1's bookshelf (a `Book` with a mandatory
+// title and an optional author). Every change — insert, update, delete — lives in the context until it is saved;
+// another context, reading the store, sees nothing before that. `swift run lessons run 4`.
 
-let container = PersistentContainer(name: GardenModel.name, managedObjectModel: try GardenModel.make())
+let container = PersistentContainer(name: BookshelfModel.name, managedObjectModel: try BookshelfModel.make())
 container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]
 container.loadPersistentStores { _, error in
     if let error { print("could not load the store: \(error)") }
@@ -17,19 +18,23 @@ let observer = container.newBackgroundContext()
 func storeHolds() throws -> String {
     try observer.performAndWait {
         observer.reset()                            // forget what it read before; read the store afresh
-        let request: FetchRequest<Plant> = Plant.fetchRequest()
-        request.sortDescriptors = [FetchSortDescriptor(keyPath: \Plant.name, ascending: true)]
-        let plants = try observer.fetch(request)
-        return plants.isEmpty ? "nothing" : plants.map { $0.name + ($0.wateredOn == nil ? "" : " (watered)") }
+        let request: FetchRequest<Book> = Book.fetchRequest()
+        request.sortDescriptors = [FetchSortDescriptor(keyPath: \Book.title, ascending: true)]
+        let books = try observer.fetch(request)
+        return books.isEmpty ? "nothing" : books.map { "\($0.title) (\($0.author ?? "author unknown"))" }
             .joined(separator: ", ")
     }
 }
 
+/// Titles as a reader writes them: Swift's array description would escape the apostrophe of Ender's Game.
+func titles(_ books: [Book]) -> String { "[" + books.map(\.title).joined(separator: ", ") + "]" }
+
 print("1. Add: insert into the context, then save")
 // region: add
-for name in ["Rose", "Fern", "Tulip"] {
-    let plant = Plant(context: context)             // made and inserted in one step
-    plant.name = name
+for (title, author) in [("Solaris", "Stanisław Lem"), ("Dune", "Frank Herbert"), ("Ender's Game", nil)] {
+    let book = Book(context: context)               // made and inserted in one step
+    book.title = title
+    book.author = author                            // nil: not known yet
 }
 // endregion: add
 print("   before save — the context has changes: \(context.hasChanges); the store holds \(try storeHolds())")
@@ -39,22 +44,26 @@ print("   after save  — the context has changes: \(context.hasChanges); the st
 print("")
 print("2. Fetch: a request, optionally a predicate and sort descriptors, run by a context")
 // region: fetch
-let everything: FetchRequest<Plant> = Plant.fetchRequest()  // the type spelt out; every plant, in no promised order
-let byName: FetchRequest<Plant> = Plant.fetchRequest()
-byName.sortDescriptors = [FetchSortDescriptor(keyPath: \Plant.name, ascending: true)]
-let startingWithT: FetchRequest<Plant> = Plant.fetchRequest()
-startingWithT.predicate = FetchPredicate(format: "name BEGINSWITH %@", "T")
+let everything: FetchRequest<Book> = Book.fetchRequest()   // the type spelt out; every book, in no promised order
+let shelfOrder: FetchRequest<Book> = Book.fetchRequest()
+shelfOrder.sortDescriptors = [FetchSortDescriptor(keyPath: \Book.author, ascending: true),
+                              FetchSortDescriptor(keyPath: \Book.title, ascending: true)]
+let oneTitle: FetchRequest<Book> = Book.fetchRequest()
+oneTitle.predicate = FetchPredicate(format: "title == %@", "Ender's Game")  // the apostrophe travels as a value
+let authorUnknown: FetchRequest<Book> = Book.fetchRequest()
+authorUnknown.predicate = FetchPredicate(format: "author == nil")
 // endregion: fetch
-print("   no sort descriptor: \(try context.fetch(everything).map(\.name)) (an order you cannot rely on)")
-print("   sorted by name:     \(try context.fetch(byName).map(\.name))")
-print("   name BEGINSWITH T:  \(try context.fetch(startingWithT).map(\.name))")
+print("   no sort descriptor:        \(titles(try context.fetch(everything))) (an order you cannot rely on)")
+print("   by author, then by title:  \(titles(try context.fetch(shelfOrder)))")
+print("   title == \"Ender's Game\":   \(titles(try context.fetch(oneTitle)))")
+print("   author == nil:             \(titles(try context.fetch(authorUnknown)))")
 
 print("")
 print("3. Update: change the object; the context notices, the save writes it")
 // region: update
-let fern = try context.fetch(byName)[0]
-fern.wateredOn = Date()
-print("   updated objects in the context: \(context.updatedObjects.map { ($0 as? Plant)?.name ?? "?" })")
+let enders = try context.fetch(oneTitle)[0]
+enders.author = "Orson Scott Card"
+print("   updated objects in the context: \(titles(context.updatedObjects.compactMap { $0 as? Book }))")
 print("   before save — the store holds \(try storeHolds())")
 try context.save()                                // without it, the change lives in this context only
 // endregion: update
@@ -63,22 +72,23 @@ print("   after save  — the store holds \(try storeHolds())")
 print("")
 print("4. Delete: mark the object deleted, then save")
 // region: delete
-let rose = try context.fetch(byName)[1]
-context.delete(rose)
-print("   deleted in the context: \(rose.isDeleted); its own context no longer fetches it: "
-      + "\(try context.fetch(byName).map(\.name))")
+let solaris = try context.fetch(shelfOrder).last!   // by author, Lem comes last
+context.delete(solaris)
+print("   deleted in the context: \(solaris.isDeleted); its own context no longer fetches it: "
+      + "\(titles(try context.fetch(shelfOrder)))")
 // endregion: delete
 print("   before save — the store holds \(try storeHolds())")
 try context.save()
-print("   after save  — the store holds \(try storeHolds())")
+print("   after save  — the store holds \(try storeHolds()); the deleted object's context: "
+      + "\(solaris.managedObjectContext == nil ? "none" : "still the view context")")
 
 print("")
 print("5. The same record, one object per context")
 // region: two-contexts
-let mine = try context.fetch(byName)[0]
-let theirs = try observer.performAndWait { try observer.fetch(byName)[0] }
+let mine = try context.fetch(oneTitle)[0]
+let theirs = try observer.performAndWait { try observer.fetch(oneTitle)[0] }
 print("   same record: \(mine.objectID == theirs.objectID); same object: \(mine === theirs)")
-mine.name = "Maidenhair fern"                       // not saved: only this context's object changes
-print("   this context says \"\(mine.name)\"; the other context's object says \"\(observer.performAndWait { theirs.name })\"")
+mine.title = "Ender's Game (1985)"                  // not saved: only this context's object changes
+print("   this context says \"\(mine.title)\"; the other context's object says \"\(observer.performAndWait { theirs.title })\"")
 context.rollback()
 // endregion: two-contexts

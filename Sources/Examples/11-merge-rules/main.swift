@@ -2,9 +2,9 @@ import Foundation
 import KataSupport
 import Persistence
 
-// Lesson 11's runnable example: document 002's rules. On a small blog: background work in a private context of
-// its own, with a save that reports what it did, and a user picked on another screen handed over by objectID. On a
-// podcast library: the conflict "Could not merge changes." (133020) the other way round from the document's story —
+// Lesson 11's runnable example: document 002's rules. On a podcast library: a feed import as background work in a
+// private context of its own — a save, nothing left to save, a failed save rolled back. On flashcards: a deck made
+// in the background handed to the main context by objectID. On the podcast library again: the conflict "Could not merge changes." (133020) the other way round from the document's story —
 // the player saves an episode while a feed sync that read it earlier is still running, and the sync's late save
 // fails — then the three ways out of it, and what every merge policy keeps. `swift run lessons run 11`.
 
@@ -46,102 +46,97 @@ final class Box<Value>: @unchecked Sendable {
     func set(_ value: Value) { lock.withLock { stored = value } }
 }
 
-/// What a save did, as document 002's storage reports it.
-enum Status: CustomStringConvertible {
-    case saved, hasNoChanges, failed(Int)
-
-    var description: String {
-        switch self {
-        case .saved: return "saved"
-        case .hasNoChanges: return "hasNoChanges"
-        case .failed(let code): return t("failed (\(code)), rolled back", "failed (\(code)), откат")
-        }
-    }
-}
-
-/// Saves `context` and reports what happened; a failed save is rolled back. Call it on the context's queue (this
-/// example only calls it inside the context's own blocks).
-func save(_ context: ManagedObjectContext) -> Status {
-    if !context.hasChanges { return .hasNoChanges }
-    do {
-        try context.save()
-    } catch {
-        context.rollback()
-        return .failed((error as NSError).code)
-    }
-    return .saved
-}
-
 // MARK: - Rule 1
 
 print(t("1. Each queue its own context: background work in a private context of its own",
         "1. У каждой очереди свой контекст: фоновая работа — в собственном приватном контексте"))
-let blog = try makeContainer(BlogModel.name, BlogModel.shared())
+// Rule 1 on a podcast library: a feed import, done once, in a background task of its own.
+let podcasts = try makeContainer(PodcastModel.name, PodcastModel.shared())
 let reports = Box<[String]>()
 // region: background-task
-blog.performBackgroundTask { context in
+podcasts.performBackgroundTask { context in
     // A private-queue context made for this task; this block runs on its queue, never on the main thread.
     let isPrivate = context.concurrencyType == .privateQueueConcurrencyType
     var lines = [t("task runs on the main thread: \(Thread.isMainThread), in a \(isPrivate ? "private" : "main")-queue context",
                    "задача на главном потоке: \(Thread.isMainThread), контекст на \(isPrivate ? "своей" : "главной") очереди")]
-    for name in ["Ann", "Boris"] {
-        User(context: context).name = name
+    var imported: [Episode] = []
+    for (number, title) in [(1, "Pilot"), (2, "Queues"), (3, "Contexts")] {
+        let episode = Episode(context: context)
+        episode.number = number
+        episode.title = title
+        imported.append(episode)
     }
-    // save(_:), defined above, reports what happened rather than throwing.
-    lines.append(t("save with two new users: ", "сохраняем двух новых пользователей: ") + "\(save(context))")
-    lines.append(t("save again, nothing new: ", "сохраняем ещё раз, ничего нового: ") + "\(save(context))")
-    _ = User(context: context)                          // no name: the model requires one
-    lines.append(t("save a user without a name: ", "сохраняем пользователя без имени: ") + "\(save(context)); "
-                 + t("has changes: ", "есть изменения: ") + "\(context.hasChanges)")
+    do {
+        try context.save()
+        lines.append(t("the feed's three episodes: saved; left to save: \(context.hasChanges)",
+                       "три эпизода из ленты: сохранено; осталось сохранить: \(context.hasChanges)"))
+    } catch {
+        lines.append(t("the feed's three episodes: failed", "три эпизода из ленты: ошибка"))
+    }
+    Episode(context: context).number = 4               // the feed's fourth item has no title: the model requires one
+    do {
+        try context.save()
+    } catch {
+        lines.append(t("a fourth episode without a title: the save failed (\((error as NSError).code))",
+                       "четвёртый эпизод без заголовка: сохранение упало (\((error as NSError).code))"))
+        context.rollback()                              // back to the last save, or every later save fails too
+    }
+    let kept = imported.allSatisfy { $0.managedObjectContext === context }
+    lines.append(t("after rollback: left to save: \(context.hasChanges); the saved episodes still in the context: \(kept)",
+                   "после rollback: осталось сохранить: \(context.hasChanges); сохранённые эпизоды в контексте: \(kept)"))
     // The UI hears about it on the main queue, with plain values.
     DispatchQueue.main.async { reports.set(lines) }
 }
 // endregion: background-task
 runMainQueue { reports.value != nil }
 for line in reports.value ?? [t("the background task did not report", "фоновая задача ничего не сообщила")] { print("   " + line) }
-let users = try blog.viewContext.fetch(User.fetchRequest()).map(\.name).sorted()
-print(t("   the main context reads from the store: ", "   главный контекст читает из хранилища: ") + "\(users)")
+let byNumber: FetchRequest<Episode> = Episode.fetchRequest()
+byNumber.sortDescriptors = [FetchSortDescriptor(keyPath: \Episode.number, ascending: true)]
+let titles = try podcasts.viewContext.fetch(byNumber).map(\.title)
+print(t("   the main context reads from the store: ", "   главный контекст читает из хранилища: ") + "\(titles)")
 
 // MARK: - Rule 2
 
 print("")
 print(t("2. Objects stay in their context; an objectID crosses",
         "2. Объекты остаются в своём контексте, а objectID можно передавать"))
-let draft = Post(context: blog.viewContext)
-draft.title = "Merge rules"
-try blog.viewContext.save()
-// The editor and the user picker are two screens, each with a main-queue context of its own.
-let editorContext = ManagedObjectContext(.mainQueue)
-editorContext.persistentStoreCoordinator = blog.persistentStoreCoordinator
-let pickerContext = ManagedObjectContext(.mainQueue)
-pickerContext.persistentStoreCoordinator = blog.persistentStoreCoordinator
-guard let edited = try editorContext.existingObject(with: draft.objectID) as? Post else {
-    throw NotAPost(draft.objectID)
+// Rule 2 where the ID crosses a queue, not a screen: a background task makes a deck of flashcards, and the main
+// context moves a card it holds into that deck.
+let cards = try makeContainer(FlashcardsModel.name, FlashcardsModel.make())
+let card = Flashcard(context: cards.viewContext)
+card.front = "bonjour"
+try cards.viewContext.save()
+let importer = cards.newBackgroundContext()
+nonisolated(unsafe) var madeThere: FlashcardDeck?
+let deckID = try importer.performAndWait {
+    let deck = FlashcardDeck(context: importer)
+    deck.code = "fr"
+    deck.name = "French"
+    try importer.save()
+    madeThere = deck
+    return deck.objectID                              // a value: it may go to any queue
 }
-let request: FetchRequest<User> = User.fetchRequest()
-request.predicate = FetchPredicate(format: "name == %@", "Ann")
-let picked = try pickerContext.fetch(request)[0]   // Ann, as the picker hands her back: its own object
 // region: object-across
-edited.author = picked                             // wrong: the user belongs to the picker's context
+card.deck = madeThere                                 // wrong: the deck belongs to the importer's context (and queue)
 // endregion: object-across
 do {
-    try editorContext.save()
-    print(t("   assigned the picker's user as it is: saved?!", "   присвоили пользователя с экрана выбора как есть: сохранилось?!"))
+    try cards.viewContext.save()
+    print(t("   gave the card the importer's deck as it is: saved?!", "   отдали карточке колоду импортёра как есть: сохранилось?!"))
 } catch {
-    print(t("   assigned the picker's user as it is: the save fails", "   присвоили пользователя с экрана выбора как есть: сохранение падает")
-          + " (\((error as NSError).code))")
+    print(t("   gave the card the importer's deck as it is: the save fails",
+            "   отдали карточке колоду импортёра как есть: сохранение падает") + " (\((error as NSError).code))")
     print("     \((error as NSError).localizedDescription)")
-    editorContext.rollback()
+    cards.viewContext.rollback()
 }
 // region: object-id
-edited.author = try editorContext.existingObject(with: picked.objectID) as? User  // the editor's own copy
-try editorContext.save()
+card.deck = cards.viewContext.object(with: deckID) as? FlashcardDeck  // the main context's own copy of the deck
+try cards.viewContext.save()
 // endregion: object-id
-let check = blog.newBackgroundContext()
-let author = check.performAndWait { (try? check.existingObject(with: draft.objectID) as? Post)?.author?.name }
-print(t("   assigned the editor's own copy, looked up by objectID: saved; the store's author: ",
-        "   присвоили копию из контекста редактора, найденную по objectID: сохранено; автор в хранилище: ")
-      + (author ?? t("none", "нет")))
+let check = cards.newBackgroundContext()
+let deckName = check.performAndWait { (try? check.existingObject(with: card.objectID) as? Flashcard)?.deck?.name }
+print(t("   gave it the main context's own copy, looked up by objectID: saved; the store's deck: ",
+        "   отдали копию из главного контекста, найденную по objectID: сохранено; колода в хранилище: ")
+      + (deckName ?? t("none", "нет")))
 
 // MARK: - Rule 3.1
 
