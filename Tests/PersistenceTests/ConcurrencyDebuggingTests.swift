@@ -21,6 +21,20 @@ final class ConcurrencyDebuggingTests: PersistenceTestCase {
         XCTAssertTrue(found.first?.onMainThread == true)
     }
 
+    func testReadingAContextsStateOffItsQueueIsReported() throws {
+        let background = container.newBackgroundContext()
+        let found = violations {
+            _ = background.hasChanges
+            _ = background.insertedObjects
+            _ = background.updatedObjects
+            _ = background.deletedObjects
+            _ = background.registeredObjects
+        }
+        XCTAssertEqual(found.map(\.operation),
+                       ["hasChanges", "insertedObjects", "updatedObjects", "deletedObjects", "registeredObjects"])
+        XCTAssertTrue(violations { background.performAndWait { _ = background.hasChanges } }.isEmpty)
+    }
+
     func testAnObjectReadOnTheWrongQueueIsReported() throws {
         let background = container.newBackgroundContext()
         let movie = background.performAndWait { () -> Movie in

@@ -218,7 +218,7 @@ extension ManagedObjectContext {
     /// ``fetch(_:)`` returns.
     private func objects<Result: FetchRequestResult>(from rows: [StoreRow], for job: AsynchronousFetchJob<Result>) throws -> [Result] {
         let request = job.request.fetchRequest
-        if (request.includesPendingChanges && hasChanges) || parent != nil {
+        if (request.includesPendingChanges && hasUnsavedObjects) || parent != nil {
             return try fetch(request)
         }
         guard let coordinator = persistentStoreCoordinator else {

@@ -83,7 +83,7 @@ extension ManagedObjectContext {
         let coordinator = persistentStoreCoordinator!
         var query = try FetchQueryCompiler.query(for: request, entity: entity, schema: coordinator.schema())
         let ancestors = parent == nil ? PendingChanges() : ancestorPendingChanges(for: entity)
-        let pending = (request.includesPendingChanges && hasChanges) || !ancestors.isEmpty
+        let pending = (request.includesPendingChanges && hasUnsavedObjects) || !ancestors.isEmpty
         if pending {
             query.limit = 0
             query.offset = 0
@@ -252,7 +252,7 @@ extension ManagedObjectContext {
     }
 
     private func count<Result: FetchRequestResult>(_ request: FetchRequest<Result>, entity: EntityDescription) throws -> Int {
-        if (request.includesPendingChanges && hasChanges) || parent != nil {
+        if (request.includesPendingChanges && hasUnsavedObjects) || parent != nil {
             return try fetchObjects(request, entity: entity, idsOnly: true).count
         }
         let coordinator = persistentStoreCoordinator!

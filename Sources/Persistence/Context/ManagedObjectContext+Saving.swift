@@ -20,7 +20,7 @@ extension ManagedObjectContext {
         checkQueue("save()")
         try checkNotInWillSave()
         if let misuse = misuseToThrow() { throw misuse }
-        guard hasChanges else { return }
+        guard hasUnsavedObjects else { return }
         NotificationCenter.default.post(name: Self.willSaveObjectsNotification, object: self)
         if let parent { return try saveToParent(parent) }
         guard let coordinator = persistentStoreCoordinator else {

@@ -254,17 +254,35 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     // MARK: - State
 
+    // The state below is the context's like everything else: read off its queue, the concurrency debugger
+    // reports it (Apple documents no exception for these; the strict reading).
+
     /// `true` when there are inserted, updated or deleted objects not yet saved.
-    public var hasChanges: Bool { !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty }
+    public var hasChanges: Bool {
+        checkQueue("hasChanges")
+        return hasUnsavedObjects
+    }
+    /// ``hasChanges`` for the context's own work, which reports its own misuse by name.
+    var hasUnsavedObjects: Bool { !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty }
     /// Objects inserted since the last save.
-    public var insertedObjects: Set<ManagedObject> { Set(inserted.objects) }
+    public var insertedObjects: Set<ManagedObject> {
+        checkQueue("insertedObjects")
+        return Set(inserted.objects)
+    }
     /// Saved objects changed since the last save.
-    public var updatedObjects: Set<ManagedObject> { Set(updated.objects.filter { !$0.deletedFlag && $0.hasChanges }) }
+    public var updatedObjects: Set<ManagedObject> {
+        checkQueue("updatedObjects")
+        return Set(updated.objects.filter { !$0.deletedFlag && $0.hasChanges })
+    }
     /// Saved objects deleted since the last save.
-    public var deletedObjects: Set<ManagedObject> { Set(deleted.objects.filter { !$0.objectID.isTemporaryID }) }
+    public var deletedObjects: Set<ManagedObject> {
+        checkQueue("deletedObjects")
+        return Set(deleted.objects.filter { !$0.objectID.isTemporaryID })
+    }
     /// Every object this context knows (faults included): those with unsaved changes and those something still
     /// holds (all of them with ``retainsRegisteredObjects``).
     public var registeredObjects: Set<ManagedObject> {
+        checkQueue("registeredObjects")
         dropUnreferencedObjects(recentOnly: false)
         return Set(registry.objects)
     }
