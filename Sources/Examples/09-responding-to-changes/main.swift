@@ -203,11 +203,10 @@ print("   automatic merging on:  the screen's context changed \(busyRedraws) tim
 let (quiet, quietList) = try season(2_000)
 // region: quiet-season
 let screen = quiet.viewContext
-let screenWasMerging = screen.automaticallyMergesChangesFromParent   // put back whatever the app had chosen
 screen.automaticallyMergesChangesFromParent = false     // the pages are none of the screen's business…
 let quietRedraws = try markSeasonListened(in: quiet, pageSize: 200)
 screen.refreshAllObjects()                              // …until the end: every held episode re-reads its row once
-screen.automaticallyMergesChangesFromParent = screenWasMerging
+screen.automaticallyMergesChangesFromParent = true
 // endregion: quiet-season
 print("   automatic merging off: the screen's context changed \(quietRedraws) times while the job ran; after one "
     + "refreshAllObjects() the last episode reads listened: \(quietList.last!.listened), and the screen still "
