@@ -170,6 +170,10 @@ final class Kata10QueryGenerations: KataCase {
                     + "their values when the generation moves. refreshAllObjects() makes them read the new one.")
             }
             try expect(now == expected, "after importDidFinish() the list shows \(now); the store holds \(expected).")
+            try expect(!context.automaticallyMergesChangesFromParent, "this screen's context did not merge other "
+                + "contexts' saves automatically before the import, and after importDidFinish() it does: put back what "
+                + "importWillStart() found, not true. A screen that never asked for automatic merging would now be "
+                + "moved forward, and redrawn, by every save of the app.")
             try expect(pilot.managedObjectContext === context && screen.episodes.first === pilot, "after "
                 + "importDidFinish() the episode the screen held before (episode 1) "
                 + (pilot.managedObjectContext == nil ? "belongs to no context any more" : "is not the one the list shows")
@@ -254,6 +258,16 @@ final class Kata10QueryGenerations: KataCase {
             try expect(first.listened && first.hasChanges, "title(of:) threw away the unsaved change of episode 1 "
                 + "(its mark as heard): refreshing an object without merging its changes discards them. Asking "
                 + "whether the episode still exists must leave the episode as it is.")
+            // The user swipes episode 1 away: deleted in the screen's context, not saved yet.
+            context.delete(first)
+            let swiped = try screen.title(of: first)
+            try expect(swiped == nil, "title(of:) returned \(swiped.map { "\"\($0)\"" } ?? "nil") for an episode the "
+                + "screen itself has deleted (not saved yet): for the screen it is gone. Its row is still in the "
+                + "store, so a question that looks only at the saved rows misses the deletion; a fetch or a count "
+                + "matches the context's unsaved changes too, unless includesPendingChanges is switched off.")
+            try expect(first.isDeleted && context.deletedObjects.contains(first), "title(of:) undid the screen's "
+                + "unsaved deletion of episode 1: asking must leave the context's changes as they are.")
+            context.rollback()                              // the user undoes the swipe
 
             context.refresh(third, mergeChanges: false)
             context.shouldDeleteInaccessibleFaults = false

@@ -42,6 +42,19 @@ public final class GardenChores {
             for id in watered { (container.viewContext.registeredObject(for: id) as? Plant)?.wateredOn = date }
             return watered.count
         }
+        // Mistake: each updated plant is refreshed by hand instead of merging the IDs; on Apple a refresh may read the
+        // coordinator's cached row, which the batch went past.
+        if Decoy.isActive("batch-refresh-each") {
+            let view = container.viewContext
+            for id in watered { view.refresh(view.object(with: id), mergeChanges: true) }
+            return watered.count
+        }
+        // Mistake: as above, but the refresh throws away the view context's unsaved changes to those plants.
+        if Decoy.isActive("batch-refresh-each-discarding") {
+            let view = container.viewContext
+            for id in watered { view.refresh(view.object(with: id), mergeChanges: false) }
+            return watered.count
+        }
         // Mistake: the dictionary is keyed by the NotificationKey case, not by its raw value: the merge finds nothing.
         if Decoy.isActive("batch-key-without-raw-value") {
             ManagedObjectContext.mergeChanges(

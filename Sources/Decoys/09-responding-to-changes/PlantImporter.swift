@@ -21,27 +21,54 @@ public final class PlantImporter {
         background.perform {
             let failure: (any Error)?
             do {
-                for start in stride(from: 0, to: names.count, by: pageSize) {
-                    for name in names[start..<min(start + pageSize, names.count)] {
+                if Decoy.isActive("import-saves-full-pages-only") {
+                    // Mistake: a save whenever a page is full; the last, shorter page is never saved.
+                    for (index, name) in names.enumerated() {
                         Plant(context: background).name = name
+                        if (index + 1) % pageSize == 0 {
+                            try background.save()
+                            background.reset()
+                        }
                     }
-                    try background.save()
-                    background.reset()
+                } else {
+                    for start in stride(from: 0, to: names.count, by: pageSize) {
+                        for name in names[start..<min(start + pageSize, names.count)] {
+                            Plant(context: background).name = name
+                        }
+                        try background.save()
+                        background.reset()
+                    }
                 }
                 failure = nil
             } catch {
                 background.rollback()
-                failure = error
+                // Mistake: a failed save ends the import right here, on the background queue: no reset, and
+                // automatic merging stays off.
+                if Decoy.isActive("import-error-skips-cleanup") { return completion(error) }
+                // Mistake: the save's error is dropped, and the caller told that every page was saved.
+                failure = Decoy.isActive("import-swallows-save-error") ? nil : error
             }
             // Mistake: the view context is reset here, on the background context's queue.
             if Decoy.isActive("import-resets-off-queue") { viewContext.reset() }
+            // Mistake: the view context is brought up to date on its queue, but the completion is called here, on the
+            // background context's queue, perhaps before the reset.
+            if Decoy.isActive("import-completes-off-main") {
+                viewContext.perform {
+                    viewContext.reset()
+                    viewContext.automaticallyMergesChangesFromParent = wasMerging
+                }
+                return completion(failure)
+            }
             viewContext.perform {
                 // Mistake: no reset, the view context keeps what it held.
                 if !Decoy.isActive("import-without-reset") && !Decoy.isActive("import-resets-off-queue") {
                     viewContext.reset()
                 }
                 // Mistake: automatic merging stays off after the import.
-                if !Decoy.isActive("import-leaves-merging-off") {
+                if Decoy.isActive("import-restores-merging-on") {
+                    // Mistake: automatic merging is switched on at the end, whatever it was before the import.
+                    viewContext.automaticallyMergesChangesFromParent = true
+                } else if !Decoy.isActive("import-leaves-merging-off") {
                     viewContext.automaticallyMergesChangesFromParent = wasMerging
                 }
                 completion(failure)

@@ -74,7 +74,10 @@ public final class EpisodeListScreen {
         // Mistake: the list keeps the array it fetched before the import.
         if !Decoy.isActive("finish-without-reload") { try reload() }
         // Mistake: automatic merging, switched off for the import, stays off.
-        if !Decoy.isActive("finish-leaves-auto-merge-off") {
+        if Decoy.isActive("finish-turns-merging-on") {
+            // Mistake: automatic merging is switched on at the end, whatever it was before the import.
+            context.automaticallyMergesChangesFromParent = true
+        } else if !Decoy.isActive("finish-leaves-auto-merge-off") {
             context.automaticallyMergesChangesFromParent = mergedAutomatically
         }
     }
@@ -134,6 +137,8 @@ public final class EpisodeListScreen {
         }
         let stillThere: FetchRequest<Episode> = Episode.fetchRequest()
         stillThere.predicate = FetchPredicate(format: "SELF == %@", episode.objectID)
+        // Mistake: only the saved rows are asked, so an episode the screen deleted and has not saved yet still counts.
+        if Decoy.isActive("title-count-without-pending") { stillThere.includesPendingChanges = false }
         // Mistake: the check is made in a new context, which reads the newest data, not the screen's generation.
         let checker = Decoy.isActive("title-checks-fresh-context") ? container.newBackgroundContext() : context
         let found = try checker.performAndWait { try checker.count(for: stillThere) }

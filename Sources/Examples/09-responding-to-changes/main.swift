@@ -122,10 +122,10 @@ let relay = NotificationCenter.default.addObserver(
 ) { note in
     // The screen saved, on the main queue. Take the IDs, which are safe to keep and to send anywhere, and return.
     typealias Key = ManagedObjectContext.NotificationKey
-    let ids = { (key: Key) in note.userInfo?[key.rawValue] as? Set<ManagedObjectID> ?? [] }
+    let ids = { (key: Key) in Array(note.userInfo?[key.rawValue] as? Set<ManagedObjectID> ?? []) }
     let (added, changed, removed) = (ids(.insertedObjectIDs), ids(.updatedObjectIDs), ids(.deletedObjectIDs))
     relayQueue.async {
-        // Merged into each context on that context's queue, under the did-save keys ("inserted"…).
+        // Merged into each context, under the did-save keys ("inserted"…), each with an array of IDs, as Apple asks.
         let save = [Key.insertedObjects.rawValue: added, Key.updatedObjects.rawValue: changed,
                     Key.deletedObjects.rawValue: removed]
         ManagedObjectContext.mergeChanges(fromRemoteContextSave: save, into: [downloader])
