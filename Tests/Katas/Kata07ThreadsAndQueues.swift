@@ -13,9 +13,10 @@ import Workbook
 
 /// Lesson 7 — Threads and queues. Kata 1: Apple's arrangement (a background context on the store, a view context
 /// that merges its saves); 2–5: a manager that writes on the background context and reads on the main one, called
-/// from other threads and tasks; 6–7: source 000's writer arrangement (a private-queue writer on the store, the UI
-/// context its child); 8–9: an importer that works in the background and hands its results to the main queue
-/// without waiting for it.
+/// from other threads and tasks; 6–7: the writer arrangement of *Practical Core Data*, document 000 (a private-queue
+/// writer on the store, the UI context its child); 8–9: an importer that works in the background and hands its
+/// results to the main queue without waiting for it, or its caller waiting for the import. Katas 2, 6 and 9 also
+/// make a save fail.
 ///
 /// Several katas call the code under test from a background thread and wait for it with a time limit, so that a
 /// deadlock fails the kata instead of hanging the run. Several record which context saved, and on which thread,
@@ -348,7 +349,7 @@ final class Kata07ThreadsAndQueues: KataCase {
         return try value.get()
     }
 
-    // MARK: Source 000's arrangement: a private-queue writer on the store, the UI context its child
+    // MARK: Practical Core Data's arrangement: a private-queue writer on the store, the UI context its child
 
     /// What one call of `save(completion:)` reported: each call of its completion, with what the store held then.
     private func saveThroughWriter(_ stack: WriterStack) throws -> [(result: Result<Void, any Error>, stored: [String])] {
