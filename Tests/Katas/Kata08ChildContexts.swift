@@ -241,8 +241,9 @@ final class Kata08ChildContexts: KataCase {
                 + "throwing: its plant "
                 + (opened.map { $0.plant === ivy ? "is the caller's deleted object itself, outside the child"
                                                  : "is a stand-in for a row that no longer exists" } ?? "")
-                + ", and the screen fails only later, when it reads or saves it. Look the plant up in the child in a "
-                + "way that checks it exists, and let the error reach the caller.")
+                + ", and the screen finds out only later: by default a plant whose row is gone reads as empty and "
+                + "counts as deleted, so the user would edit a blank form whose Save goes nowhere. Look the plant up "
+                + "in the child in a way that checks it exists, and let the error reach the caller.")
         }
     }
 

@@ -23,7 +23,7 @@ public final class PlantEditSession {
             try parent.save()
         }
         // Mistake: object(with:) never fails — for a plant that no longer exists it hands back a fault, and the
-        // screen opens on a plant that cannot be read or saved.
+        // screen opens on a plant whose row is gone (it reads as empty and counts as deleted).
         if Decoy.isActive("open-with-object-with"), let copy = context.object(with: plant.objectID) as? Plant {
             self.plant = copy
             return
