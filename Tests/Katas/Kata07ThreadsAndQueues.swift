@@ -13,9 +13,10 @@ import Workbook
 
 /// Lesson 7 — Threads and queues. Kata 1: Apple's arrangement (a background context on the store, a view context
 /// that merges its saves); 2–5: a manager that writes on the background context and reads on the main one, called
-/// from other threads and tasks; 6–7: source 000's writer arrangement (a private-queue writer on the store, the UI
-/// context its child); 8–9: an importer that works in the background and hands its results to the main queue
-/// without waiting for it.
+/// from other threads and tasks; 6–7: the writer arrangement of *Practical Core Data*, document 000 (a private-queue
+/// writer on the store, the UI context its child); 8–9: an importer that works in the background and hands its
+/// results to the main queue without waiting for it, or its caller waiting for the import. Katas 2, 6 and 9 also
+/// make a save fail.
 ///
 /// Several katas call the code under test from a background thread and wait for it with a time limit, so that a
 /// deadlock fails the kata instead of hanging the run. Several record which context saved, and on which thread,
@@ -52,8 +53,9 @@ final class Kata07ThreadsAndQueues: KataCase {
         let updated: Int
     }
 
-    /// Records every save of every context until the kata ends, from `ManagedObjectContext.didSaveObjectsNotification`
-    /// — posted by the saving context on the thread that runs the save.
+    /// Records every save of every context until the kata ends, from `ManagedObjectContext.didSaveObjectsNotification`.
+    /// Persistence posts it from inside the save, on the thread that runs the save (Apple's reference says only that
+    /// a context "posts notifications to the same thread that creates it").
     private func recordSaves() -> Recorder<Save> {
         let saves = Recorder<Save>()
         let token = NotificationCenter.default.addObserver(forName: ManagedObjectContext.didSaveObjectsNotification,
@@ -203,6 +205,32 @@ final class Kata07ThreadsAndQueues: KataCase {
                 + "it and returns when it is done.")
             let inStore = try stored()
             try expect(inStore == ["Pilot"], "after add(title: \"Pilot\") the store holds \(inStore).")
+
+            // A save that fails: other code left an episode without its mandatory title in the background context,
+            // so the next save of that context fails (1570), whoever calls it.
+            try background.performAndWait { _ = Episode(context: background) }
+            let failure = try onAnotherThread("add(title:) did not return within \(Int(Self.patience)) s.") { () -> Int? in
+                do {
+                    try manager.add(title: "Finale")
+                    return nil
+                } catch {
+                    return (error as NSError).code
+                }
+            }
+            let storedThen = try stored()
+            try expect(failure != nil, "add(title: \"Finale\") returned normally, but the background context's save "
+                + "failed (it also held an episode without its mandatory title): the caller believes Finale is stored, "
+                + "and the store holds \(storedThen). A save that fails must reach the caller as an error.")
+            let leftBehind = background.performAndWait { background.hasChanges }
+            try expect(!leftBehind, "after its save failed, add(title:) left the failed changes in the background "
+                + "context: every later save of that context fails with the same error (lesson 5), so the app can "
+                + "never add an episode again. Put the context back to its last saved state before throwing.")
+            try onAnotherThread("add(title:) did not return within \(Int(Self.patience)) s.") {
+                try manager.add(title: "Bonus")
+            }
+            let afterwards = try stored()
+            try expect(afterwards == ["Bonus", "Pilot"], "after a failed add(title:) and a good one the store holds "
+                + "\(afterwards), not [\"Bonus\", \"Pilot\"].")
         }
     }
 
@@ -272,6 +300,10 @@ final class Kata07ThreadsAndQueues: KataCase {
             let episodes = try savedEpisodes("Pilot", "Finale", "Bonus")
             episodes[0].listened = true
             try context.save()
+            // The UI has just added an episode, not saved yet: the list on screen shows it, so the titles must too.
+            let aftershow = Episode(context: context)
+            aftershow.title = "Aftershow"
+            defer { context.rollback() }
             // Called from a task that is not on the main actor: the caller is not on the main context's queue.
             // The SQL debug log (Core Data's -com.apple.CoreData.SQLDebug 1) shows what the store was asked.
             let (titles, log) = try SQLLog.capture {
@@ -279,8 +311,13 @@ final class Kata07ThreadsAndQueues: KataCase {
                     try Self.awaitResult { try await manager.unlistenedTitles() }
                 }
             }
-            try expect(titles == ["Bonus", "Finale"], "unlistenedTitles() returned \(titles), not [\"Bonus\", "
-                + "\"Finale\"]: the titles of the episodes not listened to, sorted by title.")
+            try expect(titles != ["Bonus", "Finale"], "unlistenedTitles() returned \(titles), without \"Aftershow\": "
+                + "the main context holds that new episode, unsaved, and the UI shows it. A fetch in the main context "
+                + "includes the context's unsaved changes; a fetch in any other context sees only the store. Read "
+                + "the titles in the main context, on its queue.")
+            try expect(titles == ["Aftershow", "Bonus", "Finale"], "unlistenedTitles() returned \(titles), not "
+                + "[\"Aftershow\", \"Bonus\", \"Finale\"]: the titles of the episodes not listened to — the main "
+                + "context's unsaved one included — sorted by title.")
             let fetches = log.fetches(from: "ZEPISODE")
             guard let fetch = fetches.last else {
                 try expect(false, "unlistenedTitles() returned the right titles, but the SQL debug log shows no fetch "
@@ -312,7 +349,7 @@ final class Kata07ThreadsAndQueues: KataCase {
         return try value.get()
     }
 
-    // MARK: Source 000's arrangement: a private-queue writer on the store, the UI context its child
+    // MARK: Practical Core Data's arrangement: a private-queue writer on the store, the UI context its child
 
     /// What one call of `save(completion:)` reported: each call of its completion, with what the store held then.
     private func saveThroughWriter(_ stack: WriterStack) throws -> [(result: Result<Void, any Error>, stored: [String])] {
@@ -386,6 +423,20 @@ final class Kata07ThreadsAndQueues: KataCase {
             try expect(!writerSaves.contains(where: \.onMainThread), "the writer's save ran on the main thread: the "
                 + "main queue waited while the store was written — the very wait this arrangement exists to avoid. "
                 + "Save the writer on its own queue with the call that returns at once, and report from there.")
+
+            // A store write that fails: other code left an episode without its mandatory title in the writer, so
+            // the writer's next save fails (1570).
+            try writer.performAndWait { _ = Episode(context: writer) }
+            Episode(context: main).title = "Finale"
+            let failed = try saveThroughWriter(stack)
+            try expect(failed.count == 1, "the completion ran \(failed.count) times for one failed save; call it "
+                + "once, after the writer's save, whatever its outcome.")
+            guard case .failure = failed[0].result else {
+                try expect(false, "the writer's save failed (it held an episode without its mandatory title), but "
+                    + "save(completion:) reported success: the store holds \(failed[0].stored), and the user is "
+                    + "told Finale is saved. Report the writer's error through the completion.")
+                return
+            }
         }
     }
 
@@ -418,6 +469,7 @@ final class Kata07ThreadsAndQueues: KataCase {
     func test08_importerWorksInABackgroundTask() {
         kata(8, in: "EpisodeImporter.swift", "importEpisodes(_:completion:)") {
             let importer = EpisodeImporter(container: container)
+            let saves = recordSaves()
             let result = Box<Result<[ManagedObjectID], any Error>>()
             let done = expectation(description: "importEpisodes(_:completion:)")
             importer.importEpisodes(["Pilot", "Finale"]) { outcome in
@@ -441,6 +493,13 @@ final class Kata07ThreadsAndQueues: KataCase {
             }
             try expect(titles == ["Pilot", "Finale"], "the reported IDs are, in the main context, the episodes "
                 + "\(titles), not [\"Pilot\", \"Finale\"] in the order of the titles.")
+            let savers = saves.values.filter { $0.inserted > 0 }.map(\.context)
+            try expect(!savers.contains { $0 === context }, "the episodes were saved by the viewContext: the import "
+                + "ran as main-queue work. Import in a private-queue context of the task's own.")
+            try expect(!savers.contains { $0 === importer.context }, "the episodes were saved by the importer's own "
+                + "long-lived context, the one importForDisplay works in: two imports sharing a context share its "
+                + "queue, its unsaved changes and its failures. importEpisodes is to work in a context made for this "
+                + "one task, which the container hands out and lets go afterwards.")
         }
     }
 
@@ -449,10 +508,17 @@ final class Kata07ThreadsAndQueues: KataCase {
             let importer = EpisodeImporter(container: container)
             let outcome = Box<(result: Result<[Episode], any Error>, onMain: Bool)>()
             let done = expectation(description: "importForDisplay(_:completion:)")
+            // The importer's queue is busy for a moment with earlier work (at most two seconds): a call that waits
+            // for the import waits for that too.
+            let busy = DispatchSemaphore(value: 0)
+            importer.context.perform { _ = busy.wait(timeout: .now() + 2) }
+            let called = Date()
             importer.importForDisplay(["Pilot", "Finale"]) { result in
                 outcome.set((result, Thread.isMainThread))
                 done.fulfill()
             }
+            let callerWaited = Date().timeIntervalSince(called)
+            busy.signal()
             // region: deadlock-probe
             // Meanwhile the main thread waits for the importer's queue, as an app does with performAndWait. If the
             // importer's block waits for the main queue in turn, neither can go on: the kata gives up after two
@@ -482,6 +548,40 @@ final class Kata07ThreadsAndQueues: KataCase {
                 + "their objectIDs and look them up in the viewContext.")
             try expect(episodes.map(\.title) == ["Pilot", "Finale"], "the completion got \(episodes.map(\.title)), "
                 + "not [\"Pilot\", \"Finale\"].")
+            try expect(callerWaited < 1, "importForDisplay(_:completion:) kept its caller — here the main thread — "
+                + "waiting \(String(format: "%.1f", callerWaited)) s, until the importer's queue was free and the "
+                + "import done: on a device the UI freezes for the whole import. Queue the import on the importer's "
+                + "context and return at once; the completion brings the result.")
+
+            // A second import whose save fails: other code left an episode without its mandatory title in the
+            // importer's context (1570).
+            let importing = importer.context
+            importing.performAndWait { _ = Episode(context: importing) }
+            let failedOutcome = Box<(result: Result<[Episode], any Error>, onMain: Bool)>()
+            let failedDone = expectation(description: "importForDisplay(_:completion:) with a failing save")
+            importer.importForDisplay(["Bonus"]) { result in
+                failedOutcome.set((result, Thread.isMainThread))
+                failedDone.fulfill()
+            }
+            let failedWaited = XCTWaiter().wait(for: [failedDone], timeout: Self.patience)
+            try expect(failedWaited == .completed, "when the import's save failed, importForDisplay(_:completion:) "
+                + "never called its completion (waited \(Int(Self.patience)) s): the screen waits for ever. Report "
+                + "the error through the completion.")
+            let (failedResult, failedOnMain) = try require(failedOutcome.value, "importForDisplay(_:completion:) "
+                + "reported nothing for an import whose save failed.")
+            guard case .failure = failedResult else {
+                let storedThen = try stored()
+                try expect(false, "the import's save failed (the importer's context also held an episode without "
+                    + "its mandatory title), but the completion got episodes, as if Bonus were stored; the store "
+                    + "holds \(storedThen). Report the save's error.")
+                return
+            }
+            try expect(failedOnMain, "the failure was reported on a background thread, the success on the main "
+                + "queue: the screen that shows the error runs on the main queue, so both outcomes belong there.")
+            let leftBehind = importing.performAndWait { importing.hasChanges }
+            try expect(!leftBehind, "after its save failed, the import left the failed changes in the importer's "
+                + "context: every later import fails with the same error. Put the context back to its last saved "
+                + "state when the save fails.")
         }
     }
 }

@@ -65,12 +65,18 @@ final class Kata08ChildContexts: KataCase {
             session.rename(to: "Maidenhair")
             try expect(fern.name == "Fern" && context.updatedObjects.isEmpty, "renaming in the session changed the "
                 + "caller's context (its plant is now \"\(fern.name)\"): the edit belongs in the child only.")
+            // The screen also took a cutting: a new plant in the session's child, which Cancel must drop as well.
+            let cutting = Plant(context: session.context)
+            cutting.name = "Fern cutting"
             try session.discard()
             try expect(rose.managedObjectContext === context && context.insertedObjects.contains(rose),
                        "discard() threw away the caller's unsaved work (a new plant in the parent): discard the "
                 + "child's edit only. Nothing of it reached the parent, so there is nothing to undo there.")
             try expect(fern.name == "Fern" && !fern.hasChanges, "after discard() the caller's plant is called "
                 + "\"\(fern.name)\"; it should be untouched, \"Fern\".")
+            try expect(!session.context.insertedObjects.contains(cutting), "after discard() the session's child still "
+                + "holds the new plant the screen added in it (\"Fern cutting\"): bringing the session's plant back "
+                + "to its old values is not enough. Cancel throws away everything the session did in its child.")
             try expect(!session.context.hasChanges, "after discard() the session's child still has unsaved "
                 + "changes: roll the child back.")
             try expect(session.plant.managedObjectContext === session.context && session.plant.name == "Fern",
@@ -219,6 +225,25 @@ final class Kata08ChildContexts: KataCase {
                 + "not \"Dog rose\": the child's save pushes into the parent's object.")
             let stored = try storedValues(\Plant.name)
             try expect(stored == ["Dog rose"], "after commit() the store holds \(stored), not [\"Dog rose\"].")
+
+            // A stale screen opens a plant that another screen has deleted and saved meanwhile: no session can edit
+            // it, and the screen must hear so now, not when it first reads or saves the plant.
+            let ivy = try savedPlant("Ivy")
+            context.delete(ivy)
+            try context.save()
+            let opened: PlantEditSession?
+            do {
+                opened = try PlantEditSession(editing: ivy, in: context)
+            } catch {
+                opened = nil
+            }
+            try expect(opened == nil, "a session opened on a plant that was deleted and saved (Ivy) instead of "
+                + "throwing: its plant "
+                + (opened.map { $0.plant === ivy ? "is the caller's deleted object itself, outside the child"
+                                                 : "is a stand-in for a row that no longer exists" } ?? "")
+                + ", and the screen finds out only later: by default a plant whose row is gone reads as empty and "
+                + "counts as deleted, so the user would edit a blank form whose Save goes nowhere. Look the plant up "
+                + "in the child in a way that checks it exists, and let the error reach the caller.")
         }
     }
 

@@ -35,6 +35,25 @@ public final class EpisodeImporter: Sendable {
             }
             return
         }
+        if Decoy.isActive("import-on-the-importers-context") {
+            // A private queue on the store, but the importer's long-lived context instead of a context for the task.
+            let context = self.context
+            context.perform {
+                let episodes = titles.map { title in
+                    let episode = Episode(context: context)
+                    episode.title = title
+                    return episode
+                }
+                do {
+                    try context.save()
+                    completion(.success(episodes.map(\.objectID)))
+                } catch {
+                    context.rollback()
+                    completion(.failure(error))
+                }
+            }
+            return
+        }
         container.performBackgroundTask { context in
             let episodes = titles.map { title in
                 let episode = Episode(context: context)
@@ -65,6 +84,30 @@ public final class EpisodeImporter: Sendable {
                                  completion: @escaping @Sendable (Result<[Episode], any Error>) -> Void) {
         let context = self.context
         let viewContext = container.viewContext
+        if Decoy.isActive("import-for-display-waits-for-the-import") {
+            // Hands over with perform, but imports with performAndWait: the caller — the main thread — waits for the
+            // whole import.
+            let ids: [ManagedObjectID]
+            do {
+                ids = try context.performAndWait {
+                    let episodes = titles.map { title in
+                        let episode = Episode(context: context)
+                        episode.title = title
+                        return episode
+                    }
+                    try context.save()
+                    return episodes.map(\.objectID)
+                }
+            } catch {
+                context.performAndWait { context.rollback() }
+                DispatchQueue.main.async { completion(.failure(error)) }
+                return
+            }
+            viewContext.perform {
+                completion(Result { try ids.compactMap { try viewContext.existingObject(with: $0) as? Episode } })
+            }
+            return
+        }
         context.perform {
             let ids: [ManagedObjectID]
             do {
@@ -82,8 +125,15 @@ public final class EpisodeImporter: Sendable {
                     return
                 }
             } catch {
-                context.rollback()
-                DispatchQueue.main.async { completion(.failure(error)) }
+                // Mistake "import-for-display-without-rollback": the failed insert stays in the importer's context,
+                // and every later import fails with it.
+                if !Decoy.isActive("import-for-display-without-rollback") { context.rollback() }
+                // Mistake "import-for-display-failure-off-the-main-queue": the failure is reported on this queue.
+                if Decoy.isActive("import-for-display-failure-off-the-main-queue") {
+                    completion(.failure(error))
+                } else {
+                    DispatchQueue.main.async { completion(.failure(error)) }
+                }
                 return
             }
             // Hand the IDs over and return: `perform`, not `performAndWait`. This queue never waits for the main

@@ -48,6 +48,20 @@ public final class EpisodeManager: Sendable {
             }
             let main = mainContext
             try main.performAndWait { try Self.saveOrRollback(main) }
+        } else if Decoy.isActive("add-episode-ignores-a-failed-save") {
+            // The right context and queue, but a failed save is dropped: the caller hears nothing of it.
+            background.performAndWait {
+                let episode = Episode(context: background)
+                episode.title = title
+                try? background.save()
+            }
+        } else if Decoy.isActive("add-episode-without-rollback") {
+            // Throws a failed save on, but leaves its changes behind: every later save fails with them.
+            try background.performAndWait {
+                let episode = Episode(context: background)
+                episode.title = title
+                try background.save()
+            }
         } else if Decoy.isActive("add-episode-on-the-main-context") {
             // The right queue for the context it uses — but it is the main one: the write blocks the UI.
             let main = mainContext
@@ -123,6 +137,17 @@ public final class EpisodeManager: Sendable {
                 return try main.fetch(request)
             }
             return episodes.map(\.title)
+        }
+        if Decoy.isActive("titles-fetched-on-the-background-context") {
+            // A context on its own queue, but the wrong one: the background context does not see what the main
+            // context holds unsaved.
+            let background = backgroundContext
+            return try await background.perform {
+                let request: FetchRequest<Episode> = Episode.fetchRequest()
+                request.predicate = FetchPredicate(format: "listened == %@", false)
+                request.sortDescriptors = [FetchSortDescriptor(keyPath: \Episode.title, ascending: true)]
+                return try background.fetch(request).map(\.title)
+            }
         }
         return try await main.perform {
             let request: FetchRequest<Episode> = Episode.fetchRequest()

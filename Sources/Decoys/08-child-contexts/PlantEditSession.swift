@@ -22,6 +22,17 @@ public final class PlantEditSession {
         if Decoy.isActive("open-saves-parent") && plant.objectID.isTemporaryID {
             try parent.save()
         }
+        // Mistake: object(with:) never fails — for a plant that no longer exists it hands back a fault, and the
+        // screen opens on a plant whose row is gone (it reads as empty and counts as deleted).
+        if Decoy.isActive("open-with-object-with"), let copy = context.object(with: plant.objectID) as? Plant {
+            self.plant = copy
+            return
+        }
+        // Mistake: the source's fallback — when the child cannot find the plant, edit the caller's object instead.
+        if Decoy.isActive("open-falls-back-to-callers-plant") {
+            self.plant = (try? context.existingObject(with: plant.objectID) as? Plant) ?? plant
+            return
+        }
         guard let copy = try context.existingObject(with: plant.objectID) as? Plant else {
             throw CocoaError(.managedObjectReferentialIntegrity, userInfo: [NSLocalizedDescriptionKey: "\(plant.objectID) is not a plant"])
         }
@@ -126,6 +137,11 @@ public final class PlantEditSession {
         // Mistake: the child is emptied with reset() instead of rolled back: the screen's plant is forgotten with it.
         if Decoy.isActive("discard-resets-child") {
             context.reset()
+            return
+        }
+        // Mistake: only the session's plant is refreshed from the parent; anything else the session did stays.
+        if Decoy.isActive("discard-refreshes-the-plant") {
+            context.refresh(plant, mergeChanges: false)
             return
         }
         context.rollback()

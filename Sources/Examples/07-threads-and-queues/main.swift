@@ -236,7 +236,7 @@ runMainQueue { warmed.isRaised }
 runMainQueue(for: 0.2) { false }                            // the merge runs on the main queue
 print("   once the main queue has run the merge it shows \(hillOnScreen.celsius) °C")
 
-print("   (b) Source 000's: a private writer on the store, the UI context its child")
+print("   (b) Practical Core Data's: a private writer on the store, the UI context its child")
 let wroteToDisk = Flag()
 // region: arrangement-b
 let writer = container.newBackgroundContext()   // a private-queue context on the coordinator
@@ -260,7 +260,7 @@ print("   the UI context counted \(onScreen) readings, and waited for the writer
 runMainQueue { wroteToDisk.isRaised }
 print("   after the writer's save: the store has \(try storeCount()) readings")
 
-print("   (c) Source 003's \"complex\" stack: a background child of the view context")
+print("   (c) Core Data & Unit Tests' \"complex\" stack: a background child of the view context")
 // region: child-save
 let child = ManagedObjectContext(.privateQueue)
 child.parent = viewContext

@@ -38,7 +38,8 @@ public final class EpisodeImporter: Sendable {
 
     // region: for-display
     /// Inserts and saves the episodes on ``context``, then calls `completion` on the main queue with the same
-    /// episodes as objects of the container's `viewContext` (or with the error).
+    /// episodes as objects of the container's `viewContext` (or with the error, on the main queue too, after rolling
+    /// ``context`` back). Returns at once: the caller never waits for the import.
     public func importForDisplay(_ titles: [String],
                                  completion: @escaping @Sendable (Result<[Episode], any Error>) -> Void) {
         let context = self.context

@@ -15,7 +15,8 @@ public final class EpisodeManager: Sendable {
         self.backgroundContext = backgroundContext
     }
 
-    /// Inserts an episode on the background context's queue and saves it to the store.
+    /// Inserts an episode on the background context's queue and saves it to the store. A failed save is rolled back
+    /// (a long-lived context would fail every later save with it) and thrown.
     public func add(title: String) throws {
         let background = backgroundContext
         try background.performAndWait {            // re-entrant: fine even when called on this queue already

@@ -2,9 +2,10 @@ import Foundation
 import KataSupport
 import Persistence
 
-/// Source 000's arrangement: a private-queue *writer* context on the coordinator, the only context that writes to
-/// the store, and a main-queue context for the UI that is its child. The UI context's save only hands its changes
-/// to the writer, in memory; the writer's save writes them to the store on the writer's own queue.
+/// The arrangement of *Practical Core Data* (document 000): a private-queue *writer* context on the coordinator,
+/// the only context that writes to the store, and a main-queue context for the UI that is its child. The UI
+/// context's save only hands its changes to the writer, in memory; the writer's save writes them to the store on
+/// the writer's own queue.
 public final class WriterStack: Sendable {
     /// The private-queue context on the coordinator: it alone saves to the store.
     public let writerContext: ManagedObjectContext

@@ -18,7 +18,8 @@ public final class PlantEditSession {
     private var failure: (any Error)?
 
     /// Opens an edit of `plant`, an object of `parent`, saved or not: a child context reads through its parent, so
-    /// it also finds objects the parent has inserted and not saved yet.
+    /// it also finds objects the parent has inserted and not saved yet. Throws (`existingObject(with:)`'s error) when
+    /// the plant exists neither in the parent nor in the store.
     public init(editing plant: Plant, in parent: ManagedObjectContext) throws {
         self.parent = parent
         context = ManagedObjectContext(.mainQueue)

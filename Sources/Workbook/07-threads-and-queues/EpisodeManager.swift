@@ -18,7 +18,8 @@ public final class EpisodeManager: Sendable {
     }
 
     /// Inserts an episode and saves it to the store — the work done by the background context, on its queue.
-    /// Returns when that is done, even when called on the background context's own queue.
+    /// Returns when that is done, even when called on the background context's own queue. When the save fails, throws
+    /// its error and leaves the background context as it was at its last save, so that its next save starts clean.
     public func add(title: String) throws {
         throw KataNotDone(lesson: 7)
     }

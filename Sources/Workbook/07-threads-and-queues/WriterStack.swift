@@ -2,8 +2,8 @@ import Foundation
 import KataSupport
 import Persistence
 
-/// Source 000's arrangement: a private-queue *writer* context on the coordinator, the only context that writes to
-/// the store, and a main-queue context for the UI that is its child.
+/// The arrangement of *Practical Core Data* (document 000): a private-queue *writer* context on the coordinator,
+/// the only context that writes to the store, and a main-queue context for the UI that is its child.
 ///
 /// Lesson 7, katas 6–7. Check with `swift run lessons check 7`.
 public final class WriterStack: Sendable {
@@ -18,7 +18,8 @@ public final class WriterStack: Sendable {
     }
 
     /// Call on the main queue. Saves what the main context holds all the way to the store, without making the main
-    /// queue wait while the store is written, and calls `completion` once with the outcome, after that write. The
+    /// queue wait while the store is written, and calls `completion` once with the outcome, after that write — a
+    /// failed write as a failure. The
     /// main context's new objects come out of it with IDs that any context can look up.
     public func save(completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
         completion(.failure(KataNotDone(lesson: 7)))

@@ -15,7 +15,8 @@ public final class PlantEditSession {
     public private(set) var isOpen = true
 
     /// Makes the session's child context of `parent` and looks up the session's own copy of `plant` — an object of
-    /// `parent`, saved or not — there.
+    /// `parent`, saved or not — there. Throws when the plant exists neither in `parent` nor in the store (deleted
+    /// meanwhile, say): a session on it could neither read nor save it.
     public init(editing plant: Plant, in parent: ManagedObjectContext) throws {
         throw KataNotDone(lesson: 8)
     }
@@ -41,8 +42,8 @@ public final class PlantEditSession {
         throw KataNotDone(lesson: 8)
     }
 
-    /// Throws the edit away. The parent, and any unsaved work in it, is not touched; the session's plant stays
-    /// usable, with its values as they were before the edit.
+    /// Throws the edit away — everything done in the child, not only the plant's name. The parent, and any unsaved
+    /// work in it, is not touched; the session's plant stays usable, with its values as they were before the edit.
     public func discard() throws {
         throw KataNotDone(lesson: 8)
     }
