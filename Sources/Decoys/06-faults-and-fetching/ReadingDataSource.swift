@@ -96,6 +96,9 @@ public final class ReadingDataSource: @unchecked Sendable {
         }
         if Decoy.isActive("fetch-off-queue") {
             DispatchQueue.global().async(execute: work)
+        } else if Decoy.isActive("fetch-waits") {
+            // Mistake: the right queue, but the caller is held until the fetch and the completion are done.
+            context.performAndWait(work)
         } else {
             context.perform(work)
         }
