@@ -440,6 +440,14 @@ final class Kata06FaultsAndFetching: KataCase {
                 + "not hour 1.")
             try expect(readingsInContext == 2, "after two rows were shown the view context holds "
                 + "\(readingsInContext) readings instead of 2.")
+            // A table asks for a row that is no longer there (the list shrank under it): no such row, no reading.
+            for beyond in [source.numberOfReadings, -1] {
+                if let stray = try source.reading(at: beyond) {
+                    try expect(false, "reading(at: \(beyond)) — a row the list does not have — returned the reading "
+                        + "of hour \(hourOf(stray.takenAt)): a screen would show a row twice, or a row that is not "
+                        + "there. An index out of range has no reading; its documentation says nil.")
+                }
+            }
         }
     }
 }

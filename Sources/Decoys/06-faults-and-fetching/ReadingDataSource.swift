@@ -106,6 +106,9 @@ public final class ReadingDataSource: @unchecked Sendable {
 
     public func reading(at index: Int) throws -> Reading? {
         let ids = readingIDs
+        // Mistake: "never crash on a bad row": an index out of range is clamped to the nearest row, whose
+        // reading is handed out for a row that does not exist.
+        let index = Decoy.isActive("index-clamped") && !ids.isEmpty ? min(max(index, 0), ids.count - 1) : index
         guard ids.indices.contains(index) else { return nil }
         let id = ids[index]
         if Decoy.isActive("objects-handed-across") {
