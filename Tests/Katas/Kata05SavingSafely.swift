@@ -115,7 +115,9 @@ final class Kata05SavingSafely: KataCase {
     func test01_saveOrRollbackLeavesTheContextClean() {
         kata(1, in: "ManagedObjectContext+SaveOrRollback.swift", "saveOrRollback()") {
             let basil = try savedPlant("Basil")
+            let rose = try savedPlant("Rose")
             basil.name = "Sweet basil"                          // an unsaved change to an object the caller holds
+            context.delete(rose)                                // and an unsaved deletion
             let nameless = Plant(context: context)              // name is mandatory: this save must fail
             nameless.wateredOn = Date()
             let error = try expectError(CocoaError.self, "saveOrRollback() must throw the save's error when "
@@ -123,18 +125,24 @@ final class Kata05SavingSafely: KataCase {
             try expect(error.code == .validationMissingMandatoryProperty, "saveOrRollback() threw error "
                 + "\(error.code.rawValue); the save's own error is 1570 (missing mandatory property). Throw that one.")
             try expect(basil.managedObjectContext === context, "after the failed save, the plant the caller holds "
-                + "no longer belongs to the context: reset() forgets every object; rollback() keeps them, with "
-                + "their last saved values.")
+                + "no longer belongs to the context: reset() forgets every object, and Apple's documentation says "
+                + "only that they are invalid afterwards (here they belong to no context). rollback() keeps them, "
+                + "with their last saved values.")
+            try expect(!rose.isDeleted && !context.deletedObjects.contains(rose), "after the failed save the plant "
+                + "the caller had deleted, \"Rose\", is still deleted in the context: the next save would delete it "
+                + "although the user's change was thrown away. A rollback undoes deletions too; undoing a failed save "
+                + "by hand — removing what was inserted, refreshing what changed — misses them. Let the context "
+                + "discard every kind of unsaved change at once.")
             try expect(!context.hasChanges, "after a failed save the context must be clean again: hasChanges is "
                 + "still true. Roll back before throwing.")
             try expect(basil.name == "Basil", "after the failed save the caller's plant is called \"\(basil.name)\"; "
                 + "rolled back, it has its last saved name, \"Basil\".")
-            let rose = Plant(context: context)
-            rose.name = "Rose"
+            let lavender = Plant(context: context)
+            lavender.name = "Lavande"
             try context.saveOrRollback()
             let stored = try storedValues(\Plant.name)
-            try expect(stored == ["Basil", "Rose"], "after the rollback, saving a valid plant should store "
-                + "[\"Basil\", \"Rose\"]; the store holds \(stored).")
+            try expect(stored == ["Basil", "Lavande", "Rose"], "after the rollback, saving a valid plant should store "
+                + "[\"Basil\", \"Lavande\", \"Rose\"]; the store holds \(listed(stored)).")
         }
     }
 
@@ -144,7 +152,8 @@ final class Kata05SavingSafely: KataCase {
     private func editorProblem(_ editor: PlantEditor) -> String? {
         guard let owner = editor.plant.managedObjectContext else {
             return "the editor's plant belongs to no context any more, and reads back empty: reset() forgets "
-                + "every object of the context; rollback() keeps them, with their last saved values."
+                + "every object of the context, which Apple's documentation calls invalid afterwards (here they "
+                + "belong to no context); rollback() keeps them, with their last saved values."
         }
         guard owner === editor.context else {
             return "the editor's plant belongs to " + (owner === context ? "the caller's context" : "another context")
@@ -156,6 +165,7 @@ final class Kata05SavingSafely: KataCase {
 
     func test02_cancelDiscardsTheEdit() {
         kata(2, in: "PlantEditor.swift", "init(plant:container:) and cancel() and save()") {
+            try savedPlant("Fougère")                           // two plants of the same name, as users make them
             let fern = try savedPlant("Fougère")
             let editor = try PlantEditor(plant: fern, container: container)
             try expect(editor.context !== context, "the editor works in the caller's context; it needs a context "
@@ -163,6 +173,10 @@ final class Kata05SavingSafely: KataCase {
             if let problem = editorProblem(editor) { try expect(false, problem) }
             try expect(editor.plant.name == "Fougère", "the editor's plant is called \"\(editor.plant.name)\", not "
                 + "\"Fougère\": look it up by the plant's objectID in the editor's context.")
+            try expect(editor.plant.objectID == fern.objectID, "the editor edits another plant than the one it was "
+                + "given: the store holds two plants called \"Fougère\", and the editor's copy is the other one. A "
+                + "name is not an identity — users give two plants the same name; the plant's objectID is the one "
+                + "thing that names this row and may cross to another context.")
             editor.rename(to: "Capillaire")
             try editor.cancel()
             if let problem = editorProblem(editor) { try expect(false, problem) }
@@ -178,11 +192,31 @@ final class Kata05SavingSafely: KataCase {
             try expect(!stored.contains("Grandma's rose"), "the editor's save() also saved the caller's context: its "
                 + "unsaved plant \"Grandma's rose\" is in the store, which holds \(listed(stored)). Save the "
                 + "editor's own context only — a context on the store, whose save writes the edit and nothing else.")
-            try expect(stored == ["Grandma's maidenhair"], "after rename and save() the store holds \(listed(stored)), "
-                + "not [\"Grandma's maidenhair\"]: save the editor's context.")
+            try expect(stored == ["Fougère", "Grandma's maidenhair"], "after rename and save() the store holds "
+                + "\(listed(stored)), not [\"Fougère\", \"Grandma's maidenhair\"]: save the editor's context.")
             try expect(pending.managedObjectContext === context && context.insertedObjects.contains(pending),
                        "the editor's save() touched the caller's context: its unsaved plant \"Grandma's rose\" is no "
                 + "longer an unsaved insert there. The editor saves its own context and leaves the caller's alone.")
+            // Another context (a sync, another window) waters the plant while the user edits it again: the
+            // editor's copy is now out of date, and saving the edit is a conflict (133020).
+            let elsewhere = container.newBackgroundContext()
+            try elsewhere.performAndWait {
+                (try elsewhere.existingObject(with: fern.objectID) as? Plant)?.wateredOn = Date()
+                try elsewhere.save()
+            }
+            editor.rename(to: "Capillaire de Montpellier")
+            let failed = try expectError(CocoaError.self, "the editor's save() reported success, but the plant had "
+                + "been changed by another context since the editor read it: the save fails (133020), and the "
+                + "editor must throw its error.") { try editor.save() }
+            try expect(failed.code == .managedObjectMerge, "the editor's failed save threw error "
+                + "\(failed.code.rawValue); the save's own error is 133020 (a conflict). Throw that one.")
+            try expect(!editor.context.hasChanges, "the editor's save() failed and threw, but left the failed edit in "
+                + "the editor's context (hasChanges is still true): every later Save on that screen would try the "
+                + "same stale edit again and fail again. Save the way kata 1 does — a failed save leaves the "
+                + "context clean.")
+            try expect(editor.plant.name == "Grandma's maidenhair", "after the failed save the editor's plant is "
+                + "called \"\(editor.plant.name)\"; rolled back, it has the name it last saved, "
+                + "\"Grandma's maidenhair\".")
         }
     }
 
@@ -227,7 +261,10 @@ final class Kata05SavingSafely: KataCase {
 
     func test05_failedInsertIsRolledBackAndReported() {
         kata(5, in: "PlantStore.swift", "insert(_:completion:)") {
+            try savedPlant("Basilic")
             let store = PlantStore(container: container)
+            // The store's context holds a plant a screen is showing (the screen keeps it).
+            let shown = try store.context.performAndWait { try store.context.fetch(Plant.fetchRequest()) }
             let failed = try completion(of: "insert(_:completion:)", store: store) {
                 store.insert([PlantDraft(name: "Grandma's fern"), PlantDraft(name: nil)], completion: $0)
             }
@@ -240,19 +277,33 @@ final class Kata05SavingSafely: KataCase {
                 + "pass the save's error to the completion.")
             try expect((error as? CocoaError)?.code == .validationMissingMandatoryProperty,
                        "the failed insert reported \(error); expected the save's error, 1570.")
+            let info = (error as NSError).userInfo
+            try expect(info[NSValidationObjectErrorKey] is Plant && info[NSValidationKeyErrorKey] as? String == "name",
+                       "the failed insert reported error 1570, but it names no plant (NSValidationObjectErrorKey) and "
+                + "no property (NSValidationKeyErrorKey): it is not the save's error. The error a save reports names "
+                + "the object and the key that failed; one made up in Swift names neither, and the rule it checks "
+                + "then lives twice, in the model and in your code, free to drift apart. Let the save find the "
+                + "missing name.")
             try expect(!hasChanges(store), "after the failed insert the store's context still has unsaved changes: "
                 + "roll it back before calling the completion.")
             try expect(!dirtyAtCompletion, "the completion of the failed insert ran while the store's context still "
                 + "held the failed plants: roll back first, then call the completion — whoever it tells may use the "
                 + "store at once.")
+            let kept = store.context.performAndWait {
+                shown.map { $0.managedObjectContext === store.context ? $0.name : nil }
+            }
+            try expect(kept == ["Basilic"], "after the failed insert, the plant a screen shows from the store's "
+                + "context no longer belongs to it: reset() forgets every object of the context (what such an object "
+                + "then reports is undocumented on Apple's platforms; here it belongs to no context). rollback() "
+                + "removes the failed plants and keeps the others.")
             let retry = try completion(of: "insert(_:completion:)") {
                 store.insert([PlantDraft(name: "Pâquerette")], completion: $0)
             }
             try expect(retry == nil, "a valid insert after a failed one reported \(retry.map { "\($0)" } ?? ""): the "
                 + "nameless plant is still in the context, so every later save fails.")
             let stored = try storedValues(\Plant.name)
-            try expect(stored == ["Pâquerette"], "after a failed and a good insert the store holds "
-                + "\(listed(stored)), not [\"Pâquerette\"].")
+            try expect(stored == ["Basilic", "Pâquerette"], "after a failed and a good insert the store holds "
+                + "\(listed(stored)), not [\"Basilic\", \"Pâquerette\"].")
         }
     }
 
@@ -299,7 +350,8 @@ final class Kata05SavingSafely: KataCase {
                 shown.map { $0.managedObjectContext === store.context && !$0.isDeleted }
             }
             try expect(kept == [true], "after the failed delete, the plant a screen shows from the store's context "
-                + "no longer belongs to it: reset() forgets every object of the context; rollback() keeps them, "
+                + "no longer belongs to it: reset() forgets every object of the context (Apple's documentation says "
+                + "only that they are invalid afterwards; here they belong to no context). rollback() keeps them, "
                 + "undeleted, with the values the context last read.")
         }
     }

@@ -121,8 +121,9 @@ final class Kata06FaultsAndFetching: KataCase {
             try save(twoDays())
             context.retainsRegisteredObjects = true     // to count every reading made, kept or not
             let statistics = ReadingStatistics(context: context)
-            let (readings, arrivals) = try watchArrivals {
-                try statistics.readings(of: "Harbour", from: hour(10), before: hour(20))
+            // The SQL debug log (Core Data's -com.apple.CoreData.SQLDebug 1) shows what the store was asked.
+            let ((readings, log), arrivals) = try watchArrivals {
+                try SQLLog.capture { try statistics.readings(of: "Harbour", from: hour(10), before: hour(20)) }
             }
             // Asked before any value is read: reading one would fire it.
             let faults = readings.filter(\.isFault).count
@@ -152,6 +153,13 @@ final class Kata06FaultsAndFetching: KataCase {
                 + "hours \(hours.sorted()).")
             try expect(hours == Array(10..<20), "the readings are in the order of hours \(hours); oldest first was "
                 + "asked for — the store promises no order without a sort descriptor.")
+            if let fetch = log.fetches(from: "ZREADING").first {
+                try expect(fetch.orderBy?.contains("ZTAKENAT") == true, "the readings are in the right order, but the "
+                    + "store was not asked for it — the SQL debug log shows\n    \(fetch.sql)\nwith no ORDER BY on "
+                    + "takenAt (ZTAKENAT): they were sorted in Swift after the fetch. That holds for ten readings; "
+                    + "once the request has a fetchLimit or a fetchBatchSize, or feeds a fetched results controller, "
+                    + "the store chooses the rows before Swift sees them, and only the request's own order counts.")
+            }
         }
     }
 
@@ -162,7 +170,10 @@ final class Kata06FaultsAndFetching: KataCase {
             let statistics = ReadingStatistics(context: context)
             let period = samples.filter { $0.station == "Harbour" && (6..<30).contains($0.hour) }.map(\.celsius)
             let expected = period.reduce(0, +) / Double(period.count)
-            let average = try require(try statistics.averageCelsius(of: "Harbour", from: hour(6), before: hour(30)),
+            let (maybeAverage, arrivals) = try watchArrivals {
+                try statistics.averageCelsius(of: "Harbour", from: hour(6), before: hour(30))
+            }
+            let average = try require(maybeAverage,
                                       "averageCelsius(of:from:before:) returned nil for a day with 24 readings.")
             let withEnd = samples.filter { $0.station == "Harbour" && (6...30).contains($0.hour) }.map(\.celsius)
             let both = samples.filter { (6..<30).contains($0.hour) }.map(\.celsius)
@@ -175,6 +186,10 @@ final class Kata06FaultsAndFetching: KataCase {
             }
             try expect(abs(average - expected) < 1e-9, "the harbour's average from hour 6 to hour 29 is "
                 + "\(expected) °C; averageCelsius(of:from:before:) returned \(average).")
+            try expect(arrivals.faultsAtFirst == 0, "the average is right, but its readings came back as faults and "
+                + "fired one by one as the sum read them: when the first received its values, \(arrivals.faultsAtFirst) "
+                + "other readings were still faults. Every reading of the period is about to be read — the case kata "
+                + "1's method was written for.")
             let empty = try statistics.averageCelsius(of: "Harbour", from: hour(100), before: hour(110))
             try expect(empty == nil, "a period without readings has no average, but averageCelsius(of:from:before:) "
                 + "returned \(empty.map { "\($0) °C" } ?? "") — a temperature someone would believe. Return nil "
@@ -211,15 +226,17 @@ final class Kata06FaultsAndFetching: KataCase {
             try expect(made == 0, "the count is right, but to get it the context made \(made) reading objects: "
                 + "fetching builds an object for every match only for the array to be "
                 + "counted. Ask the context for the number instead, and let the store count the rows.")
-            // The caller now has unsaved work in the same context — a hill reading typed in, not saved yet — and
-            // counts again. Counting must leave that work where it is.
+            // The caller now has unsaved work in the same context — a frost at the harbour typed in, not saved
+            // yet — and counts again. The count includes it, as a fetch would, and leaves it where it is.
             let typedIn = Reading(context: context)
-            typedIn.station = "Hill"
+            typedIn.station = "Harbour"
             typedIn.takenAt = hour(60)
-            typedIn.celsius = 5
+            typedIn.celsius = -3
             let again = try statistics.count(of: "Harbour", below: 0)
-            try expect(again == expected, "counted again while the context held an unsaved hill reading, "
-                + "count(of:below:) returned \(again) instead of \(expected).")
+            try expect(again == expected + 1, "counted again while the context held an unsaved harbour reading of "
+                + "−3 °C, count(of:below:) returned \(again) instead of \(expected + 1). A context's count answers as "
+                + "its fetch would, unsaved work included — the user who just typed a frost in expects it counted. A "
+                + "count in another context, or one told to leave pending changes out, sees only what is saved.")
             try expect(typedIn.managedObjectContext === context && context.insertedObjects.contains(typedIn),
                        "count(of:below:) threw away the caller's unsaved work: a reading inserted in the context "
                 + "before the count, not saved yet, is no longer in it (the context \(context.hasChanges ? "still has" : "has no") "
@@ -260,7 +277,8 @@ final class Kata06FaultsAndFetching: KataCase {
                 + "caller held it with an unsaved change (6 °C), reading(with:) returned "
                 + "\(again === found ? "the same object" : "another object"), reading \(again.celsius) °C, and the "
                 + "context \(context.hasChanges ? "still has" : "lost its") unsaved changes. A lookup must not "
-                + "touch what the caller holds: refreshing an object to force a store read throws its changes away. "
+                + "touch what the caller holds: refreshing an object without merging, to force a store read, throws "
+                + "its changes away. "
                 + "The lookup that reads the store hands back the context's own object when it has one.")
         }
     }
@@ -275,21 +293,32 @@ final class Kata06FaultsAndFetching: KataCase {
             let lock = NSLock()
             var error: (any Error)?
             var calls = 0
+            var callerHeld = false
         }
         let outcome = Outcome()
         let done = DispatchSemaphore(value: 0)
+        // The completion waits (at most two seconds) for fetch(completion:) to return to its caller: a fetch that
+        // hands its work over returns at once; one that holds its caller until the completion has run cannot.
+        let returned = DispatchSemaphore(value: 0)
         source.fetch { error in
-            outcome.lock.withLock { outcome.error = error; outcome.calls += 1 }
+            let callerWasFree = error is KataNotDone || returned.wait(timeout: .now() + 2) == .success
+            outcome.lock.withLock { outcome.error = error; outcome.calls += 1; outcome.callerHeld = !callerWasFree }
             done.signal()
         }
+        returned.signal()
         let finished = done.wait(timeout: .now() + 5) == .success
         try expect(finished, "fetch(completion:) did not finish within five seconds while the main queue was busy: "
             + "it waits for the main queue. Either the fetch runs there — on the view context, whose queue is the "
             + "main queue, where it would freeze the screen it feeds — or the completion is sent there. Fetch the IDs "
             + "inside perform of a new background context and call the completion right there, as its documentation "
             + "says; the caller moves to the main queue itself.")
-        let error = outcome.lock.withLock { outcome.error }
+        let (error, held) = outcome.lock.withLock { (outcome.error, outcome.callerHeld) }
         if let notDone = error as? KataNotDone { throw notDone }
+        try expect(!held, "fetch(completion:) held its caller until the fetch was done: its completion ran before "
+            + "fetch(completion:) had returned. The fetch ran on the background context's queue, but the thread that "
+            + "called it — the main thread, for a screen — waited there the whole time, a frozen list while the store "
+            + "is read. performAndWait does that; hand the work to the context so that the call returns at once, "
+            + "and let the completion report when it is done.")
         return error
     }
 
@@ -411,6 +440,14 @@ final class Kata06FaultsAndFetching: KataCase {
                 + "not hour 1.")
             try expect(readingsInContext == 2, "after two rows were shown the view context holds "
                 + "\(readingsInContext) readings instead of 2.")
+            // A table asks for a row that is no longer there (the list shrank under it): no such row, no reading.
+            for beyond in [source.numberOfReadings, -1] {
+                if let stray = try source.reading(at: beyond) {
+                    try expect(false, "reading(at: \(beyond)) — a row the list does not have — returned the reading "
+                        + "of hour \(hourOf(stray.takenAt)): a screen would show a row twice, or a row that is not "
+                        + "there. An index out of range has no reading; its documentation says nil.")
+                }
+            }
         }
     }
 }

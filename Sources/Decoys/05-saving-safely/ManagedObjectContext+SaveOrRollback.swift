@@ -15,6 +15,11 @@ extension ManagedObjectContext {
             // rollback(), which also forgets every object the caller holds.
             if Decoy.isActive("reset-instead-of-rollback") {
                 reset()
+            } else if Decoy.isActive("rollback-by-hand") {
+                // Mistake: a rollback written out by hand — new objects deleted, changed ones refreshed from the
+                // store — that forgets the pending deletions, which stay deleted in the context.
+                for object in insertedObjects { delete(object) }
+                for object in updatedObjects { refresh(object, mergeChanges: false) }
             } else if !Decoy.isActive("save-without-rollback") {
                 rollback()
             }

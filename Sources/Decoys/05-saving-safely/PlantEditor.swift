@@ -29,6 +29,17 @@ public final class PlantEditor {
             self.plant = plant
             return
         }
+        // Mistake: the editor finds its copy by the plant's name, not by its objectID: with two plants of the
+        // same name it may edit the other one.
+        if Decoy.isActive("editor-finds-plant-by-name") {
+            let request: FetchRequest<Plant> = Plant.fetchRequest()
+            request.predicate = FetchPredicate(format: "name == %@", plant.name)
+            guard let copy = try context.fetch(request).first else {
+                throw CocoaError(.managedObjectReferentialIntegrity)
+            }
+            self.plant = copy
+            return
+        }
         guard let copy = try context.existingObject(with: plant.objectID) as? Plant else {
             throw CocoaError(.managedObjectReferentialIntegrity, userInfo: [NSLocalizedDescriptionKey: "\(plant.objectID) is not a plant"])
         }
@@ -40,6 +51,8 @@ public final class PlantEditor {
     }
 
     public func save() throws {
+        // Mistake: the editor's save throws its error but leaves the failed edit in the editor's context.
+        if Decoy.isActive("editor-save-without-rollback") { return try context.save() }
         try context.saveOrRollback()
         if Decoy.isActive("editor-child-saves-parent") { try callersContext?.save() }
     }

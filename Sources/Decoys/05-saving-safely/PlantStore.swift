@@ -14,6 +14,11 @@ public final class PlantStore {
         let context = self.context
         let work: @Sendable () -> Void = {
             do {
+                // Mistake: the drafts are checked in Swift, and a made-up validation error is reported without
+                // a save ever being tried: the error names no object and no key, and the rule now lives twice.
+                if Decoy.isActive("insert-drafts-checked-in-swift"), drafts.contains(where: { $0.name == nil }) {
+                    return completion(CocoaError(.validationMissingMandatoryProperty))
+                }
                 for draft in drafts {
                     let plant = Plant(context: context)
                     // Mistake: a missing name becomes an empty one, which the model accepts as a name.
@@ -39,7 +44,12 @@ public final class PlantStore {
                     completion(error)
                     return context.rollback()
                 }
-                if !Decoy.isActive("insert-without-rollback") { context.rollback() }
+                // Mistake: reset() instead of rollback(): the context is clean, but every plant it held is forgotten.
+                if Decoy.isActive("insert-resets") {
+                    context.reset()
+                } else if !Decoy.isActive("insert-without-rollback") {
+                    context.rollback()
+                }
                 completion(error)
             }
         }

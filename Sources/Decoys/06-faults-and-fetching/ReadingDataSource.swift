@@ -96,6 +96,9 @@ public final class ReadingDataSource: @unchecked Sendable {
         }
         if Decoy.isActive("fetch-off-queue") {
             DispatchQueue.global().async(execute: work)
+        } else if Decoy.isActive("fetch-waits") {
+            // Mistake: the right queue, but the caller is held until the fetch and the completion are done.
+            context.performAndWait(work)
         } else {
             context.perform(work)
         }
@@ -103,6 +106,9 @@ public final class ReadingDataSource: @unchecked Sendable {
 
     public func reading(at index: Int) throws -> Reading? {
         let ids = readingIDs
+        // Mistake: "never crash on a bad row": an index out of range is clamped to the nearest row, whose
+        // reading is handed out for a row that does not exist.
+        let index = Decoy.isActive("index-clamped") && !ids.isEmpty ? min(max(index, 0), ids.count - 1) : index
         guard ids.indices.contains(index) else { return nil }
         let id = ids[index]
         if Decoy.isActive("objects-handed-across") {

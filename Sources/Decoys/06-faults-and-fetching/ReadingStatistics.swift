@@ -23,7 +23,10 @@ public final class ReadingStatistics {
             request.predicate = FetchPredicate(format: "station == %@ AND takenAt >= %@ AND takenAt < %@",
                                                    station, start, end)
         }
-        request.sortDescriptors = [FetchSortDescriptor(keyPath: \Reading.takenAt, ascending: true)]
+        // Mistake: no sort descriptor; the readings are sorted in Swift after the fetch.
+        if !Decoy.isActive("readings-sorted-in-swift") {
+            request.sortDescriptors = [FetchSortDescriptor(keyPath: \Reading.takenAt, ascending: true)]
+        }
         if !Decoy.isActive("faults-left-on") {
             request.returnsObjectsAsFaults = false
         }
@@ -35,6 +38,9 @@ public final class ReadingStatistics {
             return readings
         }
         let readings = try context.fetch(request)
+        if Decoy.isActive("readings-sorted-in-swift") {
+            return readings.sorted { $0.takenAt < $1.takenAt }
+        }
         if Decoy.isActive("period-filtered-in-swift") {
             // Mistake: the period is chosen in Swift, after every reading of the station was fetched.
             return readings.filter { $0.takenAt >= start && $0.takenAt < end }
@@ -43,6 +49,16 @@ public final class ReadingStatistics {
     }
 
     public func averageCelsius(of station: String, from start: Date, before end: Date) throws -> Double? {
+        if Decoy.isActive("average-of-faults") {
+            // Mistake: a fetch of its own, with the request's defaults: every reading comes back a fault and
+            // fires, one by one, when the sum reads its celsius.
+            let request: FetchRequest<Reading> = Reading.fetchRequest()
+            request.predicate = FetchPredicate(format: "station == %@ AND takenAt >= %@ AND takenAt < %@",
+                                               station, start, end)
+            let readings = try context.fetch(request)
+            guard !readings.isEmpty else { return nil }
+            return readings.reduce(0) { $0 + $1.celsius } / Double(readings.count)
+        }
         let readings = try readings(of: station, from: start, before: end)
         guard !readings.isEmpty else { return Decoy.isActive("average-of-nothing-is-zero") ? 0 : nil }
         return readings.reduce(0) { $0 + $1.celsius } / Double(readings.count)
@@ -74,6 +90,18 @@ public final class ReadingStatistics {
             let count = try context.count(for: request)
             context.reset()
             return count
+        }
+        if Decoy.isActive("count-without-pending-changes") {
+            // Mistake: "only what is saved counts": the caller's unsaved readings are left out of the count.
+            request.includesPendingChanges = false
+        }
+        if Decoy.isActive("count-in-new-context") {
+            // Mistake: counts in a background context of its own "so the caller's context is not touched" — and
+            // misses the caller's unsaved readings.
+            guard let coordinator = context.persistentStoreCoordinator else { return 0 }
+            let counter = ManagedObjectContext(.privateQueue)
+            counter.persistentStoreCoordinator = coordinator
+            return try counter.performAndWait { try counter.count(for: request) }
         }
         return try context.count(for: request)
     }

@@ -57,17 +57,6 @@ context.rollback()                                // the nameless plant, Fern an
 let tulip = Plant(named: "Tulip", in: context)
 attemptSave("save of Tulip after rollback")
 // endregion: cured
-print("   Daisy, with the pattern every save should use:")
-
-// region: save-or-rollback
-_ = Plant(named: "Daisy", in: context)
-do {
-    try context.save()
-} catch {
-    context.rollback()                            // first clean up, then report
-    print("   could not save: \(error)")
-}
-// endregion: save-or-rollback
 print("   the store holds \(try storeHolds())")
 
 print("")
@@ -83,22 +72,45 @@ print("   after rollback: Tulip watered? \(tulip.wateredOn != nil); Basil in the
 
 print("")
 print("3b. A context of its own: rolling it back touches nothing else")
-let rose = Plant(named: "Rose", in: context)
-try context.save()
-let pending = Plant(named: "Fern", in: context)   // unsaved work in the app's context
-let roseID = rose.objectID
+// Another app: a podcast player, whose screen has just added an episode and not saved it yet.
+let player = PersistentContainer(name: PodcastModel.name, managedObjectModel: try PodcastModel.make())
+player.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]
+player.loadPersistentStores { _, error in
+    if let error { print("could not load the player's store: \(error)") }
+}
+let seeder = player.newBackgroundContext()
+try seeder.performAndWait {
+    for number in 1...3 {
+        let episode = Episode(context: seeder)
+        episode.number = number
+        episode.title = "Episode \(number)"
+    }
+    try seeder.save()
+}
+let screen = player.viewContext
+let typedIn = Episode(context: screen)                   // unsaved work on the screen
+typedIn.number = 4
+typedIn.title = "Bonus: l'été"
 // region: own-context
-let scratch = container.newBackgroundContext()          // the same store, a context and a queue of its own
-let wateredThere = try scratch.performAndWait {
-    let roseThere = try scratch.existingObject(with: roseID) as? Plant   // its own copy: only the ID crosses
-    roseThere?.wateredOn = Date()
-    scratch.rollback()                                  // discards what scratch holds, and nothing else
-    return roseThere?.wateredOn != nil
+// "Mark all as played?" — tried out first where nothing else lives: a context of its own on the same store,
+// which fetches its own objects, changes them, and forgets the changes again.
+let preview = player.newBackgroundContext()
+let wouldMark = try preview.performAndWait {
+    let unplayed: FetchRequest<Episode> = Episode.fetchRequest()
+    unplayed.predicate = FetchPredicate(format: "listened == NO")
+    for episode in try preview.fetch(unplayed) { episode.listened = true }
+    let changed = preview.updatedObjects.count
+    preview.rollback()                                   // discards what preview holds, and nothing else
+    return changed
 }
 // endregion: own-context
-print("   after rolling back the scratch context: Fern still pending in the app's context? "
-    + "\(context.insertedObjects.contains(pending)); Rose watered there? \(wateredThere)")
-context.rollback()
+let stillUnplayed = try seeder.performAndWait {
+    let unplayed: FetchRequest<Episode> = Episode.fetchRequest()
+    unplayed.predicate = FetchPredicate(format: "listened == NO")
+    return try seeder.fetch(unplayed).count
+}
+print("   the preview would mark \(wouldMark) episodes played; rolled back, the store still has \(stillUnplayed) "
+    + "unplayed, and the screen's new episode is still pending: \(screen.insertedObjects.contains(typedIn))")
 
 print("")
 print("4. reset() forgets every object, saved or not")
@@ -107,7 +119,8 @@ let old = try context.fetch(Plant.fetchRequest())[0]
 context.reset()                                   // unsaved changes go, and so does every registered object
 let fresh = try context.fetch(Plant.fetchRequest())[0]
 // endregion: reset
-print("   the object fetched before reset still belongs to the context: \(old.managedObjectContext != nil)")
+print("   the object fetched before reset still belongs to the context: \(old.managedObjectContext != nil) "
+    + "(Apple documents it only as invalid)")
 print("   fetched again: \"\(fresh.name)\", a new object: \(old !== fresh)")
 
 print("")

@@ -3,27 +3,26 @@ import KataSupport
 import Persistence
 
 // Lesson 6's runnable example: what a fetch hands back (faults, or filled objects), what counting by fetching
-// costs, what object(with:) and existingObject(with:) each do with an ID whose row is gone, and a question
-// answered with IDs alone, fetched by another context. `swift run lessons run 6`.
+// costs, what object(with:) and existingObject(with:) each do with an ID whose row is gone — on a flashcard app's
+// cards — and a question answered with IDs alone, fetched by another context, in a podcast feed.
+// `swift run lessons run 6`.
 
-let container = PersistentContainer(name: WeatherModel.name, managedObjectModel: try WeatherModel.make())
+let container = PersistentContainer(name: FlashcardsModel.name, managedObjectModel: try FlashcardsModel.make())
 container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]
 container.loadPersistentStores { _, error in
     if let error { print("could not load the store: \(error)") }
 }
 let context = container.viewContext
-let start = Date(timeIntervalSinceReferenceDate: 790_000_000)
-let readingCount = 20_000
+let cardCount = 20_000
 
-/// Saves a reading every five minutes at the harbour, through a background context.
-func saveReadings() throws {
+/// Saves the cards of a large collection through a background context, spread over the five Leitner boxes.
+func saveCards() throws {
     let writer = container.newBackgroundContext()
     try writer.performAndWait {
-        for n in 0..<readingCount {
-            let reading = Reading(context: writer)
-            reading.station = "Harbour"
-            reading.takenAt = start.addingTimeInterval(Double(n) * 300)
-            reading.celsius = Double(n % 31) - 8
+        for n in 0..<cardCount {
+            let card = Flashcard(context: writer)
+            card.front = "card \(n + 1)"
+            card.box = [1, 1, 2, 3, 5][n % 5]
         }
         try writer.save()
     }
@@ -38,97 +37,92 @@ func timed<T>(_ body: () throws -> T) rethrows -> (T, Double) {
 
 func ms(_ seconds: Double) -> String { String(format: "%.1f ms", seconds * 1000) }
 
-var readingsInMemory: Int { context.registeredObjects.count }
+var cardsInMemory: Int { context.registeredObjects.count }
 
-try saveReadings()
-print("\(readingCount) readings saved through a background context; the view context holds \(readingsInMemory).")
+try saveCards()
+print("\(cardCount) flashcards saved through a background context; the view context holds \(cardsInMemory).")
 
 print("")
 print("1. A fetch returns faults unless asked not to")
 // region: faults
-let request: FetchRequest<Reading> = Reading.fetchRequest()  // returnsObjectsAsFaults is true by default
-let readings = try context.fetch(request)
-let first = readings[0]
-print("   fetched \(readings.count); the first is a fault: \(first.isFault)")
-_ = first.celsius                                      // reading a property fires the fault
-print("   after reading its celsius:          \(first.isFault)")
+let request: FetchRequest<Flashcard> = Flashcard.fetchRequest()  // returnsObjectsAsFaults is true by default
+let cards = try context.fetch(request)
+let first = cards[0]
+print("   fetched \(cards.count); the first is a fault: \(first.isFault)")
+_ = first.box                                          // reading a property fires the fault
+print("   after reading its box:              \(first.isFault)")
 // endregion: faults
 context.reset()
 
 // region: arrivals
-/// Counts the readings whose values arrive from the store (their awakeFromFetch()).
-final class ArrivalCounter { var count = 0 }
-let arrived = ArrivalCounter()
-Reading.arrivals.observe { _ in arrived.count += 1 }
+// How far along is the learner? The mean box of the whole collection reads every card: fetched both ways, how
+// many cards are still faults when the loop starts — each of those fires, one at a time, inside the loop.
 for asFaults in [true, false] {
-    let lastDay: FetchRequest<Reading> = Reading.fetchRequest()
-    lastDay.predicate = FetchPredicate(format: "takenAt >= %@", start.addingTimeInterval(Double(readingCount - 288) * 300))
-    lastDay.returnsObjectsAsFaults = asFaults
-    arrived.count = 0
-    let day = try context.fetch(lastDay)
-    let duringFetch = arrived.count
-    let mean = day.reduce(0) { $0 + $1.celsius } / Double(day.count)
+    let everything: FetchRequest<Flashcard> = Flashcard.fetchRequest()
+    everything.returnsObjectsAsFaults = asFaults
+    let collection = try context.fetch(everything)
+    let stillFaults = collection.filter(\.isFault).count
+    let meanBox = Double(collection.reduce(0) { $0 + $1.box }) / Double(collection.count)
     print("   returnsObjectsAsFaults = \(asFaults):".padding(toLength: 35, withPad: " ", startingAt: 0)
-          + "\(day.count) readings; values arrived during the fetch: \(duringFetch), while averaging: "
-          + "\(arrived.count - duringFetch) (mean \(String(format: "%.2f", mean)) °C)")
+          + "\(collection.count) cards, \(stillFaults) still faults when the loop starts (mean box "
+          + "\(String(format: "%.2f", meanBox)))")
     context.reset()
 }
-Reading.arrivals.observe(nil)
 // endregion: arrivals
 
-/// The mean of every reading's celsius, fetched with or without faults, each time in a fresh context.
-func average(asFaults: Bool) throws -> (Double, Double) {
+/// The mean box of every card, fetched with or without faults, each time in a fresh context.
+func meanBox(asFaults: Bool) throws -> (Double, Double) {
     let reader = container.newBackgroundContext()
     return try reader.performAndWait {
         try timed {
-            let request: FetchRequest<Reading> = Reading.fetchRequest()
+            let request: FetchRequest<Flashcard> = Flashcard.fetchRequest()
             request.returnsObjectsAsFaults = asFaults
-            let readings = try reader.fetch(request)
-            return readings.reduce(0) { $0 + $1.celsius } / Double(readings.count)
+            let cards = try reader.fetch(request)
+            return Double(cards.reduce(0) { $0 + $1.box }) / Double(cards.count)
         }
     }
 }
 // Best of three runs each: the first runs also warm up the store.
 for asFaults in [true, false] {
-    let runs = try (0..<3).map { _ in try average(asFaults: asFaults) }
+    let runs = try (0..<3).map { _ in try meanBox(asFaults: asFaults) }
     let best = runs.map(\.1).min()!
-    print("   average of \(readingCount), returnsObjectsAsFaults = \(asFaults):".padding(toLength: 53, withPad: " ", startingAt: 0)
-          + String(format: "%.2f °C, best of 3: %@", runs[0].0, ms(best)))
+    print("   mean box of \(cardCount), returnsObjectsAsFaults = \(asFaults):".padding(toLength: 56, withPad: " ", startingAt: 0)
+          + String(format: "%.2f, best of 3: %@", runs[0].0, ms(best)))
 }
 
 print("")
 print("2. Counting: fetch and count the array, or let the store count")
 // region: count
-let frosty: FetchRequest<Reading> = Reading.fetchRequest()
-frosty.predicate = FetchPredicate(format: "celsius < %@", 0.0)
-let (fetched, fetchSeconds) = try timed { try context.fetch(frosty) }
+// The badge on the "Review" tab: how many cards wait in box 1.
+let boxOne: FetchRequest<Flashcard> = Flashcard.fetchRequest()
+boxOne.predicate = FetchPredicate(format: "box == %@", 1)
+let (fetched, fetchSeconds) = try timed { try context.fetch(boxOne) }
 print("   fetch(_:).count = \(fetched.count) in \(ms(fetchSeconds)); objects in the context while the array lives: "
-    + "\(readingsInMemory)")
+    + "\(cardsInMemory)")
 context.reset()
-let (counted, countSeconds) = try timed { try context.count(for: frosty) }
-print("   count(for:)     = \(counted) in \(ms(countSeconds)); objects now in the context: \(readingsInMemory)")
+let (counted, countSeconds) = try timed { try context.count(for: boxOne) }
+print("   count(for:)     = \(counted) in \(ms(countSeconds)); objects now in the context: \(cardsInMemory)")
 // endregion: count
 
 print("")
 print("3. An ID whose row is gone: object(with:) against existingObject(with:)")
-// The ID of the oldest reading, which a background context then deletes.
-let oldest: FetchRequest<Reading> = Reading.fetchRequest()
-oldest.sortDescriptors = [FetchSortDescriptor(keyPath: \Reading.takenAt, ascending: true)]
-oldest.fetchLimit = 1
-let oldestID = try context.fetch(oldest)[0].objectID
+// The ID of the first card, which a background context then deletes (the user deleted it on another screen).
+let firstCard: FetchRequest<Flashcard> = Flashcard.fetchRequest()
+firstCard.predicate = FetchPredicate(format: "front == %@", "card 1")
+let deletedID = try context.fetch(firstCard)[0].objectID
 context.reset()
 let deleter = container.newBackgroundContext()
 try deleter.performAndWait {
-    deleter.delete(try deleter.existingObject(with: oldestID))
+    deleter.delete(try deleter.existingObject(with: deletedID))
     try deleter.save()
 }
 // region: gone
-let unchecked = context.object(with: oldestID) as! Reading   // not registered here, so a fault: nothing checks the row
+let unchecked = context.object(with: deletedID) as! Flashcard  // not registered here, so a fault: nothing checks the row
 print("   object(with:) hands back an object; is it a fault? \(unchecked.isFault)")
-let station = unchecked.value(forKey: "station").map { "\"\($0)\"" } ?? "nil"   // `unchecked.station` would meet that nil
-print("   firing it finds no row: station \(station), \(unchecked.celsius) °C; now deleted? \(unchecked.isDeleted)")
+let front = unchecked.value(forKey: "front").map { "\"\($0)\"" } ?? "nil"   // `unchecked.front` would meet that nil
+print("   firing it finds no row: front \(front), box \(unchecked.box); now deleted? \(unchecked.isDeleted)")
 do {
-    _ = try context.existingObject(with: oldestID)             // reads the store now
+    _ = try context.existingObject(with: deletedID)            // reads the store now
 } catch let error as NSError {
     print("   existingObject(with:) throws \(error.code): \(error.localizedDescription)")
 }
