@@ -268,6 +268,8 @@ final class Kata12BatchRequests: KataCase {
             let german = try require(decks["de"], "the kata's German deck is missing.")
             let germanCards = Array(german.cards)
             _ = german.name + germanCards.map(\.front).joined()     // the screen has read them
+            let spanish = try require(decks["es"], "the kata's Spanish deck is missing.")
+            _ = spanish.name + spanish.cards.map(\.front).joined()  // on screen too, and not archived
             let (count, saves) = try countingSaves {
                 try FlashcardLibrary(container: container).deleteArchivedDecks()
             }
@@ -300,6 +302,10 @@ final class Kata12BatchRequests: KataCase {
                     + "ManagedObjectContext.mergeChanges(fromRemoteContextSave:into:) into the view context, under "
                     + "the deleted key (as updated, the context would only refresh them, and they stay).")
             }
+            try expect(context.registeredObject(for: spanish.objectID) === spanish, "the view context no longer "
+                + "holds the Spanish deck, which was not deleted: everything it held was thrown away (a reset), not "
+                + "only the deleted decks. Every object on screen must then be fetched again, and an edit not yet "
+                + "saved is lost with it. Merging the deleted IDs removes those objects and nothing else.")
         }
     }
 
@@ -310,6 +316,19 @@ final class Kata12BatchRequests: KataCase {
             let decks = try saveDecks()
             let spanish = try require(decks["es"], "the kata's Spanish deck is missing.")
             _ = spanish.name                                // on screen
+            // A list on screen redraws when the view context reports a change.
+            let reported = ReportedObjects()
+            let observer = NotificationCenter.default.addObserver(
+                forName: ManagedObjectContext.didChangeObjectsNotification, object: context, queue: nil
+            ) { note in
+                for key in [ManagedObjectContext.NotificationKey.refreshedObjects,
+                            ManagedObjectContext.NotificationKey.updatedObjects] {
+                    if let objects = note.userInfo?[key.rawValue] as? Set<ManagedObject> {
+                        reported.add(objects.map(\.objectID))
+                    }
+                }
+            }
+            defer { NotificationCenter.default.removeObserver(observer) }
             let catalog = [DeckEntry(code: "es", name: "Spanish (Castilian)"),
                            DeckEntry(code: "de", name: "German (Standard)"),
                            DeckEntry(code: "fr", name: "French")]
@@ -338,6 +357,13 @@ final class Kata12BatchRequests: KataCase {
                            + "should be written.")
             try expect(stored["de"]?.cards == 2 && stored["es"]?.cards == 3, "the decks the import updated lost "
                 + "their cards (\(stored.mapValues(\.cards))): an upsert must update the stored row, not replace it.")
+            try expect(stored["de"]?.archived == true, "the German deck is no longer archived after the import, "
+                + "though the catalog says nothing about archiving: the import wrote a value it does not know. "
+                + "Give each row only what the catalog holds; the user's archive is not the server's to undo.")
+            try expect(context.mergePolicy as? MergePolicy == .error, "after the import the view context's merge "
+                + "policy is \(context.mergePolicy), not the default: the import changed how the whole app's main "
+                + "context settles conflicts (and, run there, blocked the main queue). Give the policy to the context "
+                + "that executes the batch insert, a background context of the import's own.")
             try expect(count == 3, "importCatalog(_:) returned \(count) for three catalog entries. Ask the request "
                 + "for the IDs it wrote (resultType .objectIDs: one per dictionary, inserted or updated) and count "
                 + "them: they are also what the view context has to merge.")
@@ -345,6 +371,11 @@ final class Kata12BatchRequests: KataCase {
                 + "\"\(spanish.name)\" after the import renamed it. Merge the IDs the request returns (resultType "
                 + ".objectIDs) into the view context under the updated key, which refreshes the objects the context "
                 + "holds (the inserted key is for objects new to it).")
+            try expect(reported.contains(spanish.objectID), "the view context's Spanish deck reads its new name, "
+                + "but the view context never reported it as changed, so a list on screen would not redraw. "
+                + "Re-reading objects by hand (refresh, refreshAllObjects) fetches the new values without telling "
+                + "anyone which objects changed; a merge of the IDs the request returned refreshes exactly those "
+                + "objects and posts the view context's did-change notification naming them.")
         }
     }
 }

@@ -134,12 +134,17 @@ final class Kata13SearchingAndAsyncFetching: KataCase {
     func test03_percentUnderscoreAndQuotesMatchLiterally() {
         kata(3, in: "DishSearch.swift", "predicate(for:)") {
             try saveMenu()
+            // A name with a backslash, as users type them: an escape character in a format string, never in a value.
+            Dish(context: context).name = "AC\\DC Burger"
+            try context.save()
             let cases: [(text: String, finds: [String], missing: String)] = [
                 ("100%", ["100% Rye Bread"], "The word ends in %."),
                 ("v2_final", ["Phở Broth (v2_final)"], "The word holds an underscore."),
                 ("mom's", ["Mom's Apple Pie"], "The word holds an apostrophe."),
                 ("\"sunday\"", ["Nonna's \"Sunday\" Ragù"], "The word holds double quotes."),
                 ("a's", ["Nonna's \"Sunday\" Ragù"], "The word holds an apostrophe."),
+                ("ac\\", ["AC\\DC Burger"], "The word ends in a backslash."),
+                ("\\dc", ["AC\\DC Burger"], "The word starts with a backslash."),
             ]
             for search in cases {
                 do {
@@ -174,6 +179,19 @@ final class Kata13SearchingAndAsyncFetching: KataCase {
                 + "execute returns at once, and its completion block delivers the results later.")
             try expect(screen.results.isEmpty, "search(_:) set results before returning: they must come from the "
                 + "asynchronous fetch's completion block, once the fetch is done.")
+            // Keep the main queue busy, as a screen drawing would: an asynchronous fetch reads its rows elsewhere
+            // meanwhile, and the progress that was current while it started moves with them.
+            let busyUntil = Date(timeIntervalSinceNow: 5)
+            while progress.fractionCompleted < 1, !progress.isCancelled, Date() < busyUntil {
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+            try expect(progress.fractionCompleted == 1 && calls.made == 0, "the main queue was kept busy after "
+                + "search(_:) returned, and the progress it returned stayed at "
+                + "\(Int(progress.fractionCompleted * 100)) % for 5 seconds: no rows were read meanwhile, or the "
+                + "progress does not follow them. A fetch put off until the main queue is free (main.async, perform) "
+                + "still freezes the screen while it reads, and a progress completed by hand in the completion cannot "
+                + "show the rows coming in, nor can cancelling it stop the read. The fetch must read elsewhere while "
+                + "the main queue works, reporting to the progress search(_:) returns.")
             try expect(eventually { calls.made > 0 }, "no results within 5 seconds: resultsDidChange never ran. Does "
                 + "the completion block set results from finalResult and then call resultsDidChange?")
             let names = screen.results.map(\.name)

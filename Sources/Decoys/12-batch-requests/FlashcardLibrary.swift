@@ -88,6 +88,12 @@ public final class FlashcardLibrary {
             let ids = result?.result as? [ManagedObjectID] ?? []
             return (ids, ids.count)
         }
+        // Mistake: the view context forgets every object it holds instead of merging the deleted IDs: the deleted
+        // decks are gone from it, and so is everything else on screen.
+        if Decoy.isActive("delete-reset-view-context") {
+            container.viewContext.reset()
+            return deleted.1
+        }
         let key = Decoy.isActive("delete-merged-as-updated") ? updatedKey : deletedKey
         ManagedObjectContext.mergeChanges(fromRemoteContextSave: [key: deleted.0], into: [container.viewContext])
         return deleted.1
@@ -126,14 +132,39 @@ public final class FlashcardLibrary {
         // Mistake: the background context keeps the default merge policy (.error), so a code the store has already
         // is a clash the batch insert refuses (133021) instead of an update.
         if !Decoy.isActive("import-without-policy") { background.mergePolicy = MergePolicy.mergeByPropertyObjectTrump }
+        // Mistake: the batch insert runs on the view context, whose merge policy is changed for it — for the whole
+        // app, and on the main queue.
+        if Decoy.isActive("import-on-view-context") {
+            let viewContext = container.viewContext
+            viewContext.mergePolicy = MergePolicy.mergeByPropertyObjectTrump
+            let written = try viewContext.performAndWait {
+                let rows: [[String: Any]] = entries.map { ["code": $0.code, "name": $0.name] }
+                let request = BatchInsertRequest(entityName: "FlashcardDeck", objects: rows)
+                request.resultType = .objectIDs
+                let result = try viewContext.execute(request) as? BatchInsertResult
+                return result?.result as? [ManagedObjectID] ?? []
+            }
+            ManagedObjectContext.mergeChanges(fromRemoteContextSave: [updatedKey: written], into: [viewContext])
+            return written.count
+        }
         let written = try background.performAndWait {
-            let rows: [[String: Any]] = entries.map { ["code": $0.code, "name": $0.name] }
+            // Mistake: every row given in full, as a new deck would be: "archived": false un-archives a stored deck.
+            let rows: [[String: Any]] = Decoy.isActive("import-full-rows")
+                ? entries.map { ["code": $0.code, "name": $0.name, "archived": false] }
+                : entries.map { ["code": $0.code, "name": $0.name] }
             let request = BatchInsertRequest(entityName: "FlashcardDeck", objects: rows)
             request.resultType = .objectIDs
             let result = try background.execute(request) as? BatchInsertResult
             return result?.result as? [ManagedObjectID] ?? []
         }
         if Decoy.isActive("import-without-merge") { return written.count }
+        // Mistake: the view context re-reads every object it holds instead of merging the IDs: the names are new,
+        // but no did-change notification names the decks that changed.
+        if Decoy.isActive("import-refresh-all-objects") {
+            let viewContext = container.viewContext
+            viewContext.performAndWait { viewContext.refreshAllObjects() }
+            return written.count
+        }
         let key = Decoy.isActive("import-merged-as-inserted") ? insertedKey : updatedKey
         ManagedObjectContext.mergeChanges(fromRemoteContextSave: [key: written], into: [container.viewContext])
         return written.count

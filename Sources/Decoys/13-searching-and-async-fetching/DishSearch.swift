@@ -24,6 +24,12 @@ public enum DishSearch {
             if Decoy.isActive("search-format-interpolated") {
                 return FetchPredicate(format: "name CONTAINS[cd] '\(word)'")
             }
+            // Mistake: the word's apostrophes are escaped with a backslash and the word written into the format
+            // between quotes: a word that ends in a backslash escapes the closing quote.
+            if Decoy.isActive("search-escaped-into-format") {
+                let escaped = word.replacingOccurrences(of: "'", with: "\\'")
+                return FetchPredicate(format: "name CONTAINS[cd] '\(escaped)'")
+            }
             // Mistake: LIKE with the word between stars; a ? or * in the word is a wildcard, not itself.
             if Decoy.isActive("search-like-wildcards") {
                 return FetchPredicate(format: "name LIKE[cd] %@", "*\(word)*")

@@ -28,6 +28,37 @@ public final class DishSearchScreen: @unchecked Sendable {
             progress.completedUnitCount = Int64(dishes.count)
             return progress
         }
+        // Mistake: an ordinary fetch, put off until the main queue's next turn: search(_:) returns at once, but the
+        // rows are then read on the main queue, which waits for them; the progress is completed by hand.
+        if Decoy.isActive("search-deferred-synchronous") {
+            running?.cancel()
+            let own = Progress(totalUnitCount: 1)
+            nonisolated(unsafe) let matching = try DishSearch.fetchRequest(matching: text)
+            DispatchQueue.main.async { [weak self] in
+                guard let self, !own.isCancelled, let dishes = try? self.context.fetch(matching) else { return }
+                own.completedUnitCount = 1
+                self.results = dishes
+                self.resultsDidChange?()
+            }
+            running = own
+            return own
+        }
+        // Mistake: a real asynchronous fetch, but the screen's progress was never current while it started: it is
+        // completed by hand in the completion, and cancelling it never reaches the fetch.
+        if Decoy.isActive("search-progress-completed-by-hand") {
+            running?.cancel()
+            let own = Progress(totalUnitCount: 1)
+            let matching = try DishSearch.fetchRequest(matching: text)
+            let request = AsynchronousFetchRequest(fetchRequest: matching) { [weak self] result in
+                guard let self, !own.isCancelled, let dishes = result.finalResult else { return }
+                own.completedUnitCount = 1
+                self.results = dishes
+                self.resultsDidChange?()
+            }
+            _ = try context.execute(request)
+            running = own
+            return own
+        }
         // Mistake: the search still running goes on, and its late answer replaces the newer one.
         if !Decoy.isActive("search-keeps-previous") { running?.cancel() }
         let progress = Progress(totalUnitCount: 1)

@@ -1,21 +1,20 @@
 import Foundation
 import KataSupport
-// Persistence-only: FetchPredicate(parsing:), a throwing parse Core Data has not, and a case-insensitive sort
-// without Objective-C selectors.
-@_spi(PredicateParsing) @_spi(SortCaseFolding) import Persistence
+// Persistence-only: FetchPredicate(parsing:), a throwing parse Core Data has not.
+@_spi(PredicateParsing) import Persistence
 
-// Lesson 13's runnable example: a search that ignores case and accents, filter chips that must all hold, and the
-// user's text taken literally; then a search over many rows, first blocking the main queue, then as an asynchronous
-// fetch with a progress, cancelled half-way, and the queue its completion arrives on. `swift run lessons run 13`.
+// Lesson 13's runnable example, on a mail client (lesson 15's mail model) rather than the katas' cookbook: a sender
+// typed without its accents, filter chips that must all hold, and a subject the user typed taken literally; then a
+// mailbox of many messages, read first blocking the main queue, then as an asynchronous fetch with a progress,
+// cancelled when the user leaves the folder, and in a background context that hands one screenful of IDs to the main
+// queue. `swift run lessons run 13`.
 
-func makeContainer() -> PersistentContainer {
-    let container = PersistentContainer(name: CookbookModel.name, managedObjectModel: try! CookbookModel.shared())
-    container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]
-    container.loadPersistentStores { _, error in
-        if let error { print("could not load the store: \(error)") }
-    }
-    return container
+let mail = PersistentContainer(name: MailModel.name, managedObjectModel: try MailModel.make())
+mail.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]
+mail.loadPersistentStores { _, error in
+    if let error { print("could not load the mail store: \(error)") }
 }
+let mailbox = mail.viewContext
 
 /// Lets the main queue — the view context's queue — run until `condition` holds (ten seconds at most).
 func runMainQueue(until condition: () -> Bool) {
@@ -34,58 +33,13 @@ final class Box<Value>: @unchecked Sendable {
     }
 }
 
-/// The same search, returning object IDs.
-func idsOnly(_ request: FetchRequest<Dish>) -> FetchRequest<ManagedObjectID> {
-    let ids = FetchRequest<ManagedObjectID>(entityName: "Dish")
-    ids.resultType = .managedObjectIDResultType
-    ids.predicate = request.predicate
-    ids.sortDescriptors = request.sortDescriptors
-    return ids
-}
-
 func seconds(since start: Date) -> String { String(format: "%.3f s", Date().timeIntervalSince(start)) }
 
-let container = makeContainer()
-let context = container.viewContext
-for name in CookbookModel.menu { Dish(context: context).name = name }
-try context.save()
-
-/// The names of the dishes `predicate` finds, by name; or the error that building it threw.
-func names(_ makePredicate: () throws -> FetchPredicate) -> String {
-    do {
-        let request: FetchRequest<Dish> = Dish.fetchRequest()
-        request.predicate = try makePredicate()
-        request.sortDescriptors = [FetchSortDescriptor(keyPath: \Dish.name, ascending: true, caseInsensitive: true)]
-        let found = try context.fetch(request).map(\.name)
-        return found.isEmpty ? "nothing" : found.joined(separator: " · ")
-    } catch {
-        return "error: " + ("\(error)".split(separator: "\n").first.map(String.init) ?? "")   // its first line
-    }
-}
-
-print("1. \"creme brulee\": case and accents")
-// region: options
-let plain = FetchPredicate(format: "name CONTAINS %@", "creme brulee")
-let caseOnly = FetchPredicate(format: "name CONTAINS[c] %@", "creme brulee")
-let caseAndAccents = FetchPredicate(format: "name CONTAINS[cd] %@", "creme brulee")
-// endregion: options
-print("   CONTAINS      finds \(names { plain })")
-print("   CONTAINS[c]   finds \(names { caseOnly })")
-print("   CONTAINS[cd]  finds \(names { caseAndAccents })")
-
-print("2. Filter chips above a mailbox: every chip must hold")
-// Another screen with the same question: the chips a user switched on above a mailbox, each one condition of a
-// different kind. Lesson 15's mail model, in a store of its own.
-let mail = PersistentContainer(name: MailModel.name, managedObjectModel: try MailModel.make())
-mail.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]
-mail.loadPersistentStores { _, error in
-    if let error { print("could not load the mail store: \(error)") }
-}
-let mailbox = mail.viewContext
 for (minute, (subject, sender, folder, unread)) in [
     ("Invoice 42", "Ada", "work", true), ("Lunch on Friday", "Ada", "inbox", true),
     ("Quarterly figures", "Grace", "work", true), ("Invoice 41", "Ada", "work", false),
-    ("Boarding pass", "Zoë", "travel", true),
+    ("Boarding pass", "Zoë Okafor", "travel", true), ("Mom's birthday", "ZOË BRANDT", "family", false),
+    ("100% attendance", "Grace", "school", false), ("1000 photos from the trip", "Zoë Okafor", "travel", false),
 ].enumerated() {
     let message = MailMessage(context: mailbox)
     (message.subject, message.sender, message.folder, message.unread, message.received)
@@ -93,6 +47,40 @@ for (minute, (subject, sender, folder, unread)) in [
 }
 try mailbox.save()
 
+/// The subjects of the messages `predicate` lets through, oldest first; or the error that building it threw.
+func subjects(_ makePredicate: () throws -> FetchPredicate?) -> String {
+    do {
+        let request: FetchRequest<MailMessage> = MailMessage.fetchRequest()
+        request.predicate = try makePredicate()
+        request.sortDescriptors = [FetchSortDescriptor(key: "received", ascending: true)]
+        let found = try mailbox.fetch(request).map(\.subject)
+        return found.isEmpty ? "nothing" : found.joined(separator: " · ")
+    } catch {
+        return "error: " + ("\(error)".split(separator: "\n").first.map(String.init) ?? "")   // its first line
+    }
+}
+
+/// The senders `predicate` finds, each once.
+func senders(_ predicate: FetchPredicate) throws -> String {
+    let request: FetchRequest<MailMessage> = MailMessage.fetchRequest()
+    request.predicate = predicate
+    request.sortDescriptors = [FetchSortDescriptor(key: "received", ascending: true)]
+    var found: [String] = []
+    for sender in try mailbox.fetch(request).map(\.sender) where !found.contains(sender) { found.append(sender) }
+    return found.isEmpty ? "nothing" : found.joined(separator: " · ")
+}
+
+print("1. \"zoe\" typed into the To: field: case and accents")
+// region: options
+let plain = FetchPredicate(format: "sender BEGINSWITH %@", "zoe")
+let caseOnly = FetchPredicate(format: "sender BEGINSWITH[c] %@", "zoe")
+let caseAndAccents = FetchPredicate(format: "sender BEGINSWITH[cd] %@", "zoe")
+// endregion: options
+print("   BEGINSWITH      finds \(try senders(plain))")
+print("   BEGINSWITH[c]   finds \(try senders(caseOnly))")
+print("   BEGINSWITH[cd]  finds \(try senders(caseAndAccents))")
+
+print("2. Filter chips above a mailbox: every chip must hold")
 // region: chips
 /// A filter chip the user switched on; each narrows the list.
 enum Chip {
@@ -115,58 +103,54 @@ func filter(_ chips: [Chip]) -> FetchPredicate? {
 }
 // endregion: chips
 
-/// The subjects of the messages `predicate` lets through, oldest first.
-func subjects(_ predicate: FetchPredicate?) throws -> String {
-    let request: FetchRequest<MailMessage> = MailMessage.fetchRequest()
-    request.predicate = predicate
-    request.sortDescriptors = [FetchSortDescriptor(key: "received", ascending: true)]
-    let found = try mailbox.fetch(request).map(\.subject)
-    return found.isEmpty ? "nothing" : found.joined(separator: " · ")
-}
 let chips: [Chip] = [.from("ada"), .folder("work"), .unreadOnly]
-print("   no chip                        finds \(try subjects(filter([])))")
-print("   from ada                       finds \(try subjects(filter([.from("ada")])))")
-print("   from ada, work, unread (AND)   finds \(try subjects(filter(chips)))")
-print("   unread, work, from ada (AND)   finds \(try subjects(filter(chips.reversed())))")
+print("   no chip                        finds \(subjects { filter([]) })")
+print("   from ada                       finds \(subjects { filter([.from("ada")]) })")
+print("   from ada, work, unread (AND)   finds \(subjects { filter(chips) })")
+print("   unread, work, from ada (AND)   finds \(subjects { filter(chips.reversed()) })")
 print("   any chip (OR)                  finds "
-    + "\(try subjects(CompoundPredicate(orPredicateWithSubpredicates: chips.map(\.condition))))")
+    + "\(subjects { CompoundPredicate(orPredicateWithSubpredicates: chips.map(\.condition)) })")
 
 print("3. What the user types is an argument, never part of the format")
-for typed in ["mom's", "x' OR name CONTAINS 'e", "100%"] {
+for typed in ["mom's", "x' OR subject CONTAINS 'e", "100%"] {
     print("   typed \(typed)")
     // region: interpolated
-    let formatted = { try FetchPredicate(parsing: "name CONTAINS[cd] '\(typed)'") }  // WRONG: typed becomes format
+    let formatted = { try FetchPredicate(parsing: "subject BEGINSWITH[cd] '\(typed)'") }  // WRONG: typed becomes format
     // endregion: interpolated
     // region: bound
-    let bound = { FetchPredicate(format: "name CONTAINS[cd] %@", typed) }           // typed is a value
+    let bound = { FetchPredicate(format: "subject BEGINSWITH[cd] %@", typed) }             // typed is a value
     // endregion: bound
-    print("     written into the format: \(names(formatted))")
-    print("     passed as an argument:   \(names(bound))")
+    print("     written into the format: \(subjects(formatted))")
+    print("     passed as an argument:   \(subjects(bound))")
 }
 
-// A bigger store, like the source document's: each dish's name a shuffle of the letters of "LaSErBeAmZ".
+// A bigger mailbox, like the source document's store: each subject a shuffle of the letters of "LaSErBeAmZ",
+// received one minute after the other.
 let rows = 200_000
 let letters = Array("LaSErBeAmZ")
 var generator = SystemRandomNumberGenerator()
-let shuffled: [[String: Any]] = (0..<rows).map { _ in ["name": String(letters.shuffled(using: &generator))] }
-try context.execute(BatchInsertRequest(entityName: "Dish", objects: shuffled))
+let shuffled: [[String: Any]] = (0..<rows).map { minute in
+    ["subject": String(letters.shuffled(using: &generator)), "received": 100 + minute]
+}
+try mailbox.execute(BatchInsertRequest(entityName: "MailMessage", objects: shuffled))
 
 // region: three-terms
-let search: FetchRequest<Dish> = Dish.fetchRequest()
-search.predicate = FetchPredicate(format: "name CONTAINS[cd] %@ AND name CONTAINS[cd] %@ AND name CONTAINS[cd] %@",
-                                      "la", "be", "rz")
+let search: FetchRequest<MailMessage> = MailMessage.fetchRequest()
+search.predicate = FetchPredicate(
+    format: "subject CONTAINS[cd] %@ AND subject CONTAINS[cd] %@ AND subject CONTAINS[cd] %@", "la", "be", "rz")
+search.sortDescriptors = [FetchSortDescriptor(key: "received", ascending: false)]     // newest first
 // endregion: three-terms
 
-print("4. Three CONTAINS[cd] terms over \(rows) shuffled names")
+print("4. Three CONTAINS[cd] terms over \(rows) shuffled subjects")
 // Something else the main queue has to do meanwhile: a timer that should fire every 10 ms, as a UI would.
 let ticks = Box(0)
 let timer = Timer(timeInterval: 0.01, repeats: true) { _ in ticks.value += 1 }
 RunLoop.main.add(timer, forMode: .default)
 var start = Date()
-let blocking = try context.fetch(search)
-print("   fetch(_:) on the main queue: \(blocking.count) dishes in \(seconds(since: start)); "
+let blocking = try mailbox.fetch(search)
+print("   fetch(_:) on the main queue: \(blocking.count) messages in \(seconds(since: start)); "
     + "the timer fired \(ticks.value) times meanwhile")
-context.reset()         // forget those objects: the next fetch registers its own
+mailbox.reset()         // forget those objects: the next fetch registers its own
 
 ticks.value = 0
 start = Date()
@@ -175,12 +159,12 @@ let completion = Box<String?>(nil)
 let asynchronous = AsynchronousFetchRequest(fetchRequest: search) { result in
     // On the view context's queue: the main queue.
     let count = result.finalResult?.count ?? 0
-    completion.value = "completion on the main thread: \(Thread.isMainThread); \(count) dishes in "
+    completion.value = "completion on the main thread: \(Thread.isMainThread); \(count) messages in "
         + "\(seconds(since: start)); the timer fired \(ticks.value) times meanwhile"
 }
-let loading = Progress(totalUnitCount: 1)              // what the screen's progress bar shows
+let loading = Progress(totalUnitCount: 1)              // what the folder's progress bar shows
 loading.becomeCurrent(withPendingUnitCount: 1)         // current while execute runs: the fetch reports to it
-let running = try context.execute(asynchronous)       // returns at once: an AsynchronousFetchResult<Dish>
+let running = try mailbox.execute(asynchronous)       // returns at once: an AsynchronousFetchResult<MailMessage>
 loading.resignCurrent()
 // endregion: async-fetch
 // Typed as the base class, as in Core Data: the progress is PersistentStoreAsynchronousResult's.
@@ -197,45 +181,49 @@ runMainQueue {
 print("   progress read on the main queue while the rows streamed in: \(seen.joined(separator: ", ")), then "
     + "\(Int(loading.fractionCompleted * 100)) %")
 print("   " + (completion.value ?? "no completion within ten seconds"))
-context.reset()
+mailbox.reset()
 
-print("5. Cancelling half-way, through a progress of the caller's own")
+print("5. The user leaves the folder half-way: cancelling through a progress of the caller's own")
 let cancelled = Box(false)
 // region: cancel
-let screenProgress = Progress(totalUnitCount: 1)
-screenProgress.becomeCurrent(withPendingUnitCount: 1)      // the fetch's progress becomes its child
-let another = try context.execute(AsynchronousFetchRequest(fetchRequest: search) { result in
+let folderProgress = Progress(totalUnitCount: 1)
+folderProgress.becomeCurrent(withPendingUnitCount: 1)      // the fetch's progress becomes its child
+let another = try mailbox.execute(AsynchronousFetchRequest(fetchRequest: search) { result in
     let code = (result.operationError as NSError?)?.code
-    print("   completion: finalResult \(result.finalResult.map { "\($0.count) dishes" } ?? "nil"), "
+    print("   completion: finalResult \(result.finalResult.map { "\($0.count) messages" } ?? "nil"), "
         + "operationError \(code.map(String.init) ?? "nil") — \(result.operationError?.localizedDescription ?? "")")
     cancelled.value = true
 })
-screenProgress.resignCurrent()
+folderProgress.resignCurrent()
 // endregion: cancel
-runMainQueue { screenProgress.fractionCompleted >= 0.5 || cancelled.value }
-let seenAt = screenProgress.fractionCompleted
-screenProgress.cancel()                 // cancels its children too: the fetch stops reading
+runMainQueue { folderProgress.fractionCompleted >= 0.5 || cancelled.value }
+let seenAt = folderProgress.fractionCompleted
+folderProgress.cancel()                 // cancels its children too: the fetch stops reading
 let own = (another as? PersistentStoreAsynchronousResult)?.progress
 print("   cancelled the caller's progress at \(Int(seenAt * 100)) %; the fetch's own progress: cancelled "
     + "\(own?.isCancelled ?? false), \(own?.completedUnitCount ?? 0) of \(own?.totalUnitCount ?? 0) rows read")
 runMainQueue { cancelled.value }
-print("   objects the context registered: \(context.registeredObjects.count)")
+print("   objects the context registered: \(mailbox.registeredObjects.count)")
 
 print("6. The completion runs on the queue of the context that executed the request")
-let background = container.newBackgroundContext()
+let background = mail.newBackgroundContext()
 let done = Box(false)
-let searchForIDs = idsOnly(search)
+let screenful = 20
 // region: background
+let newestIDs = FetchRequest<ManagedObjectID>(entityName: "MailMessage")
+newestIDs.resultType = .managedObjectIDResultType
+newestIDs.predicate = search.predicate
+newestIDs.sortDescriptors = search.sortDescriptors
 try background.performAndWait {
-    _ = try background.execute(AsynchronousFetchRequest(fetchRequest: searchForIDs) { result in
+    _ = try background.execute(AsynchronousFetchRequest(fetchRequest: newestIDs) { result in
         // On the background context's queue: not the main thread. Only the IDs may leave it.
         let ids = result.finalResult ?? []
         print("   background context: completion on the main thread: \(Thread.isMainThread); \(ids.count) IDs")
-        context.perform {
-            // The main queue: the view context turns IDs into its own objects, faults until read.
-            let dishes = ids.map { context.object(with: $0) }
-            print("   handed to the view context: on the main thread: \(Thread.isMainThread); "
-                + "\(dishes.filter(\.isFault).count) of \(dishes.count) still faults")
+        mailbox.perform {
+            // The main queue: the view context makes objects for the first screenful only, faults until read.
+            let firstRows = ids.prefix(screenful).map { mailbox.object(with: $0) }
+            print("   handed to the view context: on the main thread: \(Thread.isMainThread); the first "
+                + "\(firstRows.count) of \(ids.count) as objects, \(firstRows.filter(\.isFault).count) still faults")
             done.value = true
         }
     })
