@@ -1,5 +1,5 @@
 /// An include written in a lesson: a fenced code block with an empty body whose info string names the code,
-/// e.g. ```` ```swift include=Sources/Examples/05-saving-safely/main.swift#save-or-rollback ````.
+/// e.g. ```` ```swift include=Sources/Examples/05-saving-safely/main.swift#cured ````.
 public struct CodeInclude: Equatable, Sendable {
     /// Path relative to the package root.
     public var path: String
