@@ -7,6 +7,7 @@
 ///     @Managed var priority: Int          // number: reads 0 while nil
 ///     @Managed var rating: NSNumber?      // optional number (Double? does not compile, as with @NSManaged)
 ///     @Managed var group: Group?          // to-one relationship
+///     @Managed var owner: Person          // to-one read as non-optional: reading it while nil stops
 /// }
 /// final class Group: ManagedObject {
 ///     @Managed var items: NSOrderedSet    // ordered to-many (read items.array as! [Item])
@@ -16,6 +17,11 @@
 ///
 /// The property's name is the key: `title` reads the `title` attribute. When the model is made, every `@Managed`
 /// property is checked against the entity (name and type), so a typo is an error at start-up, not a wrong value.
+///
+/// A to-one relationship may be declared non-optional, as Core Data accepts `@NSManaged var owner: Person`: it
+/// sets as `Person?` does, over a relationship optional in the model or not, and reading it while the relationship
+/// is nil is a programming error that stops the program, naming the class, the property and the object (see
+/// `NilRead`; Core Data's accessor hands Swift a nil reference there, which crashes in practice).
 @propertyWrapper
 public struct Managed<Value: ManagedPropertyValue>: AnyManagedProperty {
     /// This property's place among the object's `@Managed` properties (see ``ManagedPropertyOrdinal``).
@@ -183,7 +189,7 @@ extension PropertyDescription {
         case .attribute(let a): return "attribute of type \(a.attributeType.rawValue)"
         case .relationship(let r):
             return r.isToMany ? "\(r.isOrdered ? "ordered " : "")to-many relationship to \(r.destinationEntityName) (\(r.isOrdered ? "NSOrderedSet" : "Set<T>"))"
-                : "to-one relationship to \(r.destinationEntityName) (T?)"
+                : "to-one relationship to \(r.destinationEntityName) (T? or T)"
         }
     }
 }
