@@ -8,6 +8,7 @@
 ///     @Managed var rating: NSNumber?      // optional number (Double? does not compile, as with @NSManaged)
 ///     @Managed var group: Group?          // to-one relationship
 ///     @Managed var owner: Person          // to-one read as non-optional: reading it while nil stops
+///     @Managed var colors: [String]       // transformable attribute, through its value transformer
 /// }
 /// final class Group: ManagedObject {
 ///     @Managed var items: NSOrderedSet    // ordered to-many (read items.array as! [Item])
@@ -20,8 +21,12 @@
 ///
 /// A to-one relationship may be declared non-optional, as Core Data accepts `@NSManaged var owner: Person`: it
 /// sets as `Person?` does, over a relationship optional in the model or not, and reading it while the relationship
-/// is nil is a programming error that stops the program, naming the class, the property and the object (see
-/// `NilRead`; Core Data's accessor hands Swift a nil reference there, which crashes in practice).
+/// is nil is a programming error that stops the program, naming the class, the property and the object
+/// (`NilRead`; Core Data's accessor hands Swift a nil reference there, which crashes in practice).
+///
+/// A transformable attribute is declared as its Swift type: an array or a dictionary of values, or a class of your
+/// own that conforms to ``ManagedTransformable`` (the one line `@NSManaged` does without). Values go through the
+/// attribute's value transformer, as key-value coding's do.
 @propertyWrapper
 public struct Managed<Value: ManagedPropertyValue>: AnyManagedProperty {
     /// This property's place among the object's `@Managed` properties (see ``ManagedPropertyOrdinal``).
@@ -154,6 +159,8 @@ extension EntityDescription {
                 try Self.checkClasses(of: r, declaredAs: type, at: where_, entity: entityName)
             case (.toMany(let type, let ordered), .relationship(let r)) where r.isToMany && r.isOrdered == ordered && Self.holds(r, as: type):
                 try Self.checkClasses(of: r, declaredAs: type, at: where_, entity: entityName)
+            case (.transformable, .attribute(let attribute)) where attribute.attributeType == .transformable:
+                break
             case (.array(let type), _):
                 throw PersistenceError(.coreData, "Invalid model: \(where_) is declared as [\(type)], a Swift array. Core Data hands a to-many relationship over as an NSOrderedSet (ordered) or an NSSet, and what an @NSManaged property typed [\(type)] does with that on Apple platforms is undocumented: declare it NSOrderedSet for an ordered relationship (read it with .array), or Set<\(type)> for an unordered one.", entityName: entityName, key: declared.name)
             default:

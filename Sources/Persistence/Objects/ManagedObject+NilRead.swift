@@ -25,6 +25,9 @@ import Synchronization
     public let object: String
     /// `true` for a to-one relationship declared non-optional (`@Managed var country: Country`).
     public let isToOne: Bool
+    /// The type of the value found instead, for a transformable attribute that holds a value of another type
+    /// (stored through key-value coding); nil when the value is nil.
+    public let foundTypeName: String?
 
     public var description: String {
         if isToOne {
@@ -32,6 +35,12 @@ import Synchronization
                 + "relationship of \(object) (entity \(entityName)) is nil. Core Data's accessor would hand a nil "
                 + "reference to a Swift property that promised an object: undocumented, and a crash in practice. "
                 + "Declare the property \(typeName)? (as Xcode generates it), or set the relationship before reading it."
+        }
+        if let foundTypeName {
+            return "\(className).\(key) is declared \(typeName), but the transformable attribute of \(object) "
+                + "(entity \(entityName)) holds a value of another type, \(foundTypeName) (set through key-value coding, "
+                + "or by another transformer). Persistence stops rather than read a default: store a \(typeName) "
+                + "there, or read the attribute with value(forKey:)."
         }
         return "\(entityName).\(key) is declared \(typeName), not optional, but its value is nil. Core Data documents no "
             + "value for this read, and on Apple platforms a non-optional Date read as nil is reported to stop the "
@@ -84,16 +93,21 @@ extension ManagedObject {
         reportNilRead(ordinal: ordinal, as: type, toOne: true)
     }
 
-    private func reportNilRead(ordinal: UInt8, as type: Any.Type, toOne: Bool) {
+    /// Reports a nil read (or, with `found`, a read of a value of another type) as ``nilReadHandling`` says, and
+    /// returns it; nil when it is no mistake (see ``_readNilThroughNonOptional(ordinal:as:)``).
+    @discardableResult
+    func reportNilRead(ordinal: UInt8, as type: Any.Type, toOne: Bool, found: Any.Type? = nil) -> NilRead? {
         guard managedObjectContext != nil || objectID.isTemporaryID,
               !inaccessible || managedObjectContext?.shouldDeleteInaccessibleFaults != false,
-              let index = entity.propertyIndex(ordinal: ordinal) else { return }
+              let index = entity.propertyIndex(ordinal: ordinal) else { return nil }
         let read = NilRead(entityName: entity.entityName, key: entity.properties[index].name,
                            typeName: String(describing: type), className: String(describing: Swift.type(of: self)),
-                           object: objectID.uriRepresentation().absoluteString, isToOne: toOne)
+                           object: objectID.uriRepresentation().absoluteString, isToOne: toOne,
+                           foundTypeName: found.map { String(describing: $0) })
         switch Self.nilReadHandling {
         case .stop: fatalError("\(read)")
         case .report(let report): report(read)
         }
+        return read
     }
 }
