@@ -99,7 +99,7 @@ extension ManagedObject {
     func reportNilRead(ordinal: UInt8, as type: Any.Type, toOne: Bool, found: Any.Type? = nil) -> NilRead? {
         guard managedObjectContext != nil || objectID.isTemporaryID,
               !inaccessible || managedObjectContext?.shouldDeleteInaccessibleFaults != false,
-              let index = entity.propertyIndex(ordinal: ordinal) else { return nil }
+              let index = entity.propertyIndex(ordinal: ordinal) ?? entity.primitivePropertyIndex(ordinal: ordinal) else { return nil }
         let read = NilRead(entityName: entity.entityName, key: entity.properties[index].name,
                            typeName: String(describing: type), className: String(describing: Swift.type(of: self)),
                            object: objectID.uriRepresentation().absoluteString, isToOne: toOne,

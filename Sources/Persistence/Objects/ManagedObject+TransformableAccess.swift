@@ -4,9 +4,8 @@
 extension ManagedObject {
     /// The value of transformable `@Managed` property `ordinal` as its transformer gives it back; nil for nil.
     private func transformedValue(ordinal: UInt8) -> Any? {
-        guard let index = entity.propertyIndex(ordinal: ordinal), let attribute = entity.attributeAt[index] else {
-            return nil
-        }
+        guard let index = entity.propertyIndex(ordinal: ordinal) ?? entity.primitivePropertyIndex(ordinal: ordinal),
+              let attribute = entity.attributeAt[index] else { return nil }
         checkQueue(attribute.name)
         return reverseTransformed(attributeValue(at: index), attribute: attribute)
     }
@@ -31,13 +30,15 @@ extension ManagedObject {
         return nil
     }
 
-    /// Sets transformable `@Managed` property `ordinal` as ``setValue(_:forKey:)`` sets it (nil included), its
-    /// mistakes reported by the next save.
+    /// Sets transformable `@Managed` property `ordinal` as ``setValue(_:forKey:)`` sets it (nil included; a
+    /// primitive accessor as ``setPrimitiveValue(_:forKey:)``), its mistakes reported by the next save.
     public final func _setTransformableValue(_ value: Any?, ordinal: UInt8) {
-        guard let index = entity.propertyIndex(ordinal: ordinal) else {
-            _setManagedStorage(.value(.null), ordinal: ordinal)
-            return
+        if let index = entity.propertyIndex(ordinal: ordinal) {
+            return setValue(value, forKey: entity.properties[index].name)
         }
-        setValue(value, forKey: entity.properties[index].name)
+        if let index = entity.primitivePropertyIndex(ordinal: ordinal) {
+            return setPrimitiveValue(value, forKey: entity.properties[index].name)
+        }
+        _setManagedStorage(.value(.null), ordinal: ordinal)
     }
 }
