@@ -18,8 +18,9 @@ extension PropertyDescription {
 
     /// A transformable attribute: `.transformable("tags", transformer: "TagsTransformer")`. Its values are turned
     /// into `Data` by the ``ValueTransformer`` registered under that name — without one, by Core Data's default
-    /// (see ``AttributeDescription/valueTransformerName``); read and write them with `value(forKey:)` and
-    /// `setValue(_:forKey:)`, or a computed property of the class that calls them.
+    /// (see ``AttributeDescription/valueTransformerName``); read and write them with a `@Managed` property of their
+    /// Swift type (`@Managed var tags: [String]`, see ``ManagedTransformable``), or with `value(forKey:)` and
+    /// `setValue(_:forKey:)`.
     @_spi(ModelBuilding) public static func transformable(_ name: String, transformer: String? = nil,
                                                           optional: Bool = true,
                                                           transient: Bool = false) -> PropertyDescription {

@@ -7,6 +7,9 @@
 ///     @Managed var priority: Int          // number: reads 0 while nil
 ///     @Managed var rating: NSNumber?      // optional number (Double? does not compile, as with @NSManaged)
 ///     @Managed var group: Group?          // to-one relationship
+///     @Managed var owner: Person          // to-one read as non-optional: reading it while nil stops
+///     @Managed var colors: [String]       // transformable attribute, through its value transformer
+///     @Managed private var primitiveDue: Date?   // primitive accessor of `due`: no change notifications
 /// }
 /// final class Group: ManagedObject {
 ///     @Managed var items: NSOrderedSet    // ordered to-many (read items.array as! [Item])
@@ -16,6 +19,21 @@
 ///
 /// The property's name is the key: `title` reads the `title` attribute. When the model is made, every `@Managed`
 /// property is checked against the entity (name and type), so a typo is an error at start-up, not a wrong value.
+///
+/// A to-one relationship may be declared non-optional, as Core Data accepts `@NSManaged var owner: Person`: it
+/// sets as `Person?` does, over a relationship optional in the model or not, and reading it while the relationship
+/// is nil is a programming error that stops the program, naming the class, the property and the object
+/// (`NilRead`; Core Data's accessor hands Swift a nil reference there, which crashes in practice).
+///
+/// A transformable attribute is declared as its Swift type: an array or a dictionary of values, or a class of your
+/// own that conforms to ``ManagedTransformable`` (the one line `@NSManaged` does without). Values go through the
+/// attribute's value transformer, as key-value coding's do.
+///
+/// A property named `primitive` and a key with its first letter capitalised (`primitiveDue` for `due`) is that
+/// property's primitive accessor, as Core Data generates one for every modelled property: it reads and writes as
+/// ``ManagedObject/primitiveValue(forKey:)`` and ``ManagedObject/setPrimitiveValue(_:forKey:)`` do, without the
+/// change notifications, so a set alone records no change. One whose key the entity lacks is refused by name when
+/// the model is made (Apple: such an accessor "will instead operate upon a random modeled property").
 @propertyWrapper
 public struct Managed<Value: ManagedPropertyValue>: AnyManagedProperty {
     /// This property's place among the object's `@Managed` properties (see ``ManagedPropertyOrdinal``).
@@ -75,7 +93,7 @@ extension ManagedObject {
     /// The value of the `@Managed` property with `ordinal` (nil for an object whose class does not match its entity).
     @usableFromInline
     final func _managedStorage(ordinal: UInt8) -> ManagedStorage {
-        guard let index = entity.propertyIndex(ordinal: ordinal) else { return .value(.null) }
+        guard let index = entity.propertyIndex(ordinal: ordinal) else { return primitiveStorage(ordinal: ordinal) }
         checkQueue(entity.properties[index].name)
         return storage(at: index)
     }
@@ -83,7 +101,10 @@ extension ManagedObject {
     /// The value of the `@Managed` attribute with `ordinal`.
     @usableFromInline
     final func _attributeValue(ordinal: UInt8) -> PersistentValue {
-        guard let index = entity.propertyIndex(ordinal: ordinal) else { return .null }
+        guard let index = entity.propertyIndex(ordinal: ordinal) else {
+            guard case .value(let value) = primitiveStorage(ordinal: ordinal) else { return .null }
+            return value
+        }
         checkQueue(entity.properties[index].name)
         return attributeValue(at: index)
     }
@@ -101,6 +122,7 @@ extension ManagedObject {
     @usableFromInline
     final func _setManagedStorage(_ storage: ManagedStorage, ordinal: UInt8) {
         guard let index = entity.propertyIndex(ordinal: ordinal) else {
+            if let index = entity.primitivePropertyIndex(ordinal: ordinal) { return setPrimitiveStorage(storage, at: index) }
             managedObjectContext?.recordMisuse(PersistenceError(
                 .persistentStoreIncompatibleSchema,
                 "\(type(of: self)) is not the class of entity \(entity.entityName); its @Managed property #\(ordinal) has nowhere to go.",
@@ -108,6 +130,26 @@ extension ManagedObject {
             return
         }
         checkQueue(entity.properties[index].name)
+        setStorage(storage, at: index)
+    }
+
+    /// The value of primitive accessor `ordinal` (`primitiveDate` for `date`), read as the property's own: the
+    /// typed accessors call no access notifications either. `.value(.null)` when `ordinal` is no primitive accessor
+    /// (an object whose class does not match its entity).
+    private func primitiveStorage(ordinal: UInt8) -> ManagedStorage {
+        guard let index = entity.primitivePropertyIndex(ordinal: ordinal) else { return .value(.null) }
+        checkQueue(entity.properties[index].name)
+        return storage(at: index)
+    }
+
+    /// Sets property `index` through its primitive accessor, as ``setPrimitiveValue(_:forKey:)`` does: without
+    /// the change notifications, so the object records no change of its own.
+    private func setPrimitiveStorage(_ storage: ManagedStorage, at index: Int) {
+        checkQueue(entity.properties[index].name)
+        let context = managedObjectContext
+        let outer = context?.primitiveWriter
+        context?.primitiveWriter = self
+        defer { context?.primitiveWriter = outer }
         setStorage(storage, at: index)
     }
 
@@ -130,6 +172,25 @@ extension EntityDescription {
         return index >= 0 ? index : nil
     }
 
+    /// The property of a `@Managed` primitive accessor (`primitiveDate` for `date`), by ordinal. Kept apart from
+    /// ``propertyIndex(ordinal:)`` (as `-2 - index` in the same table), so that the accessors look for it only
+    /// where they find no plain property: the other properties pay nothing for it.
+    func primitivePropertyIndex(ordinal: UInt8) -> Int? {
+        let position = Int(ordinal)
+        guard position < ordinalIndexes.count, ordinalIndexes[position] <= -2 else { return nil }
+        return -2 - ordinalIndexes[position]
+    }
+
+    /// The property `name` is Core Data's primitive accessor of — `date` for `primitiveDate` ("primitive" and the
+    /// key with its first letter capitalised) — or nil.
+    private func primitiveAccessorKey(_ name: String) -> String? {
+        guard name.hasPrefix("primitive"), name.count > "primitive".count else { return nil }
+        let rest = name.dropFirst("primitive".count)
+        return properties.map(\.name).first { key in
+            key.prefix(1).uppercased() + key.dropFirst() == rest
+        }
+    }
+
     /// Checks every `@Managed` property of ``managedObjectClass`` against this entity and maps ordinals to properties.
     func checkManagedObjectClass() throws {
         guard managedObjectClass != ManagedObject.self else { return }
@@ -137,8 +198,13 @@ extension EntityDescription {
         var table: [Int] = []
         for declared in layout.properties {
             let where_ = "\(managedObjectClass).\(declared.name)"
-            guard let index = propertyIndexByName[declared.name] else {
-                throw PersistenceError(.coreData, "Invalid model: \(where_) is @Managed but entity \(entityName) has no property '\(declared.name)'. Its properties: \(properties.map(\.name).joined(separator: ", ")).", entityName: entityName, key: declared.name)
+            // A name the entity does not have may be a primitive accessor (`primitiveDate` for `date`).
+            let primitiveKey = propertyIndexByName[declared.name] == nil ? primitiveAccessorKey(declared.name) : nil
+            guard let index = propertyIndexByName[primitiveKey ?? declared.name] else {
+                let primitive = declared.name.hasPrefix("primitive") && declared.name.count > 9
+                    ? ", nor a property '\(declared.name.dropFirst(9).prefix(1).lowercased() + declared.name.dropFirst(10))' for it to be the primitive accessor of"
+                    : ""
+                throw PersistenceError(.coreData, "Invalid model: \(where_) is @Managed but entity \(entityName) has no property '\(declared.name)'\(primitive). Its properties: \(properties.map(\.name).joined(separator: ", ")).", entityName: entityName, key: declared.name)
             }
             let property = properties[index]
             switch (declared.kind, property.role) {
@@ -148,15 +214,19 @@ extension EntityDescription {
                 try Self.checkClasses(of: r, declaredAs: type, at: where_, entity: entityName)
             case (.toMany(let type, let ordered), .relationship(let r)) where r.isToMany && r.isOrdered == ordered && Self.holds(r, as: type):
                 try Self.checkClasses(of: r, declaredAs: type, at: where_, entity: entityName)
+            case (.transformable, .attribute(let attribute)) where attribute.attributeType == .transformable:
+                break
             case (.array(let type), _):
                 throw PersistenceError(.coreData, "Invalid model: \(where_) is declared as [\(type)], a Swift array. Core Data hands a to-many relationship over as an NSOrderedSet (ordered) or an NSSet, and what an @NSManaged property typed [\(type)] does with that on Apple platforms is undocumented: declare it NSOrderedSet for an ordered relationship (read it with .array), or Set<\(type)> for an unordered one.", entityName: entityName, key: declared.name)
             default:
                 throw PersistenceError(.coreData, "Invalid model: \(where_) is declared as \(declared.kind) but the model says \(property.kindDescription).", entityName: entityName, key: declared.name)
             }
-            table.append(index)
+            table.append(primitiveKey == nil ? index : -2 - index)
         }
         ordinalIndexes = table
-        setOrdinalCells(table.map { PackedOrdinalCell(entity: self, propertyIndex: $0) })
+        setOrdinalCells(table.map { code in
+            PackedOrdinalCell(entity: self, propertyIndex: code >= 0 ? code : -2 - code, primitive: code < 0)
+        })
     }
 
     /// `true` when a `@Managed` relationship declared with `type` can stand for `relationship`: its destination's
@@ -183,7 +253,7 @@ extension PropertyDescription {
         case .attribute(let a): return "attribute of type \(a.attributeType.rawValue)"
         case .relationship(let r):
             return r.isToMany ? "\(r.isOrdered ? "ordered " : "")to-many relationship to \(r.destinationEntityName) (\(r.isOrdered ? "NSOrderedSet" : "Set<T>"))"
-                : "to-one relationship to \(r.destinationEntityName) (T?)"
+                : "to-one relationship to \(r.destinationEntityName) (T? or T)"
         }
     }
 }

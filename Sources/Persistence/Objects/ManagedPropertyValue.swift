@@ -12,6 +12,9 @@ public enum ManagedValueKind: Sendable, CustomStringConvertible {
     /// ordered to-many over as an `NSOrderedSet`, and what an `@NSManaged` property typed `[T]` does with it is
     /// undocumented, so the stricter reading is taken here, at start-up.
     case array(ManagedObject.Type)
+    /// A value stored in a *Transformable* attribute through its value transformer, declared as its Swift type
+    /// (named here): an array or dictionary of values, or a class of your own (see ``ManagedTransformable``).
+    case transformable(String)
 
     public var description: String {
         switch self {
@@ -19,12 +22,14 @@ public enum ManagedValueKind: Sendable, CustomStringConvertible {
         case .toOne(let type): return "to-one relationship to \(type)"
         case .toMany(let type, let ordered): return "\(ordered ? "ordered " : "")to-many relationship to \(type)"
         case .array(let type): return "Swift array of \(type)"
+        case .transformable(let type): return "\(type), a transformable attribute's value"
         }
     }
 }
 
 /// A Swift type a `@Managed` property can have: attribute types, `T?`, `Set<T>` and `NSOrderedSet` for
-/// relationships (`[T]` compiles, and the model check refuses it, as ``ManagedValueKind/array(_:)`` says).
+/// relationships (`[T]` compiles, and the model check refuses it, as ``ManagedValueKind/array(_:)`` says), and
+/// for a transformable attribute, arrays and dictionaries of values and ``ManagedTransformable`` classes.
 ///
 /// Persistence conforms every type it stores to this protocol. To store a type of your own, conform it to
 /// ``ManagedAttributeValue`` instead: its four requirements say which attribute types it stands for and how it
@@ -211,14 +216,71 @@ extension Set: ManagedPropertyValue where Element: ManagedObject {
     @inlinable public var managedStorage: ManagedStorage { .objects(Array(self)) }
 }
 
-extension Array: ManagedPropertyValue where Element: ManagedObject {
-    @inlinable public static var managedValueKind: ManagedValueKind { .array(Element.self) }
+/// A Swift array: over a *Transformable* attribute, a value stored through the attribute's transformer
+/// (`@Managed var colors: [String]`, as `@NSManaged var colors: [String]`; see ``ManagedTransformable`` for how it
+/// reads and writes; a nil read through the non-optional form reads `[]` after a test harness is told). An array of
+/// managed objects is a to-many declared `[T]`, which the model check refuses (see ``ManagedValueKind/array(_:)``).
+extension Array: ManagedPropertyValue, ManagedOptionalWrappable {
+    public static var managedValueKind: ManagedValueKind {
+        if let type = Element.self as? ManagedObject.Type { return .array(type) }
+        return .transformable(String(describing: Self.self))
+    }
     @inlinable public static var isManagedAttribute: Bool { false }
-    @inlinable public static func fromManagedStorage(_ storage: ManagedStorage) -> Self {
+    @inlinable public static var nilManagedStorage: ManagedStorage { .value(.null) }
+    public static func fromManagedStorage(_ storage: ManagedStorage) -> Self {
         guard case .objects(let objects) = storage else { return [] }
         return objects.compactMap { $0 as? Element }
     }
-    @inlinable public var managedStorage: ManagedStorage { .objects(self) }
+    public static func wrappedFromManagedStorage(_ storage: ManagedStorage) -> Self? {
+        guard case .objects(let objects) = storage else { return nil }
+        return objects.compactMap { $0 as? Element }
+    }
+    public var managedStorage: ManagedStorage { .objects(compactMap { $0 as? ManagedObject }) }
+
+    public static func _packedValue(in object: ManagedObject, ordinal: UInt8) -> Self? {
+        guard !(Element.self is ManagedObject.Type), !object._isRecordingKeyPaths else { return nil }
+        return object._transformableValue(ordinal: ordinal, as: Self.self, placeholder: [])
+    }
+    public static func _store(_ value: Self, in object: ManagedObject, ordinal: UInt8) {
+        if Element.self is ManagedObject.Type { return object._setManagedStorage(value.managedStorage, ordinal: ordinal) }
+        object._setTransformableValue(value, ordinal: ordinal)
+    }
+    public static func _packedWrapped(in object: ManagedObject, ordinal: UInt8) -> Self?? {
+        guard !(Element.self is ManagedObject.Type), !object._isRecordingKeyPaths else { return nil }
+        return .some(object._optionalTransformableValue(ordinal: ordinal, as: Self.self))
+    }
+    public static func _storeWrapped(_ value: Self?, in object: ManagedObject, ordinal: UInt8) {
+        if Element.self is ManagedObject.Type {
+            return object._setManagedStorage(value?.managedStorage ?? .objects([]), ordinal: ordinal)
+        }
+        object._setTransformableValue(value, ordinal: ordinal)
+    }
+}
+
+/// A Swift dictionary over a *Transformable* attribute (`@Managed var sizes: [String: Int]`), as an array of
+/// values is: see ``ManagedTransformable``.
+extension Dictionary: ManagedPropertyValue, ManagedOptionalWrappable {
+    public static var managedValueKind: ManagedValueKind { .transformable(String(describing: Self.self)) }
+    @inlinable public static var isManagedAttribute: Bool { false }
+    @inlinable public static var nilManagedStorage: ManagedStorage { .value(.null) }
+    public static func fromManagedStorage(_ storage: ManagedStorage) -> Self { [:] }
+    public static func wrappedFromManagedStorage(_ storage: ManagedStorage) -> Self? { nil }
+    public var managedStorage: ManagedStorage { .value(.null) }
+
+    public static func _packedValue(in object: ManagedObject, ordinal: UInt8) -> Self? {
+        if object._isRecordingKeyPaths { return nil }
+        return object._transformableValue(ordinal: ordinal, as: Self.self, placeholder: [:])
+    }
+    public static func _store(_ value: Self, in object: ManagedObject, ordinal: UInt8) {
+        object._setTransformableValue(value, ordinal: ordinal)
+    }
+    public static func _packedWrapped(in object: ManagedObject, ordinal: UInt8) -> Self?? {
+        if object._isRecordingKeyPaths { return nil }
+        return .some(object._optionalTransformableValue(ordinal: ordinal, as: Self.self))
+    }
+    public static func _storeWrapped(_ value: Self?, in object: ManagedObject, ordinal: UInt8) {
+        object._setTransformableValue(value, ordinal: ordinal)
+    }
 }
 
 /// An ordered to-many relationship, as Core Data hands it over: its objects in order, each a `ManagedObject` (read

@@ -12,10 +12,11 @@ struct PackedOrdinalCell {
     /// The cell's first word after the bits word.
     let word: UInt16
     /// `true` when a value of the cell's kind is the attribute's value as it is (no range check, no conversion), so
-    /// a new object's setter may write it straight into the cell.
+    /// a new object's setter may write it straight into the cell. Never for a primitive accessor, whose setter goes
+    /// the general way to skip the change notifications the direct write makes.
     let takesValueAsIs: Bool
 
-    init(entity: EntityDescription, propertyIndex index: Int) {
+    init(entity: EntityDescription, propertyIndex index: Int, primitive: Bool = false) {
         propertyIndex = UInt8(truncatingIfNeeded: index)
         guard let layout = entity.packedLayout, let attribute = entity.attributeAt[index],
               attribute.attributeType != .transformable else {
@@ -27,7 +28,7 @@ struct PackedOrdinalCell {
         let cell = layout.cells[index]
         kindCode = cell.kind.rawValue
         word = cell.word
-        takesValueAsIs = attribute.attributeType.accepts(Self.sample(of: cell.kind))
+        takesValueAsIs = !primitive && attribute.attributeType.accepts(Self.sample(of: cell.kind))
     }
 
     /// A value of the kind a cell holds, for asking an attribute type whether it takes such values as they are.
