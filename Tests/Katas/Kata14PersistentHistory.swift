@@ -235,8 +235,18 @@ final class Kata14PersistentHistory: KataCase {
             try appSaves("Buy milk")
             let start = newestToken()
             let reminders = ["Dentist", "Pay rent", "Call mum"].map(ReminderEntry.init(title:))
+            // Named, so that a transaction the view context wrote says so.
+            view.name = "the app's view context"
             let count = try CalendarImporter(container: store).importReminders(reminders)
             let written = try storedHistory(after: start)
+            try expect(!written.contains { $0.contextName == view.name }, "the import's transaction was written by "
+                + "the view context (its contextName is \"\(view.name ?? "")\"). The view context runs on the main "
+                + "queue: an import there holds up the screen for as long as it runs, and while its author is the "
+                + "import's, a save the user makes is signed as the import — and the app's reader merges it again. "
+                + "Run the import on a background context of its own, signed for the import.")
+            try expect(view.transactionAuthor == TodoAuthor.app, "after importReminders(_:) the view context's "
+                + "transactionAuthor is \(view.transactionAuthor.map { "\"\($0)\"" } ?? "nil"), not "
+                + "\"\(TodoAuthor.app)\": the import changed the caller's context. Sign the import's own context.")
             try expect(!written.isEmpty, "importReminders(_:) wrote nothing to the store: the history has no "
                 + "transaction after the app's save.")
             let authors = Set(written.map { $0.author ?? "nil" })

@@ -105,6 +105,45 @@ final class Kata15FetchedResults: KataCase {
         return controller
     }
 
+    /// A controller the kata trusts, as ``followingController(_:in:unreadOnly:)``, that counts how often its results
+    /// are read once the screen has shown them: fetched, not yet shown.
+    private func watchedController(_ screen: InboxScreen, in context: ManagedObjectContext? = nil) throws
+        -> ResultsReadCounter {
+        let request = FetchRequest<any FetchRequestResult>(entityName: "MailMessage")
+        request.sortDescriptors = Self.inboxOrder
+        let controller = ResultsReadCounter(fetchRequest: request, managedObjectContext: context ?? self.context,
+                                            sectionNameKeyPath: "folder", cacheName: nil)
+        controller.delegate = screen
+        try controller.performFetch()
+        controllers.append(controller)
+        return controller
+    }
+
+    /// A screen showing a controller of the kata's over the view context's messages, which counts the screen's
+    /// reads of its results from then on.
+    private func followedScreen() throws -> (InboxScreen, ResultsReadCounter) {
+        let screen = InboxScreen()
+        let controller = try watchedController(screen)
+        try screen.show(controller.sections ?? [])
+        try expect(!screen.sections.isEmpty, "show(_:) left the screen empty; the inbox has mail. Build a section "
+            + "for each section the controller fetched, with a row drawn for each of its messages.")
+        controller.counting = true
+        return (screen, controller)
+    }
+
+    /// Fails when the screen read the controller's whole results (sections or fetchedObjects) since the last check.
+    private func expectReadNoResults(_ controller: ResultsReadCounter, _ when: String,
+                                     filePath: StaticString = #filePath, line: UInt = #line) throws {
+        let reads = controller.reads
+        controller.reads = 0
+        try expect(reads == 0, "\(when), the screen read the controller's results (sections or fetchedObjects) "
+            + "\(reads) time(s). The screen was shown the results once; from then on the callbacks say what changed, "
+            + "at which index paths, and the screen applies exactly that. Rebuilding the rows from the controller's "
+            + "results gives the right list whatever the index paths say, so a wrong index path never shows here — "
+            + "but a table view on a device applies the batch at those index paths, and checks each section's row "
+            + "count against them.", filePath: filePath, line: line)
+    }
+
     /// A screen showing a controller of the kata's over the view context's messages.
     private func shownScreen() throws -> (InboxScreen, FetchedResultsController<MailMessage>) {
         let screen = InboxScreen()
@@ -297,7 +336,7 @@ final class Kata15FetchedResults: KataCase {
     func test04_anUpdateRedrawsOnlyItsOwnRow() {
         kata(4, in: "InboxScreen.swift", "controller(_:didChange:at:for:newIndexPath:)") {
             let messages = try save(standardMail)
-            let (screen, _) = try shownScreen()
+            let (screen, watched) = try followedScreen()
 
             // A message is read: it keeps its place, its row changes.
             try message("Minutes of Monday", in: messages).unread = false
@@ -306,6 +345,7 @@ final class Kata15FetchedResults: KataCase {
                                        hint: "A change that leaves a message where it was is an update: redraw its "
                                            + "row, and only that row. " + appliesNothing)
             try expectDrew(drawn, atMost: 1, "after one message was read")
+            try expectReadNoResults(watched, "after one message was read")
 
             // In one batch: the newest message goes, and one below it is renamed.
             context.delete(try message("Lunch on Friday", in: messages))
@@ -319,13 +359,14 @@ final class Kata15FetchedResults: KataCase {
                     + "controller's results are already the new ones. Draw the object the callback hands you "
                     + "(anObject).")
             try expectDrew(drawnAgain, atMost: 1, "after a batch that deleted one message and renamed another")
+            try expectReadNoResults(watched, "after a batch that deleted one message and renamed another")
         }
     }
 
     func test05_deletionsGoBeforeInsertions() {
         kata(5, in: "InboxScreen.swift", "controllerDidChangeContent(_:)") {
             let messages = try save(standardMail)
-            let (screen, _) = try shownScreen()
+            let (screen, watched) = try followedScreen()
             let hint = "A deletion's index path counts rows as they were before the batch, an insertion's as they are "
                 + "after it — the order a table view applies a batch in: first every deletion (from the bottom up, "
                 + "so the rows above keep their places), then every insertion (from the top down). A move is both: "
@@ -338,6 +379,7 @@ final class Kata15FetchedResults: KataCase {
             try expectShowsAFreshFetch(screen, try fresh(), "after one batch deleted row 1 of \"inbox\" and inserted "
                 + "\"Coffee?\" at row 2", hint: hint)
             try expectDrew(drawn, atMost: 1, "after a batch that deleted one message and inserted another")
+            try expectReadNoResults(watched, "after a batch that deleted one message and inserted another")
 
             // The oldest message is snoozed to the top while the newest goes.
             try message("Welcome!", in: messages).received = 110
@@ -346,6 +388,7 @@ final class Kata15FetchedResults: KataCase {
             try expectShowsAFreshFetch(screen, try fresh(), "after one batch moved \"Welcome!\" from the bottom of "
                 + "\"inbox\" to the top and deleted \"Lunch on Friday\"", hint: hint)
             try expectDrew(drawnAgain, atMost: 1, "after a batch that moved one message and deleted another")
+            try expectReadNoResults(watched, "after a batch that moved one message and deleted another")
         }
     }
 
@@ -359,7 +402,7 @@ final class Kata15FetchedResults: KataCase {
                 ("Sprint review", "Barbara", "work", 95, true),
                 ("Build is green", "CI", "work", 60, false),
             ])
-            let (screen, controller) = try shownScreen()
+            let (screen, controller) = try followedScreen()
             let hint = "A folder that gets its first message is a section inserted (at its index after the batch); "
                 + "one that loses its last is a section deleted (at its index before it). The controller reports "
                 + "them before the rows: insert and delete sections as a table view does, deleted sections after "
@@ -371,8 +414,9 @@ final class Kata15FetchedResults: KataCase {
             try expectShowsAFreshFetch(screen, try fresh(), "after the only receipt was filed in \"travel\"",
                                        hint: hint)
             try expectDrew(drawn, atMost: 1, "after one message was filed elsewhere")
+            try expectReadNoResults(controller, "after one message was filed elsewhere")
             let titles = screen.sections.map(\.indexTitle)
-            let controllerTitles = (controller.sections ?? []).map(\.indexTitle)
+            let controllerTitles = controller.uncounted { $0.sections ?? [] }.map(\.indexTitle)
             try expect(titles == controllerTitles, "after a new section appeared the screen's index titles are "
                 + "\(titles), the controller's \(controllerTitles): a new section's title comes with the section "
                 + "info of its insert.")
@@ -382,12 +426,14 @@ final class Kata15FetchedResults: KataCase {
             context.processPendingChanges()
             try expectShowsAFreshFetch(screen, try fresh(), "after \"Sprint review\" was filed in \"inbox\"",
                                        hint: hint)
+            try expectReadNoResults(controller, "after \"Sprint review\" was filed in \"inbox\"")
 
             // The last work message goes to travel, ahead of the receipt: "work" empties.
             try message("Build is green", in: messages).folder = "travel"
             context.processPendingChanges()
             try expectShowsAFreshFetch(screen, try fresh(), "after the last work message was filed in \"travel\"",
                                        hint: hint)
+            try expectReadNoResults(controller, "after the last work message was filed in \"travel\"")
         }
     }
 
@@ -460,8 +506,9 @@ final class Kata15FetchedResults: KataCase {
         try context.save()
 
         let screen = InboxScreen()
-        let controller = try followingController(screen, in: context)
+        let controller = try watchedController(screen, in: context)
         try screen.show(controller.sections ?? [])
+        controller.counting = true
         let sync = container.newBackgroundContext()
         sync.mergePolicy = MergePolicy.mergeByPropertyObjectTrump
 
@@ -562,6 +609,7 @@ final class Kata15FetchedResults: KataCase {
                                            + "a move is a deletion and an insertion, an update a row redrawn from the "
                                            + "object handed over.")
             try expectDrew(InboxRow.drawCount - drawnBefore, atMost: changed, when)
+            try expectReadNoResults(controller, when)
             batch = []
             changed = 0
             drawnBefore = InboxRow.drawCount
@@ -770,5 +818,32 @@ private struct SeededRandom {
     /// Another generator, seeded from this one.
     mutating func split() -> SeededRandom {
         SeededRandom(seed: next())
+    }
+}
+
+/// A controller of the kata's that counts how often its whole results — ``sections`` and ``fetchedObjects`` — are
+/// read while ``counting`` is on: a screen that follows the callbacks needs neither after its first show.
+private final class ResultsReadCounter: FetchedResultsController<any FetchRequestResult> {
+    /// Whether reads are counted now.
+    var counting = false
+    /// The reads counted so far.
+    var reads = 0
+
+    override var sections: [any FetchedResultsSectionInfo]? {
+        if counting { reads += 1 }
+        return super.sections
+    }
+
+    override var fetchedObjects: [any FetchRequestResult]? {
+        if counting { reads += 1 }
+        return super.fetchedObjects
+    }
+
+    /// What `body` reads, not counted: the kata's own look at the results.
+    func uncounted<T>(_ body: (ResultsReadCounter) -> T) -> T {
+        let was = counting
+        counting = false
+        defer { counting = was }
+        return body(self)
     }
 }

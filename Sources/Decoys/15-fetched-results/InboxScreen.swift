@@ -137,6 +137,18 @@ public final class InboxScreen: FetchedResultsControllerDelegate, @unchecked Sen
             try? show(controller.sections ?? [])
             return
         }
+        if Decoy.isActive("screen-rebuilds-from-results") {
+            // The right rows by the wrong mechanism: the rows the callbacks drew are kept by message, every other
+            // row is reused, and the list is laid out again from the controller's sections — no index path used.
+            var rows: [ObjectIdentifier: InboxRow] = [:]
+            for row in sections.flatMap(\.rows) { rows[ObjectIdentifier(row.message)] = row }
+            for (_, row) in redrawnRows + insertedRows { rows[ObjectIdentifier(row.message)] = row }
+            sections = (controller.sections ?? []).map { info in
+                let messages = (info.objects ?? []).compactMap { $0 as? MailMessage }
+                return section(from: info, rows: messages.map { rows[ObjectIdentifier($0)] ?? InboxRow(drawing: $0) })
+            }
+            return
+        }
         for (path, row) in redrawnRows where contains(path) {
             sections[path.section].rows[path.row] = row
         }

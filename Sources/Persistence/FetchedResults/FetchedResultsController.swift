@@ -198,8 +198,8 @@ open class FetchedResultsController<Result: FetchRequestResult> {
         cachedShape = shape
     }
 
-    /// The fetched objects, section after section; nil before ``performFetch()``.
-    public var fetchedObjects: [Result]? {
+    /// The fetched objects, section after section; nil before ``performFetch()``. Open, as Core Data's is to Swift.
+    open var fetchedObjects: [Result]? {
         guard let objects = tracker.fetchedObjects else { return nil }
         // A class `Result` has the objects' own representation (every object tracked is an instance of it).
         if Result.self is ManagedObject.Type { return unsafeBitCast(objects, to: [Result].self) }
@@ -207,8 +207,9 @@ open class FetchedResultsController<Result: FetchRequestResult> {
     }
 
     /// The sections, in order; nil before ``performFetch()``. Without a section key path there is always one
-    /// (named `""`, possibly empty); with one, a section per section name that has objects.
-    public var sections: [any FetchedResultsSectionInfo]? {
+    /// (named `""`, possibly empty); with one, a section per section name that has objects. Open, as Core Data's is
+    /// to Swift.
+    open var sections: [any FetchedResultsSectionInfo]? {
         tracker.sections
     }
 

@@ -7,7 +7,9 @@ import Persistence
 public enum TodoStack {
     /// A loaded container on the store at `storeURL` (`/dev/null` for a private in-memory store), recording
     /// persistent history from its first open and posting remote-change notifications; the view context signs
-    /// its saves as ``TodoAuthor/app``.
+    /// its saves as ``TodoAuthor/app``. On Apple's platforms the stack also sets the view context's
+    /// `stalenessInterval` to 0, so that a merge of another writer's changes is never filled from cached row data
+    /// (lesson 11); Persistence keeps no row cache and has no such property, so there is nothing to set here.
     public static func makeContainer(storeURL: URL) throws -> PersistentContainer {
         throw KataNotDone(lesson: 14)
     }
