@@ -169,19 +169,8 @@ final class Kata12BatchRequests: KataCase {
             let hablar = try card("hablar", in: decks)
             _ = onScreen.map(\.box) + [hablar.box]            // the screen has read them
             // A list on screen (a fetched results controller, say) redraws when the view context reports a change.
-            let viewContext = context
-            let reported = ReportedObjects()
-            let observer = NotificationCenter.default.addObserver(
-                forName: ManagedObjectContext.didChangeObjectsNotification, object: viewContext, queue: nil
-            ) { note in
-                for key in [ManagedObjectContext.NotificationKey.refreshedObjects,
-                            ManagedObjectContext.NotificationKey.updatedObjects] {
-                    if let objects = note.userInfo?[key.rawValue] as? Set<ManagedObject> {
-                        reported.add(objects.map(\.objectID))
-                    }
-                }
-            }
-            defer { NotificationCenter.default.removeObserver(observer) }
+            let reported = ReportedObjects(watching: context)
+            defer { reported.stop() }
             _ = try FlashcardLibrary(container: container).restartDeck(named: "Spanish")
             let stale = onScreen.filter { $0.box != 1 }
             if !stale.isEmpty {
@@ -317,18 +306,8 @@ final class Kata12BatchRequests: KataCase {
             let spanish = try require(decks["es"], "the kata's Spanish deck is missing.")
             _ = spanish.name                                // on screen
             // A list on screen redraws when the view context reports a change.
-            let reported = ReportedObjects()
-            let observer = NotificationCenter.default.addObserver(
-                forName: ManagedObjectContext.didChangeObjectsNotification, object: context, queue: nil
-            ) { note in
-                for key in [ManagedObjectContext.NotificationKey.refreshedObjects,
-                            ManagedObjectContext.NotificationKey.updatedObjects] {
-                    if let objects = note.userInfo?[key.rawValue] as? Set<ManagedObject> {
-                        reported.add(objects.map(\.objectID))
-                    }
-                }
-            }
-            defer { NotificationCenter.default.removeObserver(observer) }
+            let reported = ReportedObjects(watching: context)
+            defer { reported.stop() }
             let catalog = [DeckEntry(code: "es", name: "Spanish (Castilian)"),
                            DeckEntry(code: "de", name: "German (Standard)"),
                            DeckEntry(code: "fr", name: "French")]
@@ -381,9 +360,30 @@ final class Kata12BatchRequests: KataCase {
 }
 
 /// Object IDs a notification observer collects, from any thread.
+/// The objects a context reports refreshed or updated in its did-change notifications — what a list on screen (a
+/// fetched results controller, say) redraws for — until `stop()`.
 private final class ReportedObjects: @unchecked Sendable {
     private let lock = NSLock()
     private var ids = Set<ManagedObjectID>()
+    private var observer: (any NSObjectProtocol)?
+
+    init(watching viewContext: ManagedObjectContext) {
+        observer = NotificationCenter.default.addObserver(
+            forName: ManagedObjectContext.didChangeObjectsNotification, object: viewContext, queue: nil
+        ) { [unowned self] note in
+            for key in [ManagedObjectContext.NotificationKey.refreshedObjects,
+                        ManagedObjectContext.NotificationKey.updatedObjects] {
+                if let objects = note.userInfo?[key.rawValue] as? Set<ManagedObject> {
+                    add(objects.map(\.objectID))
+                }
+            }
+        }
+    }
+
+    func stop() {
+        if let observer { NotificationCenter.default.removeObserver(observer) }
+        observer = nil
+    }
 
     func add(_ more: [ManagedObjectID]) { lock.withLock { ids.formUnion(more) } }
     func contains(_ id: ManagedObjectID) -> Bool { lock.withLock { ids.contains(id) } }

@@ -31,13 +31,7 @@ final class NilReadTests: PersistenceTestCase {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        let box = reported
-        ManagedObject.nilReadHandling = .report { box.append($0) }
-    }
-
-    override func tearDownWithError() throws {
-        ManagedObject.nilReadHandling = .stop
-        try super.tearDownWithError()
+        reportNilReads(into: reported)
     }
 
     func testTheDefaultStopsTheProgram() {

@@ -46,13 +46,7 @@ final class NonOptionalToOneTests: PersistenceTestCase {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        let box = reported
-        ManagedObject.nilReadHandling = .report { box.append($0) }
-    }
-
-    override func tearDownWithError() throws {
-        ManagedObject.nilReadHandling = .stop
-        try super.tearDownWithError()
+        reportNilReads(into: reported)
     }
 
     private func makeCountry(_ name: String) -> Country {

@@ -60,13 +60,7 @@ final class TransformablePropertyTests: PersistenceTestCase {
         ValueTransformer.setValueTransformer(TagListTransformer(), forName: NSValueTransformerName("TagListTransformer"))
         ValueTransformer.setValueTransformer(ColourPaletteTransformer(), forName: NSValueTransformerName("ColourPaletteTransformer"))
         try super.setUpWithError()
-        let box = reported
-        ManagedObject.nilReadHandling = .report { box.append($0) }
-    }
-
-    override func tearDownWithError() throws {
-        ManagedObject.nilReadHandling = .stop
-        try super.tearDownWithError()
+        reportNilReads(into: reported)
     }
 
     /// A sketch with every non-optional property set, saved.
