@@ -159,6 +159,23 @@ final class Kata12BatchRequests: KataCase {
                 + "is named exactly \"Spanish\" may move: compare deck.name with ==, not BEGINSWITH or CONTAINS.")
             try expect(count == 3, "restartDeck(named:) returned \(count); it moved three cards. Ask the request "
                 + "for the updated objects' IDs (resultType .updatedObjectIDsResultType) and count those.")
+            // A name as users type them: an apostrophe ends a string literal written into a format.
+            let moms = FlashcardDeck(context: context)
+            moms.code = "mom"
+            moms.name = "Mom's words"
+            let hug = Flashcard(context: context)
+            hug.front = "abrazo"
+            hug.box = 4
+            hug.deck = moms
+            try context.save()
+            let momsCount = try FlashcardLibrary(container: container).restartDeck(named: "Mom's words")
+            let hugBox = try storedBoxes()["abrazo"]
+            try expect(momsCount == 1 && hugBox == 1, "restartDeck(named: \"Mom's words\") returned \(momsCount) "
+                + "and left abrazo, the deck's one card, in box \(hugBox.map(String.init) ?? "nil"). A deck name is "
+                + "the user's text: written into the predicate's format, its apostrophe ends the quoted string early, "
+                + "and on a device Core Data raises NSInvalidArgumentException (\"Unable to parse the format "
+                + "string\") — the app crashes on the first deck with a quote in its name. The name belongs in the "
+                + "predicate as a value, not as part of the format (lesson 13).")
         }
     }
 

@@ -31,6 +31,9 @@ public final class FlashcardLibrary {
             let request = BatchUpdateRequest(entityName: "Flashcard")
             if Decoy.isActive("restart-beginswith") {
                 request.predicate = FetchPredicate(format: "deck.name BEGINSWITH %@", name)
+            } else if Decoy.isActive("restart-name-in-format") {
+                // The name pasted into the format: fine for "Spanish", unparsable for "Mom's words".
+                request.predicate = FetchPredicate(format: "deck.name == '\(name)'")
             } else if !Decoy.isActive("restart-without-predicate") {
                 request.predicate = FetchPredicate(format: "deck.name == %@", name)
             }
