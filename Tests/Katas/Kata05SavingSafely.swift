@@ -178,11 +178,17 @@ final class Kata05SavingSafely: KataCase {
                 + "name is not an identity — users give two plants the same name; the plant's objectID is the one "
                 + "thing that names this row and may cross to another context.")
             editor.rename(to: "Capillaire")
+            // The edit screen also took a cutting (a new plant in the editor's context): part of the same edit.
+            let cutting = Plant(context: editor.context)
+            cutting.name = "Cutting of Fougère"
             try editor.cancel()
             if let problem = editorProblem(editor) { try expect(false, problem) }
             try expect(editor.plant.name == "Fougère", "after cancel() the plant is called \"\(editor.plant.name)\"; "
                 + "it should be back to its saved name, \"Fougère\".")
-            try expect(!editor.context.hasChanges, "after cancel() the editor's context still has unsaved changes.")
+            try expect(!editor.context.hasChanges, "after cancel() the editor's context still has unsaved changes"
+                + (editor.context.insertedObjects.contains(cutting) ? ": the cutting taken during the edit is still "
+                    + "inserted. Cancel discards the whole edit, not only the plant's name — the next Save of that "
+                    + "screen would write a plant the user cancelled." : "."))
             // Meanwhile the caller has started something else and not saved it: the editor's Save is not its Save.
             let pending = Plant(context: context)
             pending.name = "Grandma's rose"
@@ -280,8 +286,9 @@ final class Kata05SavingSafely: KataCase {
             let info = (error as NSError).userInfo
             try expect(info[NSValidationObjectErrorKey] is Plant && info[NSValidationKeyErrorKey] as? String == "name",
                        "the failed insert reported error 1570, but it names no plant (NSValidationObjectErrorKey) and "
-                + "no property (NSValidationKeyErrorKey): it is not the save's error. The error a save reports names "
-                + "the object and the key that failed; one made up in Swift names neither, and the rule it checks "
+                + "no property (NSValidationKeyErrorKey): it is not the save's error. When a single value fails, the "
+                + "error a save reports names the object and the key (several failures come as 1560, with each "
+                + "one under NSDetailedErrorsKey); one made up in Swift names neither, and the rule it checks "
                 + "then lives twice, in the model and in your code, free to drift apart. Let the save find the "
                 + "missing name.")
             try expect(!hasChanges(store), "after the failed insert the store's context still has unsaved changes: "

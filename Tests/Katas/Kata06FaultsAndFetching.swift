@@ -242,6 +242,19 @@ final class Kata06FaultsAndFetching: KataCase {
                 + "before the count, not saved yet, is no longer in it (the context \(context.hasChanges ? "still has" : "has no") "
                 + "unsaved changes). Clearing the context after fetching (reset()) takes every object the caller holds "
                 + "with it. Counting must change nothing — and the store's own count leaves nothing to clear.")
+            // Station names as people type them: one that starts like another, one with an apostrophe.
+            try save([Sample(station: "Harbour Wall", hour: 70, celsius: -2),
+                      Sample(station: "Fisherman's Rest", hour: 70, celsius: -1),
+                      Sample(station: "Fisherman's Rest", hour: 71, celsius: -4)])
+            let withWall = try statistics.count(of: "Harbour", below: 0)
+            try expect(withWall == expected + 1, "once a station named \"Harbour Wall\" had a frost too, "
+                + "count(of: \"Harbour\", below: 0) returned \(withWall) instead of \(expected + 1): it counted a "
+                + "station whose name only starts with \"Harbour\". A station is matched by its whole name.")
+            let rest = try statistics.count(of: "Fisherman's Rest", below: 0)
+            try expect(rest == 2, "count(of: \"Fisherman's Rest\", below: 0) returned \(rest) instead of 2: a "
+                + "station whose name has an apostrophe must be counted like any other. A name written into the "
+                + "format string itself ends its quoted string at the apostrophe (on a device, a malformed format "
+                + "stops the app); a value passed as an argument of the format is never read as part of it.")
         }
     }
 

@@ -437,6 +437,11 @@ final class Kata07ThreadsAndQueues: KataCase {
                     + "told Finale is saved. Report the writer's error through the completion.")
                 return
             }
+            let writerDirty = writer.performAndWait { writer.hasChanges }
+            try expect(!writerDirty, "the writer's save failed and save(completion:) reported it, but the writer "
+                + "still holds the failed changes (hasChanges is true): the episode without a title stays in it, and "
+                + "every later save of the app fails with the same error, however valid its own work. A failed "
+                + "save must leave the writer clean, as kata 1 of lesson 5 does for any context.")
         }
     }
 

@@ -125,6 +125,17 @@ final class Kata08ChildContexts: KataCase {
                 + "unsaved work.")
             try expect(!saved, "commit() with nothing edited returned true; return false when there was nothing to "
                 + "save, so the screen can say so.")
+            // A second session leaves the plant's own values alone but takes a cutting: that is an edit too.
+            let second = try PlantEditSession(editing: fern, in: context)
+            let cutting = Plant(context: second.context)
+            cutting.name = "Fern cutting"
+            let savedCutting = try second.commit()
+            let afterCutting = try storedValues(\Plant.name)
+            try expect(savedCutting && afterCutting.contains("Fern cutting"), "a session whose plant kept its values "
+                + "but which added a new plant (\"Fern cutting\") committed nothing"
+                + (savedCutting ? "" : " and returned false") + ": the store holds \(afterCutting). Whether "
+                + "there is something to save is a question about the session's whole context, not about one object "
+                + "in it — the user's new cutting would be lost without a word.")
         }
     }
 

@@ -60,6 +60,8 @@ public final class PlantEditor {
     public func cancel() throws {
         // Mistake: reset() instead of rollback(): the edit is gone, and with it the editor's plant.
         if Decoy.isActive("cancel-resets") { return context.reset() }
+        // Mistake: only the plant is re-read from the store; anything else the edit added stays in the context.
+        if Decoy.isActive("cancel-refreshes-plant") { return context.refresh(plant, mergeChanges: false) }
         // Mistake: "to be safe" the caller's context is rolled back too, throwing away its unsaved work.
         if Decoy.isActive("cancel-rolls-back-callers-context") { callersContext?.rollback() }
         context.rollback()

@@ -68,6 +68,12 @@ public final class ReadingStatistics {
         let request: FetchRequest<Reading> = Reading.fetchRequest()
         let comparison = Decoy.isActive("freezing-point-counted") ? "<=" : "<"
         request.predicate = FetchPredicate(format: "station == %@ AND celsius \(comparison) %@", station, celsius)
+        // Mistakes: the station's name pasted into the format (an apostrophe ends the quoted string); a prefix match.
+        if Decoy.isActive("count-station-in-format") {
+            request.predicate = FetchPredicate(format: "station == '\(station)' AND celsius < %@", celsius)
+        } else if Decoy.isActive("count-station-prefix") {
+            request.predicate = FetchPredicate(format: "station BEGINSWITH %@ AND celsius < %@", station, celsius)
+        }
         if Decoy.isActive("count-by-fetching") {
             return try context.fetch(request).count
         }

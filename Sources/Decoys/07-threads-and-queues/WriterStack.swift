@@ -70,6 +70,18 @@ public final class WriterStack: Sendable {
             }
             return
         }
+        if Decoy.isActive("writer-failure-not-rolled-back") {
+            // Reports the failure, but leaves the failed changes in the writer for every later save to meet.
+            writer.perform {
+                do {
+                    try writer.save()
+                    completion(.success(()))
+                } catch {
+                    completion(.failure(error))
+                }
+            }
+            return
+        }
         writer.perform {
             do {
                 try writer.save()

@@ -70,6 +70,9 @@ public final class PlantEditSession {
             // Mistake: the parent is asked for changes instead of the child, so the caller's unrelated unsaved
             // work counts as an edit and is saved with it (and a real edit, not yet pushed, counts as nothing).
             guard parent.hasChanges else { return false }
+        } else if Decoy.isActive("change-check-on-plant") {
+            // Mistake: only the session's plant is asked for changes, so a session that added a plant is "unchanged".
+            guard plant.hasChanges else { return false }
         } else if !Decoy.isActive("commit-without-change-check") {
             // (Mistake "commit-without-change-check": no check, so the parent is saved for nothing.)
             guard context.hasChanges else { return false }

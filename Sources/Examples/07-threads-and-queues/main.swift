@@ -226,8 +226,13 @@ let warmed = Flag()
 // region: arrangement-a
 viewContext.automaticallyMergesChangesFromParent = true     // once, when the app sets up its contexts
 container.performBackgroundTask { context in                // a sibling: private queue, on the store
-    for reading in (try? context.fetch(readings(at: "Hill"))) ?? [] { reading.celsius += 1 }
-    try? context.saveIfChanged()                            // to the store, from the task's queue
+    do {
+        for reading in try context.fetch(readings(at: "Hill")) { reading.celsius += 1 }
+        try context.saveIfChanged()                         // to the store, from the task's queue
+    } catch {
+        context.rollback()                                  // a failed save must not stay in the context
+        print("   the background write failed: \(error)")
+    }
     warmed.raise()
 }
 // endregion: arrangement-a
@@ -249,7 +254,12 @@ print("   after the UI context's save: the store has \(try storeCount()) reading
 writer.perform {                                // the disk write, on the writer's queue
     print("   the writer saves on the main thread: \(Thread.isMainThread)")
     Thread.sleep(forTimeInterval: 0.5)          // a slow disk: the write takes half a second
-    try? writer.saveIfChanged()
+    do {
+        try writer.saveIfChanged()
+    } catch {
+        writer.rollback()                       // else every later write fails the same way
+        print("   the disk write failed: \(error)")
+    }
     wroteToDisk.raise()
 }
 let asked = Date()
