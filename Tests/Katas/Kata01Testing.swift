@@ -46,14 +46,19 @@ final class Kata01Testing: KataCase {
                 + "in the context has no title, which the model requires: Core Data error 1570). The caller must "
                 + "hear of a failed save — on a device the user would see the book as saved, and it would be gone "
                 + "at the next launch.")
-            _ = untitled
+            try expect(untitled.managedObjectContext === context && context.insertedObjects.contains(untitled),
+                       "after its save failed, createBook(title:author:) had also thrown away the caller's other "
+                + "unsaved book: the context was rolled back or reset. Reporting the failure is the method's job; "
+                + "what to do with the rest of the context's changes is the caller's — on a device, a rollback here "
+                + "discards whatever else the user was in the middle of editing.")
         }
     }
 
     func test02_findsABookByItsExactTitle() {
         kata(2, in: "BookManager.swift", "book(titled:)") {
             let manager = BookManager(context: context)
-            for title in ["Dune Messiah", "Dune", "Emma", "Ender's Game", "Émile"] { try manager.createBook(title: title) }
+            let shelf = ["Dune Messiah", "Dune", "Emma", "Ender's Game", "Émile", "Whom", "C++ Primer"]
+            for title in shelf { try manager.createBook(title: title) }
             let emma = try manager.book(titled: "Emma")
             try expect(emma?.title == "Emma", "book(titled: \"Emma\") returned "
                 + (emma.map { "\"\($0.title)\"" } ?? "nil") + ": the predicate must compare the title with the "
@@ -77,6 +82,16 @@ final class Kata01Testing: KataCase {
             let plain = try manager.book(titled: "Emile")
             try expect(plain == nil, "book(titled: \"Emile\") found \"\(plain?.title ?? "")\"; the shelf has "
                 + "\"Émile\", with an accent, so nothing matches. [d] ignores accents; plain == does not.")
+            // Titles are typed by users: a question mark or a plus sign is part of the title, not a pattern.
+            let who = try manager.book(titled: "Who?")
+            try expect(who == nil, "book(titled: \"Who?\") found \"\(who?.title ?? "")\"; no book has that title. "
+                + "LIKE reads `?` and `*` in its argument as wildcards, so a title with a question mark finds other "
+                + "books; == compares the characters as they are.")
+            let primer = try manager.book(titled: "C++ Primer")
+            try expect(primer?.title == "C++ Primer", "book(titled: \"C++ Primer\") returned "
+                + (primer.map { "\"\($0.title)\"" } ?? "nil") + ": a title with a `+` in it must be found like any "
+                + "other. MATCHES reads its argument as a regular expression, where `+` means \"one or more\"; "
+                + "== compares the characters as they are.")
 
             // A fetch sees what the context holds unsaved, so finding a book needs no save — and must not save:
             // the caller's unsaved edit is theirs to save or discard.
