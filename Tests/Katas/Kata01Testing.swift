@@ -154,7 +154,14 @@ final class Kata01Testing: KataCase {
             defer { try? FileManager.default.removeItem(at: folder) }
             let blocked = folder.appendingPathComponent("Bookshelf.sqlite")
             var made: TestStack?
-            do { made = try TestStack(storeURL: blocked) } catch {}
+            do { made = try TestStack(storeURL: blocked) } catch {
+                let expected = try storeError(at: blocked), thrown = error as NSError
+                try expect(thrown.domain == expected.domain && thrown.code == expected.code, "TestStack(storeURL: "
+                    + "\(blocked.path)) threw \(thrown.domain) \(thrown.code) (\(thrown.localizedDescription)); "
+                    + "expected the error loadPersistentStores reported, unchanged: \(expected.domain) "
+                    + "\(expected.code). A test that fails with an error of the stack's own no longer says which file "
+                    + "problem it was.")
+            }
             if let made {
                 let described = made.container.persistentStoreDescriptions.compactMap(\.url)
                 try expect(described == [blocked], "TestStack(storeURL: \(blocked.path)) described its store at "
@@ -166,6 +173,17 @@ final class Kata01Testing: KataCase {
                     + "cannot load must throw what loading reported.")
             }
         }
+    }
+
+    /// The error loading a store at `url` reports here. Apple does not document which code Core Data gives for a
+    /// place where no store can be made, so the kata compares with this rather than with a number. An empty model
+    /// claims no class, so it cannot disturb the learner's stacks.
+    private func storeError(at url: URL) throws -> NSError {
+        let container = PersistentContainer(name: "Bookshelf", managedObjectModel: ManagedObjectModel())
+        container.persistentStoreDescriptions = [PersistentStoreDescription(url: url)]
+        var reported: NSError?
+        container.loadPersistentStores { _, error in reported = error as NSError? }
+        return try XCTUnwrap(reported, "no store can be made at \(url.path), yet loading one reported no error")
     }
 
     func test04_twoTestStacksNeverShareData() {
