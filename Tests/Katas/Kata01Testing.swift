@@ -46,14 +46,19 @@ final class Kata01Testing: KataCase {
                 + "in the context has no title, which the model requires: Core Data error 1570). The caller must "
                 + "hear of a failed save — on a device the user would see the book as saved, and it would be gone "
                 + "at the next launch.")
-            _ = untitled
+            try expect(untitled.managedObjectContext === context && context.insertedObjects.contains(untitled),
+                       "after its save failed, createBook(title:author:) had also thrown away the caller's other "
+                + "unsaved book: the context was rolled back or reset. Reporting the failure is the method's job; "
+                + "what to do with the rest of the context's changes is the caller's — on a device, a rollback here "
+                + "discards whatever else the user was in the middle of editing.")
         }
     }
 
     func test02_findsABookByItsExactTitle() {
         kata(2, in: "BookManager.swift", "book(titled:)") {
             let manager = BookManager(context: context)
-            for title in ["Dune Messiah", "Dune", "Emma", "Ender's Game", "Émile"] { try manager.createBook(title: title) }
+            let shelf = ["Dune Messiah", "Dune", "Emma", "Ender's Game", "Émile", "Whom", "C++ Primer"]
+            for title in shelf { try manager.createBook(title: title) }
             let emma = try manager.book(titled: "Emma")
             try expect(emma?.title == "Emma", "book(titled: \"Emma\") returned "
                 + (emma.map { "\"\($0.title)\"" } ?? "nil") + ": the predicate must compare the title with the "
@@ -77,6 +82,16 @@ final class Kata01Testing: KataCase {
             let plain = try manager.book(titled: "Emile")
             try expect(plain == nil, "book(titled: \"Emile\") found \"\(plain?.title ?? "")\"; the shelf has "
                 + "\"Émile\", with an accent, so nothing matches. [d] ignores accents; plain == does not.")
+            // Titles are typed by users: a question mark or a plus sign is part of the title, not a pattern.
+            let who = try manager.book(titled: "Who?")
+            try expect(who == nil, "book(titled: \"Who?\") found \"\(who?.title ?? "")\"; no book has that title. "
+                + "LIKE reads `?` and `*` in its argument as wildcards, so a title with a question mark finds other "
+                + "books; == compares the characters as they are.")
+            let primer = try manager.book(titled: "C++ Primer")
+            try expect(primer?.title == "C++ Primer", "book(titled: \"C++ Primer\") returned "
+                + (primer.map { "\"\($0.title)\"" } ?? "nil") + ": a title with a `+` in it must be found like any "
+                + "other. MATCHES reads its argument as a regular expression, where `+` means \"one or more\"; "
+                + "== compares the characters as they are.")
 
             // A fetch sees what the context holds unsaved, so finding a book needs no save — and must not save:
             // the caller's unsaved edit is theirs to save or discard.
@@ -139,7 +154,14 @@ final class Kata01Testing: KataCase {
             defer { try? FileManager.default.removeItem(at: folder) }
             let blocked = folder.appendingPathComponent("Bookshelf.sqlite")
             var made: TestStack?
-            do { made = try TestStack(storeURL: blocked) } catch {}
+            do { made = try TestStack(storeURL: blocked) } catch {
+                let expected = try storeError(at: blocked), thrown = error as NSError
+                try expect(thrown.domain == expected.domain && thrown.code == expected.code, "TestStack(storeURL: "
+                    + "\(blocked.path)) threw \(thrown.domain) \(thrown.code) (\(thrown.localizedDescription)); "
+                    + "expected the error loadPersistentStores reported, unchanged: \(expected.domain) "
+                    + "\(expected.code). A test that fails with an error of the stack's own no longer says which file "
+                    + "problem it was.")
+            }
             if let made {
                 let described = made.container.persistentStoreDescriptions.compactMap(\.url)
                 try expect(described == [blocked], "TestStack(storeURL: \(blocked.path)) described its store at "
@@ -151,6 +173,17 @@ final class Kata01Testing: KataCase {
                     + "cannot load must throw what loading reported.")
             }
         }
+    }
+
+    /// The error loading a store at `url` reports here. Apple does not document which code Core Data gives for a
+    /// place where no store can be made, so the kata compares with this rather than with a number. An empty model
+    /// claims no class, so it cannot disturb the learner's stacks.
+    private func storeError(at url: URL) throws -> NSError {
+        let container = PersistentContainer(name: "Bookshelf", managedObjectModel: ManagedObjectModel())
+        container.persistentStoreDescriptions = [PersistentStoreDescription(url: url)]
+        var reported: NSError?
+        container.loadPersistentStores { _, error in reported = error as NSError? }
+        return try XCTUnwrap(reported, "no store can be made at \(url.path), yet loading one reported no error")
     }
 
     func test04_twoTestStacksNeverShareData() {

@@ -107,6 +107,25 @@ final class Kata04ContextsAndCrud: KataCase {
             try expect(stored == ["Fern"], "after addPlant(named:) the store holds \(stored), not [\"Fern\"]: the "
                 + "new plant exists only in the context until the context is saved.")
             try expect(!storage.viewContext.hasChanges, "the view context still has unsaved changes after addPlant(named:).")
+
+            // A garden can hold two ferns: every add is a new plant, whatever is already there.
+            let second = try storage.addPlant(named: "Fern")
+            let ferns = try storedValues(\Plant.name)
+            try expect(second !== fern && ferns == ["Fern", "Fern"], "addPlant(named: \"Fern\") a second time "
+                + (second === fern ? "returned the fern already there" : "returned a new plant")
+                + ", and the store holds \(ferns), not [\"Fern\", \"Fern\"]. Adding inserts a plant each time; "
+                + "the model does not make names unique, so a second fern is a second plant.")
+
+            // A save that fails: a save writes every change of the context, and another plant in it has no name.
+            let nameless = Plant(context: storage.viewContext)
+            defer { storage.viewContext.rollback() }
+            var failed = false
+            do { try storage.addPlant(named: "Ivy") } catch { failed = true }
+            try expect(failed, "addPlant(named: \"Ivy\") returned normally although its save failed (another plant "
+                + "in the view context has no name, which the model requires: Core Data error 1570). The caller "
+                + "must hear of a failed save — on a device the user would see the plant as added, and it would be "
+                + "gone at the next launch.")
+            _ = nameless
         }
     }
 

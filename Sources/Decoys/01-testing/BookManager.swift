@@ -57,6 +57,15 @@ public struct BookManager {
             try? context.save()
             return book
         }
+        // Mistake: a failed save is "cleaned up" by rolling the context back before rethrowing — which also throws
+        // away every other unsaved change the caller had in that context.
+        if Decoy.isActive("create-rolls-back-on-failure") {
+            do { try context.save() } catch {
+                context.rollback()
+                throw error
+            }
+            return book
+        }
         try context.save()
         return book
     }
@@ -78,6 +87,12 @@ public struct BookManager {
             request.predicate = FetchPredicate(format: "title BEGINSWITH %@", title)
         } else if Decoy.isActive("find-ignoring-case") {
             request.predicate = FetchPredicate(format: "title ==[c] %@", title)
+        } else if Decoy.isActive("find-with-like") {
+            // Mistake: LIKE reads `?` and `*` in the title as wildcards.
+            request.predicate = FetchPredicate(format: "title LIKE %@", title)
+        } else if Decoy.isActive("find-with-matches") {
+            // Mistake: MATCHES reads the title as a regular expression, so `+`, `(`, `.` are not themselves.
+            request.predicate = FetchPredicate(format: "title MATCHES %@", title)
         } else if !Decoy.isActive("find-ignores-title") {
             request.predicate = FetchPredicate(format: "title == %@", title)
         }

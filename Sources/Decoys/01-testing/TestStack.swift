@@ -33,8 +33,14 @@ public final class TestStack {
             if let error, Decoy.isActive("stack-prints-load-error") { print("could not load the test store: \(error)") }
             loadError = error
         }
+        // Mistake: the load error is swapped for one of the stack's own, which tells a failing test only that
+        // something went wrong, not which file problem it was.
+        if loadError != nil, Decoy.isActive("stack-wraps-load-error") { throw StackFailure.loadFailed }
         if let loadError, !Decoy.isActive("stack-prints-load-error") { throw loadError }
     }
+
+    /// The decoy's own error type (`stack-wraps-load-error`).
+    enum StackFailure: Error { case loadFailed }
 
     public var mainContext: ManagedObjectContext { container.viewContext }
 

@@ -13,7 +13,11 @@ extension Group {
         // Mistake (created-at-model-default): createdAt is left to a default value the model was given, a date fixed
         // when the model was made, so every group carries the moment the app started.
         if !Decoy.isActive("created-at-unset") && !Decoy.isActive("created-at-model-default") { group.createdAt = Date() }
-        let items = titles.map { title in
+        // Mistake: a title already on the list is skipped "to avoid duplicates" (as an ordered set of the titles
+        // would do on Apple), so a shopping list with "Milk" twice loses one.
+        var seen = Set<String>()
+        let wanted = Decoy.isActive("duplicate-titles-dropped") ? titles.filter { seen.insert($0).inserted } : titles
+        let items = wanted.map { title in
             let item = Item(context: context)
             item.title = title
             return item

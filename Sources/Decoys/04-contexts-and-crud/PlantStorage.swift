@@ -25,10 +25,22 @@ public final class PlantStorage {
                 return plant
             }
         }
+        // Mistake: find-or-create — a plant of that name already there is returned instead of adding another.
+        if Decoy.isActive("add-finds-existing") {
+            let request: FetchRequest<Plant> = Plant.fetchRequest()
+            request.predicate = FetchPredicate(format: "name == %@", name)
+            request.fetchLimit = 1
+            if let existing = try viewContext.fetch(request).first { return existing }
+        }
         let plant = Plant(context: viewContext)
         plant.name = name
         // Mistake: the plant is only in the context; the store never hears of it.
         if Decoy.isActive("add-without-save") { return plant }
+        // Mistake: `try?` keeps a failed save from the caller, who shows the plant as added when it is not.
+        if Decoy.isActive("add-ignores-save-error") {
+            try? viewContext.save()
+            return plant
+        }
         try viewContext.save()
         return plant
     }

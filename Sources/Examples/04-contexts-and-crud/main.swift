@@ -17,7 +17,10 @@ let observer = container.newBackgroundContext()
 
 func storeHolds() throws -> String {
     try observer.performAndWait {
-        observer.reset()                            // forget what it read before; read the store afresh
+        // Forget what it read before and read the store afresh. Safe only because this context holds no edits and
+        // nobody keeps its objects: reset() drops unsaved changes and leaves every object it handed out unusable,
+        // so never reset a context a screen or a caller works in just to read.
+        observer.reset()
         let request: FetchRequest<Book> = Book.fetchRequest()
         request.sortDescriptors = [FetchSortDescriptor(keyPath: \Book.title, ascending: true)]
         let books = try observer.fetch(request)

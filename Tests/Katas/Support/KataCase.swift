@@ -131,7 +131,7 @@ class KataCase: XCTestCase {
     static func makeInMemoryContainer(model: ManagedObjectModel) throws -> PersistentContainer {
         let container = PersistentContainer(name: "Kata", managedObjectModel: model)
         container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]
-        nonisolated(unsafe) var loadError: (any Error)?
+        var loadError: (any Error)?
         container.loadPersistentStores { _, error in loadError = error }
         if let loadError { throw loadError }
         return container
