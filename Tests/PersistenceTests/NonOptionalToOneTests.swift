@@ -117,8 +117,10 @@ final class NonOptionalToOneTests: PersistenceTestCase {
         XCTAssertTrue(reported.take().isEmpty, "recording a key path reads no value")
     }
 
-    func testDeclaredOverAToManyRelationshipTheModelIsRefusedByName() {
-        let error = assertPersistenceError(.coreData) {
+    /// The error making a model of Country, Visit and `extra` gives.
+    private func refusal(of extra: EntityDescription, file: StaticString = #filePath,
+                         line: UInt = #line) -> PersistenceError? {
+        assertPersistenceError(.coreData, file: file, line: line) {
             _ = try ManagedObjectModel(entities: [
                 EntityDescription(name: "Country", managedObjectClass: Country.self, properties: [
                     .attribute("name", .string), .toMany("visits", "Visit", inverse: nil),
@@ -127,30 +129,23 @@ final class NonOptionalToOneTests: PersistenceTestCase {
                     .toOne("country", "Country", inverse: nil), .toOne("home", "Country", inverse: nil),
                     .attribute("note", .string),
                 ]),
-                EntityDescription(name: "Tour", managedObjectClass: Tour.self, properties: [
-                    .toMany("stops", "Country", inverse: nil),
-                ]),
+                extra,
             ])
         }
+    }
+
+    func testDeclaredOverAToManyRelationshipTheModelIsRefusedByName() {
+        let error = refusal(of: EntityDescription(name: "Tour", managedObjectClass: Tour.self, properties: [
+            .toMany("stops", "Country", inverse: nil),
+        ]))
         XCTAssertTrue(error?.message.contains("Tour.stops") == true, "\(String(describing: error))")
         XCTAssertTrue(error?.message.contains("to-many") == true, "\(String(describing: error))")
     }
 
     func testDeclaredOverAnAttributeTheModelIsRefusedByName() {
-        let error = assertPersistenceError(.coreData) {
-            _ = try ManagedObjectModel(entities: [
-                EntityDescription(name: "Country", managedObjectClass: Country.self, properties: [
-                    .attribute("name", .string), .toMany("visits", "Visit", inverse: nil),
-                ]),
-                EntityDescription(name: "Visit", managedObjectClass: Visit.self, properties: [
-                    .toOne("country", "Country", inverse: nil), .toOne("home", "Country", inverse: nil),
-                    .attribute("note", .string),
-                ]),
-                EntityDescription(name: "Postcard", managedObjectClass: Postcard.self, properties: [
-                    .attribute("stamp", .string),
-                ]),
-            ])
-        }
+        let error = refusal(of: EntityDescription(name: "Postcard", managedObjectClass: Postcard.self, properties: [
+            .attribute("stamp", .string),
+        ]))
         XCTAssertTrue(error?.message.contains("Postcard.stamp") == true, "\(String(describing: error))")
     }
 }
