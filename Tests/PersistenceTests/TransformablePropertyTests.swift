@@ -39,6 +39,25 @@ final class TransformablePropertyTests: PersistenceTestCase {
         @Managed var colors: [String]
     }
 
+    /// A value of the app's own that Objective-C cannot represent, and properties holding it.
+    struct Swatch { var name: String }
+    final class SwatchBook: ManagedObject {
+        @Managed var swatches: [Swatch]
+    }
+    final class SwatchIndex: ManagedObject {
+        @Managed var byName: [String: Swatch]
+    }
+    final class OptionalNames: ManagedObject {
+        @Managed var names: [String?]
+    }
+    /// Nested arrays and dictionaries of bridged values, which Objective-C represents.
+    final class Atlas: ManagedObject {
+        @Managed var rows: [[String]]
+        @Managed var index: [String: [Int]]
+        @Managed var stamps: [Date]
+        @Managed var palettes: [ColourPalette]
+    }
+
     private let reported = ReportedList<NilRead>()
 
     override func makeModel() throws -> ManagedObjectModel {
@@ -147,6 +166,35 @@ final class TransformablePropertyTests: PersistenceTestCase {
         }
         XCTAssertTrue(error?.message.contains("Draft.colors") == true, "\(String(describing: error))")
         XCTAssertTrue(error?.message.contains("transformable") == true, "\(String(describing: error))")
+    }
+
+    /// `@NSManaged var swatches: [Swatch]` does not compile on Apple platforms (the type must be representable in
+    /// Objective-C); here the generic `@Managed` compiles it, so the model refuses it by name.
+    func testAnArrayOrDictionaryObjectiveCCannotRepresentIsRefusedByName() {
+        for (entity, key) in [
+            (EntityDescription(name: "SwatchBook", managedObjectClass: SwatchBook.self,
+                               properties: [.transformable("swatches")]), "SwatchBook.swatches"),
+            (EntityDescription(name: "SwatchIndex", managedObjectClass: SwatchIndex.self,
+                               properties: [.transformable("byName")]), "SwatchIndex.byName"),
+            (EntityDescription(name: "OptionalNames", managedObjectClass: OptionalNames.self,
+                               properties: [.transformable("names")]), "OptionalNames.names"),
+        ] {
+            let error = assertPersistenceError(.coreData) {
+                _ = try ManagedObjectModel(entities: [sketchEntity(), entity])
+            }
+            XCTAssertTrue(error?.message.contains(key) == true, "\(String(describing: error))")
+            XCTAssertTrue(error?.message.contains("Objective-C") == true, "\(String(describing: error))")
+        }
+    }
+
+    func testNestedCollectionsOfBridgedValuesAreTaken() throws {
+        XCTAssertNoThrow(try ManagedObjectModel(entities: [
+            sketchEntity(),
+            EntityDescription(name: "Atlas", managedObjectClass: Atlas.self, properties: [
+                .transformable("rows"), .transformable("index"), .transformable("stamps"),
+                .transformable("palettes"),
+            ]),
+        ]))
     }
 
     /// As with `@NSManaged`, whose type must be representable in Objective-C: a structure does not compile.

@@ -25,7 +25,8 @@
 /// is nil is a programming error that stops the program, naming the class, the property and the object
 /// (`NilRead`; Core Data's accessor hands Swift a nil reference there, which crashes in practice).
 ///
-/// A transformable attribute is declared as its Swift type: an array or a dictionary of values, or a class of your
+/// A transformable attribute is declared as its Swift type: an array or a dictionary of values Objective-C can
+/// represent (others are refused when the model is made, as `@NSManaged` does not compile them), or a class of your
 /// own that conforms to ``ManagedTransformable`` (the one line `@NSManaged` does without). Values go through the
 /// attribute's value transformer, as key-value coding's do.
 ///
@@ -216,6 +217,8 @@ extension EntityDescription {
                 try Self.checkClasses(of: r, declaredAs: type, at: where_, entity: entityName)
             case (.transformable, .attribute(let attribute)) where attribute.attributeType == .transformable:
                 break
+            case (.unrepresentable(let type), _):
+                throw PersistenceError(.coreData, "Invalid model: \(where_) is declared as \(type), which Objective-C cannot represent, so Core Data's @NSManaged does not compile it (a structure, an enumeration or an optional element is not representable). Box the value in a class that inherits from NSObject and conforms to ManagedTransformable.", entityName: entityName, key: declared.name)
             case (.array(let type), _):
                 throw PersistenceError(.coreData, "Invalid model: \(where_) is declared as [\(type)], a Swift array. Core Data hands a to-many relationship over as an NSOrderedSet (ordered) or an NSSet, and what an @NSManaged property typed [\(type)] does with that on Apple platforms is undocumented: declare it NSOrderedSet for an ordered relationship (read it with .array), or Set<\(type)> for an unordered one.", entityName: entityName, key: declared.name)
             default:

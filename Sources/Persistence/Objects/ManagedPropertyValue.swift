@@ -15,6 +15,16 @@ public enum ManagedValueKind: Sendable, CustomStringConvertible {
     /// A value stored in a *Transformable* attribute through its value transformer, declared as its Swift type
     /// (named here): an array or dictionary of values, or a class of your own (see ``ManagedTransformable``).
     case transformable(String)
+    /// An array or dictionary declared over a transformable attribute whose elements Objective-C cannot represent
+    /// (named here), which the model check refuses: `@NSManaged` does not compile it on Apple platforms.
+    case unrepresentable(String)
+
+    /// The kind of a Swift array or dictionary over a transformable attribute: refused unless Objective-C can
+    /// represent it, as `@NSManaged` requires.
+    static func transformable(representing type: Any.Type) -> Self {
+        let name = String(describing: type)
+        return ObjectiveCRepresentation.represents(type) ? .transformable(name) : .unrepresentable(name)
+    }
 
     public var description: String {
         switch self {
@@ -23,6 +33,7 @@ public enum ManagedValueKind: Sendable, CustomStringConvertible {
         case .toMany(let type, let ordered): return "\(ordered ? "ordered " : "")to-many relationship to \(type)"
         case .array(let type): return "Swift array of \(type)"
         case .transformable(let type): return "\(type), a transformable attribute's value"
+        case .unrepresentable(let type): return "\(type), which Objective-C cannot represent"
         }
     }
 }
@@ -223,7 +234,7 @@ extension Set: ManagedPropertyValue where Element: ManagedObject {
 extension Array: ManagedPropertyValue, ManagedOptionalWrappable {
     public static var managedValueKind: ManagedValueKind {
         if let type = Element.self as? ManagedObject.Type { return .array(type) }
-        return .transformable(String(describing: Self.self))
+        return .transformable(representing: Self.self)
     }
     @inlinable public static var isManagedAttribute: Bool { false }
     @inlinable public static var nilManagedStorage: ManagedStorage { .value(.null) }
@@ -260,7 +271,7 @@ extension Array: ManagedPropertyValue, ManagedOptionalWrappable {
 /// A Swift dictionary over a *Transformable* attribute (`@Managed var sizes: [String: Int]`), as an array of
 /// values is: see ``ManagedTransformable``.
 extension Dictionary: ManagedPropertyValue, ManagedOptionalWrappable {
-    public static var managedValueKind: ManagedValueKind { .transformable(String(describing: Self.self)) }
+    public static var managedValueKind: ManagedValueKind { .transformable(representing: Self.self) }
     @inlinable public static var isManagedAttribute: Bool { false }
     @inlinable public static var nilManagedStorage: ManagedStorage { .value(.null) }
     public static func fromManagedStorage(_ storage: ManagedStorage) -> Self { [:] }
