@@ -123,8 +123,6 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// contexts); the next save throws the first of them. Cleared by rollback and reset (see
     /// ManagedObjectContext+Misuse).
     var misuseErrors: [PersistenceError] = []
-    /// A save has thrown the first of ``misuseErrors``.
-    var misuseThrown = false
     private var unknownEntities: [ObjectIdentifier: EntityDescription] = [:]
     /// The changes since the last did-change notification that the change lists do not show (see
     /// ``NotedChanges``).
