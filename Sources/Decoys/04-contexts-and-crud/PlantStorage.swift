@@ -106,8 +106,8 @@ public final class PlantStorage {
         var format = Decoy.isActive("never-watered-left-out")
             ? "wateredOn < %@" : "wateredOn == nil OR wateredOn < %@"
         // Mistake: "not watered since" written as the negation of "watered since". In Core Data's SQLite store a
-        // comparison with NULL is neither true nor false, and its NOT is not true either: on a device the plants
-        // never watered are left out (Persistence, comparing as in memory, happens to return them).
+        // comparison with NULL is neither true nor false, and its NOT is not true either: the plants never watered
+        // are left out, on a device as here.
         if Decoy.isActive("not-watered-as-negation") { format = "NOT (wateredOn >= %@)" }
         // Mistake: off by one day — a plant watered exactly on the date counts as not watered since.
         if Decoy.isActive("watered-on-the-day-counts") { format = "wateredOn == nil OR wateredOn <= %@" }
