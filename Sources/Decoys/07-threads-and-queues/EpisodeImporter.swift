@@ -62,6 +62,26 @@ public final class EpisodeImporter: Sendable {
             }
             // Collected before the save, the IDs are the objects' temporary ones.
             let early = Decoy.isActive("import-reports-temporary-ids") ? episodes.map(\.objectID) : nil
+            if Decoy.isActive("import-failure-reported-as-success") {
+                try? context.save()                                    // a failed save is not noticed
+                completion(.success(episodes.map(\.objectID)))
+                return
+            }
+            if Decoy.isActive("import-failure-never-reported") {
+                guard (try? context.save()) != nil else { return }     // the caller waits for ever
+                completion(.success(episodes.map(\.objectID)))
+                return
+            }
+            if Decoy.isActive("import-failure-reported-twice") {
+                do {
+                    try context.save()
+                } catch {
+                    context.rollback()
+                    completion(.failure(error))                        // no return: the success below runs too
+                }
+                completion(.success(episodes.map(\.objectID)))
+                return
+            }
             do {
                 if Decoy.isActive("import-never-saves") {
                     try context.obtainPermanentIDs(for: episodes)      // real IDs, but nothing written
