@@ -160,6 +160,15 @@ final class Kata06FaultsAndFetching: KataCase {
                     + "once the request has a fetchLimit or a fetchBatchSize, or feeds a fetched results controller, "
                     + "the store chooses the rows before Swift sees them, and only the request's own order counts.")
             }
+            // A station named as people name them, with an apostrophe.
+            try save([Sample(station: "Fisherman's Rest", hour: 12, celsius: 3),
+                      Sample(station: "Fisherman's Rest", hour: 13, celsius: 2)])
+            let rest = try statistics.readings(of: "Fisherman's Rest", from: hour(10), before: hour(20))
+            try expect(rest.map { hourOf($0.takenAt) } == [12, 13], "readings(of: \"Fisherman's Rest\", …) returned "
+                + "the readings of hours \(rest.map { hourOf($0.takenAt) }) instead of 12 and 13: a station whose name "
+                + "has an apostrophe must be found like any other. A name written into the format string itself ends "
+                + "its quoted string at the apostrophe (on a device, a malformed format stops the app); a value passed "
+                + "as an argument of the format is never read as part of it.")
         }
     }
 
@@ -447,6 +456,16 @@ final class Kata06FaultsAndFetching: KataCase {
                 + "called its completion with nil — success — and readingIDs holds \(failing.readingIDs.count) IDs: the "
                 + "screen would show an empty list as if the station had no readings. A `try?` (or a catch that "
                 + "carries on) swallows the error; pass the one the fetch throws to the completion.")
+            // A station named as people name them, with an apostrophe.
+            try save([Sample(station: "Fisherman's Rest", hour: 5, celsius: 1)])
+            let rest = ReadingDataSource(container: container, station: "Fisherman's Rest")
+            let restError = try completionError(of: rest)
+            let restOutcome = restError.map { "reported an error (\($0))" } ?? "found \(rest.readingIDs.count) IDs"
+            try expect(restError == nil && rest.readingIDs.count == 1, "for the station \"Fisherman's Rest\", "
+                + "fetch(completion:) \(restOutcome) instead of its one reading: a station whose name has an apostrophe must be found like any "
+                + "other. A name written into the format string itself ends its quoted string at the apostrophe (on a "
+                + "device, a malformed format stops the app); a value passed as an argument of the format is never "
+                + "read as part of it.")
         }
     }
 

@@ -325,6 +325,27 @@ final class Kata07ThreadsAndQueues: KataCase {
                 + "context's Finale reads \(finale.listened ? "listened" : "not listened") and the main context "
                 + "\(context.hasChanges ? "holds" : "has no") unsaved changes: the UI shows a change the store never "
                 + "got. Only a save that succeeded may reach the view context.")
+
+            // An episode deleted by another part of the app after its ID was handed over.
+            let trailerID = try savedEpisodes("Trailer")[0].objectID
+            let remover = container.newBackgroundContext()
+            try remover.performAndWait {
+                remover.delete(try remover.existingObject(with: trailerID))
+                try remover.save()
+            }
+            let goneFailure = try onAnotherThread("markListened(_:) did not return within \(Int(Self.patience)) s.") {
+                () -> Bool in
+                do {
+                    try manager.markListened(trailerID)
+                    return false
+                } catch {
+                    return true
+                }
+            }
+            try expect(goneFailure, "markListened(Trailer) returned normally for an episode deleted from the store "
+                + "after its ID was handed over: the caller believes it is marked, and nothing was. The lookup's "
+                + "\"no such object\" is news for the caller — the list it came from is out of date — not a reason "
+                + "to return quietly. Let the caller hear that the episode is gone.")
         }
     }
 

@@ -78,7 +78,9 @@ public final class ReadingDataSource: @unchecked Sendable {
                 }
                 let request = FetchRequest<ManagedObjectID>(entityName: "Reading")
                 request.resultType = .managedObjectIDResultType
-                request.predicate = FetchPredicate(format: "station == %@", station)
+                request.predicate = Decoy.isActive("ids-station-in-format")
+                    ? FetchPredicate(format: "station == '\(station)'")   // an apostrophe ends the quoted string
+                    : FetchPredicate(format: "station == %@", station)
                 if !Decoy.isActive("ids-unsorted") {
                     request.sortDescriptors = [FetchSortDescriptor(key: "takenAt", ascending: true)]
                 }
