@@ -660,10 +660,18 @@ final class Kata07ThreadsAndQueues: KataCase {
             let importing = importer.context
             importing.performAndWait { _ = Episode(context: importing) }
             let failedOutcome = Box<(result: Result<[Episode], any Error>, onMain: Bool)>()
-            let failedDone = expectation(description: "importForDisplay(_:completion:) with a failing save")
+            let failedCalls = Recorder<Bool>()
+            let failedDone = XCTestExpectation(description: "importForDisplay(_:completion:) with a failing save")
+            let failedAgain = XCTestExpectation(description: "a second report of the same import")
+            failedAgain.isInverted = true
             importer.importForDisplay(["Bonus"]) { result in
-                failedOutcome.set((result, Thread.isMainThread))
-                failedDone.fulfill()
+                failedCalls.append(true)
+                if failedCalls.values.count == 1 {
+                    failedOutcome.set((result, Thread.isMainThread))
+                    failedDone.fulfill()
+                } else {
+                    failedAgain.fulfill()
+                }
             }
             let failedWaited = XCTWaiter().wait(for: [failedDone], timeout: Self.patience)
             try expect(failedWaited == .completed, "when the import's save failed, importForDisplay(_:completion:) "
@@ -680,6 +688,12 @@ final class Kata07ThreadsAndQueues: KataCase {
             }
             try expect(failedOnMain, "the failure was reported on a background thread, the success on the main "
                 + "queue: the screen that shows the error runs on the main queue, so both outcomes belong there.")
+            // A second report follows the first within moments, if it comes: half a second is plenty.
+            _ = XCTWaiter().wait(for: [failedAgain], timeout: 0.5)
+            try expect(failedCalls.values.count == 1, "the import's save failed and the completion was told so — and "
+                + "then called again for the same import (\(failedCalls.values.count) calls in all). A completion is called "
+                + "once: the screen acts on each call, and code that resumes a continuation from it crashes on the "
+                + "second.")
             let leftBehind = importing.performAndWait { importing.hasChanges }
             try expect(!leftBehind, "after its save failed, the import left the failed changes in the importer's "
                 + "context: every later import fails with the same error. Put the context back to its last saved "
