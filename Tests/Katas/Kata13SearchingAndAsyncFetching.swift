@@ -78,6 +78,26 @@ final class Kata13SearchingAndAsyncFetching: KataCase {
         throw KataStop()
     }
 
+    /// Waits until `progress` is complete — the fetch under it has read every row — without letting the main queue
+    /// run, so the fetch's completion, which runs there, has not run yet (five seconds at most). Returns whether it
+    /// completed.
+    private func readAll(_ progress: Progress) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: 5)
+        while progress.fractionCompleted < 1 {
+            if Date() > deadline { return false }
+            usleep(1_000)
+        }
+        return true
+    }
+
+    /// Lets the main queue run until everything queued there so far has run: the completions of fetches that have
+    /// finished reading among them.
+    private func drainMainQueue() {
+        let drained = LockedBox(false)
+        DispatchQueue.main.async { drained.value = true }
+        _ = eventually { drained.value }
+    }
+
     /// A screen whose `resultsDidChange` is counted in `calls`.
     private func makeScreen(_ calls: Calls) -> DishSearchScreen {
         let screen = DishSearchScreen(container: container)
@@ -221,13 +241,18 @@ final class Kata13SearchingAndAsyncFetching: KataCase {
             try saveMenu()
             let calls = Calls()
             let screen = makeScreen(calls)
-            // The user types "c", "cr", then "crème b": three searches, one after the other, none finished yet.
+            // The user types "c", "cr", then "crème b": three searches, one after the other, none shown yet. The
+            // first one's fetch has read all its rows by the time the second starts (the kata waits for that, and
+            // keeps the main queue from running meanwhile): its completion, still to come, brings dishes.
             let first = try screen.search("c")
+            try expect(readAll(first), "the first search's progress did not reach 100 % within five seconds, though "
+                + "its fetch reads a handful of dishes: the fetch's progress is not a child of the progress "
+                + "search(_:) returned (kata 4 first).")
             let second = try screen.search("cr")
             let third = try screen.search("crème b")
-            try expect(eventually { calls.made > 0 }, "no results within 5 seconds after three searches: "
-                + "resultsDidChange never ran (kata 4 first).")
-            settle(0.5)
+            try expect(eventually { calls.made > 0 && third.fractionCompleted >= 1 }, "no results within 5 seconds "
+                + "after three searches: resultsDidChange never ran (kata 4 first).")
+            drainMainQueue()
             try expect(first.isCancelled && second.isCancelled, "three searches were started one after the other, "
                 + "and the progress of the first two was not cancelled: each new search must cancel the one before "
                 + "it (cancel its progress). Otherwise a slower, older answer can replace the newest one.")
@@ -241,10 +266,12 @@ final class Kata13SearchingAndAsyncFetching: KataCase {
             try expect(names == ["Crème Brûlée"], "after typing \"crème b\" the screen shows \(names), not "
                 + "[\"Crème Brûlée\"]: only the last search's answer may be shown.")
 
-            // The user closes the screen while a search runs.
+            // The user closes the screen while a search runs — one whose fetch has read its rows already.
             let closed = try screen.search("tart")
+            try expect(readAll(closed), "the progress of the search for \"tart\" did not reach 100 % within five "
+                + "seconds (kata 4 first).")
             screen.cancelSearch()
-            settle(0.5)
+            drainMainQueue()
             try expect(closed.isCancelled, in: "cancelSearch()", "cancelSearch() did not cancel the running "
                 + "search's progress: forgetting the search is not stopping it. Cancel the progress of the search "
                 + "that is running.")

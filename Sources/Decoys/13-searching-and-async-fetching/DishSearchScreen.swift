@@ -71,6 +71,14 @@ public final class DishSearchScreen: @unchecked Sendable {
                 self.resultsDidChange?()
                 return
             }
+            // Mistake: only a missing finalResult is taken for a cancelled search; a fetch that had read its rows
+            // before the cancel reached it still brings its dishes, and they replace the newer search's.
+            if Decoy.isActive("search-ignores-own-cancel") {
+                guard let dishes = result.finalResult else { return }
+                self.results = dishes
+                self.resultsDidChange?()
+                return
+            }
             guard !progress.isCancelled, let dishes = result.finalResult else { return }
             self.results = dishes
             self.resultsDidChange?()
