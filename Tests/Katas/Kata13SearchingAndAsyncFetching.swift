@@ -290,10 +290,13 @@ final class Kata13SearchingAndAsyncFetching: KataCase {
             Dish(context: context).name = "Tarte Tatin (draft)"
             let calls = Calls()
             let screen = makeScreen(calls)
-            let progress = try screen.searchInBackground("tart")
-            try expect(eventually { calls.made > 0 }, "no results within 5 seconds: resultsDidChange never ran. A "
-                + "fetch completes on its context's queue only while that context exists: keep the background "
-                + "context (a property of the screen), or the fetch is dropped with it.")
+            let (progress, log) = try SQLLog.capture { () throws -> Progress in
+                let progress = try screen.searchInBackground("tart")
+                try expect(eventually { calls.made > 0 }, "no results within 5 seconds: resultsDidChange never ran. "
+                    + "A fetch completes on its context's queue only while that context exists: keep the background "
+                    + "context (a property of the screen), or the fetch is dropped with it.")
+                return progress
+            }
             try expect(calls.allOnMain, "resultsDidChange ran off the main thread. A background context's fetch "
                 + "completes on that context's queue; the screen and its context belong to the main queue — hop "
                 + "there (perform on the screen's context) before touching them.")
@@ -302,6 +305,14 @@ final class Kata13SearchingAndAsyncFetching: KataCase {
                 + "another context (the background one, or none): their values cannot be read on the main queue. "
                 + "Fetch object IDs in the background and turn them into objects of the screen's context on the "
                 + "main queue.")
+            // Read before the kata reads any name: the dishes reached the screen without the store read again.
+            let oneByOne = log.faultsFulfilled
+            try expect(oneByOne.isEmpty, "handing the \(screen.results.count) IDs to the screen's context read the "
+                + "store \(oneByOne.count) more time(s), a dish at a time, on the main queue (the SQL log: \"fault "
+                + "fulfilled from database\" for \(oneByOne.prefix(3).joined(separator: ", "))). Looking each ID "
+                + "up with a check (existingObject(with:)) reads its row there and then — the very work the background "
+                + "fetch took off the main queue. The IDs come from a fetch that just found them: turn each into an "
+                + "object without a fetch, a fault the screen fills only when it shows that dish.")
             let names = screen.results.map(\.name)
             let expected = ["Chocolate Tart", "Lemon Tart", "Tarte au Chocolat"]
             try expect(!names.contains("Tarte Tatin (draft)"), "searching \"tart\" in the background showed "

@@ -146,7 +146,13 @@ public final class DishSearchScreen: @unchecked Sendable {
                 return
             }
             self.context.perform {
-                self.results = found.compactMap { self.context.object(with: $0) as? Dish }
+                // Mistake: each ID is checked against the store on the main queue — a fetch per dish — instead of
+                // becoming a fault the screen fills when it shows the dish.
+                if Decoy.isActive("background-existing-object-per-id") {
+                    self.results = found.compactMap { try? self.context.existingObject(with: $0) as? Dish }
+                } else {
+                    self.results = found.compactMap { self.context.object(with: $0) as? Dish }
+                }
                 self.resultsDidChange?()
             }
         }
