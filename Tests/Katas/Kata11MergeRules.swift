@@ -345,15 +345,15 @@ final class Kata11MergeRules: KataCase {
                 "handed Dana, a user the picker had not saved yet, choose(_:) made "
                     + (standIn.map { "\($0.objectID.isTemporaryID ? "an object with her temporary ID" : $0.name)" }
                         ?? "nobody") + " the post's author. Her objectID is temporary: it names no row in the "
-                    + "store, and the editor's context cannot find her by it (on a device, an object looked up "
-                    + "without a check raises when its values are read, and the save cannot relate to it). Leave the "
-                    + "post as it was (its author Boris) and throw.",
+                    + "store, and the editor's context cannot find her by it: an object taken for it without a "
+                    + "check stands for a row that does not exist (an inaccessible fault, lesson 6: reading it gives "
+                    + "empty values or raises). Leave the post as it was (its author Boris) and throw.",
                 ru: "получив Dana, которую экран выбора ещё не сохранил, choose(_:) сделал автором поста "
                     + (standIn.map { "\($0.objectID.isTemporaryID ? "объект с её временным ID" : $0.name)" }
                         ?? "никого") + ". Её objectID временный: он не называет ни одной строки хранилища, и контекст "
-                    + "редактора не может найти её по нему (на устройстве объект, полученный без проверки, бросает "
-                    + "исключение при чтении значений, а сохранение не может на него сослаться). Оставьте пост как "
-                    + "был (автор Boris) и бросьте ошибку."))
+                    + "редактора не может найти её по нему: объект, полученный по нему без проверки, обозначает "
+                    + "строку, которой нет (недоступный фолт, урок 6: чтение даёт пустые значения или исключение). "
+                    + "Оставьте пост как был (автор Boris) и бросьте ошибку."))
             try expect(refusal != nil, localized(
                 "handed Dana, a user the picker had not saved yet, choose(_:) returned as if she were the author; "
                     + "the post still has Boris. Tell the caller: throw, so that the screen can say the new user must "
