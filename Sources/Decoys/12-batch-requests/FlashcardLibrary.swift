@@ -154,6 +154,23 @@ public final class FlashcardLibrary {
             ManagedObjectContext.mergeChanges(fromRemoteContextSave: [updatedKey: written], into: [viewContext])
             return written.count
         }
+        // Mistake: the batch insert runs on the view context, whose policy is switched for it and put back at once:
+        // the app's policy is as it was, but the main queue waited for the store.
+        if Decoy.isActive("import-on-view-context-restoring-policy") {
+            let viewContext = container.viewContext
+            let written = try viewContext.performAndWait {
+                let policy = viewContext.mergePolicy
+                viewContext.mergePolicy = MergePolicy.mergeByPropertyObjectTrump
+                defer { viewContext.mergePolicy = policy }
+                let rows: [[String: Any]] = entries.map { ["code": $0.code, "name": $0.name] }
+                let request = BatchInsertRequest(entityName: "FlashcardDeck", objects: rows)
+                request.resultType = .objectIDs
+                let result = try viewContext.execute(request) as? BatchInsertResult
+                return result?.result as? [ManagedObjectID] ?? []
+            }
+            ManagedObjectContext.mergeChanges(fromRemoteContextSave: [updatedKey: written], into: [viewContext])
+            return written.count
+        }
         let written = try background.performAndWait {
             // Mistake: every row given in full, as a new deck would be: "archived": false un-archives a stored deck.
             let rows: [[String: Any]] = Decoy.isActive("import-full-rows")
