@@ -83,9 +83,6 @@ open class MergePolicy: @unchecked Sendable, Hashable, CustomStringConvertible {
     /// Which of the five policies this one applies (Core Data's `mergeType`).
     public let mergeType: PolicyType
 
-    /// ``mergeType`` under its earlier name.
-    public var type: PolicyType { mergeType }
-
     /// A policy of `type` (Core Data's `NSMergePolicy(merge:)`). A subclass passes the type closest to what it
     /// wants, whose rules its overrides get by calling `super`.
     public init(merge type: PolicyType) {

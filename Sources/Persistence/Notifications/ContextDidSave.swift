@@ -1,6 +1,6 @@
 /// What one save wrote, by object ID: `Sendable`, so it can be handed to any queue or task (the objects themselves
 /// cannot).
-public struct ContextDidSave: Sendable, Hashable {
+@_spi(TestHarness) public struct ContextDidSave: Sendable, Hashable {
     /// The objects the save inserted.
     public var insertedObjectIDs: Set<ManagedObjectID>
     /// The objects the save updated.
@@ -8,7 +8,7 @@ public struct ContextDidSave: Sendable, Hashable {
     /// The objects the save deleted.
     public var deletedObjectIDs: Set<ManagedObjectID>
 
-    /// A save's IDs (what ``ManagedObjectContext/saves()`` yields; make one yourself to merge IDs you collected).
+    /// A save's IDs (what ``ManagedObjectContext/saves()`` yields).
     public init(insertedObjectIDs: Set<ManagedObjectID> = [], updatedObjectIDs: Set<ManagedObjectID> = [],
                 deletedObjectIDs: Set<ManagedObjectID> = []) {
         self.insertedObjectIDs = insertedObjectIDs
