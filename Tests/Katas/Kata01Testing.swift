@@ -74,6 +74,11 @@ final class Kata01Testing: KataCase {
             let missing = try manager.book(titled: "Middlemarch")
             try expect(missing == nil, "book(titled: \"Middlemarch\") returned \"\(missing?.title ?? "")\"; "
                 + "no book has that title, so it must return nil.")
+            let spaced = try manager.book(titled: "Dune ")
+            try expect(spaced == nil, "book(titled: \"Dune \") found \"\(spaced?.title ?? "")\"; no book has that "
+                + "title: the shelf has \"Dune\", without the space at the end. A title is compared as it was typed — "
+                + "trimming the argument finds a book the user did not ask for, and a stored title that does end in a "
+                + "space could then never be found.")
             let ender = try manager.book(titled: "Ender's Game")
             try expect(ender?.title == "Ender's Game", "book(titled: \"Ender's Game\") returned "
                 + (ender.map { "\"\($0.title)\"" } ?? "nil") + ": a title with an apostrophe must be found like any "
@@ -146,6 +151,29 @@ final class Kata01Testing: KataCase {
             try stack.mainContext.save()
             try expect(try storedValues(\Book.title, in: stack.container) == ["Dune"],
                        "a book saved through the test stack's mainContext did not reach its store.")
+
+            // A store on a file, reopened as after a relaunch: a second stack on the same file finds what the first
+            // one saved there.
+            let place = FileManager.default.temporaryDirectory.appendingPathComponent("workbook-kata01-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: place, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: place) }
+            let file = place.appendingPathComponent("Bookshelf.sqlite")
+            do {
+                let before = try TestStack(storeURL: file)
+                let emma = Book(context: before.mainContext)
+                emma.title = "Emma"
+                try before.mainContext.save()
+            }
+            let reopened = try TestStack(storeURL: file)
+            let described = reopened.container.persistentStoreDescriptions.compactMap(\.url)
+            try expect(described == [file], "TestStack(storeURL: \(file.path)) described its store at "
+                + "\(described.map(\.path)): a URL the test hands in is where the store goes; /dev/null is for "
+                + "when it hands in none.")
+            let reread = try storedValues(\Book.title, in: reopened.container)
+            try expect(reread == ["Emma"], "a stack saved \"Emma\" into \(file.lastPathComponent), and a second "
+                + "TestStack(storeURL:) on the same file finds \(reread): the file was emptied or replaced when the "
+                + "second stack opened it. A test hands in a file for exactly this case — a store reopened after a "
+                + "relaunch — so open the store in it as it is; starting empty is what /dev/null is for.")
 
             // A store that cannot be made: a plain file stands where its folder should be. (Not a read-only folder:
             // permissions do not stop root, which many CI machines run as.)

@@ -41,9 +41,12 @@ final class Kata05SavingSafely: KataCase {
         private let lock = NSLock()
         private var errors: [(any Error)?] = []
         private var dirty: [Bool] = []
-        func record(_ error: (any Error)?, dirty isDirty: Bool) {
-            lock.lock(); errors.append(error); dirty.append(isDirty); lock.unlock()
+        private var main: [Bool] = []
+        func record(_ error: (any Error)?, dirty isDirty: Bool, onMainThread: Bool) {
+            lock.lock(); errors.append(error); dirty.append(isDirty); main.append(onMainThread); lock.unlock()
         }
+        /// Whether each call ran on the main thread, which is never the store's private queue.
+        var onMainThread: [Bool] { lock.lock(); defer { lock.unlock() }; return main }
         var calls: [(any Error)?] { lock.lock(); defer { lock.unlock() }; return errors }
         /// Whether the store's context had unsaved changes at the moment of each call.
         var dirtyAtCall: [Bool] { lock.lock(); defer { lock.unlock() }; return dirty }
@@ -53,6 +56,17 @@ final class Kata05SavingSafely: KataCase {
     /// queue, so asking there is allowed), from the last ``completion(of:store:_:)``.
     private var dirtyAtCompletion = false
 
+    /// Whether the last completion ran on the main thread (never the store's queue), from ``completion(of:store:_:)``.
+    private var completedOnMainThread = false
+
+    /// Fails when the last completion ran on the main thread: ``StoreCompletion`` promises the store's queue.
+    private func expectCompletionOnStoresQueue(_ what: String) throws {
+        try expect(!completedOnMainThread, "\(what) called its completion on the main thread, not on the store's "
+            + "queue as StoreCompletion promises. Whoever the completion tells may go on using the store's context "
+            + "right there — from the main thread, its queue's rule broken, which on a device is the corruption "
+            + "the concurrency debugger exists to catch. Call it at the end of the block the context performs.")
+    }
+
     /// Starts `operation`, waits (at most five seconds) for its completion, and returns the error it reported.
     /// A starter's ``KataNotDone`` is passed on.
     private func completion(of what: String, store: PlantStore? = nil,
@@ -61,7 +75,9 @@ final class Kata05SavingSafely: KataCase {
         let report = Report()
         let context = store?.context
         operation { error in
-            report.record(error, dirty: context?.hasChanges ?? false)
+            // Asking the store's context is allowed only on its queue; the main thread never is.
+            let onMain = Thread.isMainThread
+            report.record(error, dirty: onMain ? false : (context?.hasChanges ?? false), onMainThread: onMain)
             done.fulfill()
         }
         let waited = XCTWaiter().wait(for: [done], timeout: 5)
@@ -71,6 +87,7 @@ final class Kata05SavingSafely: KataCase {
         try expect(calls.count == 1, "\(what) called its completion \(calls.count) times; call it exactly once.")
         if let notDone = calls[0] as? KataNotDone { throw notDone }
         dirtyAtCompletion = report.dirtyAtCall[0]
+        completedOnMainThread = report.onMainThread[0]
         return calls[0]
     }
 
@@ -103,6 +120,7 @@ final class Kata05SavingSafely: KataCase {
             + "queue was free (\(String(format: "%.1f", held)) s, while another block held that queue): the caller "
             + "waited for the work. Hand the work to the store's context with perform, which queues it and returns "
             + "at once; the completion tells the caller when it is done. performAndWait holds the caller.")
+        try expectCompletionOnStoresQueue(what)
         return error
     }
 
@@ -223,6 +241,16 @@ final class Kata05SavingSafely: KataCase {
             try expect(editor.plant.name == "Grandma's maidenhair", "after the failed save the editor's plant is "
                 + "called \"\(editor.plant.name)\"; rolled back, it has the name it last saved, "
                 + "\"Grandma's maidenhair\".")
+            // A stale screen opens a plant that was deleted and saved meanwhile: there is nothing to edit.
+            let ivy = try savedPlant("Ivy")
+            context.delete(ivy)
+            try context.save()
+            let opened: PlantEditor?
+            do { opened = try PlantEditor(plant: ivy, container: container) } catch { opened = nil }
+            try expect(opened == nil, "an editor opened on a plant that was deleted and saved (Ivy) instead of "
+                + "throwing. Its plant stands for a row that no longer exists: the user would edit a blank form whose "
+                + "Save fails or goes nowhere, and the screen learns of it only then. Look the plant up in a way that "
+                + "checks the row exists, and let the error out of init.")
         }
     }
 
@@ -253,8 +281,9 @@ final class Kata05SavingSafely: KataCase {
     func test04_insertSavesAndReportsSuccess() {
         kata(4, in: "PlantStore.swift", "insert(_:completion:)") {
             let store = PlantStore(container: container)
+            let watered = Date(timeIntervalSinceReferenceDate: 800_000_000)
             let error = try expectCallerNeverWaits("insert(_:completion:)", store: store) {
-                store.insert([PlantDraft(name: "Grandma's fern"), PlantDraft(name: "Pâquerette", wateredOn: Date())],
+                store.insert([PlantDraft(name: "Grandma's fern"), PlantDraft(name: "Pâquerette", wateredOn: watered)],
                              completion: $0)
             }
             try expect(error == nil, "insert(_:completion:) of two valid plants reported \(error.map { "\($0)" } ?? "")")
@@ -262,6 +291,11 @@ final class Kata05SavingSafely: KataCase {
             try expect(stored == ["Grandma's fern", "Pâquerette"], "after insert(_:completion:) the store holds "
                 + "\(listed(stored)), not [\"Grandma's fern\", \"Pâquerette\"]: insert on the store's context and "
                 + "save it there.")
+            let dates = try storedValues(\Plant.wateredOn)
+            try expect(dates.contains(watered) && dates.contains(nil), "after insert(_:completion:) the store's "
+                + "watering dates are \(dates.map { $0.map { "\($0)" } ?? "none" }): Pâquerette was entered watered on "
+                + "\(watered), Grandma's fern never. Copy every value of a draft, not only its name — a value the user "
+                + "entered and the store never got is lost without an error.")
         }
     }
 
@@ -274,6 +308,7 @@ final class Kata05SavingSafely: KataCase {
             let failed = try completion(of: "insert(_:completion:)", store: store) {
                 store.insert([PlantDraft(name: "Grandma's fern"), PlantDraft(name: nil)], completion: $0)
             }
+            try expectCompletionOnStoresQueue("insert(_:completion:)")
             if failed == nil, try storedValues(\Plant.name).contains("") {
                 try expect(false, "insert(_:completion:) saved the plant without a name under the name \"\": an "
                     + "empty string is a value, and the model accepts it. Leave the name unset when the draft has "
@@ -344,6 +379,7 @@ final class Kata05SavingSafely: KataCase {
             let failed = try withExtendedLifetime(shown) {
                 try completion(of: "deleteAll(completion:)", store: store) { store.deleteAll(completion: $0) }
             }
+            try expectCompletionOnStoresQueue("deleteAll(completion:)")
             let error = try require(failed, "deleteAll(completion:) reported success, but its save failed (the plant "
                 + "was changed by another context): pass the save's error to the completion.")
             try expect((error as? CocoaError)?.code == .managedObjectMerge,

@@ -145,6 +145,8 @@ final class Kata08ChildContexts: KataCase {
             let session = try PlantEditSession(editing: fern, in: context)
             try expectChildSession(session)
             session.rename(to: "Maidenhair")
+            let cutting = Plant(context: session.context)       // the push carries an insert as well as a change
+            cutting.name = "Fern cutting"
             // Meanwhile a sync on its own context waters the same plant and saves: the parent's copy is out of date,
             // so the parent's save of the edit is a conflict (133020, lesson 11).
             let sync = container.newBackgroundContext()
@@ -172,6 +174,12 @@ final class Kata08ChildContexts: KataCase {
             try expect(fern.managedObjectContext === context, "after the failed commit the caller's plant no longer "
                 + "belongs to the parent: reset() forgets every object of the context; rollback() keeps them, with "
                 + "their last saved values.")
+            let leftOver = context.insertedObjects.compactMap { ($0 as? Plant)?.name }
+            try expect(leftOver.isEmpty, "after the failed commit the parent still holds \(leftOver) as an unsaved "
+                + "insert, pushed there by the session's save: refreshing the parent's changed objects brings back "
+                + "their saved values, but a plant the push inserted (or deleted) stays, and the parent's next save "
+                + "writes it, or fails on it again. Undo the whole failed push in the parent — inserts and deletions "
+                + "included.")
             try expect(!context.hasChanges, "after the failed commit the parent still holds the edit, unsaved: "
                 + "every later save of the parent fails with it. Roll the parent back before throwing.")
             try expect(fern.name == "Fern", "after the failed commit the caller's plant is called \"\(fern.name)\"; "
@@ -278,6 +286,8 @@ final class Kata08ChildContexts: KataCase {
                 + "is still in the child, for the user to fix and save again. Only a failed save of the parent, "
                 + "which loses the edit, closes the session.")
             session.rename(to: "Basil")
+            let cutting = Plant(context: session.context)       // a second new plant in the same session
+            cutting.name = "Basil cutting"
             try session.commit()
             try expect(!context.hasChanges, "after commit() the new plant waits in the parent, unsaved: save the "
                 + "child first, then the parent.")
@@ -285,6 +295,10 @@ final class Kata08ChildContexts: KataCase {
             try expect(!id.isTemporaryID, "after commit() the session's plant still has a temporary ID: a child's "
                 + "new objects keep the temporary ID they were pushed with, even after the parent has saved them "
                 + "under a permanent one. Ask the child for permanent IDs before its save.")
+            try expect(!cutting.objectID.isTemporaryID, "after commit() the session's plant has a permanent ID, but "
+                + "the cutting added in the same session still has a temporary one: ask for permanent IDs for every "
+                + "object the child inserted, not only the session's plant — any of them may be looked up again by "
+                + "its ID.")
             let reader = container.newBackgroundContext()
             let found = reader.performAndWait { (try? reader.existingObject(with: id) as? Plant)?.name }
             try expect(found == "Basil", "another context cannot find the new plant by the session's ID \(id): "
@@ -294,8 +308,8 @@ final class Kata08ChildContexts: KataCase {
             session.rename(to: "Sweet basil")
             try session.commit()
             let stored = try storedValues(\Plant.name)
-            try expect(stored == ["Sweet basil"], "after a second commit() of the new plant the store holds "
-                + "\(stored), not [\"Sweet basil\"].")
+            try expect(stored == ["Basil cutting", "Sweet basil"], "after a second commit() of the new plant the "
+                + "store holds \(stored), not [\"Basil cutting\", \"Sweet basil\"].")
         }
     }
 

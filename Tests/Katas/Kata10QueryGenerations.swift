@@ -152,6 +152,8 @@ final class Kata10QueryGenerations: KataCase {
             try expect(shown(screen) == feed, "the list moved during the import (\(shown(screen))): solve kata 1 "
                 + "first.")
             let pilot = screen.episodes[0]              // held by the screen, say by an open detail view
+            pilot.listened = true                       // and marked there, not saved yet
+            defer { context.rollback() }
             try screen.importDidFinish()
             let expected = try stored()
             let now = shown(screen)
@@ -167,7 +169,8 @@ final class Kata10QueryGenerations: KataCase {
             if now.contains("1 Pilot") && expected.contains("1 Pilot (remastered)") {
                 try expect(false, "after importDidFinish() the list shows \(now): the new episodes are there, but "
                     + "episode 1 keeps the title it had in the snapshot, because objects already in memory keep "
-                    + "their values when the generation moves. refreshAllObjects() makes them read the new one.")
+                    + "their values when the generation moves. refreshAllObjects(), once the context reads the new "
+                    + "generation, makes them read it.")
             }
             try expect(now == expected, "after importDidFinish() the list shows \(now); the store holds \(expected).")
             try expect(!context.automaticallyMergesChangesFromParent, "this screen's context did not merge other "
@@ -180,6 +183,10 @@ final class Kata10QueryGenerations: KataCase {
                 + ": the context forgot the objects it held (reset()), so a detail view holding one now holds a dead "
                 + "object. Move the context to the newest generation and refresh the objects in memory instead: "
                 + "they stay the same objects and read the new values.")
+            try expect(pilot.listened && pilot.hasChanges, "after importDidFinish() the episode the screen had marked "
+                + "as heard, unsaved, is no longer marked: moving to the newest data threw away the user's unsaved "
+                + "change. Refreshing with mergeChanges: false drops an object's pending changes; refreshAllObjects() "
+                + "keeps them and lays them over the new values.")
         }
     }
 

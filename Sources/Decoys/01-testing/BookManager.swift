@@ -78,6 +78,8 @@ public struct BookManager {
         if Decoy.isActive("find-in-swift") {
             return try workingContext.fetch(Book.fetchRequest()).first { $0.title == title }
         }
+        // Mistake: the argument is trimmed "to be helpful", so "Dune " finds "Dune" — a title the user did not type.
+        let title = Decoy.isActive("find-trims-title") ? title.trimmingCharacters(in: .whitespaces) : title
         let request: FetchRequest<Book> = Book.fetchRequest()
         // Mistakes: the title pasted into the format (an apostrophe ends the quoted string); no predicate at all;
         // a prefix match; a match that ignores case.

@@ -18,6 +18,11 @@ public final class TestStack {
         if Decoy.isActive("shared-store-file"), storeURL == nil {
             url = FileManager.default.temporaryDirectory.appendingPathComponent("workbook-decoy-bookshelf.sqlite")
         }
+        // Mistake: the file a test hands in is deleted first "so the stack starts empty" — which destroys the one
+        // thing such a file is for, a store reopened as after a relaunch.
+        if Decoy.isActive("stack-deletes-store-file"), let storeURL {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: storeURL.path + suffix) }
+        }
         let description = PersistentStoreDescription(url: url)
         // Mistake: the classic test set-up, Core Data's in-memory store type. On Apple platforms it is not SQLite:
         // batch requests and persistent history fail there, and predicates the app's SQLite store refuses pass.

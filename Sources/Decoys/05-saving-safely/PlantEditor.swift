@@ -40,6 +40,12 @@ public final class PlantEditor {
             self.plant = copy
             return
         }
+        // Mistake: object(with:) never checks that the row exists, so a plant deleted before the edit opens gives
+        // an editor on a fault that fails only when it is first read.
+        if Decoy.isActive("editor-object-with"), let copy = context.object(with: plant.objectID) as? Plant {
+            self.plant = copy
+            return
+        }
         guard let copy = try context.existingObject(with: plant.objectID) as? Plant else {
             throw CocoaError(.managedObjectReferentialIntegrity, userInfo: [NSLocalizedDescriptionKey: "\(plant.objectID) is not a plant"])
         }

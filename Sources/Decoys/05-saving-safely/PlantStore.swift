@@ -12,6 +12,7 @@ public final class PlantStore {
 
     public func insert(_ drafts: [PlantDraft], completion: @escaping StoreCompletion) {
         let context = self.context
+        let completion = Self.onMainQueueIfDecoyed(completion)
         let work: @Sendable () -> Void = {
             do {
                 // Mistake: the drafts are checked in Swift, and a made-up validation error is reported without
@@ -27,7 +28,8 @@ public final class PlantStore {
                     } else if let name = draft.name {
                         plant.name = name
                     }
-                    plant.wateredOn = draft.wateredOn
+                    // Mistake: only the name is copied; the watering date the user entered is lost.
+                    if !Decoy.isActive("insert-drops-watered-on") { plant.wateredOn = draft.wateredOn }
                 }
                 // Mistake: `try?` swallows the save's error, and the caller is told the plants were saved.
                 if Decoy.isActive("insert-try-swallows-error") {
@@ -62,6 +64,7 @@ public final class PlantStore {
 
     public func deleteAll(completion: @escaping StoreCompletion) {
         let context = self.context
+        let completion = Self.onMainQueueIfDecoyed(completion)
         let work: @Sendable () -> Void = {
             do {
                 for plant in try context.fetch(Plant.fetchRequest()) { context.delete(plant) }
@@ -85,5 +88,12 @@ public final class PlantStore {
         // Mistake: the caller is held until the deletion is saved.
         if Decoy.isActive("delete-all-waits") { return context.performAndWait(work) }
         context.perform(work)
+    }
+
+    /// Mistake: the completion is sent to the main queue "for the UI", not called on the store's queue as its
+    /// documentation promises; whoever it tells then touches the store's context from the wrong thread.
+    private static func onMainQueueIfDecoyed(_ completion: @escaping StoreCompletion) -> StoreCompletion {
+        guard Decoy.isActive("completion-on-main-queue") else { return completion }
+        return { error in DispatchQueue.main.async { completion(error) } }
     }
 }

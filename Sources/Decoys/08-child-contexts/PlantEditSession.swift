@@ -80,7 +80,10 @@ public final class PlantEditSession {
         // Mistake: permanent IDs are never asked for, so a new plant keeps its temporary ID in the child.
         if !Decoy.isActive("no-permanent-ids") && !Decoy.isActive("permanent-ids-after-save")
             && !Decoy.isActive("permanent-ids-in-parent") {
-            try context.obtainPermanentIDs(for: Array(context.insertedObjects))
+            // Mistake: permanent IDs only for the session's own plant; anything else the session added keeps a
+            // temporary ID in the child.
+            try context.obtainPermanentIDs(for: Decoy.isActive("permanent-id-for-plant-only")
+                ? (plant.isInserted ? [plant] : []) : Array(context.insertedObjects))
         }
         // Mistake: the parent is saved first, while the edit is still in the child; the child's save then leaves
         // the edit unsaved in the parent.
@@ -119,6 +122,13 @@ public final class PlantEditSession {
             // Mistake: reset() instead of rollback(): every object the app holds leaves the parent.
             if Decoy.isActive("parent-failure-reset") {
                 parent.reset()
+                throw error
+            }
+            // Mistake: the failed push is undone by refreshing the parent's changed objects; a plant the push
+            // inserted or deleted stays in the parent and spoils every later save.
+            if Decoy.isActive("parent-failure-refreshed") {
+                for object in parent.updatedObjects { parent.refresh(object, mergeChanges: false) }
+                failure = error
                 throw error
             }
             parent.rollback()

@@ -67,6 +67,23 @@ public final class EpisodeListScreen {
             context.automaticallyMergesChangesFromParent = mergedAutomatically
             return
         }
+        // Mistake: each listed episode is refreshed and its unsaved changes dropped (mergeChanges: false), instead
+        // of letting the context refresh everything it holds and keep what the user had not saved yet.
+        if Decoy.isActive("finish-refreshes-listed-episodes") {
+            try context.setQueryGenerationFrom(.current)
+            for episode in episodes { context.refresh(episode, mergeChanges: false) }
+            try reload()
+            context.automaticallyMergesChangesFromParent = mergedAutomatically
+            return
+        }
+        // Mistake: the objects are refreshed while the context still reads the old snapshot, then it is moved.
+        if Decoy.isActive("finish-refreshes-before-moving") {
+            context.refreshAllObjects()
+            try context.setQueryGenerationFrom(.current)
+            try reload()
+            context.automaticallyMergesChangesFromParent = mergedAutomatically
+            return
+        }
         // Mistake: the list stays on its snapshot; refreshing only reads the snapshot again.
         if !Decoy.isActive("finish-stays-pinned") { try context.setQueryGenerationFrom(.current) }
         // Mistake: objects already in memory keep the values of the old snapshot.
