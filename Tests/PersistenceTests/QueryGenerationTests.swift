@@ -93,36 +93,60 @@ final class QueryGenerationTests: PersistenceTestCase {
         withExtendedLifetime(inMemory) {}
     }
 
-    /// Apple's header: automatic merging "when the context is pinned to a non-current query generation is not
-    /// supported"; `.current` with automatic merging is fine (each merge moves the context forward).
-    func testAutomaticMergingOnAContextPinnedToAnotherContextsTokenIsAMistake() throws {
-        makeMovie("Alien")
+    /// Apple's header: turning automatic merging on "when the context is pinned to a non-current query generation is
+    /// not supported"; `.current` with automatic merging is fine (each merge moves the context forward).
+    func testAutomaticMergingOnAContextPinnedToAnOlderGenerationIsAMistake() throws {
+        let alien = makeMovie("Alien")
         try context.save()
         try context.setQueryGenerationFrom(.current)
         _ = try titles(context)
         let token = try XCTUnwrap(context.queryGenerationToken)
-        for order in ["merging first", "pinning first"] {
-            let reader = container.newBackgroundContext()
-            try reader.performAndWait {
-                if order == "merging first" {
-                    reader.automaticallyMergesChangesFromParent = true
-                    try reader.setQueryGenerationFrom(token)
-                } else {
-                    try reader.setQueryGenerationFrom(token)
-                    reader.automaticallyMergesChangesFromParent = true
-                }
-                makeMovie("Mine", in: reader)
-                let error = assertPersistenceError(.coreData) { try reader.save() }
-                XCTAssertTrue(error?.message.contains("not supported") == true, "\(order): \(error?.message ?? "no error")")
+        /// Saves a movie of `reader`'s own: nil when the save went through, else the mistake it threw.
+        func mistake(of reader: ManagedObjectContext) -> String? {
+            reader.performAndWait {
+                makeMovie("Mine \(UUID())", in: reader)
+                do { try reader.save(); return nil } catch { return "\(error)" }
             }
         }
-        let follower = container.newBackgroundContext()
-        try follower.performAndWait {
-            follower.automaticallyMergesChangesFromParent = true
-            try follower.setQueryGenerationFrom(.current)
-            makeMovie("Mine", in: follower)
-            XCTAssertNoThrow(try follower.save(), "the current generation with automatic merging is supported")
+        func reader(_ setUp: (ManagedObjectContext) throws -> Void) throws -> ManagedObjectContext {
+            let reader = container.newBackgroundContext()
+            try reader.performAndWait { try setUp(reader) }
+            return reader
         }
+        // While the token is the newest generation, sharing it with merging on is supported.
+        XCTAssertNil(mistake(of: try reader {
+            $0.automaticallyMergesChangesFromParent = true
+            try $0.setQueryGenerationFrom(token)
+        }))
+        try changeElsewhere(alien.objectID)
+        for (order, setUp) in [
+            ("merging on, then pinned to the older token", { (reader: ManagedObjectContext) in
+                reader.automaticallyMergesChangesFromParent = true
+                try reader.setQueryGenerationFrom(token)
+            }),
+            ("pinned to the older token, then merging on", { (reader: ManagedObjectContext) in
+                try reader.setQueryGenerationFrom(token)
+                reader.automaticallyMergesChangesFromParent = true
+            }),
+        ] as [(String, (ManagedObjectContext) throws -> Void)] {
+            let said = mistake(of: try reader(setUp))
+            XCTAssertTrue(said?.contains("not supported") == true, "\(order): \(said ?? "no error")")
+        }
+        // Pinned with .current at a read, then the store moved on: turning merging on now is the unsupported case.
+        let late = try reader {
+            try $0.setQueryGenerationFrom(.current)
+            _ = try $0.count(for: Movie.fetchRequest())
+        }
+        try changeElsewhere(alien.objectID, renamed: "Renamed again", added: "Added later")
+        late.performAndWait { late.automaticallyMergesChangesFromParent = true }
+        XCTAssertTrue(mistake(of: late)?.contains("not supported") == true)
+        // Merging on, then .current, as Apple's sample code does: supported, before and after a read.
+        let follower = try reader {
+            $0.automaticallyMergesChangesFromParent = true
+            try $0.setQueryGenerationFrom(.current)
+            _ = try $0.count(for: Movie.fetchRequest())
+        }
+        XCTAssertNil(mistake(of: follower), "the current generation with automatic merging is supported")
     }
 
     func testUnpinningReadsTheNewestData() throws {

@@ -84,6 +84,14 @@ public final class EpisodeListScreen {
             context.automaticallyMergesChangesFromParent = mergedAutomatically
             return
         }
+        // Mistake: automatic merging goes back on first, while the context is still pinned to the import's old
+        // snapshot — the pairing Core Data's header calls unsupported — and the context is moved only afterwards.
+        if Decoy.isActive("finish-merges-before-moving") {
+            context.automaticallyMergesChangesFromParent = mergedAutomatically
+            try context.setQueryGenerationFrom(.current)
+            context.refreshAllObjects()
+            return try reload()
+        }
         // Mistake: the list stays on its snapshot; refreshing only reads the snapshot again.
         if !Decoy.isActive("finish-stays-pinned") { try context.setQueryGenerationFrom(.current) }
         // Mistake: objects already in memory keep the values of the old snapshot.

@@ -68,9 +68,10 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// When `true`, the parent's saves are merged into this context automatically, on its queue. For a context on
     /// the store, the "parent" is the store: saves of the other contexts on the same coordinator are merged.
     ///
-    /// Not with a context pinned to a query generation token from another context: Apple's header calls that "not
-    /// supported", so the pairing is recorded as a mistake that the next ``save()`` throws. A context pinned with
-    /// ``QueryGenerationToken/current`` may merge automatically; each merge moves it to the newest data.
+    /// Not on a context pinned to a query generation that is no longer the newest: Apple's header calls that "not
+    /// supported", so turning it on then (or pinning such a context to an older token while it is on) is recorded as a
+    /// mistake that the next ``save()`` throws. Turned on with the context unpinned or pinned with
+    /// ``QueryGenerationToken/current`` at the newest data, it is fine; each merge moves the context forward.
     public var automaticallyMergesChangesFromParent = false {
         didSet {
             guard automaticallyMergesChangesFromParent != oldValue else { return }

@@ -44,12 +44,20 @@ extension ManagedObjectContext {
     }
 
     /// Apple's header: setting ``automaticallyMergesChangesFromParent`` "to YES when the context is pinned to a
-    /// non-current query generation is not supported" (what happens then is undocumented). A merge moves a pinned
-    /// context to the newest data, so the first automatic merge would quietly drop the chosen snapshot: recorded as
-    /// a mistake, which the next save throws. (`.current` with automatic merging is the pairing Apple's sample code uses.)
+    /// non-current query generation is not supported" (what happens then is undocumented). Checked when either is
+    /// set: merging turned on while the context is pinned to a generation something was saved after, or the context
+    /// pinned to such a token while merging is on. A merge would move the context to the newest data and quietly drop
+    /// its snapshot: recorded as a mistake, which the next save throws. Pinning with `.current` and merging, the
+    /// pairing Apple's sample code uses, is never one (the snapshot is the newest when it is taken).
     func recordMergingWhilePinned() {
-        guard case .chosen = readGeneration, automaticallyMergesChangesFromParent else { return }
-        recordMisuse(PersistenceError(.coreData, "automaticallyMergesChangesFromParent is true on a context pinned to a query generation token taken from another context: Core Data does not support that pairing (its header: \"not supported\"), and the first merge would move the context off the snapshot it was pinned to. Pin to QueryGenerationToken.current to follow merges, or turn automatic merging off while pinned."))
+        guard automaticallyMergesChangesFromParent else { return }
+        let token: QueryGenerationToken
+        switch readGeneration {
+        case .pinned(let pinned), .chosen(let pinned): token = pinned
+        case .unpinned, .pinOnNextRead: return
+        }
+        guard let coordinator = persistentStoreCoordinator, !coordinator.isNewest(token) else { return }
+        recordMisuse(PersistenceError(.coreData, "automaticallyMergesChangesFromParent is true on a context pinned to a query generation that is no longer the newest (the store was saved since): Core Data does not support that pairing (its header: \"not supported\"), and the next merge would move the context off its snapshot. Pin to QueryGenerationToken.current when merging is on, or turn automatic merging on only after the context has moved to the newest generation."))
     }
 
     /// After a save, reset or merge: a pinned context follows the newest data from its next read on.

@@ -17,15 +17,19 @@ public final class QueryGenerationToken: @unchecked Sendable, Equatable, CustomS
     /// The snapshot: a read-only store in an open read transaction (nil for ``current``).
     private let snapshot: SQLiteStore?
     let storeIdentifier: String
+    /// Where the store stood when the snapshot was taken (nil for ``current``).
+    let mark: SQLiteStore.GenerationMark?
 
     private init() {
         snapshot = nil
         storeIdentifier = ""
+        mark = nil
     }
 
-    init(snapshot: SQLiteStore) {
+    init(snapshot: SQLiteStore, mark: SQLiteStore.GenerationMark) {
         self.snapshot = snapshot
         self.storeIdentifier = snapshot.identifier
+        self.mark = mark
     }
 
     var isCurrent: Bool { snapshot == nil }

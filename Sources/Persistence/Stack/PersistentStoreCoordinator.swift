@@ -160,7 +160,18 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 
     /// A new snapshot of the store for a query generation.
     func makeQueryGeneration() throws -> QueryGenerationToken {
-        try withStore { QueryGenerationToken(snapshot: try SQLiteStore(snapshotOf: $0)) }
+        // The mark first: a commit of another process in between makes the token look older, never newer.
+        try withStore { store in
+            let mark = try store.generationMark()
+            return QueryGenerationToken(snapshot: try SQLiteStore(snapshotOf: store), mark: mark)
+        }
+    }
+
+    /// Whether nothing was committed to the store since `token`'s snapshot was taken (``QueryGenerationToken/current``
+    /// always is). When the store cannot say, the answer is no.
+    func isNewest(_ token: QueryGenerationToken) -> Bool {
+        guard let mark = token.mark else { return true }
+        return (try? withStore { try $0.generationMark() == mark }) ?? false
     }
 
     /// The loaded store's maker of permanent IDs.

@@ -19,6 +19,7 @@ extension SQLiteStore {
         if metadataChanged { try StoreMetadata.write(metadata, fingerprint: model.versionHash, to: connection) }
         try endHistoryTransaction()
         try connection.execute("COMMIT")
+        commitCount &+= 1
         metadataChanged = false
     }
 

@@ -28,6 +28,9 @@ final class SQLiteStore {
     var metadata: [String: Any] = [:]
     /// `true` once the app has set metadata that is not yet written.
     var metadataChanged = false
+    /// Saves this store has committed (``commitWrite()``): with SQLite's `data_version`, which moves when another
+    /// connection commits, it says whether anything was written since a query generation was taken.
+    var commitCount: UInt64 = 0
 
     init(description: PersistentStoreDescription, model: ManagedObjectModel) throws {
         let url = try description.requiredURL()
