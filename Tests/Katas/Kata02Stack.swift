@@ -148,8 +148,10 @@ final class Kata02Stack: KataCase {
             guard case .modelNotFound(let name, let available) = error else {
                 return try expect(false, "a misspelt model name threw \(error), not StorageError.modelNotFound.")
             }
-            try expect(name == "Gardn" && available.contains("Garden"), "modelNotFound should carry the name that "
-                + "was asked for (\"Gardn\", got \"\(name)\") and the names the bundle has (got \(available)).")
+            try expect(name == "Gardn" && available == ModelBundle.main.modelNames, "modelNotFound should carry the "
+                + "name that was asked for (\"Gardn\", got \"\(name)\") and the names the bundle has, "
+                + "\(ModelBundle.main.modelNames) (got \(available)): ask the bundle, so that the list is right "
+                + "whatever models the app ships.")
         }
     }
 
@@ -171,6 +173,21 @@ final class Kata02Stack: KataCase {
             try expect(carried.domain == expected.domain && carried.code == expected.code, "storeUnavailable should "
                 + "carry the error loadPersistentStores reported (\(expected.domain) \(expected.code)), unchanged; "
                 + "it carries \(underlying).")
+
+            // A store file that is there and will not open (damaged, or written by something this app cannot
+            // read) is still the user's data: the failed load must leave it as it was.
+            let file = try temporaryFolder().appendingPathComponent("Garden.sqlite")
+            let contents = Data("the user's garden, in a form this version cannot open".utf8)
+            try contents.write(to: file)
+            let unreadable = try StorageProvider(location: .persisted(file))
+            let refusal = try expectError(StorageError.self, "loadStores() must throw StorageError.storeUnavailable "
+                + "when the store file at \(file.path) cannot be opened; it returned normally.") {
+                try unreadable.loadStores()
+            }
+            try expect(FileManager.default.contents(atPath: file.path) == contents, "loadStores() threw \(refusal), "
+                + "but the store file it could not open is no longer as it was: it was deleted or written over. "
+                + "That file is the user's data; on a device, deleting a store that will not open turns one bad "
+                + "launch into every record lost. Report the error and leave the file alone.")
         }
     }
 
@@ -222,9 +239,18 @@ final class Kata02Stack: KataCase {
                     finished.leave()
                 }
             }
+            let readsBefore = ModelBundle.reads(of: "Bookshelf")
             for _ in 0..<4 { start.signal() }
             try expect(finished.wait(timeout: .now() + 10) == .success, "four callers of model(named:) at once did "
                 + "not all return within ten seconds: does a caller wait for a lock that is never released?")
+            let reads = ModelBundle.reads(of: "Bookshelf") - readsBefore
+            try expect(readsBefore > 0 || reads == 1, reads == 0
+                ? "four callers asking for the Bookshelf model got a model that was never read from the bundle "
+                    + "(ModelBundle.main, this workbook's stand-in for the app's compiled models): read it from there, "
+                    + "by the name asked for."
+                : "four callers asking for the Bookshelf model at the same moment read it from the bundle \(reads) "
+                    + "times: each found the cache empty and read the model itself. Hold the lock from the look-up to "
+                    + "the store in the cache, so the second caller waits and finds the first one's model.")
             let models = try results.all.map { try $0.get() }
             let distinct = Set(models.map(ObjectIdentifier.init)).count
             try expect(distinct == 1, "four callers asking for the Bookshelf model at the same moment got \(distinct) "

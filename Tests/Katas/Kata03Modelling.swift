@@ -94,7 +94,7 @@ final class Kata03Modelling: KataCase {
                     + (description.isOptional ? "optional" : "mandatory") + "; it should be "
                     + (optional ? "optional" : "mandatory (isOptional = false)") + ".")
             }
-            let (_, context) = try groupStore()
+            let (container, context) = try groupStore()
             let group = Group(context: context)
             group.name = "Errands"
             group.createdAt = Date()
@@ -107,6 +107,17 @@ final class Kata03Modelling: KataCase {
                         + "expected 1570 (missing mandatory property) on \"title\".")
             item.title = "Bread"          // a note is optional: none is fine
             try context.save()
+
+            // A note is kept, as a user writes it: read back through a context that has never seen the item.
+            let written = "Zoë's loaf — the crème fraîche one"
+            item.note = written
+            try context.save()
+            let reader = container.newBackgroundContext()
+            let read = try reader.performAndWait { try reader.fetch(Item.fetchRequest()).first?.note }
+            try expect(read == written, "a note saved with an item reads back as \(read.map { "\"\($0)\"" } ?? "nil") "
+                + "through another context, not \"\(written)\": the store did not keep it. Optional means a value may "
+                + "be missing, not that it is kept in memory only (a transient attribute is never written to the "
+                + "store); a note the user wrote must be there at the next launch.")
         }
     }
 

@@ -95,6 +95,61 @@ final class Kata04ContextsAndCrud: KataCase {
             + "uses; objects of another context, or of one that is gone, are of no use to it."
     }
 
+    /// Runs `call` while the caller's view context holds what a screen holds — a plant fetched there, and a plant
+    /// someone began there and has not saved — and says what the call took from the caller, or nil when it took
+    /// nothing. The begun plant is rolled back afterwards.
+    private func callerKeeps(_ function: String, of storage: PlantStorage, _ call: () throws -> Void) throws -> String? {
+        let viewContext = storage.viewContext
+        let request: FetchRequest<Plant> = Plant.fetchRequest()
+        request.sortDescriptors = [FetchSortDescriptor(keyPath: \Plant.name, ascending: true)]
+        let shown = try require(try viewContext.fetch(request).first, "the kata found no plant to hold while "
+            + "\(function) runs.")
+        let begun = Plant(context: viewContext)
+        begun.name = "Mint"
+        begun.wateredOn = today
+        defer { viewContext.rollback() }
+        try call()
+        // A plant whose context is gone is not read: on Apple it is invalid, and touching it is an error.
+        if shown.managedObjectContext !== viewContext {
+            return "\(function) left the plant the caller holds (fetched into the view context before the call) "
+                + "without a context: it was forgotten, as reset() forgets every object a context handed out. On a "
+                + "device those objects are invalid afterwards (Apple: \"discard references to any managed objects "
+                + "fetched using the receiver\"), and a screen still showing one breaks. A fetch needs no fresh "
+                + "start: it reads the store, and sees the context's own unsaved changes too."
+        }
+        if begun.managedObjectContext !== viewContext || !viewContext.insertedObjects.contains(begun) {
+            return "\(function) threw away a change that was not its own: a plant begun in the view context and "
+                + "not saved yet (as a screen's half-filled form holds one) is gone from it. rollback() and reset() "
+                + "undo every unsaved change of the context, whoever made it; a storage method leaves the caller's "
+                + "changes alone."
+        }
+        return nil
+    }
+
+    /// Adds a plant without a name to the view context, so that its next save fails (Core Data error 1570: the name
+    /// is mandatory), runs `call`, and says whether `call` threw; the nameless plant is rolled back afterwards,
+    /// whatever happened. `check` looks at the context and the store before the rollback.
+    private func failingSave(in storage: PlantStorage, _ call: () throws -> Void,
+                             then check: (_ threw: Bool, _ nameless: Plant) throws -> Void) throws {
+        let nameless = Plant(context: storage.viewContext)
+        defer { storage.viewContext.rollback() }
+        var threw = false
+        do { try call() } catch { threw = true }
+        try check(threw, nameless)
+    }
+
+    /// Why the caller's view context lost what it held through a failed save, or nil: a save that fails leaves the
+    /// context as it was, and a storage method that reports the failure may undo its own change, and no other.
+    private func othersKept(_ nameless: Plant, in storage: PlantStorage, by function: String) -> String? {
+        guard nameless.managedObjectContext !== storage.viewContext
+                || !storage.viewContext.insertedObjects.contains(nameless) else { return nil }
+        return "after its save failed, \(function) had undone changes that were not its own: the nameless plant "
+            + "another part of the app had begun is gone from the view context. A failed save leaves every change "
+            + "in the context; rollback() and reset() then undo them all, whoever made them. Report the error and "
+            + "leave the context as the failed save left it, or undo your own change alone — the caller decides "
+            + "what to do with the rest (lesson 5)."
+    }
+
     func test01_addPlantSavesIt() {
         kata(1, in: "PlantStorage.swift", "addPlant(named:)") {
             let storage = PlantStorage(container: container)
@@ -117,15 +172,16 @@ final class Kata04ContextsAndCrud: KataCase {
                 + "the model does not make names unique, so a second fern is a second plant.")
 
             // A save that fails: a save writes every change of the context, and another plant in it has no name.
-            let nameless = Plant(context: storage.viewContext)
-            defer { storage.viewContext.rollback() }
-            var failed = false
-            do { try storage.addPlant(named: "Ivy") } catch { failed = true }
-            try expect(failed, "addPlant(named: \"Ivy\") returned normally although its save failed (another plant "
-                + "in the view context has no name, which the model requires: Core Data error 1570). The caller "
-                + "must hear of a failed save — on a device the user would see the plant as added, and it would be "
-                + "gone at the next launch.")
-            _ = nameless
+            try failingSave(in: storage, { try storage.addPlant(named: "Ivy") }) { failed, nameless in
+                try expect(failed, "addPlant(named: \"Ivy\") returned normally although its save failed (another "
+                    + "plant in the view context has no name, which the model requires: Core Data error 1570). The "
+                    + "caller must hear of a failed save — on a device the user would see the plant as added, and it "
+                    + "would be gone at the next launch.")
+                if let problem = othersKept(nameless, in: storage, by: "addPlant(named:)") { try expect(false, problem) }
+                let stored = try storedValues(\Plant.name)
+                try expect(stored == ["Fern", "Fern"], "after a failed addPlant(named: \"Ivy\") the store holds "
+                    + "\(stored), not the two ferns alone: a save that failed wrote nothing, so nothing may have.")
+            }
         }
     }
 
@@ -145,6 +201,9 @@ final class Kata04ContextsAndCrud: KataCase {
                  "the plants came back in the store's order and were sorted afterwards, in Swift."),
             ]) {
                 try expect(false, problem + " A sort descriptor on the name becomes the ORDER BY.")
+            }
+            if let problem = try callerKeeps("allPlants()", of: storage, { _ = try storage.allPlants() }) {
+                try expect(false, problem)
             }
         }
     }
@@ -166,7 +225,8 @@ final class Kata04ContextsAndCrud: KataCase {
                 cause = " Ivy was watered exactly on the date, so it has been watered since then: < leaves it out, "
                     + "<= does not."
             } else if !names.contains("Tulip") {
-                cause = " Tulip was never watered: its date is nil, and a comparison with nil is never true."
+                cause = " Tulip was never watered: its date is nil, and in the store <, >= and the like are never true "
+                    + "for a nil date, and neither is the NOT of one."
             } else if names != names.sorted() {
                 cause = " The names are out of order: sort by name."
             }
@@ -182,17 +242,13 @@ final class Kata04ContextsAndCrud: KataCase {
                 try expect(false, problem + " In the store a plant never watered has a nil date, which no comparison "
                     + "matches: the predicate needs a case for it.")
             }
-            // Persistence answers a comparison with nil as false, as an in-memory evaluation does, so NOT of one is
-            // true here; in Core Data's SQLite store it is SQL's "unknown", and the row is dropped. Only a predicate
-            // that asks about the nil date itself finds the never-watered plants on a device too.
-            let clause = log.fetches(from: "ZPLANT").last?.whereClause ?? ""
-            try expect(clause.contains("ZWATEREDON IS NULL") || clause.contains("ZWATEREDON IS NOT NULL"),
-                       "plants(notWateredSince:) returned the right plants here, but its predicate never asks whether "
-                + "the date is nil:\n    \(clause)\nOn a device, Core Data's SQLite store compares in SQL, where a "
-                + "comparison with a missing date is neither true nor false — and so is its NOT — and Tulip, never "
-                + "watered, would not come back. Give the plants without a date a case of their own in the predicate.")
             let all = try storage.plants(notWateredSince: today.addingTimeInterval(1)).count
             try expect(all == 6, "plants(notWateredSince:) a second after every watering returned \(all) plants, not 6.")
+            if let problem = try callerKeeps("plants(notWateredSince:)", of: storage, {
+                _ = try storage.plants(notWateredSince: daysAgo(3))
+            }) {
+                try expect(false, problem)
+            }
         }
     }
 
@@ -212,6 +268,22 @@ final class Kata04ContextsAndCrud: KataCase {
             try expect(stored.map(\.wateredOn) == [daysAgo(10), today], "after water(rose, on: today) the store "
                 + "holds \(stored.map { "\($0.name): \($0.wateredOn.map { "\($0)" } ?? "never")" }); Rose should be "
                 + "watered today.")
+
+            // A save that fails: another plant in the view context has no name.
+            let fern = try require(try context.fetch(Plant.fetchRequest()).first { $0.name == "Fern" },
+                                   "the kata could not find its own plant \"Fern\".")
+            try failingSave(in: storage, { try storage.water(fern, on: today) }) { failed, nameless in
+                try expect(failed, "water(fern, on: today) returned normally although its save failed (another "
+                    + "plant in the view context has no name, which the model requires: Core Data error 1570). The "
+                    + "caller must hear of it: on a device the user would see Fern as watered today, and at the next "
+                    + "launch it would not be.")
+                if let problem = othersKept(nameless, in: storage, by: "water(_:on:)") { try expect(false, problem) }
+                try expect(fern.managedObjectContext === storage.viewContext, "after its save failed, "
+                    + "water(_:on:) left the plant it was given without a context: the caller's plant is unusable.")
+                let after = try storedPlants().map(\.wateredOn)
+                try expect(after == [daysAgo(10), today], "after a failed water(fern, on: today) the store holds "
+                    + "\(after), not Fern's old date: a save that failed wrote nothing, so nothing may have.")
+            }
         }
     }
 
@@ -238,6 +310,19 @@ final class Kata04ContextsAndCrud: KataCase {
                 + "from the store, but the view context still holds the plant as a live object, name and all: a "
                 + "screen showing the garden keeps showing a plant that no longer exists. A delete done where the "
                 + "plant lives is let go of by that context when it saves; one saved elsewhere is not.")
+
+            // A save that fails: another plant in the view context has no name.
+            let tulip = try require(try context.fetch(Plant.fetchRequest()).first { $0.name == "Tulip" },
+                                    "the kata could not find its own plant \"Tulip\".")
+            try failingSave(in: storage, { try storage.delete(tulip) }) { failed, nameless in
+                try expect(failed, "delete(tulip) returned normally although its save failed (another plant in the "
+                    + "view context has no name, which the model requires: Core Data error 1570). The caller must "
+                    + "hear of it: on a device Tulip would vanish from the screen and be back at the next launch.")
+                if let problem = othersKept(nameless, in: storage, by: "delete(_:)") { try expect(false, problem) }
+                let after = try storedPlants().map(\.name)
+                try expect(after == ["Devil's ivy", "Fern", "Tulip"], "after a failed delete(tulip) the store holds "
+                    + "\(after): a save that failed wrote nothing, so Tulip's row must still be there.")
+            }
         }
     }
 }

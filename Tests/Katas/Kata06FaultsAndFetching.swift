@@ -160,6 +160,15 @@ final class Kata06FaultsAndFetching: KataCase {
                     + "once the request has a fetchLimit or a fetchBatchSize, or feeds a fetched results controller, "
                     + "the store chooses the rows before Swift sees them, and only the request's own order counts.")
             }
+            // A station named as people name them, with an apostrophe.
+            try save([Sample(station: "Fisherman's Rest", hour: 12, celsius: 3),
+                      Sample(station: "Fisherman's Rest", hour: 13, celsius: 2)])
+            let rest = try statistics.readings(of: "Fisherman's Rest", from: hour(10), before: hour(20))
+            try expect(rest.map { hourOf($0.takenAt) } == [12, 13], "readings(of: \"Fisherman's Rest\", …) returned "
+                + "the readings of hours \(rest.map { hourOf($0.takenAt) }) instead of 12 and 13: a station whose name "
+                + "has an apostrophe must be found like any other. A name written into the format string itself ends "
+                + "its quoted string at the apostrophe (on a device, a malformed format stops the app); a value passed "
+                + "as an argument of the format is never read as part of it.")
         }
     }
 
@@ -260,6 +269,48 @@ final class Kata06FaultsAndFetching: KataCase {
 
     // MARK: From an ID to an object
 
+    /// A context on a store file that can no longer be read, and the ID of a reading saved there before the damage:
+    /// the file's pages after the first are overwritten, as on a failing disk. (On a device the same answer — an
+    /// error that is not "no such object" — comes from a file that is damaged, or locked by data protection while
+    /// the device is.) The reading's row is still in the file, as far as anyone knows; only reading it fails.
+    private func unreadableStore() throws -> (context: ManagedObjectContext, id: ManagedObjectID) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("Kata06-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let url = folder.appendingPathComponent("Weather.sqlite")
+        func open() throws -> PersistentContainer {
+            let container = PersistentContainer(name: "Weather", managedObjectModel: try Self.makeModel())
+            container.persistentStoreDescriptions = [PersistentStoreDescription(url: url)]
+            var loadError: (any Error)?
+            container.loadPersistentStores { _, error in loadError = error }
+            if let loadError { throw loadError }
+            return container
+        }
+        func close(_ container: PersistentContainer) throws {
+            for store in container.persistentStoreCoordinator.persistentStores {
+                try container.persistentStoreCoordinator.remove(store)
+            }
+        }
+        let writer = try open()
+        let reading = Reading(context: writer.viewContext)
+        reading.station = "Harbour"
+        reading.takenAt = hour(3)
+        reading.celsius = 7
+        try writer.viewContext.save()
+        let id = reading.objectID
+        try close(writer)
+        let damaged = try open()
+        addTeardownBlock {
+            try? close(damaged)
+            try? FileManager.default.removeItem(at: folder)
+        }
+        let file = try FileHandle(forUpdating: url)
+        defer { try? file.close() }
+        let size = try file.seekToEnd()
+        try file.seek(toOffset: 4096)                       // SQLite's first page (the file's header) is left alone
+        try file.write(contentsOf: Data(repeating: 0xA5, count: Int(max(size, 8192)) - 4096))
+        return (damaged.viewContext, id)
+    }
+
     func test04_lookupChecksTheStore() {
         kata(4, in: "ManagedObjectContext+ReadingLookup.swift", "reading(with:)") {
             let ids = try save([Sample(station: "Harbour", hour: 1, celsius: 4.5),
@@ -293,6 +344,24 @@ final class Kata06FaultsAndFetching: KataCase {
                 + "touch what the caller holds: refreshing an object without merging, to force a store read, throws "
                 + "its changes away. "
                 + "The lookup that reads the store hands back the context's own object when it has one.")
+
+            // A store that cannot be read: the lookup fails with another error than "no such object".
+            let (unreadable, savedThere) = try unreadableStore()
+            do {
+                let answer = try unreadable.reading(with: savedThere)
+                try expect(false, "reading(with:) returned \(answer == nil ? "nil — \"gone\" —" : "a reading") for "
+                    + "a reading whose store could not be read (the file is damaged): the lookup failed, with another "
+                    + "error than \"no such object\". The reading may well still be there; a caller told it is gone "
+                    + "drops it from the list, or deletes what refers to it. Only the \"no such object\" error means "
+                    + "gone: pass every other error on to the caller.")
+            } catch let error as CocoaError where error.code == .managedObjectReferentialIntegrity {
+                try expect(false, "reading(with:) threw 133000, \"no such object\", for a reading whose store could "
+                    + "not be read (the file is damaged): "
+                    + "the caller can no longer tell a reading that is gone from a store that cannot be read. Pass "
+                    + "other errors on as they are.")
+            } catch {
+                // Passed on: the caller hears that the store could not be read.
+            }
         }
     }
 
@@ -387,6 +456,16 @@ final class Kata06FaultsAndFetching: KataCase {
                 + "called its completion with nil — success — and readingIDs holds \(failing.readingIDs.count) IDs: the "
                 + "screen would show an empty list as if the station had no readings. A `try?` (or a catch that "
                 + "carries on) swallows the error; pass the one the fetch throws to the completion.")
+            // A station named as people name them, with an apostrophe.
+            try save([Sample(station: "Fisherman's Rest", hour: 5, celsius: 1)])
+            let rest = ReadingDataSource(container: container, station: "Fisherman's Rest")
+            let restError = try completionError(of: rest)
+            let restOutcome = restError.map { "reported an error (\($0))" } ?? "found \(rest.readingIDs.count) IDs"
+            try expect(restError == nil && rest.readingIDs.count == 1, "for the station \"Fisherman's Rest\", "
+                + "fetch(completion:) \(restOutcome) instead of its one reading: a station whose name has an apostrophe must be found like any "
+                + "other. A name written into the format string itself ends its quoted string at the apostrophe (on a "
+                + "device, a malformed format stops the app); a value passed as an argument of the format is never "
+                + "read as part of it.")
         }
     }
 
@@ -461,6 +540,19 @@ final class Kata06FaultsAndFetching: KataCase {
                         + "there. An index out of range has no reading; its documentation says nil.")
                 }
             }
+            // An older reading arrives late (a station that was offline uploads its log) and the list is fetched
+            // again: every row moves down by one.
+            try save([Sample(station: "Harbour", hour: -1, celsius: 20)])
+            try fetchBlockingMain(source)
+            let late = try require(try source.reading(at: 0), "after a new fetch, reading(at: 0) returned nil; the "
+                + "reading exists.")
+            try expect(hourOf(late.takenAt) == -1, "after a new fetch put an older reading first, reading(at: 0) "
+                + "is still the reading of hour \(hourOf(late.takenAt)), \(late.celsius) °C, not the new one of hour "
+                + "−1: the kept readings were kept by row, and the rows have moved. A row number means something only "
+                + "for the fetch that made it; the reading's ID stays the same across fetches.")
+            try expect(try source.reading(at: 1) === handedOut, "after a new fetch, row 1 holds the reading row 0 "
+                + "held before (hour 0), but reading(at: 1) did not hand out the one already made: keep the readings "
+                + "by what identifies them, so that a fetch that moves the rows does not make them again.")
         }
     }
 }

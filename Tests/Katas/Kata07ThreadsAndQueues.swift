@@ -15,8 +15,8 @@ import Workbook
 /// that merges its saves); 2–5: a manager that writes on the background context and reads on the main one, called
 /// from other threads and tasks; 6–7: the writer arrangement of *Practical Core Data*, document 000 (a private-queue
 /// writer on the store, the UI context its child); 8–9: an importer that works in the background and hands its
-/// results to the main queue without waiting for it, or its caller waiting for the import. Katas 2, 6 and 9 also
-/// make a save fail.
+/// results to the main queue without waiting for it, or its caller waiting for the import. Katas 2, 4, 6, 8 and 9
+/// also make a save fail.
 ///
 /// Several katas call the code under test from a background thread and wait for it with a time limit, so that a
 /// deadlock fails the kata instead of hanging the run. Several record which context saved, and on which thread,
@@ -267,7 +267,8 @@ final class Kata07ThreadsAndQueues: KataCase {
             // there (by default a context keeps an unchanged object only while something holds it, as on Core Data).
             background.retainsRegisteredObjects = true
             let manager = EpisodeManager(mainContext: context, backgroundContext: background)
-            let pilot = try savedEpisodes("Pilot", "Finale")[0]   // the caller's object, from the main context
+            let episodes = try savedEpisodes("Pilot", "Finale")
+            let pilot = episodes[0]                               // the caller's object, from the main context
             let pilotID = pilot.objectID                          // what the caller hands over
             let saves = recordSaves()
             try onAnotherThread("markListened(_:) did not return within \(Int(Self.patience)) s.") {
@@ -291,6 +292,60 @@ final class Kata07ThreadsAndQueues: KataCase {
             try expect(!context.hasChanges, "after markListened(_:) the main context holds unsaved changes: its "
                 + "Pilot was changed by hand. The view context merges the background save by itself; leave the "
                 + "caller's object alone.")
+
+            // A save that fails: other code left an episode without its mandatory title in the background context,
+            // so the next save of that context fails (1570), whoever calls it.
+            let finale = episodes[1]
+            let finaleID = finale.objectID
+            try background.performAndWait { _ = Episode(context: background) }
+            let failure = try onAnotherThread("markListened(_:) did not return within \(Int(Self.patience)) s.") {
+                () -> Int? in
+                do {
+                    try manager.markListened(finaleID)
+                    return nil
+                } catch {
+                    return (error as NSError).code
+                }
+            }
+            background.performAndWait {}                    // let anything markListened(_:) queued there finish
+            let storedThen = try stored()
+            try expect(failure != nil, "markListened(Finale) returned normally, but the background context's save "
+                + "failed (it also held an episode without its mandatory title): the caller believes Finale is marked, "
+                + "and the store holds \(storedThen). A save that fails must reach the caller as an error — and an "
+                + "error raised in work that runs after markListened(_:) has returned has no caller left to reach.")
+            let leftBehind = background.performAndWait { background.hasChanges }
+            try expect(!leftBehind, "after its save failed, markListened(_:) threw, but left the failed changes in the "
+                + "background context. Every later save of that context fails with the same error until someone "
+                + "clears them — and the save that finally succeeds writes Finale as listened, after its caller was "
+                + "told that marking it had failed. Put the context back to its last saved state before throwing.")
+            try expect(storedThen == ["Finale", "Pilot (listened)"], "after a failed markListened(Finale) the store "
+                + "holds \(storedThen), not [\"Finale\", \"Pilot (listened)\"].")
+            drainMainQueue()
+            try expect(!finale.listened && !context.hasChanges, "after a failed markListened(Finale) the main "
+                + "context's Finale reads \(finale.listened ? "listened" : "not listened") and the main context "
+                + "\(context.hasChanges ? "holds" : "has no") unsaved changes: the UI shows a change the store never "
+                + "got. Only a save that succeeded may reach the view context.")
+
+            // An episode deleted by another part of the app after its ID was handed over.
+            let trailerID = try savedEpisodes("Trailer")[0].objectID
+            let remover = container.newBackgroundContext()
+            try remover.performAndWait {
+                remover.delete(try remover.existingObject(with: trailerID))
+                try remover.save()
+            }
+            let goneFailure = try onAnotherThread("markListened(_:) did not return within \(Int(Self.patience)) s.") {
+                () -> Bool in
+                do {
+                    try manager.markListened(trailerID)
+                    return false
+                } catch {
+                    return true
+                }
+            }
+            try expect(goneFailure, "markListened(Trailer) returned normally for an episode deleted from the store "
+                + "after its ID was handed over: the caller believes it is marked, and nothing was. The lookup's "
+                + "\"no such object\" is news for the caller — the list it came from is out of date — not a reason "
+                + "to return quietly. Let the caller hear that the episode is gone.")
         }
     }
 
@@ -505,6 +560,43 @@ final class Kata07ThreadsAndQueues: KataCase {
                 + "long-lived context, the one importForDisplay works in: two imports sharing a context share its "
                 + "queue, its unsaved changes and its failures. importEpisodes is to work in a context made for this "
                 + "one task, which the container hands out and lets go afterwards.")
+
+            // An import whose save fails: the container's store has gone (removed from its coordinator, as an app
+            // does before replacing the file), so nothing can be written.
+            let closed = try Self.makeInMemoryContainer(model: try Self.makeModel())
+            for store in closed.persistentStoreCoordinator.persistentStores {
+                try closed.persistentStoreCoordinator.remove(store)
+            }
+            let failing = EpisodeImporter(container: closed)
+            let reports = Recorder<Result<[ManagedObjectID], any Error>>()
+            let reported = XCTestExpectation(description: "importEpisodes(_:completion:) with a failing save")
+            let reportedAgain = XCTestExpectation(description: "a second report of the same import")
+            reportedAgain.isInverted = true
+            failing.importEpisodes(["Bonus"]) { outcome in
+                reports.append(outcome)
+                if reports.values.count == 1 { reported.fulfill() } else { reportedAgain.fulfill() }
+            }
+            let waitedForFailure = XCTWaiter().wait(for: [reported], timeout: 2)
+            try expect(waitedForFailure == .completed, "when the import's save failed, importEpisodes(_:completion:) "
+                + "never called its completion (waited two seconds): its caller waits for ever, and a "
+                + "screen shows its spinner for good. Report the save's error through the completion.")
+            if case .failure(let notDone as KataNotDone)? = reports.values.first { throw notDone }
+            // A second report would come straight after the first, from the same block: a moment is plenty.
+            _ = XCTWaiter().wait(for: [reportedAgain], timeout: 0.5)
+            let outcomes = reports.values
+            guard case .failure? = outcomes.first else {
+                try expect(false, "the import's save failed (the container's store had gone), but the completion "
+                    + "got success, with IDs of episodes that are in no store: the caller goes on to look them up, "
+                    + "and finds nothing. A save that fails must reach the caller as an error.")
+                return
+            }
+            let later = outcomes.dropFirst().map { outcome in
+                if case .success = outcome { "success" } else { "an error" }
+            }
+            try expect(outcomes.count == 1, "the import's save failed and the completion was told so — and then "
+                + "called again, with \(later.joined(separator: " and ")). A completion is called once: its caller acts on each call (shows an "
+                + "error, then a list of episodes that are nowhere), and code that resumes a continuation from it "
+                + "crashes on the second.")
         }
     }
 
@@ -568,10 +660,18 @@ final class Kata07ThreadsAndQueues: KataCase {
             let importing = importer.context
             importing.performAndWait { _ = Episode(context: importing) }
             let failedOutcome = Box<(result: Result<[Episode], any Error>, onMain: Bool)>()
-            let failedDone = expectation(description: "importForDisplay(_:completion:) with a failing save")
+            let failedCalls = Recorder<Bool>()
+            let failedDone = XCTestExpectation(description: "importForDisplay(_:completion:) with a failing save")
+            let failedAgain = XCTestExpectation(description: "a second report of the same import")
+            failedAgain.isInverted = true
             importer.importForDisplay(["Bonus"]) { result in
-                failedOutcome.set((result, Thread.isMainThread))
-                failedDone.fulfill()
+                failedCalls.append(true)
+                if failedCalls.values.count == 1 {
+                    failedOutcome.set((result, Thread.isMainThread))
+                    failedDone.fulfill()
+                } else {
+                    failedAgain.fulfill()
+                }
             }
             let failedWaited = XCTWaiter().wait(for: [failedDone], timeout: Self.patience)
             try expect(failedWaited == .completed, "when the import's save failed, importForDisplay(_:completion:) "
@@ -588,6 +688,12 @@ final class Kata07ThreadsAndQueues: KataCase {
             }
             try expect(failedOnMain, "the failure was reported on a background thread, the success on the main "
                 + "queue: the screen that shows the error runs on the main queue, so both outcomes belong there.")
+            // A second report follows the first within moments, if it comes: half a second is plenty.
+            _ = XCTWaiter().wait(for: [failedAgain], timeout: 0.5)
+            try expect(failedCalls.values.count == 1, "the import's save failed and the completion was told so — and "
+                + "then called again for the same import (\(failedCalls.values.count) calls in all). A completion is called "
+                + "once: the screen acts on each call, and code that resumes a continuation from it crashes on the "
+                + "second.")
             let leftBehind = importing.performAndWait { importing.hasChanges }
             try expect(!leftBehind, "after its save failed, the import left the failed changes in the importer's "
                 + "context: every later import fails with the same error. Put the context back to its last saved "

@@ -322,6 +322,15 @@ final class Kata09RespondingToChanges: KataCase {
                 + (pageSaves.value == 5 ? ": the last, shorter page was never saved, and its plant is lost when the "
                     + "background context goes away. " : ". ")
                 + "Save each page in the background context as soon as it is complete, and the remainder at the end.")
+            try expect(!completion.beforeReturn, "importPlants(named:pageSize:completion:) called its completion "
+                + "before it returned: the whole import ran while its caller, the main queue, waited — the screen "
+                + "frozen for every page, which is what a background import is for. Start the pages in a background "
+                + "context with the call that returns at once, and end from the view context's queue later.")
+            try expect(completion.pageSavesOnMain == 0, "\(completion.pageSavesOnMain) of the import's page saves "
+                + "ran on the main thread: the background context's work was done while the main queue waited for "
+                + "it (performAndWait), so the screen could not draw or take a tap until the import was over, even "
+                + "if the completion came later. Hand the pages to the background context with the call that "
+                + "returns at once.")
             try expect(merges.value == 0, "while the import ran, the view context merged \(merges.value) of its "
                 + "saves — a redraw per page. Switch the view context's automatic merging off before the import starts.")
             try expect(completion.onMainThread, "the import called its completion on another thread than the main "
@@ -376,6 +385,10 @@ final class Kata09RespondingToChanges: KataCase {
     /// What ``runImport(_:pageSize:failing:)`` saw when the import's completion ran.
     private struct ImportCompletionState: Sendable {
         var onMainThread = false
+        /// Whether the completion ran before `importPlants` had returned to its caller.
+        var beforeReturn = false
+        /// How many saves of other contexts than the view context ran on the main thread during the import.
+        var pageSavesOnMain = 0
         /// Whether the import reported an error.
         var failed = false
         /// Read only when the completion ran on the main thread, the view context's queue.
@@ -387,10 +400,23 @@ final class Kata09RespondingToChanges: KataCase {
     /// unless a failing save is what the kata arranged.
     private func runImport(_ names: [String], pageSize: Int, failing: Bool = false) throws -> ImportCompletionState {
         let view = context
+        let coordinator = container.persistentStoreCoordinator
         let outcome = LockedBox<(any Error)??>(nil)
         let state = LockedBox(ImportCompletionState())
+        let returned = LockedBox(false)
+        // A page saved on the main thread was saved while the main queue waited for it: performAndWait from there
+        // may run the background context's block on the waiting thread itself.
+        let savesOnMain = LockedBox(0)
+        let saved = NotificationCenter.default.addObserver(
+            forName: ManagedObjectContext.didSaveObjectsNotification, object: nil, queue: nil
+        ) { note in
+            guard let saver = note.object as? ManagedObjectContext, saver !== view,
+                  saver.persistentStoreCoordinator === coordinator, Thread.isMainThread else { return }
+            savesOnMain.value += 1
+        }
+        defer { NotificationCenter.default.removeObserver(saved) }
         PlantImporter(container: container).importPlants(named: names, pageSize: pageSize) { error in
-            var seen = ImportCompletionState(onMainThread: Thread.isMainThread)
+            var seen = ImportCompletionState(onMainThread: Thread.isMainThread, beforeReturn: !returned.value)
             if seen.onMainThread {
                 seen.held = view.registeredObjects.count
                 seen.merging = view.automaticallyMergesChangesFromParent
@@ -398,6 +424,7 @@ final class Kata09RespondingToChanges: KataCase {
             state.value = seen
             outcome.value = .some(error)
         }
+        returned.value = true
         try expect(eventually(10) { outcome.value != nil }, "importPlants(named:pageSize:completion:) never called "
             + "its completion (waited ten seconds): call it once, at the end, from the view context's perform.")
         if let error = outcome.value! {
@@ -406,6 +433,7 @@ final class Kata09RespondingToChanges: KataCase {
         }
         var seen = state.value
         seen.failed = outcome.value! != nil
+        seen.pageSavesOnMain = savesOnMain.value
         return seen
     }
 
@@ -446,11 +474,17 @@ final class Kata09RespondingToChanges: KataCase {
             }
             // The user is renaming Rose on screen and has not saved yet: the merge must keep that edit.
             rose.name = "Climbing rose"
-            let count = try GardenChores(container: container).waterEveryPlant(on: watered)
+            let chores = GardenChores(container: container)
+            let (count, writes) = try StoreWrites.capture(["UPDATE ZPLANT "]) { try chores.waterEveryPlant(on: watered) }
             settle()
             try expect(saves.value == 0, "waterEveryPlant(on:) saved a context (\(saves.value) did-save "
                 + "notification(s)): this kata wants one BatchUpdateRequest, which writes in SQL without loading "
                 + "the plants or saving a context.")
+            try expect(writes.onMainQueue.isEmpty, "waterEveryPlant(on:) ran its batch update as main-queue work, "
+                + "in the view context: the screen cannot draw or take a tap until the store has written every row, "
+                + "and on a device a large garden freezes it. Execute the request in a background context of its own "
+                + "(newBackgroundContext), on that context's queue, and merge the result into the view context "
+                + "afterwards.")
             try expect(count == 2, "waterEveryPlant(on:) returned \(count) for two plants. Ask the request for the "
                 + "updated objects' IDs (resultType .updatedObjectIDsResultType) and count those.")
             let reader = container.newBackgroundContext()

@@ -67,6 +67,11 @@ final class Kata11MergeRules: KataCase {
     }
 
     /// The names of the users in the store, sorted.
+    private func storedUserNames() throws -> [String] {
+        let reader = container.newBackgroundContext()
+        return try reader.performAndWait { try reader.fetch(User.fetchRequest()).map(\.name).sorted() }
+    }
+
     /// The push, made by the kata itself: a background context attached to the store changes the post and saves,
     /// on its own queue. Then whatever that save queued for the view context (an automatic merge) has run.
     private func push(_ update: PostUpdate, to postID: ManagedObjectID) throws {
@@ -317,6 +322,54 @@ final class Kata11MergeRules: KataCase {
                 "choose(_:) changed the picker's context: the picker only hands over the user it picked.",
                 ru: "choose(_:) изменил контекст экрана выбора: экран выбора только передаёт выбранного "
                     + "пользователя."))
+
+            // The user creates a new author, Dana, in the picker, which hands her over before saving her: her
+            // objectID is still temporary, and no row in the store has it.
+            let dana = User(context: pickerContext)
+            dana.name = "Dana"
+            var refusal: (any Error)?
+            do { try editor.choose(dana) } catch { refusal = error }
+            let danaStored = try storedUserNames().contains("Dana")
+            try expect(!danaStored && pickerContext.hasChanges, localized(
+                "handed Dana, a user the picker had not saved yet, choose(_:) saved her "
+                    + (danaStored ? "(the store now has her)" : "") + ": it saved the picker's context, which holds "
+                    + "the picker's own unfinished work and is the picker's to save. A temporary objectID is the "
+                    + "picker's mistake to fix (it saves a new user before handing her over); the editor refuses it.",
+                ru: "получив Dana, которую экран выбора ещё не сохранил, choose(_:) сохранил её "
+                    + (danaStored ? "(теперь она есть в хранилище)" : "") + ": он сохранил контекст экрана выбора, "
+                    + "в котором незаконченная работа этого экрана, и сохранять его — дело экрана выбора. Временный "
+                    + "objectID — ошибка экрана выбора (он сохраняет нового пользователя, прежде чем передать); "
+                    + "редактор его отвергает."))
+            let standIn = editor.post.author
+            try expect(standIn?.objectID == boris.objectID && !editorContext.hasChanges, localized(
+                "handed Dana, a user the picker had not saved yet, choose(_:) made "
+                    + (standIn.map { "\($0.objectID.isTemporaryID ? "an object with her temporary ID" : $0.name)" }
+                        ?? "nobody") + " the post's author. Her objectID is temporary: it names no row in the "
+                    + "store, and the editor's context cannot find her by it: an object taken for it without a "
+                    + "check stands for a row that does not exist (an inaccessible fault, lesson 6: reading it gives "
+                    + "empty values or raises). Leave the post as it was (its author Boris) and throw.",
+                ru: "получив Dana, которую экран выбора ещё не сохранил, choose(_:) сделал автором поста "
+                    + (standIn.map { "\($0.objectID.isTemporaryID ? "объект с её временным ID" : $0.name)" }
+                        ?? "никого") + ". Её objectID временный: он не называет ни одной строки хранилища, и контекст "
+                    + "редактора не может найти её по нему: объект, полученный по нему без проверки, обозначает "
+                    + "строку, которой нет (недоступный фолт, урок 6: чтение даёт пустые значения или исключение). "
+                    + "Оставьте пост как был (автор Boris) и бросьте ошибку."))
+            try expect(refusal != nil, localized(
+                "handed Dana, a user the picker had not saved yet, choose(_:) returned as if she were the author; "
+                    + "the post still has Boris. Tell the caller: throw, so that the screen can say the new user must "
+                    + "be saved first.",
+                ru: "получив Dana, которую экран выбора ещё не сохранил, choose(_:) вернулся так, будто она стала "
+                    + "автором, а у поста по-прежнему Boris. Сообщите вызывающему: бросьте ошибку, чтобы экран мог "
+                    + "сказать, что нового пользователя сначала надо сохранить."))
+            // The picker does what the lesson asks: saves Dana, whose ID is then permanent, and hands her over.
+            try pickerContext.save()
+            try editor.choose(dana)
+            try expect(editor.post.author?.objectID == dana.objectID
+                       && editor.post.author?.managedObjectContext === editorContext, localized(
+                "once the picker saved Dana and handed her over again, choose(_:) did not make the editor's own copy "
+                    + "of her the post's author.",
+                ru: "после того как экран выбора сохранил Dana и передал её снова, choose(_:) не сделал автором "
+                    + "поста копию Dana из контекста редактора."))
         }
     }
 

@@ -141,8 +141,9 @@ final class Kata12BatchRequests: KataCase {
     func test01_restartDeckMovesItsCardsToBoxOne() {
         kata(1, in: "FlashcardLibrary.swift", "restartDeck(named:)") {
             try saveDecks()
-            let (count, saves) = try countingSaves {
-                try FlashcardLibrary(container: container).restartDeck(named: "Spanish")
+            let library = FlashcardLibrary(container: container)
+            let ((count, saves), writes) = try StoreWrites.capture(["UPDATE ZFLASHCARD "]) {
+                try countingSaves { try library.restartDeck(named: "Spanish") }
             }
             try expect(saves == 0, "restartDeck(named:) saved a context (\(saves) did-save notification(s)): "
                 + "fetching the cards, changing each one and saving is what a batch update replaces. Use one "
@@ -157,6 +158,10 @@ final class Kata12BatchRequests: KataCase {
             try expect(boxes["hablar"] == 5, "restartDeck(named: \"Spanish\") also moved hablar, a card of the deck "
                 + "\"Spanish verbs\", to box \(boxes["hablar"].map(String.init) ?? "nil"). Only the cards whose deck "
                 + "is named exactly \"Spanish\" may move: compare deck.name with ==, not BEGINSWITH or CONTAINS.")
+            try expect(writes.onMainQueue.isEmpty, "restartDeck(named:) ran its batch update as main-queue work, in "
+                + "the view context: the screen cannot draw or take a tap until the store has written every card, and "
+                + "a deck of thousands freezes it on a device. Execute the request in a new background context, on "
+                + "its queue, and merge the IDs into the view context afterwards.")
             try expect(count == 3, "restartDeck(named:) returned \(count); it moved three cards. Ask the request "
                 + "for the updated objects' IDs (resultType .updatedObjectIDsResultType) and count those.")
             // A name as users type them: an apostrophe ends a string literal written into a format.
@@ -276,8 +281,9 @@ final class Kata12BatchRequests: KataCase {
             _ = german.name + germanCards.map(\.front).joined()     // the screen has read them
             let spanish = try require(decks["es"], "the kata's Spanish deck is missing.")
             _ = spanish.name + spanish.cards.map(\.front).joined()  // on screen too, and not archived
-            let (count, saves) = try countingSaves {
-                try FlashcardLibrary(container: container).deleteArchivedDecks()
+            let library = FlashcardLibrary(container: container)
+            let ((count, saves), writes) = try StoreWrites.capture(["DELETE FROM ZFLASHCARD"]) {
+                try countingSaves { try library.deleteArchivedDecks() }
             }
             try expect(saves == 0, "deleteArchivedDecks() saved a context (\(saves) did-save notification(s)): "
                 + "deleting object by object and saving is the slow way this lesson replaces. Use one "
@@ -290,6 +296,10 @@ final class Kata12BatchRequests: KataCase {
                 + "deleteArchivedDecks(): the request must match archived == YES and be executed.")
             try expect(keptOthers, "deleteArchivedDecks() deleted decks that are not archived (left: "
                 + "\(stored.keys.sorted())): without a predicate, the fetch request matches every deck.")
+            try expect(writes.onMainQueue.isEmpty, "deleteArchivedDecks() ran its batch delete as main-queue work, "
+                + "in the view context: the screen waits until the store has deleted every deck and card. Execute the "
+                + "request in a new background context, on its queue, and merge the IDs into the view context "
+                + "afterwards.")
             let boxes = try storedBoxes()
             try expect(boxes["Hund"] == nil && boxes["Katze"] == nil && boxes.count == 4, "the store's cards after "
                 + "deleting the German deck: \(boxes.keys.sorted()). Its cards should go with it (the model's "
@@ -330,8 +340,12 @@ final class Kata12BatchRequests: KataCase {
                            DeckEntry(code: "fr", name: "French")]
             let count: Int
             let saves: Int
+            let writes: StoreWrites
             do {
-                (count, saves) = try countingSaves { try FlashcardLibrary(container: container).importCatalog(catalog) }
+                let library = FlashcardLibrary(container: container)
+                ((count, saves), writes) = try StoreWrites.capture(["INSERT INTO ZFLASHCARDDECK "]) {
+                    try countingSaves { try library.importCatalog(catalog) }
+                }
             } catch {
                 guard let code = code(of: error), code == 133021 || code == 1551 else { throw error }
                 try expect(false, "importCatalog(_:) failed with \(code): a deck with a code the store has already "
@@ -343,6 +357,10 @@ final class Kata12BatchRequests: KataCase {
             }
             try expect(saves == 0, "importCatalog(_:) saved a context (\(saves) did-save notification(s)): this kata "
                 + "wants one BatchInsertRequest with a dictionary per catalog entry, which writes in SQL.")
+            try expect(writes.onMainQueue.isEmpty, "importCatalog(_:) ran its batch insert as main-queue work, in the "
+                + "view context: the screen waits until the store has written the whole catalog. Execute it in a new "
+                + "background context of the import's own — which is also where its merge policy belongs — and merge "
+                + "the IDs into the view context afterwards.")
             let codes = try storedDeckCodes()
             try expect(codes == ["de", "es", "es-verbs", "fr"], "after the import the store's decks have the codes "
                 + "\(codes), not [de, es, es-verbs, fr]: each catalog entry should insert a deck or update the one "

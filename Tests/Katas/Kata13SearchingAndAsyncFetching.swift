@@ -78,6 +78,26 @@ final class Kata13SearchingAndAsyncFetching: KataCase {
         throw KataStop()
     }
 
+    /// Waits until `progress` is complete — the fetch under it has read every row — without letting the main queue
+    /// run, so the fetch's completion, which runs there, has not run yet (five seconds at most). Returns whether it
+    /// completed.
+    private func readAll(_ progress: Progress) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: 5)
+        while progress.fractionCompleted < 1 {
+            if Date() > deadline { return false }
+            usleep(1_000)
+        }
+        return true
+    }
+
+    /// Lets the main queue run until everything queued there so far has run: the completions of fetches that have
+    /// finished reading among them.
+    private func drainMainQueue() {
+        let drained = LockedBox(false)
+        DispatchQueue.main.async { drained.value = true }
+        _ = eventually { drained.value }
+    }
+
     /// A screen whose `resultsDidChange` is counted in `calls`.
     private func makeScreen(_ calls: Calls) -> DishSearchScreen {
         let screen = DishSearchScreen(container: container)
@@ -221,13 +241,18 @@ final class Kata13SearchingAndAsyncFetching: KataCase {
             try saveMenu()
             let calls = Calls()
             let screen = makeScreen(calls)
-            // The user types "c", "cr", then "crème b": three searches, one after the other, none finished yet.
+            // The user types "c", "cr", then "crème b": three searches, one after the other, none shown yet. The
+            // first one's fetch has read all its rows by the time the second starts (the kata waits for that, and
+            // keeps the main queue from running meanwhile): its completion, still to come, brings dishes.
             let first = try screen.search("c")
+            try expect(readAll(first), "the first search's progress did not reach 100 % within five seconds, though "
+                + "its fetch reads a handful of dishes: the fetch's progress is not a child of the progress "
+                + "search(_:) returned (kata 4 first).")
             let second = try screen.search("cr")
             let third = try screen.search("crème b")
-            try expect(eventually { calls.made > 0 }, "no results within 5 seconds after three searches: "
-                + "resultsDidChange never ran (kata 4 first).")
-            settle(0.5)
+            try expect(eventually { calls.made > 0 && third.fractionCompleted >= 1 }, "no results within 5 seconds "
+                + "after three searches: resultsDidChange never ran (kata 4 first).")
+            drainMainQueue()
             try expect(first.isCancelled && second.isCancelled, "three searches were started one after the other, "
                 + "and the progress of the first two was not cancelled: each new search must cancel the one before "
                 + "it (cancel its progress). Otherwise a slower, older answer can replace the newest one.")
@@ -241,10 +266,12 @@ final class Kata13SearchingAndAsyncFetching: KataCase {
             try expect(names == ["Crème Brûlée"], "after typing \"crème b\" the screen shows \(names), not "
                 + "[\"Crème Brûlée\"]: only the last search's answer may be shown.")
 
-            // The user closes the screen while a search runs.
+            // The user closes the screen while a search runs — one whose fetch has read its rows already.
             let closed = try screen.search("tart")
+            try expect(readAll(closed), "the progress of the search for \"tart\" did not reach 100 % within five "
+                + "seconds (kata 4 first).")
             screen.cancelSearch()
-            settle(0.5)
+            drainMainQueue()
             try expect(closed.isCancelled, in: "cancelSearch()", "cancelSearch() did not cancel the running "
                 + "search's progress: forgetting the search is not stopping it. Cancel the progress of the search "
                 + "that is running.")
@@ -263,10 +290,13 @@ final class Kata13SearchingAndAsyncFetching: KataCase {
             Dish(context: context).name = "Tarte Tatin (draft)"
             let calls = Calls()
             let screen = makeScreen(calls)
-            let progress = try screen.searchInBackground("tart")
-            try expect(eventually { calls.made > 0 }, "no results within 5 seconds: resultsDidChange never ran. A "
-                + "fetch completes on its context's queue only while that context exists: keep the background "
-                + "context (a property of the screen), or the fetch is dropped with it.")
+            let (progress, log) = try SQLLog.capture { () throws -> Progress in
+                let progress = try screen.searchInBackground("tart")
+                try expect(eventually { calls.made > 0 }, "no results within 5 seconds: resultsDidChange never ran. "
+                    + "A fetch completes on its context's queue only while that context exists: keep the background "
+                    + "context (a property of the screen), or the fetch is dropped with it.")
+                return progress
+            }
             try expect(calls.allOnMain, "resultsDidChange ran off the main thread. A background context's fetch "
                 + "completes on that context's queue; the screen and its context belong to the main queue — hop "
                 + "there (perform on the screen's context) before touching them.")
@@ -275,6 +305,14 @@ final class Kata13SearchingAndAsyncFetching: KataCase {
                 + "another context (the background one, or none): their values cannot be read on the main queue. "
                 + "Fetch object IDs in the background and turn them into objects of the screen's context on the "
                 + "main queue.")
+            // Read before the kata reads any name: the dishes reached the screen without the store read again.
+            let oneByOne = log.faultsFulfilled
+            try expect(oneByOne.isEmpty, "handing the \(screen.results.count) IDs to the screen's context read the "
+                + "store \(oneByOne.count) more time(s), a dish at a time, on the main queue (the SQL log: \"fault "
+                + "fulfilled from database\" for \(oneByOne.prefix(3).joined(separator: ", "))). Looking each ID "
+                + "up with a check (existingObject(with:)) reads its row there and then — the very work the background "
+                + "fetch took off the main queue. The IDs come from a fetch that just found them: turn each into an "
+                + "object without a fetch, a fault the screen fills only when it shows that dish.")
             let names = screen.results.map(\.name)
             let expected = ["Chocolate Tart", "Lemon Tart", "Tarte au Chocolat"]
             try expect(!names.contains("Tarte Tatin (draft)"), "searching \"tart\" in the background showed "

@@ -378,7 +378,7 @@ final class BatchDeleteTests: PersistenceTestCase {
         XCTAssertEqual(conflict?.newVersionNumber, 0, "the row is gone")
         context.rollback()
 
-        ManagedObjectContext.mergeChanges(fromRemoteContextSave: [ManagedObjectContext.NotificationKey.deletedObjectIDs.rawValue: ids],
+        ManagedObjectContext.mergeChanges(fromRemoteContextSave: [ManagedObjectContext.NotificationKey.deletedObjects.rawValue: ids],
                                           into: [context])
         XCTAssertNil(context.registeredObject(for: alien.objectID), "merging the returned IDs removes the objects")
     }

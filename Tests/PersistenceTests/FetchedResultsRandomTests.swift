@@ -229,7 +229,14 @@ final class FetchedResultsRandomTests: PersistenceTestCase {
                                                                               object: background, userInfo: userInfo))
                         reached.kinds.insert("merged from a did-save notification")
                     } else {
-                        ManagedObjectContext.mergeChanges(fromRemoteContextSave: userInfo, into: [context])
+                        // Apple's documented shape: the did-change keys, each with an array of IDs.
+                        typealias Key = ManagedObjectContext.NotificationKey
+                        var remote: [AnyHashable: Any] = [:]
+                        for (ids, key) in [(Key.insertedObjectIDs, Key.insertedObjects), (.updatedObjectIDs, .updatedObjects),
+                                           (.deletedObjectIDs, .deletedObjects)] {
+                            remote[key.rawValue] = Array(userInfo[ids.rawValue] as? Set<ManagedObjectID> ?? [])
+                        }
+                        ManagedObjectContext.mergeChanges(fromRemoteContextSave: remote, into: [context])
                         reached.kinds.insert("merged as a remote save")
                     }
                 }

@@ -106,6 +106,44 @@ final class MergeChangesTests: PersistenceTestCase {
         try assertFaultedIn(id, title: "Brazil", in: context, changes: changes)
     }
 
+    /// Apple documents the three did-change keys with arrays of IDs or URIs; anything else is undocumented, so it
+    /// is not merged and the mistake reaches the context's next save.
+    func testARemoteSaveOutsideWhatAppleDocumentsIsNotMergedAndIsReported() throws {
+        let (id, note) = try saveNewMovieInBackground("Brazil")
+        let wrong: [(String, [AnyHashable: Any], String)] = [
+            ("the object-IDs key", ["inserted_objectIDs": [id]], "\"inserted_objectIDs\""),
+            ("a set of IDs", ["inserted": Set([id])], "a set"),
+            ("the did-save notification as posted", note.userInfo ?? [:], "a set"),
+            ("an unknown key", ["refreshed": [id]], "\"refreshed\""),
+            ("a URL that names no object", ["inserted": [URL(string: "https://example.com/Movie/p1")!]], "no object ID's URI"),
+        ]
+        for (what, data, said) in wrong {
+            let receiver = container.newBackgroundContext()
+            let changes = observeChanges(of: receiver)
+            ManagedObjectContext.mergeChanges(fromRemoteContextSave: data, into: [receiver])
+            receiver.performAndWait {
+                XCTAssertTrue(changes.notes.isEmpty, "\(what): nothing merged")
+                makeMovie("Mine", in: receiver)
+                let error = assertPersistenceError(.coreData) { try receiver.save() }
+                XCTAssertTrue(error?.message.contains(said) == true, "\(what): \(error?.message ?? "no error")")
+                XCTAssertTrue(error?.message.contains("undocumented") == true, "\(what): \(error?.message ?? "")")
+            }
+        }
+        // The documented spellings, NSArray included, merge without a mistake.
+        let receiver = container.newBackgroundContext()
+        let changes = observeChanges(of: receiver)
+        ManagedObjectContext.mergeChanges(fromRemoteContextSave: [NSInsertedObjectsKey: NSArray(array: [id]),
+                                                                  NSUpdatedObjectsKey: [ManagedObjectID](),
+                                                                  NSDeletedObjectsKey: [URL]()],
+                                          into: [receiver])
+        try receiver.performAndWait {
+            let inserted = changes.notes.compactMap { $0.userInfo?["inserted"] as? Set<ManagedObject> }.flatMap { $0 }
+            XCTAssertEqual(inserted.map(\.objectID), [id], "merged")
+            makeMovie("Mine", in: receiver)
+            XCTAssertNoThrow(try receiver.save())
+        }
+    }
+
     func testAMergedInsertionIsFoundByFetchesAsTheSameObject() throws {
         let (id, note) = try saveNewMovieInBackground("Alien")
         context.mergeChanges(fromContextDidSave: note)

@@ -3,7 +3,8 @@ import Foundation
 import XCTest
 
 /// Nil on both sides of a comparison between key paths, and NaN given as an argument, mean the same in SQL as in
-/// memory; a predicate holding NaN equals itself.
+/// memory, but for the difference Core Data's SQL makes under a NOT (``CoreDataSQLReading``); a predicate holding
+/// NaN equals itself.
 final class PredicateNilAndNaNTests: PersistenceTestCase {
     private func buildSamples(_ context: ManagedObjectContext) {
         let rows: [(String, Int16?, Int32?, Int64?, Double?, Bool?, Decimal?)] = [

@@ -109,6 +109,7 @@ final class PrimitiveAccessorTests: PersistenceTestCase {
         XCTAssertTrue(entry.journal === journal)
         XCTAssertTrue(entry.quietJournal === journal)
         XCTAssertFalse(entry.hasChanges, "the entry's side records no change")
+        XCTAssertEqual(journal.value(forKey: "entries") as? Set<ManagedObject>, [], "the inverse is the caller's to set")
     }
 
     func testAPrimitiveAccessorForAKeyTheEntityDoesNotHaveIsRefusedByName() {

@@ -141,16 +141,32 @@ final class PrimitiveValueTests: PersistenceTestCase {
         XCTAssertEqual(try storedCount("Note", "text == %@ AND stars == 3", "new"), 1)
     }
 
-    func testSetPrimitiveValueRelatesObjectsAsSetValueDoes() throws {
+    /// Apple's `setPrimitiveValue(_:forKey:)`: "you are also responsible for maintaining the inverse relationship
+    /// (irrespective of change notifications)".
+    func testSetPrimitiveValueSetsThisSideAndLeavesTheInverseToTheCaller() throws {
         let folder = Folder(context: context)
         let note = Note(context: context)
         note.setPrimitiveValue(folder, forKey: "folder")
         XCTAssertTrue(note.value(forKey: "folder") as? Folder === folder)
+        XCTAssertEqual(folder.value(forKey: "notes") as? Set<ManagedObject>, [], "the folder's side is untouched")
         let other = Note(context: context)
         folder.setPrimitiveValue(Set([other]), forKey: "notes")
         XCTAssertEqual(folder.value(forKey: "notes") as? Set<ManagedObject>, [other])
-        XCTAssertNil(note.value(forKey: "folder"))
-        XCTAssertTrue(other.value(forKey: "folder") as? Folder === folder)
+        XCTAssertTrue(note.value(forKey: "folder") as? Folder === folder, "the note's side is untouched")
+        XCTAssertNil(other.value(forKey: "folder"), "the other note's side is untouched")
+        // Wrapped in the change notifications, it is still this side only.
+        let third = Note(context: context)
+        third.willChangeValue(forKey: "folder")
+        third.setPrimitiveValue(folder, forKey: "folder")
+        third.didChangeValue(forKey: "folder")
+        XCTAssertEqual(folder.value(forKey: "notes") as? Set<ManagedObject>, [other])
+    }
+
+    func testSetValueStillKeepsBothSidesInStep() throws {
+        let folder = Folder(context: context)
+        let note = Note(context: context)
+        note.setValue(folder, forKey: "folder")
+        XCTAssertEqual(folder.value(forKey: "notes") as? Set<ManagedObject>, [note])
     }
 
     func testChangePatternOnARelationshipIsSaved() throws {

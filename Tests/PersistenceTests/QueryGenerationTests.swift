@@ -93,6 +93,38 @@ final class QueryGenerationTests: PersistenceTestCase {
         withExtendedLifetime(inMemory) {}
     }
 
+    /// Apple's header: automatic merging "when the context is pinned to a non-current query generation is not
+    /// supported"; `.current` with automatic merging is fine (each merge moves the context forward).
+    func testAutomaticMergingOnAContextPinnedToAnotherContextsTokenIsAMistake() throws {
+        makeMovie("Alien")
+        try context.save()
+        try context.setQueryGenerationFrom(.current)
+        _ = try titles(context)
+        let token = try XCTUnwrap(context.queryGenerationToken)
+        for order in ["merging first", "pinning first"] {
+            let reader = container.newBackgroundContext()
+            try reader.performAndWait {
+                if order == "merging first" {
+                    reader.automaticallyMergesChangesFromParent = true
+                    try reader.setQueryGenerationFrom(token)
+                } else {
+                    try reader.setQueryGenerationFrom(token)
+                    reader.automaticallyMergesChangesFromParent = true
+                }
+                makeMovie("Mine", in: reader)
+                let error = assertPersistenceError(.coreData) { try reader.save() }
+                XCTAssertTrue(error?.message.contains("not supported") == true, "\(order): \(error?.message ?? "no error")")
+            }
+        }
+        let follower = container.newBackgroundContext()
+        try follower.performAndWait {
+            follower.automaticallyMergesChangesFromParent = true
+            try follower.setQueryGenerationFrom(.current)
+            makeMovie("Mine", in: follower)
+            XCTAssertNoThrow(try follower.save(), "the current generation with automatic merging is supported")
+        }
+    }
+
     func testUnpinningReadsTheNewestData() throws {
         let alien = makeMovie("Alien")
         try context.save()

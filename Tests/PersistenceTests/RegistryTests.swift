@@ -172,7 +172,7 @@ final class RegistryTests: PersistenceTestCase {
         try context.save()
         try deleteElsewhere(merged.objectID)
         ManagedObjectContext.mergeChanges(
-            fromRemoteContextSave: [ManagedObjectContext.NotificationKey.deletedObjectIDs.rawValue: [merged.objectID]],
+            fromRemoteContextSave: [ManagedObjectContext.NotificationKey.deletedObjects.rawValue: [merged.objectID]],
             into: [context])
         for movie in [rolledBack, unsavedDeleted, saved, inChild, merged] {
             XCTAssertNil(movie.managedObjectContext, "\(movie.objectID)")

@@ -54,12 +54,53 @@ public final class StorageProvider {
             print("could not load the store: \(loadError)")
             return
         }
+        // Mistake: the common "reset the store on error" advice — a store that will not open is deleted and made
+        // anew. The app starts, and every record the user had is gone.
+        if loadError != nil, Decoy.isActive("load-deletes-store-on-failure") {
+            for suffix in ["", "-wal", "-shm"] {
+                try? FileManager.default.removeItem(atPath: location.url.path + suffix)
+            }
+            loadError = nil
+            container.loadPersistentStores { _, error in loadError = error }
+        }
         if let loadError { throw StorageError.storeUnavailable(url: location.url, underlying: loadError) }
     }
 
     public var viewContext: ManagedObjectContext { container.viewContext }
 
     public static func model(named name: String) throws -> ManagedObjectModel {
+        // Mistake: the models are made in code, name by name, instead of read from the bundle, and kept in a cache
+        // that is looked up and filled without holding the lock for the whole call. Making a model in code is quick,
+        // so callers at once seldom overlap, and the race only shows now and then. (The write alone is kept behind
+        // the lock here, so that this decoy cannot corrupt the dictionary and crash.)
+        if Decoy.isActive("model-made-in-code-unlocked") {
+            modelsLock.lock()
+            let cached = models[name]
+            modelsLock.unlock()
+            if let cached { return cached }
+            let model: ManagedObjectModel
+            switch name {
+            case GardenModel.name: model = try GardenModel.make()
+            case BookshelfModel.name: model = try BookshelfModel.make()
+            default: throw StorageError.modelNotFound(name: name, available: [GardenModel.name])
+            }
+            modelsLock.lock()
+            models[name] = model
+            modelsLock.unlock()
+            return model
+        }
+        // Mistake: a missing model reports a list of names written by hand, which is out of date as soon as the
+        // bundle gains a model.
+        if Decoy.isActive("not-found-names-by-hand") {
+            modelsLock.lock()
+            defer { modelsLock.unlock() }
+            if let model = models[name] { return model }
+            guard let model = try ModelBundle.main.model(named: name) else {
+                throw StorageError.modelNotFound(name: name, available: [GardenModel.name])
+            }
+            models[name] = model
+            return model
+        }
         // Mistake: the cache is looked up and filled without holding the lock for the whole call, so two callers
         // that both miss it each read the model, and each gets an instance of its own. (The write alone is kept
         // behind the lock here, so that this decoy cannot corrupt the dictionary and crash.)

@@ -43,7 +43,11 @@ public enum GroupModel {
         let title = attribute("title", .stringAttributeType, optional: Decoy.isActive("optional-title"))
         // Mistake: an empty default title, so the mandatory title is never missing and an untitled item is saved.
         if Decoy.isActive("title-default-empty") { title.defaultValue = "" }
-        item.properties = [title, attribute("note", .stringAttributeType, optional: true), groupOfItem]
+        let note = attribute("note", .stringAttributeType, optional: true)
+        // Mistake: the note is marked transient, taken for "may be left empty": it is kept in memory only, and every
+        // note is gone once the item is read back from the store.
+        if Decoy.isActive("note-transient") { note.isTransient = true }
+        item.properties = [title, note, groupOfItem]
         let model = ManagedObjectModel()
         model.entities = [group, item]
         return model

@@ -41,12 +41,22 @@ public final class PlantStorage {
             try? viewContext.save()
             return plant
         }
+        // Mistake: a failed save is undone with rollback() before it is reported. The error reaches the caller, but
+        // rollback() undoes every unsaved change of the view context, not only this plant: whatever another screen
+        // had begun there is gone too.
+        if Decoy.isActive("add-rolls-back-on-failure") {
+            do { try viewContext.save() } catch { viewContext.rollback(); throw error }
+            return plant
+        }
         try viewContext.save()
         return plant
     }
 
     public func allPlants() throws -> [Plant] {
         let request: FetchRequest<Plant> = Plant.fetchRequest()
+        // Mistake: the context is reset first, to read the store afresh. The plants come back right, but reset()
+        // drops the view context's unsaved changes and leaves every plant a screen holds unusable.
+        if Decoy.isActive("all-resets-first") { viewContext.reset() }
         // Mistake: fetched in a context made for the call: the plants' context is gone once it returns.
         if Decoy.isActive("all-from-throwaway-context") {
             request.sortDescriptors = [FetchSortDescriptor(keyPath: \Plant.name, ascending: true)]
@@ -72,6 +82,8 @@ public final class PlantStorage {
 
     public func plants(notWateredSince date: Date) throws -> [Plant] {
         let request: FetchRequest<Plant> = Plant.fetchRequest()
+        // Mistake: as all-resets-first — a fresh read bought with the caller's unsaved changes and objects.
+        if Decoy.isActive("not-watered-resets-first") { viewContext.reset() }
         // Mistake: every plant is fetched, sorted by the store, and Swift picks the ones to return.
         if Decoy.isActive("not-watered-filtered-in-swift") {
             request.sortDescriptors = [FetchSortDescriptor(keyPath: \Plant.name, ascending: true)]
@@ -94,8 +106,8 @@ public final class PlantStorage {
         var format = Decoy.isActive("never-watered-left-out")
             ? "wateredOn < %@" : "wateredOn == nil OR wateredOn < %@"
         // Mistake: "not watered since" written as the negation of "watered since". In Core Data's SQLite store a
-        // comparison with NULL is neither true nor false, and its NOT is not true either: on a device the plants
-        // never watered are left out (Persistence, comparing as in memory, happens to return them).
+        // comparison with NULL is neither true nor false, and its NOT is not true either: the plants never watered
+        // are left out, on a device as here.
         if Decoy.isActive("not-watered-as-negation") { format = "NOT (wateredOn >= %@)" }
         // Mistake: off by one day — a plant watered exactly on the date counts as not watered since.
         if Decoy.isActive("watered-on-the-day-counts") { format = "wateredOn == nil OR wateredOn <= %@" }
@@ -131,6 +143,18 @@ public final class PlantStorage {
             try other.performAndWait { try other.save() }
             return
         }
+        // Mistake: `try?` — the caller hears nothing of a failed save and shows the new date, which the store never
+        // got.
+        if Decoy.isActive("water-ignores-save-error") {
+            try? viewContext.save()
+            return
+        }
+        // Mistake: a failed save is cleaned up with rollback(), which undoes every unsaved change of the view
+        // context, including those that are not this method's.
+        if Decoy.isActive("water-rolls-back-on-failure") {
+            do { try viewContext.save() } catch { viewContext.rollback(); throw error }
+            return
+        }
         try viewContext.save()
     }
 
@@ -164,6 +188,18 @@ public final class PlantStorage {
         }
         // Mistake: the plant is only marked deleted in the context; its row stays in the store.
         if Decoy.isActive("delete-without-save") { return }
+        // Mistake: `try?` — the plant vanishes from the screen while its row stays in the store, and it is back at
+        // the next launch.
+        if Decoy.isActive("delete-ignores-save-error") {
+            try? viewContext.save()
+            return
+        }
+        // Mistake: a failed save is cleaned up with reset(), which forgets every change of the view context and
+        // leaves every plant the caller holds unusable.
+        if Decoy.isActive("delete-resets-on-failure") {
+            do { try viewContext.save() } catch { viewContext.reset(); throw error }
+            return
+        }
         try viewContext.save()
     }
 }

@@ -10,6 +10,8 @@ public final class ReadingDataSource: @unchecked Sendable {
     private let lock = NSLock()
     private var fetchedIDs: [ManagedObjectID] = []
     private var objects: [ManagedObjectID: Reading] = [:]
+    /// The readings made so far by row, for decoy reading-at-kept-by-row.
+    private var objectsByRow: [Int: Reading] = [:]
     // For the decoy that keeps the background context's objects instead of their IDs.
     private var backgroundReadings: [Reading] = []
 
@@ -76,7 +78,9 @@ public final class ReadingDataSource: @unchecked Sendable {
                 }
                 let request = FetchRequest<ManagedObjectID>(entityName: "Reading")
                 request.resultType = .managedObjectIDResultType
-                request.predicate = FetchPredicate(format: "station == %@", station)
+                request.predicate = Decoy.isActive("ids-station-in-format")
+                    ? FetchPredicate(format: "station == '\(station)'")   // an apostrophe ends the quoted string
+                    : FetchPredicate(format: "station == %@", station)
                 if !Decoy.isActive("ids-unsorted") {
                     request.sortDescriptors = [FetchSortDescriptor(key: "takenAt", ascending: true)]
                 }
@@ -127,6 +131,16 @@ public final class ReadingDataSource: @unchecked Sendable {
                 return registered
             }
             return try viewContext.reading(with: id)
+        }
+        if Decoy.isActive("reading-at-kept-by-row") {
+            // Mistake: keeps the readings by row number; once a new fetch has moved the rows, a row hands out the
+            // reading that used to be there.
+            if let kept = objectsByRow[index], kept.managedObjectContext === viewContext, !kept.isDeleted {
+                return kept
+            }
+            guard let reading = try viewContext.reading(with: id) else { return nil }
+            objectsByRow[index] = reading
+            return reading
         }
         if let kept = objects[id], kept.managedObjectContext === viewContext, !kept.isDeleted {
             return kept

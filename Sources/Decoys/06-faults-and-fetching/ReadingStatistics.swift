@@ -19,6 +19,10 @@ public final class ReadingStatistics {
             request.predicate = FetchPredicate(format: "station == %@", station)
         } else if Decoy.isActive("station-ignored") {
             request.predicate = FetchPredicate(format: "takenAt >= %@ AND takenAt < %@", start, end)
+        } else if Decoy.isActive("readings-station-in-format") {
+            // Mistake: the station's name pasted into the format; an apostrophe ends the quoted string.
+            request.predicate = FetchPredicate(format: "station == '\(station)' AND takenAt >= %@ AND takenAt < %@",
+                                               start, end)
         } else {
             request.predicate = FetchPredicate(format: "station == %@ AND takenAt >= %@ AND takenAt < %@",
                                                    station, start, end)

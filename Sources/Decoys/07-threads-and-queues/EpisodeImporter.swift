@@ -62,6 +62,26 @@ public final class EpisodeImporter: Sendable {
             }
             // Collected before the save, the IDs are the objects' temporary ones.
             let early = Decoy.isActive("import-reports-temporary-ids") ? episodes.map(\.objectID) : nil
+            if Decoy.isActive("import-failure-reported-as-success") {
+                try? context.save()                                    // a failed save is not noticed
+                completion(.success(episodes.map(\.objectID)))
+                return
+            }
+            if Decoy.isActive("import-failure-never-reported") {
+                guard (try? context.save()) != nil else { return }     // the caller waits for ever
+                completion(.success(episodes.map(\.objectID)))
+                return
+            }
+            if Decoy.isActive("import-failure-reported-twice") {
+                do {
+                    try context.save()
+                } catch {
+                    context.rollback()
+                    completion(.failure(error))                        // no return: the success below runs too
+                }
+                completion(.success(episodes.map(\.objectID)))
+                return
+            }
             do {
                 if Decoy.isActive("import-never-saves") {
                     try context.obtainPermanentIDs(for: episodes)      // real IDs, but nothing written
@@ -105,6 +125,26 @@ public final class EpisodeImporter: Sendable {
             }
             viewContext.perform {
                 completion(Result { try ids.compactMap { try viewContext.existingObject(with: $0) as? Episode } })
+            }
+            return
+        }
+        if Decoy.isActive("import-for-display-failure-reported-twice") {
+            context.perform {
+                let episodes = titles.map { title in
+                    let episode = Episode(context: context)
+                    episode.title = title
+                    return episode
+                }
+                do {
+                    try context.save()
+                } catch {
+                    context.rollback()
+                    DispatchQueue.main.async { completion(.failure(error)) }   // no return: the hand-over runs too
+                }
+                let ids = episodes.map(\.objectID)
+                viewContext.perform {
+                    completion(Result { try ids.compactMap { try viewContext.existingObject(with: $0) as? Episode } })
+                }
             }
             return
         }

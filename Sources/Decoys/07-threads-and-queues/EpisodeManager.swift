@@ -99,16 +99,39 @@ public final class EpisodeManager: Sendable {
             }
         }
         let background = backgroundContext
+        if Decoy.isActive("mark-listened-with-perform") {
+            // Queues the change and returns at once: a block given to perform cannot throw, so a failed save is
+            // rolled back in there and never reaches the caller.
+            background.perform {
+                guard let mine = try? background.existingObject(with: episodeID) as? Episode else { return }
+                mine.listened = true
+                do { try background.save() } catch { background.rollback() }
+            }
+            return
+        }
         try background.performAndWait {
             if Decoy.isActive("mark-listened-on-callers-object") {
                 // Looks the ID up in the main context and changes that object on the background queue.
                 (try main.existingObject(with: episodeID) as? Episode)?.listened = true
+            } else if Decoy.isActive("mark-listened-gone-ignored") {
+                // Mistake: a lookup that fails is taken as "nothing to do", so for an episode deleted meanwhile the
+                // call returns as if it had marked it.
+                guard let mine = try? background.existingObject(with: episodeID) as? Episode else { return }
+                mine.listened = true
             } else {
                 guard let mine = try background.existingObject(with: episodeID) as? Episode else { return }
                 mine.listened = true
             }
             if Decoy.isActive("mark-listened-saves-the-main-context") {
                 return                               // the change waits in the background context, unsaved…
+            }
+            if Decoy.isActive("mark-listened-ignores-a-failed-save") {
+                try? background.save()               // a failed save returns as if the episode were marked
+                return
+            }
+            if Decoy.isActive("mark-listened-without-rollback") {
+                try background.save()                // thrown on, but the failed changes stay in the context
+                return
             }
             try Self.saveOrRollback(background)
         }

@@ -23,11 +23,14 @@ public final class GardenChores {
             container.viewContext.refreshAllObjects()
             return count
         }
-        let watered = try background.performAndWait {
+        // Mistake: the batch runs in the view context, on the main queue the screen needs; it merges the IDs into
+        // that same context afterwards, as the lesson asks.
+        let runner = Decoy.isActive("batch-on-view-context") ? container.viewContext : background
+        let watered = try runner.performAndWait {
             let request = BatchUpdateRequest(entityName: "Plant")
             request.propertiesToUpdate = ["wateredOn": date]
             request.resultType = .updatedObjectIDsResultType
-            let result = try background.execute(request) as? BatchUpdateResult
+            let result = try runner.execute(request) as? BatchUpdateResult
             return result?.result as? [ManagedObjectID] ?? []
         }
         // Mistake: nothing is merged; the view context keeps its old values.

@@ -18,6 +18,39 @@ public final class PlantImporter {
         // Mistake: one save for everything.
         let pageSize = Decoy.isActive("import-saves-once") ? max(names.count, 1) : max(pageSize, 1)
         let background = container.newBackgroundContext()
+        // Mistake: the pages are saved in the background context, but the caller — the main queue — waits for each
+        // (performAndWait), so the screen is frozen for the whole import. Then either everything ends right there,
+        // the completion called before importPlants returns, or the ending is handed to the view context's queue,
+        // which looks asynchronous and is not.
+        if Decoy.isActive("import-synchronous") || Decoy.isActive("import-waits-then-completes-later") {
+            var failure: (any Error)?
+            background.performAndWait {
+                do {
+                    for start in stride(from: 0, to: names.count, by: pageSize) {
+                        for name in names[start..<min(start + pageSize, names.count)] {
+                            Plant(context: background).name = name
+                        }
+                        try background.save()
+                        background.reset()
+                    }
+                } catch {
+                    background.rollback()
+                    failure = error
+                }
+            }
+            if Decoy.isActive("import-synchronous") {
+                viewContext.reset()
+                viewContext.automaticallyMergesChangesFromParent = wasMerging
+                return completion(failure)
+            }
+            let failed = failure
+            viewContext.perform {
+                viewContext.reset()
+                viewContext.automaticallyMergesChangesFromParent = wasMerging
+                completion(failed)
+            }
+            return
+        }
         background.perform {
             let failure: (any Error)?
             do {

@@ -25,6 +25,13 @@ public final class PostEditor {
             // The right copy, and then a save "so the choice is not lost": the half-done edit reaches the store.
             post.author = try context.existingObject(with: user.objectID) as? User
             try context.save()
+        } else if Decoy.isActive("choose-object-with") {
+            // The editor's own copy by ID, without a check: right for a saved user, a stand-in for an unsaved one.
+            post.author = context.object(with: user.objectID) as? User
+        } else if Decoy.isActive("choose-saves-picker") {
+            // An unsaved user is saved "to get a real ID" — by saving the picker's context, the picker's work and all.
+            if user.objectID.isTemporaryID { try user.managedObjectContext?.save() }
+            post.author = try context.existingObject(with: user.objectID) as? User
         } else if Decoy.isActive("choose-uses-registered-object") {
             post.author = context.registeredObject(for: user.objectID) as? User
         } else {

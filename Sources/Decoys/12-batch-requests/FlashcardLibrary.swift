@@ -27,6 +27,8 @@ public final class FlashcardLibrary {
                 return cards.count
             }
         }
+        // Mistake: the batch runs in the view context, on the main queue, and is merged into that same context.
+        let runner = Decoy.isActive("restart-on-view-context") ? container.viewContext : background
         func run() throws -> [ManagedObjectID] {
             let request = BatchUpdateRequest(entityName: "Flashcard")
             if Decoy.isActive("restart-beginswith") {
@@ -39,11 +41,11 @@ public final class FlashcardLibrary {
             }
             request.propertiesToUpdate = ["box": 1]
             request.resultType = .updatedObjectIDsResultType
-            let result = try background.execute(request) as? BatchUpdateResult
+            let result = try runner.execute(request) as? BatchUpdateResult
             return result?.result as? [ManagedObjectID] ?? []
         }
         // The background context used on the caller's thread, outside performAndWait.
-        let moved = Decoy.isActive("restart-off-queue") ? try run() : try background.performAndWait { try run() }
+        let moved = Decoy.isActive("restart-off-queue") ? try run() : try runner.performAndWait { try run() }
         if Decoy.isActive("restart-without-merge") { return moved.count }
         if Decoy.isActive("restart-refresh-all-objects") {
             // Re-reads every object of the view context instead of merging what the request changed.
@@ -75,7 +77,9 @@ public final class FlashcardLibrary {
                 return count
             }
         }
-        let deleted = try background.performAndWait {
+        // Mistake: the batch delete runs in the view context, on the main queue, and is merged into it.
+        let runner = Decoy.isActive("delete-on-view-context") ? container.viewContext : background
+        let deleted = try runner.performAndWait {
             let archived = FetchRequest<FetchRequestResult>(entityName: "FlashcardDeck")
             if !Decoy.isActive("delete-without-predicate") {
                 archived.predicate = FetchPredicate(format: "archived == YES")
@@ -83,11 +87,11 @@ public final class FlashcardLibrary {
             let request = BatchDeleteRequest(fetchRequest: archived)
             if Decoy.isActive("delete-status-only") {
                 // The default result type: no IDs, so there is nothing to merge.
-                let result = try background.execute(request) as? BatchDeleteResult
-                return (result?.result as? [ManagedObjectID] ?? [], try background.count(for: archived))
+                let result = try runner.execute(request) as? BatchDeleteResult
+                return (result?.result as? [ManagedObjectID] ?? [], try runner.count(for: archived))
             }
             request.resultType = .resultTypeObjectIDs
-            let result = try background.execute(request) as? BatchDeleteResult
+            let result = try runner.execute(request) as? BatchDeleteResult
             let ids = result?.result as? [ManagedObjectID] ?? []
             return (ids, ids.count)
         }
@@ -141,6 +145,23 @@ public final class FlashcardLibrary {
             let viewContext = container.viewContext
             viewContext.mergePolicy = MergePolicy.mergeByPropertyObjectTrump
             let written = try viewContext.performAndWait {
+                let rows: [[String: Any]] = entries.map { ["code": $0.code, "name": $0.name] }
+                let request = BatchInsertRequest(entityName: "FlashcardDeck", objects: rows)
+                request.resultType = .objectIDs
+                let result = try viewContext.execute(request) as? BatchInsertResult
+                return result?.result as? [ManagedObjectID] ?? []
+            }
+            ManagedObjectContext.mergeChanges(fromRemoteContextSave: [updatedKey: written], into: [viewContext])
+            return written.count
+        }
+        // Mistake: the batch insert runs on the view context, whose policy is switched for it and put back at once:
+        // the app's policy is as it was, but the main queue waited for the store.
+        if Decoy.isActive("import-on-view-context-restoring-policy") {
+            let viewContext = container.viewContext
+            let written = try viewContext.performAndWait {
+                let policy = viewContext.mergePolicy
+                viewContext.mergePolicy = MergePolicy.mergeByPropertyObjectTrump
+                defer { viewContext.mergePolicy = policy }
                 let rows: [[String: Any]] = entries.map { ["code": $0.code, "name": $0.name] }
                 let request = BatchInsertRequest(entityName: "FlashcardDeck", objects: rows)
                 request.resultType = .objectIDs

@@ -71,6 +71,14 @@ public final class DishSearchScreen: @unchecked Sendable {
                 self.resultsDidChange?()
                 return
             }
+            // Mistake: only a missing finalResult is taken for a cancelled search; a fetch that had read its rows
+            // before the cancel reached it still brings its dishes, and they replace the newer search's.
+            if Decoy.isActive("search-ignores-own-cancel") {
+                guard let dishes = result.finalResult else { return }
+                self.results = dishes
+                self.resultsDidChange?()
+                return
+            }
             guard !progress.isCancelled, let dishes = result.finalResult else { return }
             self.results = dishes
             self.resultsDidChange?()
@@ -138,7 +146,13 @@ public final class DishSearchScreen: @unchecked Sendable {
                 return
             }
             self.context.perform {
-                self.results = found.compactMap { self.context.object(with: $0) as? Dish }
+                // Mistake: each ID is checked against the store on the main queue — a fetch per dish — instead of
+                // becoming a fault the screen fills when it shows the dish.
+                if Decoy.isActive("background-existing-object-per-id") {
+                    self.results = found.compactMap { try? self.context.existingObject(with: $0) as? Dish }
+                } else {
+                    self.results = found.compactMap { self.context.object(with: $0) as? Dish }
+                }
                 self.resultsDidChange?()
             }
         }

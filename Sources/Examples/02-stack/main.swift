@@ -23,10 +23,10 @@ for name in ["Garden", "Gardn"] {
 print("")
 print("2. Loading a store where it cannot be written")
 // region: load-and-report
-let blocked = folder.appendingPathComponent("Garden")      // a file stands where the store's folder should be
+let blocked = folder.appendingPathComponent("Library")     // a file stands where the store's folder should be
 try Data("not a folder".utf8).write(to: blocked)
-let storeURL = blocked.appendingPathComponent("Garden.sqlite")
-let container = PersistentContainer(name: GardenModel.name, managedObjectModel: try GardenModel.make())
+let storeURL = blocked.appendingPathComponent("Bookshelf.sqlite")
+let container = PersistentContainer(name: BookshelfModel.name, managedObjectModel: try BookshelfModel.shared())
 container.persistentStoreDescriptions = [PersistentStoreDescription(url: storeURL)]
 container.loadPersistentStores { description, error in
     if let error = error as NSError? {

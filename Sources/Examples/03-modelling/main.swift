@@ -6,74 +6,90 @@ import Foundation
 // delete rules do once objects are saved. `swift run lessons run 3`.
 
 // region: model
-/// An entity called `name` whose objects are instances of `type`; without one they are plain `ManagedObject`s.
-func entity(_ name: String, objectsOf type: ManagedObject.Type? = nil) -> EntityDescription {
-    let entity = EntityDescription()
-    entity.name = name
-    if let type { entity.managedObjectClassName = NSStringFromClass(type) }   // "Module.Class", as Core Data looks it up
-    return entity
+/// `description` once `configure` has set its fields: each part of a model in code is made with `init()`, then set
+/// field by field, and this writes that once for entities, attributes and relationships alike.
+func made<Description: AnyObject>(_ description: Description, _ configure: (Description) -> Void) -> Description {
+    configure(description)
+    return description
 }
 
-/// A relationship to `destination`. A new relationship is to-many (maxCount 0, no limit) and nullifies.
-func relationship(_ name: String, to destination: EntityDescription, toOne: Bool = false,
-                  deleteRule: DeleteRule = .nullifyDeleteRule) -> RelationshipDescription {
-    let relationship = RelationshipDescription()
-    relationship.name = name
-    relationship.destinationEntity = destination
-    relationship.maxCount = toOne ? 1 : 0
-    relationship.deleteRule = deleteRule
-    return relationship
-}
-
-/// The cookbook's model, built as Core Data builds a model in code: descriptions made with `init()`, their fields
-/// set one by one. (`orderedPlans: false` makes the mistake part 5 shows.)
+/// The cookbook's model in code: the entities first, as the relationships name them, then each entity's properties.
+/// (`orderedPlans: false` makes the mistake part 5 shows.)
 func makeCookbook(orderedPlans: Bool = true) -> ManagedObjectModel {
-    let cuisine = entity("Cuisine")                       // no class: its objects are plain ManagedObjects
-    let recipe = entity("Recipe", objectsOf: Recipe.self)
-    let plan = entity("MealPlan", objectsOf: MealPlan.self)
-
-    let name = AttributeDescription()
-    name.name = "name"
-    name.attributeType = .stringAttributeType
-    name.isOptional = false                               // a new attribute is optional
-    let title = AttributeDescription()
-    title.name = "title"
-    title.attributeType = .stringAttributeType
-    title.isOptional = false
-    let servings = AttributeDescription()
-    servings.name = "servings"
-    servings.attributeType = .integer16AttributeType
-    servings.isOptional = false
-    servings.defaultValue = 2                             // what a new recipe starts with
-    let minutes = AttributeDescription()                  // optional, no default: nil until someone times it
-    minutes.name = "minutes"
-    minutes.attributeType = .integer16AttributeType
-    let week = AttributeDescription()
-    week.name = "week"
-    week.attributeType = .stringAttributeType
-    week.isOptional = false
+    let cuisine = made(EntityDescription()) { $0.name = "Cuisine" }   // no class: its objects are plain ManagedObjects
+    let recipe = made(EntityDescription()) {
+        $0.name = "Recipe"
+        $0.managedObjectClassName = NSStringFromClass(Recipe.self)     // "Module.Recipe", as Core Data looks it up
+    }
+    let plan = made(EntityDescription()) {
+        $0.name = "MealPlan"
+        $0.managedObjectClassName = NSStringFromClass(MealPlan.self)
+    }
 
     // One cuisine, many recipes. The cuisine does not own them: while it has any, it cannot be deleted.
-    let recipes = relationship("recipes", to: recipe, deleteRule: .denyDeleteRule)
-    let cuisineOfRecipe = relationship("cuisine", to: cuisine, toOne: true)   // a deleted recipe leaves the list
-    cuisineOfRecipe.isOptional = false                    // every recipe has a cuisine
+    let recipes = made(RelationshipDescription()) {
+        $0.name = "recipes"
+        $0.destinationEntity = recipe                 // maxCount stays 0: to-many, no limit
+        $0.deleteRule = .denyDeleteRule
+    }
+    let cuisineOfRecipe = made(RelationshipDescription()) {
+        $0.name = "cuisine"
+        $0.destinationEntity = cuisine
+        $0.maxCount = 1                               // to-one
+        $0.isOptional = false                         // every recipe has a cuisine
+    }                                                 // delete rule left as made, nullify: a deleted recipe leaves the list
     recipes.inverseRelationship = cuisineOfRecipe
     cuisineOfRecipe.inverseRelationship = recipes
 
     // Many plans, many recipes, and a plan keeps its dinners in order. Neither end owns the other.
-    let dinners = relationship("recipes", to: recipe)
-    dinners.isOrdered = orderedPlans
-    let plans = relationship("mealPlans", to: plan)
+    let dinners = made(RelationshipDescription()) {
+        $0.name = "recipes"
+        $0.destinationEntity = recipe
+        $0.isOrdered = orderedPlans
+    }
+    let plans = made(RelationshipDescription()) {
+        $0.name = "mealPlans"
+        $0.destinationEntity = plan
+    }
     dinners.inverseRelationship = plans
     plans.inverseRelationship = dinners
 
-    cuisine.properties = [name, recipes]
+    cuisine.properties = [
+        made(AttributeDescription()) {
+            $0.name = "name"
+            $0.attributeType = .stringAttributeType
+            $0.isOptional = false                     // a new attribute is optional
+        },
+        recipes,
+    ]
     cuisine.uniquenessConstraints = [["name"]]
-    recipe.properties = [title, servings, minutes, cuisineOfRecipe, plans]
-    plan.properties = [week, dinners]
-    let model = ManagedObjectModel()
-    model.entities = [cuisine, recipe, plan]
-    return model
+    recipe.properties = [
+        made(AttributeDescription()) {
+            $0.name = "title"
+            $0.attributeType = .stringAttributeType
+            $0.isOptional = false
+        },
+        made(AttributeDescription()) {
+            $0.name = "servings"
+            $0.attributeType = .integer16AttributeType
+            $0.isOptional = false
+            $0.defaultValue = 2                       // what a new recipe starts with
+        },
+        made(AttributeDescription()) {                // optional, no default: nil until someone times it
+            $0.name = "minutes"
+            $0.attributeType = .integer16AttributeType
+        },
+        cuisineOfRecipe, plans,
+    ]
+    plan.properties = [
+        made(AttributeDescription()) {
+            $0.name = "week"
+            $0.attributeType = .stringAttributeType
+            $0.isOptional = false
+        },
+        dinners,
+    ]
+    return made(ManagedObjectModel()) { $0.entities = [cuisine, recipe, plan] }
 }
 
 let cookbook = makeCookbook()

@@ -24,6 +24,10 @@ public struct ModelBundle: Sendable {
     /// reading a large `.momd` from disk would. Set it only while no model is being read.
     nonisolated(unsafe) public static var readingTime: Double = 0
 
+    /// How many times the model called `name` has been read from any bundle in this process: lets a kata see that
+    /// a model came from the bundle, and how often it was read.
+    public static func reads(of name: String) -> Int { ReadCount.shared.count(of: name) }
+
     /// The names of the models in the bundle, sorted.
     public var modelNames: [String] { models.keys.sorted() }
 
@@ -32,7 +36,17 @@ public struct ModelBundle: Sendable {
     /// - Throws: the model's own error when it is inconsistent.
     public func model(named name: String) throws -> ManagedObjectModel? {
         guard let make = models[name] else { return nil }
+        ReadCount.shared.add(name)
         if Self.readingTime > 0 { Thread.sleep(forTimeInterval: Self.readingTime) }
         return try make()
+    }
+
+    /// The reads so far, by model name, behind a lock: models are read from several threads at once.
+    private final class ReadCount: @unchecked Sendable {
+        static let shared = ReadCount()
+        private let lock = NSLock()
+        private var counts: [String: Int] = [:]
+        func add(_ name: String) { lock.lock(); counts[name, default: 0] += 1; lock.unlock() }
+        func count(of name: String) -> Int { lock.lock(); defer { lock.unlock() }; return counts[name] ?? 0 }
     }
 }

@@ -67,9 +67,14 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     private(set) var refusedMergePolicy: String?
     /// When `true`, the parent's saves are merged into this context automatically, on its queue. For a context on
     /// the store, the "parent" is the store: saves of the other contexts on the same coordinator are merged.
+    ///
+    /// Not with a context pinned to a query generation token from another context: Apple's header calls that "not
+    /// supported", so the pairing is recorded as a mistake that the next ``save()`` throws. A context pinned with
+    /// ``QueryGenerationToken/current`` may merge automatically; each merge moves it to the newest data.
     public var automaticallyMergesChangesFromParent = false {
         didSet {
             guard automaticallyMergesChangesFromParent != oldValue else { return }
+            recordMergingWhilePinned()
             if let parent {
                 parent.mergingChildren.set(automaticallyMergesChangesFromParent, for: self)
             } else {
@@ -118,8 +123,6 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// contexts); the next save throws the first of them. Cleared by rollback and reset (see
     /// ManagedObjectContext+Misuse).
     var misuseErrors: [PersistenceError] = []
-    /// A save has thrown the first of ``misuseErrors``.
-    var misuseThrown = false
     private var unknownEntities: [ObjectIdentifier: EntityDescription] = [:]
     /// The changes since the last did-change notification that the change lists do not show (see
     /// ``NotedChanges``).

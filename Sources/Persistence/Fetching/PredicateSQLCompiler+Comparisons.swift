@@ -127,8 +127,9 @@ extension PredicateSQLCompiler {
     }
 
     mutating func objectEquals(_ keySQL: String, _ entity: EntityDescription, _ id: ManagedObjectID) -> String {
-        // An unsaved object, or one of another entity, is never in the store.
-        guard let key = objectKey(entity, id) else { return "0" }
+        // An unsaved object, or one of another entity, is never in the store: no key equals it, and a nil one is
+        // unknown, as with any value.
+        guard let key = objectKey(entity, id) else { return "(CASE WHEN \(keySQL) IS NOT NULL THEN 0 END)" }
         return "\(keySQL) = \(bind(.integer(key)))"
     }
 
@@ -159,7 +160,9 @@ extension PredicateSQLCompiler {
         if !json.isEmpty { parts.append("\(sql) IN (SELECT value FROM json_each(\(bind(.text("[" + json.joined(separator: ",") + "]")))))") }
         if !hex.isEmpty {
             let list = "[" + hex.map { "\"\($0)\"" }.joined(separator: ",") + "]"
-            parts.append("(typeof(\(sql)) IN ('text', 'blob') AND hex(\(sql)) IN (SELECT value FROM json_each(\(bind(.text(list))))))")
+            // Unknown for nil, as `IN` is.
+            parts.append("(CASE WHEN typeof(\(sql)) IN ('text', 'blob') THEN hex(\(sql)) IN (SELECT value FROM json_each(\(bind(.text(list))))) "
+                + "WHEN \(sql) IS NOT NULL THEN 0 END)")
         }
         return parts
     }
@@ -180,7 +183,8 @@ extension PredicateSQLCompiler {
         var parts: [String] = []
         if !json.isEmpty {
             let list = bind(.text("[" + json.joined(separator: ",") + "]"))
-            parts.append("EXISTS (SELECT 1 FROM json_each(\(list)) WHERE \(stringCall(.equal, options, sql, "value")))")
+            // Unknown for nil, as `IN` is (EXISTS alone would be false).
+            parts.append("(CASE WHEN \(sql) IS NOT NULL THEN EXISTS (SELECT 1 FROM json_each(\(list)) WHERE \(stringCall(.equal, options, sql, "value"))) END)")
         }
         return parts + others.map { stringCall(.equal, options, sql, bind($0)) }
     }

@@ -5,7 +5,11 @@ import Foundation
 /// values and key paths are in `PredicateSQLCompiler+Comparisons`, `+Values` and `+KeyPaths`.
 ///
 /// - Values are always bound as arguments, never written into the SQL.
-/// - Every comparison yields 0 or 1, never NULL, so `NOT` behaves as in memory when a value is nil.
+/// - A comparison with a nil value is NULL, SQL's "unknown", where Core Data's SQL makes it so (`rating >= ?` with
+///   no rating), and its `NOT` is unknown too, so the row is left out, as Core Data's SQLite store leaves it out;
+///   memory evaluation reads the comparison as false and its `NOT` as true. `!=`, `== nil` and `!= nil` are never
+///   unknown. `NOT` is pushed down to the comparisons (De Morgan's laws hold in SQL's three-valued logic), so the
+///   SQL reads as Core Data's does, `NOT (t0.ZRATING >= ?)`, and a deep chain can still be one flat `CASE`.
 /// - Key paths through to-one relationships become `LEFT JOIN`s; through to-many relationships, `EXISTS`
 ///   subqueries (`NOT EXISTS … NOT …` for `ALL`); collection operators and `SUBQUERY(…).@count`, scalar subqueries.
 /// - String operators run ``StringComparison`` through the `PST_STRING_<operator>_<folding>` SQL functions; plain
@@ -39,25 +43,30 @@ struct PredicateSQLCompiler {
         case object(String, EntityDescription)
     }
 
-    mutating func compile(_ expression: PredicateNode, in scope: SQLScope) throws -> String {
+    /// The SQL condition for `expression`, or for its `NOT` when `negated`. It is true exactly when Core Data's SQL
+    /// for it is; where that is unknown it may be NULL or 0, which a `WHERE` treats alike, so the condition is only
+    /// ever used where just its truth counts: a `WHERE`, an `AND` or `OR` of such conditions, a `CASE WHEN`.
+    mutating func compile(_ expression: PredicateNode, in scope: SQLScope, negated: Bool = false) throws -> String {
         if root == nil { root = scope }
         switch expression {
         case .constant(let value):
-            return value ? "1" : "0"
-        case .and(let children) where Self.isSmall(expression, children.count):
+            return value != negated ? "1" : "0"
+        case .and(let children) where Self.isSmall(expression, children.count),
+             .or(let children) where Self.isSmall(expression, children.count):
+            // NOT (a AND b) is NOT a OR NOT b, and NOT (a OR b) is NOT a AND NOT b.
+            let isOr: Bool
+            if case .or = expression { isOr = !negated } else { isOr = negated }
             var parts: [String] = []
-            for child in children { parts.append(try compile(child, in: scope)) }
-            return "(" + parts.joined(separator: " AND ") + ")"
-        case .or(let children) where Self.isSmall(expression, children.count):
-            var parts: [String] = []
-            for child in children { parts.append(try compile(child, in: scope)) }
-            return "(" + parts.joined(separator: " OR ") + ")"
-        case .not(let child) where Self.isSmall(expression, 1):
-            return "NOT (" + (try compile(child, in: scope)) + ")"
-        case .and, .or, .not:
-            return try compileChain(expression, in: scope)
+            for child in children { parts.append(try compile(child, in: scope, negated: negated)) }
+            return "(" + parts.joined(separator: isOr ? " OR " : " AND ") + ")"
+        case .not(let child):
+            // No SQL of its own: the NOT goes down to the comparisons.
+            return try compile(child, in: scope, negated: !negated)
+        case .and, .or:
+            return try compileChain(expression, in: scope, negated: negated)
         case .comparison(let comparison):
-            return "IFNULL(" + (try compileComparison(comparison, in: scope)) + ", 0)"
+            let sql = try compileComparison(comparison, in: scope)
+            return negated ? "NOT (\(sql))" : sql
         case .tooDeep(let depth):
             throw failure(PredicateNode.tooDeepMessage(depth))
         case .malformed(let malformed):
@@ -71,14 +80,15 @@ struct PredicateSQLCompiler {
     }
 
     /// A deep or long compound as one flat `CASE`. It follows one "spine" down the tree — at each AND or OR the
-    /// deepest child, through NOTs by flipping what the chain answers — and turns every other child into a
-    /// `WHEN`: at an OR, a true child decides the answer; at an AND, a false one. What the spine ends at is the
-    /// `ELSE`. Only a second deep child of one node nests, so nesting grows with how bushy the tree is, not how
-    /// deep. The `WHEN`s run in order and stop at the first that holds, as the evaluator's AND and OR stop early.
-    mutating func compileChain(_ expression: PredicateNode, in scope: SQLScope) throws -> String {
+    /// deepest child, through NOTs by negating what follows (an AND under a NOT is an OR of negated children) — and
+    /// turns every other child into a `WHEN`: at an OR, a true child decides the answer; at an AND, a child that is
+    /// not true (false or unknown). What the spine ends at is the `ELSE`. Only a second deep child of one node
+    /// nests, so nesting grows with how bushy the tree is, not how deep. The `WHEN`s run in order and stop at the
+    /// first that holds, as the evaluator's AND and OR stop early.
+    mutating func compileChain(_ expression: PredicateNode, in scope: SQLScope, negated start: Bool) throws -> String {
         var whens: [String] = []
         var node = expression
-        var negated = false
+        var negated = start
         var last: String?
         while last == nil {
             switch node {
@@ -87,38 +97,38 @@ struct PredicateSQLCompiler {
                 node = inner
             case .and(let children), .or(let children):
                 let isOr: Bool
-                if case .or = node { isOr = true } else { isOr = false }
+                if case .or = node { isOr = !negated } else { isOr = negated }
                 let depths = children.map(\.depth)
                 let deepest = depths.indices.max { depths[$0] < depths[$1] }!
                 let spine = depths[deepest] > 4 ? deepest : nil
-                // What the whole chain answers when one child decides the node.
-                let decided = (isOr != negated) ? "1" : "0"
                 for (index, child) in children.enumerated() where index != spine {
-                    let sql = try compile(child, in: scope)
-                    whens.append(isOr ? "WHEN \(sql) THEN \(decided)" : "WHEN NOT \(sql) THEN \(decided)")
+                    let sql = try compile(child, in: scope, negated: negated)
+                    whens.append(isOr ? "WHEN \(sql) THEN 1" : "WHEN NOT IFNULL(\(sql), 0) THEN 0")
                 }
                 if let spine {
                     node = children[spine]
                 } else {
                     // No child decided: an OR is false, an AND true.
-                    last = (isOr == negated) ? "1" : "0"
+                    last = isOr ? "0" : "1"
                 }
             default:
-                let sql = try compile(node, in: scope)
-                last = negated ? "NOT \(sql)" : sql
+                last = try compile(node, in: scope, negated: negated)
             }
         }
         guard !whens.isEmpty else { return "(\(last!))" }
         return "(CASE " + whens.joined(separator: " ") + " ELSE \(last!) END)"
     }
 
-    /// True when any of `parts` (each 0 or 1) is: `0` for none, a plain OR for a few, a flat CASE for many.
+    /// True when any of `parts` is: `0` for none, a plain OR for a few, a flat CASE for many.
     static func anyOf(_ parts: [String]) -> String {
         switch parts.count {
         case 0: return "0"
         case 1: return parts[0]
         case ...32: return "(" + parts.joined(separator: " OR ") + ")"
-        default: return "(CASE " + parts.map { "WHEN \($0) THEN 1" }.joined(separator: " ") + " ELSE 0 END)"
+        default:
+            // Each part tests the same value, so each is unknown just when that value is nil (true, for `IS NULL`):
+            // ending in the last part rather than 0 keeps that unknown under a NOT, as the OR does.
+            return "(CASE " + parts.dropLast().map { "WHEN \($0) THEN 1" }.joined(separator: " ") + " ELSE \(parts.last!) END)"
         }
     }
 

@@ -185,15 +185,87 @@ extension ManagedObjectContext {
         merge(Self.summary(from: notification.userInfo ?? [:]))
     }
 
-    /// Merges a save described by object IDs or their URIs, under the did-save keys (`inserted`, `updated`,
-    /// `deleted`, or the `…_objectIDs` ones), into each context on its own queue — for changes another process
-    /// or a batch request made. Each context merges as in ``mergeChanges(fromContextDidSave:)``.
+    /// Merges a save described by object IDs or their URIs into each context on its own queue — for changes
+    /// another process or a batch request made. Each context merges as in ``mergeChanges(fromContextDidSave:)``.
+    ///
+    /// The dictionary takes what Apple documents and nothing else: the keys `NSInsertedObjectsKey`,
+    /// `NSUpdatedObjectsKey` and `NSDeletedObjectsKey` (``NotificationKey/insertedObjects``…), each with an array of
+    /// ``ManagedObjectID``s or of their ``ManagedObjectID/uriRepresentation()`` URLs:
+    ///
+    /// ```swift
+    /// ManagedObjectContext.mergeChanges(fromRemoteContextSave: [NSDeletedObjectsKey: deletedIDs],
+    ///                                   into: [container.viewContext])
+    /// ```
+    ///
+    /// What Core Data does with anything else — the `…_objectIDs` keys of ``didSaveObjectIDsNotification``, a set,
+    /// managed objects, a URL that names no object — is undocumented. Persistence takes the strict reading: it
+    /// merges none of it and records the mistake on each context, so that context's next ``save()`` throws it (and
+    /// a test harness hears of it when the context goes away unsaved). A did-save notification as it was posted
+    /// goes to ``mergeChanges(fromContextDidSave:)`` instead, which takes its sets and keys.
     public static func mergeChanges(fromRemoteContextSave changeNotificationData: [AnyHashable: Any],
                                     into contexts: [ManagedObjectContext]) {
-        let summary = summary(from: changeNotificationData)
+        let (summary, mistakes) = remoteSummary(from: changeNotificationData)
         for context in contexts {
-            context.performAndWait { context.merge(summary) }
+            context.performAndWait {
+                for mistake in mistakes { context.recordMisuse(mistake) }
+                context.merge(summary)
+            }
         }
+    }
+
+    /// The IDs of a remote save, read as Apple documents the dictionary, and a mistake for each entry that is not.
+    static func remoteSummary(from data: [AnyHashable: Any]) -> (ContextDidSave, [PersistenceError]) {
+        let method = "mergeChanges(fromRemoteContextSave:into:)"
+        let documented: [NotificationKey] = [.insertedObjects, .updatedObjects, .deletedObjects]
+        var ids: [NotificationKey: Set<ManagedObjectID>] = [:]
+        var mistakes: [PersistenceError] = []
+        func refuse(_ what: String) {
+            mistakes.append(PersistenceError(.coreData, "\(method) \(what); it was not merged. Apple documents the keys NSInsertedObjectsKey, NSUpdatedObjectsKey and NSDeletedObjectsKey (\"inserted\", \"updated\", \"deleted\"), each with an array of object IDs or of their URIs; what Core Data does with anything else is undocumented."))
+        }
+        for (rawKey, value) in data.sorted(by: { "\($0.key)" < "\($1.key)" }) {
+            guard let name = rawKey.base as? String else {
+                refuse("was given the key \(rawKey)")
+                continue
+            }
+            guard let key = NotificationKey(rawValue: name), documented.contains(key) else {
+                var what = "was given the key \"\(name)\""
+                if name.hasSuffix("_objectIDs") {
+                    what += " (a did-save-object-IDs notification's key: hand such a notification to mergeChanges(fromContextDidSave:), or put its IDs, as an array, under \"\(name.dropLast("_objectIDs".count))\")"
+                }
+                refuse(what)
+                continue
+            }
+            let items: [Any]
+            if let array = value as? [Any] {
+                items = array
+            } else if let array = value as? NSArray {
+                items = array.map { $0 }
+            } else {
+                let kind = value is NSSet || "\(type(of: value))".hasPrefix("Set<") ? "a set" : "\(type(of: value))"
+                refuse("was given \(kind) under \"\(name)\", not an array")
+                continue
+            }
+            for item in items {
+                switch item {
+                case let id as ManagedObjectID:
+                    ids[key, default: []].insert(id)
+                case let uri as URL:
+                    if let id = ManagedObjectID(uriRepresentation: uri) {
+                        ids[key, default: []].insert(id)
+                    } else {
+                        refuse("was given the URL \(uri) under \"\(name)\", which is no object ID's URI")
+                    }
+                case let object as ManagedObject:
+                    refuse("was given the managed object \(object.objectID) under \"\(name)\", not its object ID")
+                default:
+                    refuse("was given \(type(of: item)) under \"\(name)\", not an object ID or its URI")
+                }
+            }
+        }
+        let summary = ContextDidSave(insertedObjectIDs: ids[.insertedObjects] ?? [],
+                                     updatedObjectIDs: ids[.updatedObjects] ?? [],
+                                     deletedObjectIDs: ids[.deletedObjects] ?? [])
+        return (summary, mistakes)
     }
 
     /// Everything changed so far has been notified.

@@ -31,7 +31,7 @@ extension ManagedObject {
     }
 
     /// Sets `key` to `value` in the object's own storage, taking values as ``setValue(_:forKey:)`` does (a to-one's
-    /// object, a to-many's set or array, which relate and unrelate objects as that method does).
+    /// object, a to-many's set or array), on this object's side only: a relationship's inverse is not touched.
     ///
     /// Apple: it "does not invoke the change notification methods" (``willChangeValue(forKey:)`` and
     /// ``didChangeValue(forKey:)``), which are how a context learns of a change. So, alone, it records nothing: a
@@ -39,8 +39,12 @@ extension ManagedObject {
     /// if the key is recorded as changed by those methods (a new object is written whole, so its primitive values
     /// are saved). Call it between `willChangeValue(forKey:)` and `didChangeValue(forKey:)` to make a change that
     /// is saved; call it alone where Apple suggests, in ``awakeFromInsert()`` or ``awakeFromFetch()``, to set a value
-    /// without marking the object changed. (Objects on the other side of a relationship record their side as
-    /// usual: undocumented by Apple.)
+    /// without marking the object changed.
+    ///
+    /// Apple advises it for attributes, not relationships; for a relationship with an inverse, "you are also
+    /// responsible for maintaining the inverse relationship (irrespective of change notifications)". So here too:
+    /// `note.setPrimitiveValue(folder, forKey: "folder")` leaves `folder`'s `notes` as they were, with or without
+    /// the change notifications around it; set the other side yourself.
     public func setPrimitiveValue(_ value: Any?, forKey key: String) {
         checkQueue(key)
         let context = managedObjectContext

@@ -1,14 +1,22 @@
 /// Relationship changes keep both sides in step: setting `item.group = g` also adds `item` to `g.items` and
-/// removes it from its old group's `items`, as Core Data does.
+/// removes it from its old group's `items`, as Core Data does. A primitive set (``setPrimitiveValue(_:forKey:)``, a
+/// `primitive…` accessor) changes this side only: Apple leaves the inverse to the caller ("you are also responsible
+/// for maintaining the inverse relationship (irrespective of change notifications)").
 extension ManagedObject {
-    /// Makes relationship `index` hold exactly `objects` (in that order for an ordered to-many), updating inverses.
+    /// Makes relationship `index` hold exactly `objects` (in that order for an ordered to-many), updating inverses
+    /// unless this object is writing primitively.
     func setRelationship(_ relationship: RelationshipDescription, at index: Int, to objects: [ManagedObject]) throws {
         for object in objects { try checkRelatable(object, through: relationship) }
+        let maintainsInverse = managedObjectContext?.primitiveWriter !== self
         if relationship.isToMany {
             let current = toManyObjects(at: index)
             let wanted = RelatedObjects(objects)
-            for old in current.objects where !wanted.contains(old) { unlink(relationship, at: index, from: old) }
-            for new in wanted.objects where !current.contains(new) { link(relationship, at: index, to: new) }
+            for old in current.objects where !wanted.contains(old) {
+                unlink(relationship, at: index, from: old, maintainsInverse: maintainsInverse)
+            }
+            for new in wanted.objects where !current.contains(new) {
+                link(relationship, at: index, to: new, maintainsInverse: maintainsInverse)
+            }
             if relationship.isOrdered, !toManyObjects(at: index).sameObjects(as: wanted, ordered: true) {
                 willChange(at: index)
                 slots[index] = .toMany(wanted)
@@ -20,8 +28,8 @@ extension ManagedObject {
             let current = toOneObject(at: index)
             let target = objects.first
             if current === target { return }
-            if let current { unlink(relationship, at: index, from: current) }
-            if let target { link(relationship, at: index, to: target) }
+            if let current { unlink(relationship, at: index, from: current, maintainsInverse: maintainsInverse) }
+            if let target { link(relationship, at: index, to: target, maintainsInverse: maintainsInverse) }
         }
     }
 
@@ -38,10 +46,11 @@ extension ManagedObject {
         }
     }
 
-    /// Adds `target` to this side and `self` to the inverse side.
-    private func link(_ relationship: RelationshipDescription, at index: Int, to target: ManagedObject) {
+    /// Adds `target` to this side and, when maintaining inverses, `self` to the inverse side.
+    private func link(_ relationship: RelationshipDescription, at index: Int, to target: ManagedObject,
+                      maintainsInverse: Bool) {
         if relationship.isToMany { primitiveAdd(target, at: index) } else { primitiveSetToOne(target, at: index) }
-        guard let inverse = relationship.inverseRelationship,
+        guard maintainsInverse, let inverse = relationship.inverseRelationship,
               let inverseIndex = target.entity.propertyIndexByName[inverse.name] else { return }
         if inverse.isToMany {
             target.primitiveAdd(self, at: inverseIndex)
@@ -54,10 +63,11 @@ extension ManagedObject {
         }
     }
 
-    /// Removes `target` from this side and `self` from the inverse side.
-    private func unlink(_ relationship: RelationshipDescription, at index: Int, from target: ManagedObject) {
+    /// Removes `target` from this side and, when maintaining inverses, `self` from the inverse side.
+    private func unlink(_ relationship: RelationshipDescription, at index: Int, from target: ManagedObject,
+                        maintainsInverse: Bool) {
         primitiveDetach(target, at: index, relationship: relationship)
-        guard let inverse = relationship.inverseRelationship,
+        guard maintainsInverse, let inverse = relationship.inverseRelationship,
               let inverseIndex = target.entity.propertyIndexByName[inverse.name] else { return }
         target.primitiveDetach(self, at: inverseIndex, relationship: inverse)
     }

@@ -2,6 +2,11 @@ extension FetchPredicate {
     /// Whether `object` satisfies the predicate, evaluated in memory with the same meaning as in a fetch, nil and
     /// type rules included — Core Data's `evaluate(with:)`.
     ///
+    /// One difference from a fetch's store, as in Core Data: here a comparison with nil (`rating >= 5` for an object
+    /// with no rating) is false and its `NOT` true, while the store's SQL leaves both unknown and leaves the object
+    /// out. A fetch evaluates the context's unsaved objects this way too. A case of its own for nil
+    /// (`rating == nil OR NOT (rating >= 5)`) answers the same everywhere.
+    ///
     /// As NSPredicate, it takes any value whose keys key-value coding can read, and plain values for `SELF`:
     /// - a managed object;
     /// - a dictionary (`[String: Any]`, `NSDictionary`): a key path reads its entries, nested dictionaries and the

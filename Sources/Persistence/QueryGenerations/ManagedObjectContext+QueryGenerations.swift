@@ -6,15 +6,19 @@ extension ManagedObjectContext {
         case unpinned
         /// Pinned at the next read (``QueryGenerationToken/current`` was asked for).
         case pinOnNextRead
-        /// Pinned to this snapshot.
+        /// Pinned to this snapshot, taken at a read after ``QueryGenerationToken/current`` was asked for.
         case pinned(QueryGenerationToken)
+        /// Pinned to this snapshot, a token from another context: a non-current generation in Apple's words.
+        case chosen(QueryGenerationToken)
     }
 
     /// The snapshot this context reads, or `nil` when it reads the newest data. After
     /// `setQueryGenerationFrom(.current)` it stays `nil` until the next read takes the snapshot.
     public var queryGenerationToken: QueryGenerationToken? {
-        if case .pinned(let token) = readGeneration { return token }
-        return nil
+        switch readGeneration {
+        case .pinned(let token), .chosen(let token): return token
+        case .unpinned, .pinOnNextRead: return nil
+        }
     }
 
     /// Pins this context to a snapshot of the store: ``QueryGenerationToken/current`` takes one at the next read; a
@@ -35,7 +39,17 @@ extension ManagedObjectContext {
         guard let identifier = persistentStoreCoordinator?.storeIdentifier, identifier == token.storeIdentifier else {
             throw PersistenceError(.coreData, "The query generation token belongs to another store (\(token.storeIdentifier)); a context can only be pinned to a snapshot of its own store.")
         }
-        readGeneration = .pinned(token)
+        readGeneration = .chosen(token)
+        recordMergingWhilePinned()
+    }
+
+    /// Apple's header: setting ``automaticallyMergesChangesFromParent`` "to YES when the context is pinned to a
+    /// non-current query generation is not supported" (what happens then is undocumented). A merge moves a pinned
+    /// context to the newest data, so the first automatic merge would quietly drop the chosen snapshot: recorded as
+    /// a mistake, which the next save throws. (`.current` with automatic merging is the pairing Apple's sample code uses.)
+    func recordMergingWhilePinned() {
+        guard case .chosen = readGeneration, automaticallyMergesChangesFromParent else { return }
+        recordMisuse(PersistenceError(.coreData, "automaticallyMergesChangesFromParent is true on a context pinned to a query generation token taken from another context: Core Data does not support that pairing (its header: \"not supported\"), and the first merge would move the context off the snapshot it was pinned to. Pin to QueryGenerationToken.current to follow merges, or turn automatic merging off while pinned."))
     }
 
     /// After a save, reset or merge: a pinned context follows the newest data from its next read on.
@@ -57,7 +71,7 @@ extension ManagedObjectContext {
             let token = try coordinator.makeQueryGeneration()
             readGeneration = .pinned(token)
             return try token.withSnapshot(body)
-        case .pinned(let token):
+        case .pinned(let token), .chosen(let token):
             return try token.withSnapshot(body)
         }
     }

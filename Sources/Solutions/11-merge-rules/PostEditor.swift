@@ -16,7 +16,9 @@ public final class PostEditor {
     }
 
     // region: choose
-    /// Makes `user` — picked on another screen, so an object of another context — the post's author.
+    /// Makes `user` — picked on another screen, so an object of another context — the post's author. A user the
+    /// picker has not saved yet (a temporary `objectID`) cannot be found from here: it throws and leaves the post
+    /// as it was.
     public func choose(_ user: User) throws {
         // Only the ID is read from the other context's object; the editor's context gives its own copy.
         post.author = try context.existingObject(with: user.objectID) as? User

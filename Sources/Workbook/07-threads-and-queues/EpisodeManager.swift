@@ -25,7 +25,9 @@ public final class EpisodeManager: Sendable {
     }
 
     /// Marks as listened the episode with this ID — the caller's object stays with the caller (usually on the main
-    /// context's queue); only its `objectID` is handed over. The change is made and saved by the background context.
+    /// context's queue); only its `objectID` is handed over. The change is made and saved by the background context,
+    /// and the method returns when that is done. Throws when there is no such episode in the store any more; when
+    /// the save fails, throws its error and leaves the background context as it was at its last save.
     public func markListened(_ episodeID: ManagedObjectID) throws {
         throw KataNotDone(lesson: 7)
     }

@@ -17,7 +17,9 @@ public final class PostEditor {
         self.post = post
     }
 
-    /// Makes `user` — picked on another screen, so an object of another context — the post's author.
+    /// Makes `user` — picked on another screen, so an object of another context — the post's author. A user the
+    /// picker has not saved yet (a temporary `objectID`) cannot be found from here: it throws and leaves the post
+    /// as it was.
     public func choose(_ user: User) throws {
         throw KataNotDone(lesson: 11)
     }

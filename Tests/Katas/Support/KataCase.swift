@@ -97,7 +97,7 @@ class KataCase: XCTestCase {
         ManagedObject.nilReadHandling = .report { read in nilReads.append(read) }
         _ = nilReads.take()
         let misuses = Self.misuses
-        ManagedObjectContext.unthrownMisuseHandler = { error in misuses.append(error) }
+        ManagedObjectContext.droppedMisuseHandler = { error in misuses.append(error) }
         _ = misuses.take()
         let modelChanges = Self.modelChanges
         ManagedObjectModel.programmingErrorHandling = .report { error in modelChanges.append(error) }
@@ -113,7 +113,7 @@ class KataCase: XCTestCase {
         current = nil
         // The view context goes with the container: a mistake made there shows only now.
         for problem in Self.takeReportedProblems() { report(problem, filePath: #filePath, line: #line) }
-        ManagedObjectContext.unthrownMisuseHandler = nil
+        ManagedObjectContext.droppedMisuseHandler = nil
         // The handler stays installed: a block still running on another queue must find one rather than stop
         // the process (with no handler, a violation is fatal).
         ConcurrencyDebugging.isEnabled = false

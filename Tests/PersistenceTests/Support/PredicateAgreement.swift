@@ -1,5 +1,5 @@
 import Foundation
-@_spi(TestHarness) @_spi(PredicateCompounds) @_spi(PredicateParsing) import Persistence
+@_spi(TestHarness) @_spi(PredicateCompounds) @_spi(PredicateParsing) @testable import Persistence
 import XCTest
 
 /// What one predicate selects among the objects of a graph (by their labels), or that it failed.
@@ -27,10 +27,32 @@ enum PredicateOutcome: Equatable, CustomStringConvertible {
     }
 }
 
+/// One predicate's answers over a graph: in memory, by a fetch of the unsaved objects, from the store, and what
+/// Core Data's SQLite store answers (``CoreDataSQLReading``).
+struct PredicateAnswers {
+    var format: String
+    var memory: PredicateOutcome
+    var unsaved: PredicateOutcome
+    var stored: PredicateOutcome
+    var coreDataSQL: PredicateOutcome
+
+    /// The store answers as Core Data's, and a fetch of unsaved objects as memory.
+    var agree: Bool { memory == unsaved && stored == coreDataSQL }
+
+    /// Core Data's store leaves out objects that memory's answer has: a NOT over a comparison with nil.
+    var sqlLeavesOutNilUnderNOT: Bool { memory != coreDataSQL }
+
+    var description: String {
+        "\(format)\n    memory: \(memory)\n    unsaved: \(unsaved)\n    SQL: \(stored)\n    Core Data's SQL: \(coreDataSQL)"
+    }
+}
+
 extension PersistenceTestCase {
     /// Evaluates each predicate over the movies `build` makes, three ways — in memory (``FetchPredicate/evaluate(with:)``
     /// on each movie), by fetching the unsaved objects, and in SQL (a fresh context's fetch after saving) — and
-    /// returns one line for each predicate on which they do not all agree.
+    /// returns one line for each predicate on which they do not agree: the unsaved objects must be answered as in
+    /// memory, and the store as Core Data's SQLite store answers, which differs from memory in one named way (see
+    /// ``CoreDataSQLReading``).
     func predicateDisagreements(_ predicates: [FetchPredicate], build: (ManagedObjectContext) throws -> Void) throws -> [String] {
         try predicateDisagreements(predicates, of: Movie.self, label: \.title, build: build)
     }
@@ -39,14 +61,22 @@ extension PersistenceTestCase {
     /// unique).
     func predicateDisagreements<T: ManagedObject>(_ predicates: [FetchPredicate], of type: T.Type, label: @escaping (T) -> String,
                                                   build: (ManagedObjectContext) throws -> Void) throws -> [String] {
+        try predicateAnswers(predicates, of: type, label: label, build: build).filter { !$0.agree }.map(\.description)
+    }
+
+    /// Each predicate's answers over the objects of `type` that `build` makes, each known by its `label`.
+    func predicateAnswers<T: ManagedObject>(_ predicates: [FetchPredicate], of type: T.Type, label: @escaping (T) -> String,
+                                            build: (ManagedObjectContext) throws -> Void) throws -> [PredicateAnswers] {
         let writer = container.newBackgroundContext()
         var memory: [PredicateOutcome] = []
         var unsaved: [PredicateOutcome] = []
+        var coreDataSQL: [PredicateOutcome] = []
         try writer.performAndWait {
             try build(writer)
             let objects = try writer.fetch(FetchRequest<T>(entityName: T.entity().name!))
             for predicate in predicates {
                 memory.append(PredicateOutcome { try objects.filter { try predicate.evaluate(checking: $0) }.map(label) })
+                coreDataSQL.append(PredicateOutcome { try objects.filter { try CoreDataSQLReading.matches(predicate, $0) }.map(label) })
                 let request = FetchRequest<T>(entityName: T.entity().name!)
                 request.predicate = predicate
                 unsaved.append(PredicateOutcome { try writer.fetch(request).map(label) })
@@ -64,11 +94,9 @@ extension PersistenceTestCase {
         // Agreement by failing everywhere proves little: most predicates must select something, somewhere.
         let failures = memory.filter { if case .failed = $0 { return true } else { return false } }.count
         XCTAssertLessThan(failures * 2, max(predicates.count, 1), "most predicates failed to evaluate: \(memory.first { if case .failed = $0 { return true } else { return false } }!)")
-        var lines: [String] = []
-        for (index, predicate) in predicates.enumerated()
-        where memory[index] != unsaved[index] || memory[index] != stored[index] {
-            lines.append("\(predicate.predicateFormat)\n    memory: \(memory[index])\n    unsaved: \(unsaved[index])\n    SQL: \(stored[index])")
+        return predicates.indices.map { index in
+            PredicateAnswers(format: predicates[index].predicateFormat, memory: memory[index], unsaved: unsaved[index],
+                             stored: stored[index], coreDataSQL: coreDataSQL[index])
         }
-        return lines
     }
 }
