@@ -30,6 +30,11 @@ struct VerifyCommand: ParsableCommand {
         valueName: "n"))
     var jobs: Int?
 
+    @Flag(name: .customLong("skip-build"), help: ArgumentHelp(
+        "Run the katas from the build that is there, without asking SwiftPM whether it is up to date (for a script "
+            + "that has just built everything with LESSONS_KATA_SUBJECTS=all, as scripts/check does)."))
+    var skipBuild = false
+
     @Flag(name: .customLong("timings"), help: "Also print how long the runs took: the slowest, and each lesson's decoys.")
     var timings = false
 
@@ -56,7 +61,7 @@ struct VerifyCommand: ParsableCommand {
             }
             let bar = ProgressBar(label: "verify")
             let kataVerifier = KataVerifier(workspace: catalog.workspace, entries: entries, language: options.language,
-                                            width: jobs)
+                                            width: jobs, skipBuild: skipBuild)
             let result = try kataVerifier.run { step, parser in
                 if let parser, parser.finishedCount == 0, let (done, total) = parser.buildProgress {
                     bar.update(label: "\(step): building", done: done, total: total)

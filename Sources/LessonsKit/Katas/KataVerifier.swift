@@ -24,12 +24,18 @@ public struct KataVerifier: Sendable {
     public var language: Language?
     /// How many runs go at once after the build; nil for ``ProcessPool/defaultWidth``.
     public var width: Int?
+    /// Runs what is built without asking SwiftPM first whether it is up to date, when there is a test executable
+    /// to run: for a caller that has just built the package with ``KataSubject/verifyEnvironment`` (scripts/check),
+    /// where that question costs seconds of processor time and finds nothing to do.
+    public var skipBuild: Bool
 
-    public init(workspace: Workspace, entries: [Entry], language: Language? = nil, width: Int? = nil) {
+    public init(workspace: Workspace, entries: [Entry], language: Language? = nil, width: Int? = nil,
+                skipBuild: Bool = false) {
         self.workspace = workspace
         self.entries = entries
         self.language = language
         self.width = width
+        self.skipBuild = skipBuild
     }
 
     /// Runs everything from one build: the package with the katas compiled once per subject (see ``KataSubject``),
@@ -41,8 +47,9 @@ public struct KataVerifier: Sendable {
         let suites = entries.map(\.suite.name)
 
         let buildStep = "building the katas against the starters, the solutions and the decoys"
-        progress(buildStep, nil)
-        let errors = try build { progress(buildStep, $0) }
+        let built = skipBuild && KataRunner(workspace: workspace).testExecutable() != nil
+        if !built { progress(buildStep, nil) }
+        let errors = built ? [] : try build { progress(buildStep, $0) }
         guard errors.isEmpty else {
             // One build for all three: a subject's own code is blamed on it, shared code on the starters.
             result.buildErrors = Dictionary(grouping: relative(errors)) { KataSubject.owning($0) ?? .starters }
