@@ -30,6 +30,14 @@ struct VerifyCommand: ParsableCommand {
         valueName: "n"))
     var jobs: Int?
 
+    @Flag(name: .customLong("skip-build"), help: ArgumentHelp(
+        "Run the katas from the build that is there, without asking SwiftPM whether it is up to date (for a script "
+            + "that has just built everything with LESSONS_KATA_SUBJECTS=all, as scripts/check does)."))
+    var skipBuild = false
+
+    @Flag(name: .customLong("timings"), help: "Also print how long the runs took: the slowest, and each lesson's decoys.")
+    var timings = false
+
     @OptionGroup var options: CommonOptions
 
     func validate() throws {
@@ -53,7 +61,7 @@ struct VerifyCommand: ParsableCommand {
             }
             let bar = ProgressBar(label: "verify")
             let kataVerifier = KataVerifier(workspace: catalog.workspace, entries: entries, language: options.language,
-                                            width: jobs)
+                                            width: jobs, skipBuild: skipBuild)
             let result = try kataVerifier.run { step, parser in
                 if let parser, parser.finishedCount == 0, let (done, total) = parser.buildProgress {
                     bar.update(label: "\(step): building", done: done, total: total)
@@ -63,6 +71,7 @@ struct VerifyCommand: ParsableCommand {
             }
             bar.finish()
             Console.print(result.render(colors: colors) + "\n")
+            if timings { Console.print(Self.timingReport(kataVerifier.readTimes(), entries: entries)) }
             verification = result
         }
 
@@ -75,6 +84,29 @@ struct VerifyCommand: ParsableCommand {
         summary += " — verify " + (ok ? "passed" : "FAILED") + " in " + Self.duration(Date().timeIntervalSince(start))
         Console.print(TextStyle(bold: true, color: ok ? .green : .red).paint(summary, colors: colors) + "\n")
         if !ok { throw ExitCode.failure }
+    }
+
+    /// The ten slowest runs and each lesson's decoy runs added up, from the seconds verify recorded.
+    static func timingReport(_ times: [String: TimeInterval], entries: [KataVerifier.Entry]) -> String {
+        func seconds(_ value: TimeInterval) -> String { String(format: "%6.1f s", value) }
+        // The record keeps lessons left out this time; only this verification's runs are listed.
+        let runs = Set(["verify-starters.log", "verify-solutions.log"]
+            + entries.map { "verify-example-\($0.lesson.number).log" }
+            + entries.flatMap { ($0.lesson.decoys?.cases ?? []).map { "verify-decoy-\($0.id).log" } })
+        let times = times.filter { runs.contains($0.key) }
+        var lines = ["Run times (each run's own, several at once):"]
+        for (name, time) in times.sorted(by: { $0.value > $1.value }).prefix(10) {
+            lines.append("  " + seconds(time) + "  " + name)
+        }
+        lines.append("Decoy runs by lesson (together, the slowest):")
+        for entry in entries {
+            let decoys = (entry.lesson.decoys?.cases ?? []).compactMap { times["verify-decoy-\($0.id).log"] }
+            guard let slowest = decoys.max() else { continue }
+            lines.append("  lesson \(entry.lesson.number): " + seconds(decoys.reduce(0, +)) + " in \(decoys.count) runs, "
+                + "the slowest" + seconds(slowest))
+        }
+        lines.append("All \(times.count) runs together: " + seconds(times.values.reduce(0, +)))
+        return lines.joined(separator: "\n") + "\n\n"
     }
 
     /// `42 s`, `1 min 05 s`.

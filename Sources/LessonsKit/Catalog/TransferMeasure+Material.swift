@@ -19,14 +19,19 @@ extension TransferMeasure {
             for (index, token) in tokens.enumerated() { positions[token, default: []].append(index) }
         }
 
-        /// `file:line` where `normalized` (tokens joined by one space) occurs, nil where it does not.
-        func location(of normalized: String) -> String? {
-            let pattern = normalized.split(separator: " ").map(String.init)
+        /// The index of the token where `pattern` (a line's tokens, from ``pattern(_:)``) first occurs, nil where it
+        /// does not. A line is looked for in every other lesson's material: split once, not once per piece.
+        func start(of pattern: [String]) -> Int? {
             guard let first = pattern.first, pattern.count <= tokens.count else { return nil }
             for start in positions[first] ?? [] where start + pattern.count <= tokens.count {
-                if tokens[start..<(start + pattern.count)].elementsEqual(pattern) { return "\(file):\(lines[start])" }
+                if tokens[start..<(start + pattern.count)].elementsEqual(pattern) { return start }
             }
             return nil
+        }
+
+        /// The tokens of a normalised line (tokens joined by one space).
+        static func pattern(_ normalized: String) -> [String] {
+            normalized.split(separator: " ").map(String.init)
         }
     }
 

@@ -91,7 +91,10 @@ public struct TransferMeasure: Sendable {
                 .flatMap(workspace.resolve).flatMap { try? String(contentsOf: $0, encoding: .utf8) } ?? ""
             var (lines, missing) = answer(to: target.symbols, in: solution, starter: starter)
             for index in lines.indices {
-                lines[index].shownAt = material.lazy.compactMap { $0.location(of: lines[index].normalized) }.first
+                let pattern = Material.pattern(lines[index].normalized)
+                lines[index].shownAt = material.lazy.compactMap { piece in
+                    piece.start(of: pattern).map { "\(piece.file):\(piece.lines[$0])" }
+                }.first
             }
             let (distinct, common) = Self.separatingCommon(lines, of: lesson.number, materials: materials)
             return KataTransfer(lesson: lesson.number, number: target.number, kata: kata, file: file,
@@ -149,8 +152,9 @@ public struct TransferMeasure: Sendable {
         var common: [KataTransfer.Line] = []
         for line in lines {
             var showing = 0
+            let pattern = Material.pattern(line.normalized)
             for (number, pieces) in materials where number != lesson && showing < minimum {
-                if pieces.contains(where: { $0.location(of: line.normalized) != nil }) { showing += 1 }
+                if pieces.contains(where: { $0.start(of: pattern) != nil }) { showing += 1 }
             }
             if showing >= minimum { common.append(line) } else { distinct.append(line) }
         }

@@ -24,12 +24,18 @@ public struct KataVerifier: Sendable {
     public var language: Language?
     /// How many runs go at once after the build; nil for ``ProcessPool/defaultWidth``.
     public var width: Int?
+    /// Runs what is built without asking SwiftPM first whether it is up to date, when there is a test executable
+    /// to run: for a caller that has just built the package with ``KataSubject/verifyEnvironment`` (scripts/check),
+    /// where that question costs seconds of processor time and finds nothing to do.
+    public var skipBuild: Bool
 
-    public init(workspace: Workspace, entries: [Entry], language: Language? = nil, width: Int? = nil) {
+    public init(workspace: Workspace, entries: [Entry], language: Language? = nil, width: Int? = nil,
+                skipBuild: Bool = false) {
         self.workspace = workspace
         self.entries = entries
         self.language = language
         self.width = width
+        self.skipBuild = skipBuild
     }
 
     /// Runs everything from one build: the package with the katas compiled once per subject (see ``KataSubject``),
@@ -41,8 +47,9 @@ public struct KataVerifier: Sendable {
         let suites = entries.map(\.suite.name)
 
         let buildStep = "building the katas against the starters, the solutions and the decoys"
-        progress(buildStep, nil)
-        let errors = try build { progress(buildStep, $0) }
+        let built = skipBuild && KataRunner(workspace: workspace).testExecutable() != nil
+        if !built { progress(buildStep, nil) }
+        let errors = built ? [] : try build { progress(buildStep, $0) }
         guard errors.isEmpty else {
             // One build for all three: a subject's own code is blamed on it, shared code on the starters.
             result.buildErrors = Dictionary(grouping: relative(errors)) { KataSubject.owning($0) ?? .starters }
@@ -64,11 +71,18 @@ public struct KataVerifier: Sendable {
         // Without a test executable to run directly (macOS), each run is a `swift test`, and those wait for each
         // other's lock on the build folder anyway.
         let width = KataRunner(workspace: workspace).testExecutable() == nil ? 1 : self.width ?? ProcessPool.defaultWidth
+        // The longest runs start first, so that the last ones to end are short: lesson 14's slowest decoy run
+        // alone takes half a minute, and started last it would run on while the other slots sit idle.
+        let names = jobs.map(\.log.lastPathComponent)
+        let previous = readTimes()
+        let order = Self.startOrder(runs.map(\.estimate), previous: names.map { previous[$0] })
         var finished = 0
-        let statuses = ProcessPool.run(jobs, in: workspace.packageRoot, width: width) { _, _ in
+        let outcomes = ProcessPool.runTimed(jobs, in: workspace.packageRoot, width: width, order: order) { _, _ in
             finished += 1
             progress("runs \(finished) of \(jobs.count) (starters, solutions, examples, decoys)", nil)
         }
+        writeTimes(Dictionary(zip(names, outcomes.map(\.seconds))) { first, _ in first })
+        let statuses = outcomes.map(\.status)
 
         for (run, (job, status)) in zip(runs, zip(jobs, statuses)) {
             let output = (try? String(contentsOf: job.log, encoding: .utf8)) ?? ""
@@ -97,6 +111,56 @@ public struct KataVerifier: Sendable {
         case decoy(Lesson.Decoys.Case, of: Entry)
         /// A lesson's example.
         case example(Lesson)
+
+        /// A rough rank of how long the run takes, for a build folder with no times recorded: the starters' and
+        /// the solutions' runs hold every suite; the examples of lessons 6, 12 and 13 work through thousands of rows
+        /// (12–39 s on a busy machine); then the decoys, later lessons first, since those wait on queues and timers
+        /// (on two cores lesson 14's decoys took 148 s, lesson 9's 64 s, each of lessons 1–8 under 25 s).
+        var estimate: Int {
+            switch self {
+            case .starters, .solutions: return 1000
+            case .example(let lesson): return 500 + lesson.number
+            case .decoy(_, let entry): return 100 + entry.lesson.number
+            }
+        }
+    }
+
+    /// The order to start runs in, as indices: first those never timed (a new decoy, or a fresh build folder),
+    /// by their estimate, then the others by how long they took last time, the longest first.
+    static func startOrder(_ estimates: [Int], previous: [TimeInterval?]) -> [Int] {
+        estimates.indices.sorted { a, b in
+            switch (previous[a], previous[b]) {
+            case (nil, nil): return estimates[a] != estimates[b] ? estimates[a] > estimates[b] : a < b
+            case (nil, _?): return true
+            case (_?, nil): return false
+            case (let x?, let y?): return x != y ? x > y : a < b
+            }
+        }
+    }
+
+    /// Where each run's seconds are kept between verifications (`seconds<tab>log name` a line), for the start
+    /// order and for `lessons verify --timings`.
+    public var timesFile: URL {
+        workspace.packageRoot.appendingPathComponent(".build/lessons/verify-times.tsv")
+    }
+
+    /// The seconds each run took last time, by its log's name; empty when there is no record.
+    public func readTimes() -> [String: TimeInterval] {
+        guard let text = try? String(contentsOf: timesFile, encoding: .utf8) else { return [:] }
+        var times: [String: TimeInterval] = [:]
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: "\t")
+            if fields.count == 2, let seconds = TimeInterval(fields[0]) { times[String(fields[1])] = seconds }
+        }
+        return times
+    }
+
+    private func writeTimes(_ times: [String: TimeInterval]) {
+        // Runs of lessons left out this time keep their last figure.
+        let merged = readTimes().merging(times) { _, new in new }
+        let text = merged.sorted { $0.value > $1.value }
+            .map { String(format: "%.2f", $0.value) + "\t" + $0.key + "\n" }.joined()
+        try? Data(text.utf8).write(to: timesFile)
     }
 
     private func job(for run: Run, suites: [String], logs: URL) -> ProcessPool.Job {

@@ -25,12 +25,27 @@ public enum ProcessPool {
     /// timeouts; on two cores its runs took 84 s four at a time, 57 s eight, 53 s twelve).
     public static var defaultWidth: Int { max(4, 4 * ProcessInfo.processInfo.activeProcessorCount) }
 
+    /// How one job ended: its exit status and how long it ran.
+    public struct Outcome: Sendable, Equatable {
+        public var status: Int32
+        public var seconds: TimeInterval
+    }
+
     /// Runs every job in `directory`, at most `width` at a time; `onFinish` is called on the calling thread as each
     /// ends, with its index and exit status. Returns the statuses in the jobs' order. A job that cannot start has
     /// its reason written to its log and status 127.
     public static func run(_ jobs: [Job], in directory: URL, width: Int = defaultWidth,
                            onFinish: (Int, Int32) -> Void = { _, _ in }) -> [Int32] {
-        let state = State(count: jobs.count)
+        runTimed(jobs, in: directory, width: width) { index, outcome in onFinish(index, outcome.status) }.map(\.status)
+    }
+
+    /// ``run(_:in:width:onFinish:)``, starting the jobs in `order` (indices into `jobs`; by default their own
+    /// order) and returning how long each ran as well. Starting the longest first keeps the last few from running
+    /// alone at the end while the other slots sit idle.
+    public static func runTimed(_ jobs: [Job], in directory: URL, width: Int = defaultWidth, order: [Int]? = nil,
+                                onFinish: (Int, Outcome) -> Void = { _, _ in }) -> [Outcome] {
+        let order = order.flatMap { $0.sorted() == Array(jobs.indices) ? $0 : nil } ?? Array(jobs.indices)
+        let state = State(order: order)
         let scratch = FileManager.default.temporaryDirectory
             .appendingPathComponent("lessons-pool-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -38,19 +53,20 @@ public enum ProcessPool {
         for _ in 0..<max(1, min(width, jobs.count)) {
             Thread {
                 while let index = state.takeNext() {
+                    let start = Date()
                     let status = run(jobs[index], in: directory,
                                      temporary: scratch.appendingPathComponent("\(index)", isDirectory: true))
-                    state.finish(index, status: status)
+                    state.finish(index, Outcome(status: status, seconds: Date().timeIntervalSince(start)))
                 }
             }.start()
         }
-        var statuses = Array(repeating: Int32(127), count: jobs.count)
+        var outcomes = Array(repeating: Outcome(status: 127, seconds: 0), count: jobs.count)
         for _ in jobs.indices {
-            let (index, status) = state.nextFinished()
-            statuses[index] = status
-            onFinish(index, status)
+            let (index, outcome) = state.nextFinished()
+            outcomes[index] = outcome
+            onFinish(index, outcome)
         }
-        return statuses
+        return outcomes
     }
 
     private static func run(_ job: Job, in directory: URL, temporary: URL) -> Int32 {
@@ -72,29 +88,30 @@ public enum ProcessPool {
     private final class State: @unchecked Sendable {
         private let lock = NSLock()
         private let ended = DispatchSemaphore(value: 0)
-        private let count: Int
+        /// The jobs' indices in the order they start.
+        private let order: [Int]
         private var next = 0
-        private var finished: [(index: Int, status: Int32)] = []
+        private var finished: [(index: Int, outcome: Outcome)] = []
 
-        init(count: Int) {
-            self.count = count
+        init(order: [Int]) {
+            self.order = order
         }
 
         func takeNext() -> Int? {
             lock.withLock {
-                guard next < count else { return nil }
+                guard next < order.count else { return nil }
                 defer { next += 1 }
-                return next
+                return order[next]
             }
         }
 
-        func finish(_ index: Int, status: Int32) {
-            lock.withLock { finished.append((index, status)) }
+        func finish(_ index: Int, _ outcome: Outcome) {
+            lock.withLock { finished.append((index, outcome)) }
             ended.signal()
         }
 
         /// Waits for a job to end and returns it (each once).
-        func nextFinished() -> (index: Int, status: Int32) {
+        func nextFinished() -> (index: Int, outcome: Outcome) {
             ended.wait()
             return lock.withLock { finished.removeFirst() }
         }

@@ -90,6 +90,17 @@ final class KataVerifierTests: XCTestCase {
         XCTAssertTrue(verification.render(colors: false).contains("(test02_b is exempt: only checks set-up)"))
     }
 
+    func testRunsNeverTimedStartFirstThenTheLongestLastTime() {
+        // Estimates rank the runs with no recorded time; a recorded time puts a run after all of those.
+        let estimates = [1000, 1000, 516, 114, 114, 101]
+        XCTAssertEqual(KataVerifier.startOrder(estimates, previous: Array(repeating: nil, count: 6)), [0, 1, 2, 3, 4, 5],
+                       "with nothing recorded, by estimate, ties in their own order")
+        XCTAssertEqual(KataVerifier.startOrder(estimates, previous: [7, 17, 39, 0.3, 33, 0.2]), [2, 4, 1, 0, 3, 5],
+                       "all recorded: the longest first")
+        XCTAssertEqual(KataVerifier.startOrder(estimates, previous: [7, 17, 39, nil, 33, 0.2]), [3, 2, 4, 1, 0, 5],
+                       "a run never timed (a new decoy) before every timed one")
+    }
+
     func testReportGolden() {
         var verification = KataVerification()
         verification.starters = [

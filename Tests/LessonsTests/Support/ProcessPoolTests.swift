@@ -40,6 +40,30 @@ final class ProcessPoolTests: TemporaryFolderTestCase {
                        "the temporary folders are removed afterwards")
     }
 
+    func testJobsStartInTheOrderGivenAndReportHowLongTheyRan() throws {
+        let started = temporary.appendingPathComponent("started").path
+        let jobs = (0..<3).map { index in
+            ProcessPool.Job(arguments: ["sh", "-c", "echo \(index) >> \"\(started)\"; sleep \(index == 1 ? "0.3" : "0")"],
+                            log: temporary.appendingPathComponent("job\(index).log"))
+        }
+        let outcomes = ProcessPool.runTimed(jobs, in: temporary, width: 1, order: [2, 0, 1])
+        XCTAssertEqual(try String(contentsOfFile: started, encoding: .utf8), "2\n0\n1\n", "one at a time, in order")
+        XCTAssertEqual(outcomes.map(\.status), [0, 0, 0])
+        XCTAssertGreaterThanOrEqual(outcomes[1].seconds, 0.3, "the job that slept 0.3 s ran at least that long")
+        XCTAssertLessThan(outcomes[0].seconds, outcomes[1].seconds)
+    }
+
+    func testAnOrderThatIsNotEveryJobOnceIsIgnored() throws {
+        let started = temporary.appendingPathComponent("started").path
+        let jobs = (0..<2).map { index in
+            ProcessPool.Job(arguments: ["sh", "-c", "echo \(index) >> \"\(started)\""],
+                            log: temporary.appendingPathComponent("job\(index).log"))
+        }
+        let outcomes = ProcessPool.runTimed(jobs, in: temporary, width: 1, order: [1, 1])
+        XCTAssertEqual(try String(contentsOfFile: started, encoding: .utf8), "0\n1\n", "each job runs once, in its own order")
+        XCTAssertEqual(outcomes.map(\.status), [0, 0])
+    }
+
     func testAJobThatCannotStartHasStatus127AndSaysWhy() throws {
         let log = temporary.appendingPathComponent("missing.log")
         let statuses = ProcessPool.run([.init(arguments: ["lessons-no-such-program-here"], log: log)], in: temporary)
