@@ -580,6 +580,19 @@ final class Kata14PersistentHistory: KataCase {
             let bread = try widgetAdds("Buy bread")
             let next = try catchUpInBackground(reader)
             try expectOnlyTheNewItem(bread, merges, next, when: "after starting over,")
+            // Any other error says nothing about the history: here the store is closed under the reader.
+            let before = reader.token
+            let coordinator = store.persistentStoreCoordinator
+            for closing in coordinator.persistentStores { try coordinator.remove(closing) }
+            let closed: Result<HistoryCatchUp, any Error> = Result { try catchUpInBackground(reader) }
+            if case .success(let answer) = closed {
+                try expect(false, "with its store closed, catchUp() returned \(answer) instead of throwing. Only "
+                    + "134301 means the history after the token is gone; any other error (a closed store, a busy "
+                    + "file) says nothing about it. Starting over then drops the bookmark for history that was "
+                    + "never merged: throw the error and keep the token, so the next catch-up reads it again.")
+            }
+            try expect(reader.token == before, "a catch-up that failed with another error than 134301 moved the "
+                + "token from \(describe(before)) to \(describe(reader.token)): keep it where it was.")
         }
     }
 }
