@@ -531,6 +531,22 @@ final class Kata14PersistentHistory: KataCase {
             }
             try expect(third == tokens[8], "with the widget at transaction 9 and the app at 12, purge() returned "
                 + "\(describe(third)), not the widget's token (\(describe(tokens[8]))).")
+
+            // The widget's token file still names transaction 3, purged long ago: when it wakes it gets 134301 and
+            // starts over (kata 9), needing none of the history. The app has read up to transaction 13.
+            for title in ["M", "N"] {
+                try widgetAdds("Item \(title)")
+                tokens.append(try require(newestToken(), "the kata's store has no history token."))
+            }
+            try keep(tokens[2], at: widgetTokenURL)
+            try keep(tokens[12], at: appTokenURL)
+            let fourth = try HistoryPurger(container: store, readerTokenURLs: [appTokenURL, widgetTokenURL]).purge()
+            let remaining = try storedHistory().map(\.token)
+            try expect(fourth == tokens[12] && !remaining.contains(tokens[11]), "the widget's token names a "
+                + "transaction no longer in the history, the app's transaction 13; purge() returned "
+                + "\(describe(fourth)) and left \(remaining.count) transaction(s). A reader whose token has expired "
+                + "will start over and needs nothing; letting it stop every purge means the history grows for good. "
+                + "Purge before the oldest token the history still lists.")
         }
     }
 
@@ -580,6 +596,19 @@ final class Kata14PersistentHistory: KataCase {
             let bread = try widgetAdds("Buy bread")
             let next = try catchUpInBackground(reader)
             try expectOnlyTheNewItem(bread, merges, next, when: "after starting over,")
+            // Any other error says nothing about the history: here the store is closed under the reader.
+            let before = reader.token
+            let coordinator = store.persistentStoreCoordinator
+            for closing in coordinator.persistentStores { try coordinator.remove(closing) }
+            let closed: Result<HistoryCatchUp, any Error> = Result { try catchUpInBackground(reader) }
+            if case .success(let answer) = closed {
+                try expect(false, "with its store closed, catchUp() returned \(answer) instead of throwing. Only "
+                    + "134301 means the history after the token is gone; any other error (a closed store, a busy "
+                    + "file) says nothing about it. Starting over then drops the bookmark for history that was "
+                    + "never merged: throw the error and keep the token, so the next catch-up reads it again.")
+            }
+            try expect(reader.token == before, "a catch-up that failed with another error than 134301 moved the "
+                + "token from \(describe(before)) to \(describe(reader.token)): keep it where it was.")
         }
     }
 }

@@ -482,6 +482,35 @@ final class Kata15FetchedResults: KataCase {
             let drawn = InboxRow.drawCount - before
             try expectDrew(drawn, atMost: 2, "after the sync's save (one message inserted, one deleted, one read) "
                 + "was merged")
+            // Another account's mailbox, a store of its own in the same process, saves too: none of it is this
+            // inbox's.
+            let other = try Self.makeInMemoryContainer(model: try Self.makeModel())
+            let otherSync = other.newBackgroundContext()
+            let foreignID = try otherSync.performAndWait {
+                let foreign = MailMessage(context: otherSync)
+                foreign.subject = "Other account's newsletter"
+                foreign.sender = "Shop"
+                foreign.folder = "inbox"
+                foreign.received = 130
+                try otherSync.save()
+                return foreign.objectID
+            }
+            // A gate, not a clock: a block queued on the inbox's context now runs after any merge queued by the save.
+            let context = inbox.controller.managedObjectContext
+            let gate = LockedBox(false)
+            context.perform { gate.value = true }
+            _ = eventually { gate.value }
+            // The user then reads a message here: the view context's next save.
+            let saveError: (any Error)? = context.performAndWait {
+                inbox.controller.fetchedObjects?.first?.unread = false
+                do { try context.save(); return nil } catch { return error }
+            }
+            let leaked = saveError != nil || context.registeredObject(for: foreignID) != nil
+            try expect(!leaked, "another store in the same process saved a message, and the inbox's context took it "
+                + "in\(saveError.map { " (its next save threw: \($0))" } ?? ""): its merging hears every context's "
+                + "save in the process, not only its own store's. On a device that is another account's mail on "
+                + "this screen, or objects of a store this context cannot reach. "
+                + "Let the view context merge what its own coordinator's contexts save, and nothing else.")
         }
     }
 

@@ -47,6 +47,11 @@ public struct HistoryPurger {
             let result = try context.execute(request) as? PersistentHistoryResult
             let history = result?.result as? [PersistentHistoryTransaction] ?? []
             let held = history.filter { tokens.contains($0.token) }
+            // A reader whose token is gone from the history taken as one that still needs it: nothing is purged
+            // again, ever.
+            if Decoy.isActive("expired-reader-blocks-purge"), Set(held.map(\.token)).count < Set(tokens).count {
+                return nil
+            }
             // The newest token is the fastest reader's: the slower ones lose what they have not read yet.
             let chosen = Decoy.isActive("purge-before-newest-token") ? held.last : held.first
             guard let oldest = chosen?.token else { return nil }

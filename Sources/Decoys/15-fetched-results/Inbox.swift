@@ -6,13 +6,24 @@ import Persistence
 public final class Inbox {
     public let controller: FetchedResultsController<MailMessage>
     public let screen: InboxScreen
+    private var saveObserver: (any NSObjectProtocol)?
 
     public init(container: PersistentContainer) throws {
         // A screen's controller on a background context: its objects belong to another queue, and the user's changes
         // in the view context never reach it.
         let context = Decoy.isActive("inbox-on-background-context")
             ? container.newBackgroundContext() : container.viewContext
-        if !Decoy.isActive("inbox-without-merging") {
+        if Decoy.isActive("merges-every-save-in-process") {
+            // A hand-made observer with object: nil: every context's save in the process is merged — other stores'
+            // and the view context's own included.
+            let target = context
+            saveObserver = NotificationCenter.default.addObserver(
+                forName: ManagedObjectContext.didSaveObjectsNotification, object: nil, queue: nil
+            ) { note in
+                nonisolated(unsafe) let note = note
+                target.perform { target.mergeChanges(fromContextDidSave: note) }
+            }
+        } else if !Decoy.isActive("inbox-without-merging") {
             context.automaticallyMergesChangesFromParent = true
         }
         let request: FetchRequest<MailMessage> = MailMessage.fetchRequest()

@@ -5,18 +5,24 @@ import KataSupport
 /// The reference solution with known mistakes behind `Decoy.isActive(…)` (see `Sources/Decoys/Decoy.swift`).
 public enum BirdLogVersions {
     public static func version2() throws -> ManagedObjectModel {
-        try second.get()
+        // A new model at every call: the same checksum, but another model each time.
+        if Decoy.isActive("models-built-every-call") { return try makeSecond() }
+        return try second.get()
     }
 
     public static func version3() throws -> ManagedObjectModel {
-        try third.get()
+        if Decoy.isActive("models-built-every-call") { return try makeThird() }
+        return try third.get()
     }
 
-    private static let second = Result {
+    private static let second = Result { try makeSecond() }
+    private static let third = Result { try makeThird() }
+
+    private static func makeSecond() throws -> ManagedObjectModel {
         try ManagedObjectModel(entities: [EntityDescription(name: "Sighting", properties: sightingProperties)])
     }
 
-    private static let third = Result {
+    private static func makeThird() throws -> ManagedObjectModel {
         try ManagedObjectModel(entities: [
             EntityDescription(name: "Sighting", managedObjectClass: Sighting.self, properties: sightingProperties + [
                 .attribute("speciesKey", .string, optional: false, defaultValue: ""),
