@@ -6,19 +6,15 @@ extension ManagedObjectContext {
         case unpinned
         /// Pinned at the next read (``QueryGenerationToken/current`` was asked for).
         case pinOnNextRead
-        /// Pinned to this snapshot, taken at a read after ``QueryGenerationToken/current`` was asked for.
+        /// Pinned to this snapshot (taken at a read after ``QueryGenerationToken/current``, or another context's).
         case pinned(QueryGenerationToken)
-        /// Pinned to this snapshot, a token from another context: a non-current generation in Apple's words.
-        case chosen(QueryGenerationToken)
     }
 
     /// The snapshot this context reads, or `nil` when it reads the newest data. After
     /// `setQueryGenerationFrom(.current)` it stays `nil` until the next read takes the snapshot.
     public var queryGenerationToken: QueryGenerationToken? {
-        switch readGeneration {
-        case .pinned(let token), .chosen(let token): return token
-        case .unpinned, .pinOnNextRead: return nil
-        }
+        if case .pinned(let token) = readGeneration { return token }
+        return nil
     }
 
     /// Pins this context to a snapshot of the store: ``QueryGenerationToken/current`` takes one at the next read; a
@@ -39,7 +35,7 @@ extension ManagedObjectContext {
         guard let identifier = persistentStoreCoordinator?.storeIdentifier, identifier == token.storeIdentifier else {
             throw PersistenceError(.coreData, "The query generation token belongs to another store (\(token.storeIdentifier)); a context can only be pinned to a snapshot of its own store.")
         }
-        readGeneration = .chosen(token)
+        readGeneration = .pinned(token)
         recordMergingWhilePinned()
     }
 
@@ -50,13 +46,8 @@ extension ManagedObjectContext {
     /// its snapshot: recorded as a mistake, which the next save throws. Pinning with `.current` and merging, the
     /// pairing Apple's sample code uses, is never one (the snapshot is the newest when it is taken).
     func recordMergingWhilePinned() {
-        guard automaticallyMergesChangesFromParent else { return }
-        let token: QueryGenerationToken
-        switch readGeneration {
-        case .pinned(let pinned), .chosen(let pinned): token = pinned
-        case .unpinned, .pinOnNextRead: return
-        }
-        guard let coordinator = persistentStoreCoordinator, !coordinator.isNewest(token) else { return }
+        guard automaticallyMergesChangesFromParent, case .pinned(let token) = readGeneration,
+              let coordinator = persistentStoreCoordinator, !coordinator.isNewest(token) else { return }
         recordMisuse(PersistenceError(.coreData, "automaticallyMergesChangesFromParent is true on a context pinned to a query generation that is no longer the newest (the store was saved since): Core Data does not support that pairing (its header: \"not supported\"), and the next merge would move the context off its snapshot. Pin to QueryGenerationToken.current when merging is on, or turn automatic merging on only after the context has moved to the newest generation."))
     }
 
@@ -79,7 +70,7 @@ extension ManagedObjectContext {
             let token = try coordinator.makeQueryGeneration()
             readGeneration = .pinned(token)
             return try token.withSnapshot(body)
-        case .pinned(let token), .chosen(let token):
+        case .pinned(let token):
             return try token.withSnapshot(body)
         }
     }
