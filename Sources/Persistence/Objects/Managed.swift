@@ -182,11 +182,16 @@ extension EntityDescription {
         return -2 - ordinalIndexes[position]
     }
 
-    /// The property `name` is Core Data's primitive accessor of — `date` for `primitiveDate` ("primitive" and the
-    /// key with its first letter capitalised) — or nil.
-    private func primitiveAccessorKey(_ name: String) -> String? {
+    /// What follows "primitive" in a primitive accessor's name (`Date` for `primitiveDate`: the key with its first
+    /// letter capitalised); nil for any other name.
+    private static func primitiveAccessorSuffix(_ name: String) -> Substring? {
         guard name.hasPrefix("primitive"), name.count > "primitive".count else { return nil }
-        let rest = name.dropFirst("primitive".count)
+        return name.dropFirst("primitive".count)
+    }
+
+    /// The property `name` is Core Data's primitive accessor of — `date` for `primitiveDate` — or nil.
+    private func primitiveAccessorKey(_ name: String) -> String? {
+        guard let rest = Self.primitiveAccessorSuffix(name) else { return nil }
         return properties.map(\.name).first { key in
             key.prefix(1).uppercased() + key.dropFirst() == rest
         }
@@ -202,9 +207,9 @@ extension EntityDescription {
             // A name the entity does not have may be a primitive accessor (`primitiveDate` for `date`).
             let primitiveKey = propertyIndexByName[declared.name] == nil ? primitiveAccessorKey(declared.name) : nil
             guard let index = propertyIndexByName[primitiveKey ?? declared.name] else {
-                let primitive = declared.name.hasPrefix("primitive") && declared.name.count > 9
-                    ? ", nor a property '\(declared.name.dropFirst(9).prefix(1).lowercased() + declared.name.dropFirst(10))' for it to be the primitive accessor of"
-                    : ""
+                let primitive = Self.primitiveAccessorSuffix(declared.name).map {
+                    ", nor a property '\($0.prefix(1).lowercased() + $0.dropFirst())' for it to be the primitive accessor of"
+                } ?? ""
                 throw PersistenceError(.coreData, "Invalid model: \(where_) is @Managed but entity \(entityName) has no property '\(declared.name)'\(primitive). Its properties: \(properties.map(\.name).joined(separator: ", ")).", entityName: entityName, key: declared.name)
             }
             let property = properties[index]
