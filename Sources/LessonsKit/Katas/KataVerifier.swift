@@ -61,7 +61,7 @@ public struct KataVerifier: Sendable {
         // pool that keeps a few going at once, each with a log of its own.
         let runs: [Run] = [.starters, .solutions] + entries.map { .example($0.lesson) }
             + entries.flatMap { entry in (entry.lesson.decoys?.cases ?? []).map { .decoy($0, of: entry) } }
-        let logs = workspace.packageRoot.appendingPathComponent(".build/lessons", isDirectory: true)
+        let logs = logsFolder
         do {
             try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
         } catch {
@@ -77,7 +77,7 @@ public struct KataVerifier: Sendable {
         let previous = readTimes()
         let order = Self.startOrder(runs.map(\.estimate), previous: names.map { previous[$0] })
         var finished = 0
-        let outcomes = ProcessPool.runTimed(jobs, in: workspace.packageRoot, width: width, order: order) { _, _ in
+        let outcomes = ProcessPool.run(jobs, in: workspace.packageRoot, width: width, order: order) { _, _ in
             finished += 1
             progress("runs \(finished) of \(jobs.count) (starters, solutions, examples, decoys)", nil)
         }
@@ -141,7 +141,12 @@ public struct KataVerifier: Sendable {
     /// Where each run's seconds are kept between verifications (`seconds<tab>log name` a line), for the start
     /// order and for `lessons verify --timings`.
     public var timesFile: URL {
-        workspace.packageRoot.appendingPathComponent(".build/lessons/verify-times.tsv")
+        logsFolder.appendingPathComponent("verify-times.tsv")
+    }
+
+    /// Where the runs' logs go, beside the build.
+    var logsFolder: URL {
+        workspace.packageRoot.appendingPathComponent(".build/lessons", isDirectory: true)
     }
 
     /// The seconds each run took last time, by its log's name; empty when there is no record.

@@ -31,19 +31,13 @@ public enum ProcessPool {
         public var seconds: TimeInterval
     }
 
-    /// Runs every job in `directory`, at most `width` at a time; `onFinish` is called on the calling thread as each
-    /// ends, with its index and exit status. Returns the statuses in the jobs' order. A job that cannot start has
-    /// its reason written to its log and status 127.
-    public static func run(_ jobs: [Job], in directory: URL, width: Int = defaultWidth,
-                           onFinish: (Int, Int32) -> Void = { _, _ in }) -> [Int32] {
-        runTimed(jobs, in: directory, width: width) { index, outcome in onFinish(index, outcome.status) }.map(\.status)
-    }
-
-    /// ``run(_:in:width:onFinish:)``, starting the jobs in `order` (indices into `jobs`; by default their own
-    /// order) and returning how long each ran as well. Starting the longest first keeps the last few from running
-    /// alone at the end while the other slots sit idle.
-    public static func runTimed(_ jobs: [Job], in directory: URL, width: Int = defaultWidth, order: [Int]? = nil,
-                                onFinish: (Int, Outcome) -> Void = { _, _ in }) -> [Outcome] {
+    /// Runs every job in `directory`, at most `width` at a time, starting them in `order` (indices into `jobs`; by
+    /// default their own order): starting the longest first keeps the last few from running alone at the end while
+    /// the other slots sit idle. `onFinish` is called on the calling thread as each ends, with its index and outcome.
+    /// Returns the outcomes in the jobs' order. A job that cannot start has its reason written to its log and
+    /// status 127.
+    public static func run(_ jobs: [Job], in directory: URL, width: Int = defaultWidth, order: [Int]? = nil,
+                           onFinish: (Int, Outcome) -> Void = { _, _ in }) -> [Outcome] {
         let order = order.flatMap { $0.sorted() == Array(jobs.indices) ? $0 : nil } ?? Array(jobs.indices)
         let state = State(order: order)
         let scratch = FileManager.default.temporaryDirectory

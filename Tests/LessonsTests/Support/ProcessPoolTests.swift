@@ -23,9 +23,9 @@ final class ProcessPoolTests: TemporaryFolderTestCase {
                                                 withIntermediateDirectories: true)
         let jobs = (0..<3).map { job($0, expected: 3, code: $0) }
         var finished: [String] = []
-        let statuses = ProcessPool.run(jobs, in: temporary, width: 3) { index, status in
-            finished.append("\(index):\(status)")
-        }
+        let statuses = ProcessPool.run(jobs, in: temporary, width: 3) { index, outcome in
+            finished.append("\(index):\(outcome.status)")
+        }.map(\.status)
         XCTAssertEqual(statuses, [0, 1, 2])
         XCTAssertEqual(finished.sorted(), ["0:0", "1:1", "2:2"], "each job is reported once as it ends")
         var folders: Set<String> = []
@@ -46,7 +46,7 @@ final class ProcessPoolTests: TemporaryFolderTestCase {
             ProcessPool.Job(arguments: ["sh", "-c", "echo \(index) >> \"\(started)\"; sleep \(index == 1 ? "0.3" : "0")"],
                             log: temporary.appendingPathComponent("job\(index).log"))
         }
-        let outcomes = ProcessPool.runTimed(jobs, in: temporary, width: 1, order: [2, 0, 1])
+        let outcomes = ProcessPool.run(jobs, in: temporary, width: 1, order: [2, 0, 1])
         XCTAssertEqual(try String(contentsOfFile: started, encoding: .utf8), "2\n0\n1\n", "one at a time, in order")
         XCTAssertEqual(outcomes.map(\.status), [0, 0, 0])
         XCTAssertGreaterThanOrEqual(outcomes[1].seconds, 0.3, "the job that slept 0.3 s ran at least that long")
@@ -59,7 +59,7 @@ final class ProcessPoolTests: TemporaryFolderTestCase {
             ProcessPool.Job(arguments: ["sh", "-c", "echo \(index) >> \"\(started)\""],
                             log: temporary.appendingPathComponent("job\(index).log"))
         }
-        let outcomes = ProcessPool.runTimed(jobs, in: temporary, width: 1, order: [1, 1])
+        let outcomes = ProcessPool.run(jobs, in: temporary, width: 1, order: [1, 1])
         XCTAssertEqual(try String(contentsOfFile: started, encoding: .utf8), "0\n1\n", "each job runs once, in its own order")
         XCTAssertEqual(outcomes.map(\.status), [0, 0])
     }
@@ -67,7 +67,7 @@ final class ProcessPoolTests: TemporaryFolderTestCase {
     func testAJobThatCannotStartHasStatus127AndSaysWhy() throws {
         let log = temporary.appendingPathComponent("missing.log")
         let statuses = ProcessPool.run([.init(arguments: ["lessons-no-such-program-here"], log: log)], in: temporary)
-        XCTAssertEqual(statuses, [127])
+        XCTAssertEqual(statuses.map(\.status), [127])
         XCTAssertTrue(try String(contentsOf: log, encoding: .utf8).contains("lessons-no-such-program-here"))
     }
 }
