@@ -227,6 +227,16 @@ final class Kata10QueryGenerations: KataCase {
                 + "after the pin, so the screen's snapshot has no row for it; its title reads "
                 + "\"\(unknown?.title ?? "")\". object(with:) never checks that a row exists and hands back a fault "
                 + "that reads empty; existingObject(with:) checks, and throws when there is none.")
+            // The user swipes episode 3 away in the list: deleted in the screen's context, not saved yet.
+            let swiped = try require(try screen.episode(with: ids[3]!), "episode(with:) found nothing for episode 3, "
+                + "which the screen's snapshot has.")
+            context.delete(swiped)
+            let reopened = try screen.episode(with: ids[3]!)
+            try expect(reopened == nil, "episode(with:) returned episode 3 after the screen itself deleted it (not "
+                + "saved yet): a detail view would open an episode the list no longer shows. A lookup by ID hands "
+                + "back an object the context has registered as it is, deleted or not.")
+            try expect(swiped.isDeleted && context.deletedObjects.contains(swiped), "episode(with:) undid the "
+                + "screen's unsaved deletion of episode 3: looking must leave the context's changes as they are.")
         }
     }
 

@@ -52,9 +52,11 @@ public final class EpisodeListScreen {
 
     // region: episode-with-id
     /// The screen's episode for `id` (a detail view opened from a link), or nil when the generation the screen
-    /// reads has no such episode.
+    /// reads has no such episode, or when the screen has deleted it and not saved yet.
     public func episode(with id: ManagedObjectID) throws -> Episode? {
-        try? context.existingObject(with: id) as? Episode
+        // existingObject(with:) hands back a registered object as it is, deleted or not.
+        guard let episode = try? context.existingObject(with: id) as? Episode, !episode.isDeleted else { return nil }
+        return episode
     }
     // endregion: episode-with-id
 

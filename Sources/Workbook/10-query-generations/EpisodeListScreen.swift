@@ -39,7 +39,7 @@ public final class EpisodeListScreen {
     }
 
     /// Kata 3: the screen's own episode for `id` (a detail view opened from a link), or nil when the generation
-    /// the screen reads has no such episode.
+    /// the screen reads has no such episode, or when the screen itself has deleted it (not saved yet).
     public func episode(with id: ManagedObjectID) throws -> Episode? {
         throw KataNotDone(lesson: 10)
     }
