@@ -374,6 +374,8 @@ final class Kata14PersistentHistory: KataCase {
             DispatchQueue.global().async { second.value = Result { try reader.catchUp() } }
             Thread.sleep(forTimeInterval: 1)
         }.log
+        // Both have read; before either has merged, the widget saves again. Neither read it.
+        let jam = try widgetAdds("Buy jam")
         let finished = eventually(10) { first.value != nil && second.value != nil }
         try expect(finished, "two catch-ups called at once did not both return within ten seconds.")
         let historyReads = { (log: SQLLog) in log.statements.filter { $0.contains("FROM ATRANSACTION") }.count }
@@ -396,6 +398,15 @@ final class Kata14PersistentHistory: KataCase {
         try expect(merges.count == 1 && results.count == 2 && results.contains(.merged(1)) && results.contains(.merged(0)), "two catch-ups at once read the "
             + "widget's one new item, and between them merged \(merges.count) time(s), returning \(results): one of "
             + "them should merge it (.merged(1)) and the other find it merged already (.merged(0)).")
+        let jamMerges = MergeLog(view)
+        let later = try catchUpInBackground(reader)
+        _ = eventually { jamMerges.all.contains(jam) }
+        settle()
+        try expect(jamMerges.all.contains(jam), "the widget saved an item after both catch-ups had read the history "
+            + "and before either merged; the next catch-up returned \(later) and never brought it to the view context. "
+            + "The token had moved past a transaction no one read: the store's newest token, taken after the read, "
+            + "is already past what was saved meanwhile. Keep the token of the last transaction you read.")
+        try expectOnlyTheNewItem(jam, jamMerges, later, when: "after two catch-ups at once")
     }
 
     // MARK: A batch import, through history

@@ -78,7 +78,10 @@ public final class HistoryReader: @unchecked Sendable {
         // Without the author filter, the app's own saves are merged back into the context that made them.
         let others = Decoy.isActive("merge-own-author") ? Array(unread) : unread.filter { $0.author != author }
         merge(others, into: viewContext)
-        if !Decoy.isActive("token-not-advanced") {
+        if Decoy.isActive("token-from-store") {
+            // The store's newest token, taken after the read: a transaction saved since then is never read.
+            try keep(container.persistentStoreCoordinator.currentPersistentHistoryToken(fromStores: nil))
+        } else if !Decoy.isActive("token-not-advanced") {
             try keep(newest.token)
         }
         return .merged(others.count)
