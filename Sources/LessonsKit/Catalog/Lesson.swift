@@ -55,12 +55,34 @@ public struct Lesson: Equatable, Sendable, Decodable {
 
     /// Known-wrong implementations that the katas must catch (see `lessons/README.md`, "Decoys").
     public struct Decoys: Equatable, Sendable, Decodable {
-        /// One mistake: `Decoy.isActive("<id>")` switches it on in the code at ``Decoys/path``.
+        /// One mistake: `Decoy.isActive("<id>")` switches it on in the code at ``Decoys/path`` — or, for a mistake
+        /// Swift 6 refuses to compile (``rejectedWith``), files of its own at ``rejectedFolder(in:)``.
         public struct Case: Equatable, Sendable, Decodable {
             /// Lower-case words joined by `-`, unique in the manifest; `LESSONS_DECOY=<id>` selects it.
             public var id: String
             /// What the wrong answer does, in a sentence (shown by `lessons verify`).
             public var mistake: String
+            /// For a wrong answer the compiler rejects before any kata runs (a managed object sent into a `Task`):
+            /// a piece of the error that must reject it — words of its message, or its diagnostic group
+            /// (`SendingRisksDataRace`), so that it counts as caught only when refused for that reason. nil for a
+            /// decoy the katas catch.
+            public var rejectedWith: String?
+
+            public init(id: String, mistake: String, rejectedWith: String? = nil) {
+                self.id = id
+                self.mistake = mistake
+                self.rejectedWith = rejectedWith
+            }
+
+            /// The folder of a rejected decoy's code, relative to the package root: Swift files that replace the
+            /// reference solution's files of the same names (relative to the lesson's solution folder). It sits
+            /// outside every target (the Decoys target excludes `Rejected`), since it does not compile.
+            public func rejectedFolder(in lesson: Lesson) -> String {
+                "\(Self.rejectedRoot)/\(lesson.folderName)/\(id)"
+            }
+
+            /// Where rejected decoys live, one folder a lesson.
+            public static let rejectedRoot = "Sources/Decoys/Rejected"
         }
 
         /// The lesson's folder in `Sources/Decoys`, mirroring its starter.

@@ -229,12 +229,44 @@ public struct LessonAudit: Sendable, Equatable {
             compare(lesson.starter[0], with: decoys.path, workspace)
         }
         let coded = Set(DecoyScanner.ids(at: decoys.path, workspace: workspace))
-        let listed = Set(decoys.cases.map(\.id))
+        let listed = Set(decoys.cases.filter { $0.rejectedWith == nil }.map(\.id))
+        checkRejectedDecoys(decoys.cases.filter { $0.rejectedWith != nil }, coded: coded, workspace)
         for id in listed.subtracting(coded).sorted() {
             problems.append("decoy \"\(id)\" is listed but \(decoys.path) never calls Decoy.isActive(\"\(id)\")")
         }
         for id in coded.subtracting(listed).sorted() {
             problems.append("\(decoys.path) uses decoy \"\(id)\", which the manifest does not list (so it never runs)")
+        }
+    }
+
+    /// A decoy the compiler must reject has code of its own — files that replace solution files of the same
+    /// names — and nothing else lies in the lesson's folder of rejected decoys.
+    private mutating func checkRejectedDecoys(_ rejected: [Lesson.Decoys.Case], coded: Set<String>,
+                                              _ workspace: Workspace) {
+        let solutionFiles = Set(lesson.solution.first.map(workspace.swiftFiles(at:)) ?? [])
+        for decoy in rejected {
+            let folder = decoy.rejectedFolder(in: lesson)
+            let files = workspace.swiftFiles(at: folder)
+            if coded.contains(decoy.id) {
+                problems.append("decoy \"\(decoy.id)\" is listed as rejected by the compiler, yet the decoys' code "
+                    + "switches it on with Decoy.isActive: it is one or the other")
+            }
+            if files.isEmpty {
+                problems.append("decoy \"\(decoy.id)\" must be rejected by the compiler, but \(folder) has no Swift "
+                    + "files: put there the solution's files as the wrong answer writes them")
+            }
+            for file in files where !solutionFiles.contains(file) {
+                problems.append("\(folder)/\(file) replaces no file of the solution (\(lesson.solution.first ?? "none")): "
+                    + "a rejected decoy's files take the place of the solution's files of the same names")
+            }
+        }
+        let root = Lesson.Decoys.Case.rejectedRoot + "/" + lesson.folderName
+        guard let url = workspace.resolve(root),
+              let folders = try? FileManager.default.contentsOfDirectory(atPath: url.path) else { return }
+        let listed = Set(rejected.map(\.id))
+        for folder in folders.sorted() where !folder.hasPrefix(".") && !listed.contains(folder) {
+            problems.append("\(root)/\(folder) is no decoy the manifest lists with \"rejectedWith\" (so it is never "
+                + "compiled)")
         }
     }
 

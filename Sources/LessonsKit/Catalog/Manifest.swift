@@ -56,6 +56,10 @@ public struct Manifest: Equatable, Sendable, Decodable {
                 guard Self.isSlug(decoy.id) else {
                     throw fail("\(label): decoy id \"\(decoy.id)\" must be lower-case letters, digits and '-'")
                 }
+                if let reason = decoy.rejectedWith, reason.trimmingCharacters(in: .whitespaces).isEmpty {
+                    throw fail("\(label): decoy \"\(decoy.id)\" has an empty \"rejectedWith\"; name the error "
+                        + "that must reject it (words of its message, or its diagnostic group)")
+                }
                 guard decoyIDs.insert(decoy.id).inserted else {
                     throw fail("\(label): decoy id \"\(decoy.id)\" is used twice; ids are unique in the manifest")
                 }

@@ -30,6 +30,8 @@ public struct KataVerification: Sendable, Equatable {
         public var mistake: String
         /// The numbers of the katas that failed, i.e. caught it.
         public var caughtBy: [Int]
+        /// For a decoy the compiler must reject: the error that rejected it (`File.swift:12:5: error: …`).
+        public var rejectedBy: String?
         /// Why the run does not count (a crash, a build failure, nothing failed); nil when caught cleanly.
         public var problem: String?
 
@@ -157,6 +159,8 @@ public struct KataVerification: Sendable, Equatable {
             if let problem = decoy.problem {
                 lines.append("  \(bad) \(label)  \(problem)")
                 lines.append("      (\(decoy.mistake))")
+            } else if let error = decoy.rejectedBy {
+                lines.append("  \(good) \(label)  rejected by the compiler: \(error)")
             } else {
                 let katas = decoy.caughtBy.map(String.init).joined(separator: ", ")
                 lines.append("  \(good) \(label)  caught by kata\(decoy.caughtBy.count == 1 ? "" : "s") \(katas)")

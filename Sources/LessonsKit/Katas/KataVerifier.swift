@@ -60,7 +60,9 @@ public struct KataVerifier: Sendable {
         // and timers: the starters' katas, the solutions' katas, one run per decoy and every example go to a
         // pool that keeps a few going at once, each with a log of its own.
         let runs: [Run] = [.starters, .solutions] + entries.map { .example($0.lesson) }
-            + entries.flatMap { entry in (entry.lesson.decoys?.cases ?? []).map { .decoy($0, of: entry) } }
+            + entries.flatMap { entry in
+                (entry.lesson.decoys?.cases ?? []).map { $0.rejectedWith == nil ? .decoy($0, of: entry) : .rejected($0, of: entry) }
+            }
         let logs = logsFolder
         do {
             try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
@@ -95,6 +97,8 @@ public struct KataVerifier: Sendable {
                 result.solutions = entries.map { Self.judgeSolutions($0, report: report) }
             case .decoy(let decoy, let entry):
                 result.decoys.append(Self.judgeDecoy(decoy, of: entry, report: XCTestOutputParser.parse(output)))
+            case .rejected(let decoy, let entry):
+                result.decoys.append(Self.judgeRejected(decoy, of: entry.lesson, status: status, output: output))
             case .example(let lesson):
                 result.examples.append(Self.judgeExample(lesson, status: status, output: output))
             }
@@ -109,6 +113,8 @@ public struct KataVerifier: Sendable {
         case starters, solutions
         /// The decoys' module with one decoy switched on (`LESSONS_DECOY`), running its lesson's suite.
         case decoy(Lesson.Decoys.Case, of: Entry)
+        /// The compiler on the lesson's solution with a rejected decoy's files in place of its own.
+        case rejected(Lesson.Decoys.Case, of: Entry)
         /// A lesson's example.
         case example(Lesson)
 
@@ -121,6 +127,7 @@ public struct KataVerifier: Sendable {
             case .starters, .solutions: return 1000
             case .example(let lesson): return 500 + lesson.number
             case .decoy(_, let entry): return 100 + entry.lesson.number
+            case .rejected: return 50           // a second of compiling
             }
         }
     }
@@ -181,6 +188,9 @@ public struct KataVerifier: Sendable {
             return katas(.solutions, suites, [:], log: "verify-solutions.log")
         case .decoy(let decoy, let entry):
             return katas(.decoys, [entry.suite.name], ["LESSONS_DECOY": decoy.id], log: "verify-decoy-\(decoy.id).log")
+        case .rejected(let decoy, let entry):
+            return .init(arguments: rejectedInvocation(decoy, of: entry.lesson),
+                         log: logs.appendingPathComponent("verify-decoy-\(decoy.id).log"))
         case .example(let lesson):
             let product = lesson.example.product
             let executable = workspace.buildFolder.appendingPathComponent("debug/\(product)")
@@ -189,6 +199,36 @@ public struct KataVerifier: Sendable {
                 : ["swift", "run", "--skip-build"] + workspace.buildOptions + [product]
             return .init(arguments: arguments, log: logs.appendingPathComponent("verify-example-\(lesson.number).log"))
         }
+    }
+
+    /// The compiler on the lesson's reference solution with the decoy's files in place of the solution's files of
+    /// the same names, as the Solutions module, against the modules the build made — Swift 6 language mode, as the
+    /// package. `-emit-sil`, not `-typecheck`: the data-race checks of Swift 6 (sending a value across isolation)
+    /// run on SIL, after type checking. Paths are relative to the package root, where the job runs, so that the
+    /// errors name the decoy's files as the manifest's folder does.
+    func rejectedInvocation(_ decoy: Lesson.Decoys.Case, of lesson: Lesson) -> [String] {
+        let solution = lesson.solution.first ?? ""
+        let folder = decoy.rejectedFolder(in: lesson)
+        let replaced = Set(workspace.swiftFiles(at: folder))
+        let files = workspace.swiftFiles(at: solution).map { replaced.contains($0) ? "\(folder)/\($0)" : "\(solution)/\($0)" }
+        let debug = workspace.buildFolder.appendingPathComponent("debug", isDirectory: true)
+        var arguments = ["swiftc", "-emit-sil", "-o", "/dev/null", "-parse-as-library", "-swift-version", "6",
+                         "-module-name", "Solutions", "-I", debug.appendingPathComponent("Modules").path]
+        for map in moduleMaps(in: debug) { arguments += ["-Xcc", "-fmodule-map-file=" + map] }
+        return arguments + files
+    }
+
+    /// The module maps of the package's C modules, which importing Persistence needs: the system libraries'
+    /// (`Sources/NAME/module.modulemap`) and those SwiftPM wrote for C targets (`debug/NAME.build/module.modulemap`).
+    private func moduleMaps(in debug: URL) -> [String] {
+        let manager = FileManager.default
+        let sources = workspace.packageRoot.appendingPathComponent("Sources", isDirectory: true)
+        let declared = ((try? manager.contentsOfDirectory(atPath: sources.path)) ?? []).sorted()
+            .map { sources.appendingPathComponent($0).appendingPathComponent("module.modulemap").path }
+        let written = ((try? manager.contentsOfDirectory(atPath: debug.path)) ?? []).sorted()
+            .filter { $0.hasSuffix(".build") }
+            .map { debug.appendingPathComponent($0).appendingPathComponent("module.modulemap").path }
+        return (declared + written).filter { manager.fileExists(atPath: $0) }
     }
 
     /// Builds the package with the katas of every subject (and the examples); returns the compiler's errors.
@@ -278,6 +318,28 @@ public struct KataVerifier: Sendable {
         if check.caughtBy.isEmpty {
             check.problem = report.results.isEmpty
                 ? "no kata ran" : "not caught: every kata accepts this wrong answer"
+        }
+        return check
+    }
+
+    /// A decoy the compiler must reject is caught when compiling the solution with its files fails with an error,
+    /// in one of those files, that contains the manifest's `rejectedWith` — not when it fails for another reason.
+    public static func judgeRejected(_ decoy: Lesson.Decoys.Case, of lesson: Lesson, status: Int32,
+                                     output: String) -> KataVerification.DecoyCheck {
+        var check = KataVerification.DecoyCheck(lesson: lesson.number, id: decoy.id, mistake: decoy.mistake,
+                                                caughtBy: [], problem: nil)
+        let reason = decoy.rejectedWith ?? ""
+        let folder = decoy.rejectedFolder(in: lesson) + "/"
+        // `path:line:column: error: message [#Group]`; the lines drawn under the source quote it without a path.
+        let errors = output.split(separator: "\n").map(String.init).filter { $0.contains(": error: ") }
+        if let match = errors.first(where: { $0.hasPrefix(folder) && $0.contains(reason) }) {
+            check.rejectedBy = String(match.dropFirst(folder.count))
+        } else if status == 0 || errors.isEmpty {
+            check.problem = status == 0
+                ? "compiles: Swift 6 accepts this wrong answer, so a kata must catch it (drop \"rejectedWith\")"
+                : "the compiler stopped (status \(status)) without an error: see the log in .build/lessons"
+        } else {
+            check.problem = "rejected, but not for \"\(reason)\": \(errors[0])"
         }
         return check
     }
