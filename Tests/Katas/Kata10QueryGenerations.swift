@@ -327,6 +327,7 @@ final class Kata10QueryGenerations: KataCase {
             try screen.importWillStart()
             let token = context.queryGenerationToken
             let merging = context.automaticallyMergesChangesFromParent
+            try screen.importWillStart()                                // a second tap on refresh, before page 1
             try importPage(insert: [4, 5])
             try drainMainQueue()
             try screen.reload()
@@ -339,7 +340,9 @@ final class Kata10QueryGenerations: KataCase {
                 + "store holds \(inStore) (kata 2).")
             try expect(context.automaticallyMergesChangesFromParent, "importDidFinish() left automatic merging off: "
                 + "the app had it on before the import, so turn it back on once the list is on the newest data — "
-                + "or later saves never reach the list.")
+                + "or later saves never reach the list. Here importWillStart() ran twice, as a second tap on refresh "
+                + "makes it: the second call finds merging off, switched off by the first, and must not forget what "
+                + "the first call found.")
             try importPage(insert: [7])
             try drainMainQueue()
             try screen.reload()
@@ -357,7 +360,16 @@ final class Kata10QueryGenerations: KataCase {
             try importPage(insert: [4, 5])
             try expectPinned()
             let pilot = try require(screen.episodes.first, "the list is empty before the import: solve kata 1 first.")
+            let timing = SaveTiming(container: container, screen: context)
             try screen.markListened(pilot)
+            timing.callReturned()
+            _ = eventually(1) { timing.savedAfterReturn != nil }     // a save still on its way, if one is coming
+            timing.stop()
+            try expect(timing.savedAfterReturn != true, "markListened(_:) returned before the mark was saved: the "
+                + "save ran on another queue after the call had come back (a block handed to perform or "
+                + "performBackgroundTask, not waited for). The caller goes on as if the mark were in the store — "
+                + "the list, a \"Marked as heard\" message — and an error of that save reaches nobody. Return once "
+                + "the write has finished.")
             let heard = try container.newBackgroundContext().performAndWaitListened()
             try expect(heard == ["1"], "after markListened(_:) on episode 1, the store says these episodes were "
                 + "heard: \(heard). "
@@ -369,11 +381,85 @@ final class Kata10QueryGenerations: KataCase {
                 + "instead of \(feed): saving the screen's own context moves it to the newest data, import and all. "
                 + "While the list is pinned, write through another context, by objectID.")
             try expect(!context.hasChanges, "markListened(_:) left unsaved changes in the screen's context.")
+
+            // A save can fail on a device: the disk is full, or the locked phone keeps the store's file closed. The
+            // kata makes the next mark's save fail (it slips an episode without a title into the saving context).
+            let second = screen.episodes[1]
+            let sabotage = FailingSave(container: container, screen: context)
+            var thrown: (any Error)?
+            do { try screen.markListened(second) } catch { thrown = error }
+            sabotage.stop()
+            try expect(sabotage.failedSaves > 0, "marking episode 2 as heard saved nothing through a context of its "
+                + "own.")
+            try expect(thrown != nil, "the save of episode 2's mark failed (error 1570, made by the kata), and "
+                + "markListened(_:) returned as if it had worked: the error was swallowed (try?, or a catch that "
+                + "does nothing). The user believes the episode is marked; let the error reach the caller, which can "
+                + "say so.")
+            let heardAfterFailure = try container.newBackgroundContext().performAndWaitListened()
+            try expect(heardAfterFailure == ["1"], "after the failed mark of episode 2 the store says these episodes "
+                + "were heard: \(heardAfterFailure), not [\"1\"].")
+            try expectPinned()
             try screen.importDidFinish()
             try expect(screen.episodes.first?.listened == true, "after the import the list's episode 1 is still not "
                 + "marked as heard: importDidFinish() should refresh the objects in memory (kata 2).")
         }
     }
+}
+
+/// When the saves of other contexts than the screen's ran, against the moment `markListened(_:)` returned. A save
+/// on another thread while the call is still running is held until the call returns (or two seconds pass), so a
+/// save the call does not wait for is seen as late every time, not only when it happens to lose the race.
+private final class SaveTiming: @unchecked Sendable {
+    private let lock = NSLock()
+    private var returned = false
+    private var late: Bool?
+    private var observer: (any NSObjectProtocol)?
+    private let callingThread = Thread.current
+
+    init(container: PersistentContainer, screen: ManagedObjectContext) {
+        let coordinator = container.persistentStoreCoordinator
+        observer = NotificationCenter.default.addObserver(
+            forName: ManagedObjectContext.willSaveObjectsNotification, object: nil, queue: nil
+        ) { [unowned self] note in
+            guard let saver = note.object as? ManagedObjectContext, saver !== screen,
+                  saver.persistentStoreCoordinator === coordinator else { return }
+            if Thread.current !== self.callingThread {
+                let deadline = Date(timeIntervalSinceNow: 2)
+                while !self.lock.withLock({ self.returned }) && Date() < deadline {
+                    Thread.sleep(forTimeInterval: 0.005)
+                }
+            }
+            self.lock.withLock { self.late = (self.late ?? false) || self.returned }
+        }
+    }
+
+    /// Whether a save ran after the call returned; nil while none has run.
+    var savedAfterReturn: Bool? { lock.withLock { late } }
+    func callReturned() { lock.withLock { returned = true } }
+    func stop() { if let observer { NotificationCenter.default.removeObserver(observer) }; observer = nil }
+}
+
+/// Makes every save of another context than the screen's fail with a missing title (1570), as a save fails on a
+/// device whose disk is full.
+private final class FailingSave: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    private var observer: (any NSObjectProtocol)?
+
+    init(container: PersistentContainer, screen: ManagedObjectContext) {
+        let coordinator = container.persistentStoreCoordinator
+        observer = NotificationCenter.default.addObserver(
+            forName: ManagedObjectContext.willSaveObjectsNotification, object: nil, queue: nil
+        ) { [unowned self] note in
+            guard let saver = note.object as? ManagedObjectContext, saver !== screen,
+                  saver.persistentStoreCoordinator === coordinator else { return }
+            _ = Episode(context: saver)          // posted on the saver's queue: no title, so the save fails
+            self.lock.withLock { self.count += 1 }
+        }
+    }
+
+    var failedSaves: Int { lock.withLock { count } }
+    func stop() { if let observer { NotificationCenter.default.removeObserver(observer) }; observer = nil }
 }
 
 private extension ManagedObjectContext {

@@ -454,6 +454,51 @@ final class Kata11MergeRules: KataCase {
                     + "must leave the push as it was.",
                 ru: "после неудачного сохранения в хранилище «\(after.title)», \(after.likes) лайков: неудачное "
                     + "сохранение не должно трогать результат push."))
+
+            // The post is deleted on the device, and a push for it arrives afterwards: its lookup finds no row.
+            screen.context.rollback()
+            let remover = container.newBackgroundContext()
+            try remover.performAndWait {
+                remover.delete(try remover.existingObject(with: postID))
+                try remover.save()
+            }
+            let late = Box<(status: SaveStatus, onMain: Bool)>()
+            let lateCalls = Box<Int>()
+            PushHandler(storage: storage).apply(PostUpdate(likes: 8), toPostWithID: postID) { status in
+                lateCalls.set((lateCalls.value ?? 0) + 1)
+                late.set((status, Thread.isMainThread))
+            }
+            try expect(eventually { late.value != nil }, localized(
+                "a push for a post that was deleted on the device never called its completion (waited "
+                    + "\(Int(Self.patience)) s): the spinner waiting for it never stops. A post that is gone is a "
+                    + "result too: report it as .failed, with the lookup's error.",
+                ru: "push для поста, который на устройстве уже удалён, так и не вызвал completion (ждали "
+                    + "\(Int(Self.patience)) с): индикатор, который его ждёт, не остановится никогда. Удалённый пост — "
+                    + "тоже результат: сообщите .failed с ошибкой поиска."))
+            _ = eventually(0.2) { false }                    // let a second call arrive, if one is coming
+            let lateCount = lateCalls.value ?? 0
+            try expect(lateCount == 1, localized(
+                "a push for a deleted post called its completion \(lateCount) times: call it once.",
+                ru: "push для удалённого поста вызвал completion \(lateCount) раз(а): вызывайте его один раз."))
+            let (lateStatus, lateOnMain) = late.value!
+            guard case .failed = lateStatus else {
+                try expect(false, localized(
+                    "a push for a post that was deleted on the device reported \(lateStatus), not .failed: nothing "
+                        + "was saved, and the caller must not think the likes are stored.",
+                    ru: "push для удалённого поста вернул \(lateStatus), а не .failed: ничего не сохранено, и "
+                        + "вызывающий не должен думать, что лайки записаны."))
+                return
+            }
+            try expect(lateOnMain, localized(
+                "a push for a deleted post called its completion on a background thread: the failure reaches the "
+                    + "UI on the main queue too.",
+                ru: "push для удалённого поста вызвал completion на фоновом потоке: о неудаче интерфейс тоже узнаёт "
+                    + "на главной очереди."))
+            let posts = try storedValues(\Post.title)
+            try expect(posts.isEmpty, localized(
+                "after the push for a deleted post the store holds the posts \(posts): a push does not bring a "
+                    + "deleted post back.",
+                ru: "после push для удалённого поста в хранилище посты \(posts): push не возвращает удалённый пост."))
         }
     }
 
@@ -563,10 +608,34 @@ final class Kata11MergeRules: KataCase {
                 ru: "ещё до save() экран показывает \(screen.post.likes) лайков из push: push сразу слит в viewContext "
                     + "(это решение 1), и обновлению нечего было делать. Решение 3 не трогает настройки "
                     + "контекста и перечитывает пост внутри save()."))
+            // The policy the context has while it saves, seen from inside the save.
+            let policyAtSave = Box<String>()
+            let watcher = NotificationCenter.default.addObserver(
+                forName: ManagedObjectContext.willSaveObjectsNotification, object: screen.context, queue: nil
+            ) { note in
+                guard let saver = note.object as? ManagedObjectContext else { return }
+                let policy = saver.mergePolicy as? MergePolicy
+                policyAtSave.set(policy == .error ? "" : policy.map { "\($0)" } ?? "\(saver.mergePolicy)")
+            }
+            defer { NotificationCenter.default.removeObserver(watcher) }
+            let errorPolicyBefore = screen.context.mergePolicy as? MergePolicy == .error
             try saveScreen(screen, fix: "solution 3 re-reads the post from the store just before saving, which "
                             + "brings its snapshot up to date.",
                            fixRu: "решение 3 перечитывает пост из хранилища прямо перед сохранением, и его снимок "
                             + "становится актуальным.")
+            let used = policyAtSave.value ?? ""
+            // A policy set for good is told apart by the save past save() below.
+            try expect(used.isEmpty || !errorPolicyBefore, localized(
+                "save() saved under the merge policy \(used), switched on for the save: that is solution 2 for one "
+                    + "save, not solution 3. A policy settles every conflict of the save, not only the post's: "
+                    + "another object the viewContext holds changed, which a background save changed too, would be "
+                    + "decided by the policy without a word. Solution 3 re-reads the post alone, and any other "
+                    + "conflict still fails with 133020.",
+                ru: "save() сохранил с политикой слияния \(used), включённой на время сохранения: это решение 2 для "
+                    + "одного сохранения, а не решение 3. Политика разрешает все конфликты сохранения, а не только "
+                    + "конфликт поста: любой другой изменённый объект viewContext, который поменяло и фоновое "
+                    + "сохранение, политика молча рассудит по-своему. Решение 3 перечитывает только пост, и любой "
+                    + "другой конфликт по-прежнему падает с 133020."))
             try expect(screen.post.managedObjectContext === screen.context, localized(
                 "after save() the screen's post is no longer in its context: reset() forgets every object. Refresh "
                     + "the post (or all objects) instead, keeping the unsaved changes.",

@@ -8,6 +8,7 @@ public final class EpisodeListScreen {
     public let container: PersistentContainer
     public private(set) var episodes: [Episode] = []
     private var mergedAutomatically = false
+    private var importing = false
 
     public init(container: PersistentContainer) {
         self.container = container
@@ -21,7 +22,12 @@ public final class EpisodeListScreen {
     }
 
     public func importWillStart() throws {
-        mergedAutomatically = context.automaticallyMergesChangesFromParent
+        // Mistake: every call records the setting, so a second call during the import records the "off" that the
+        // first call set, and importDidFinish() leaves automatic merging off for good.
+        if !importing || Decoy.isActive("pin-twice-forgets-merging") {
+            mergedAutomatically = context.automaticallyMergesChangesFromParent
+        }
+        importing = true
         // Mistake: automatic merging stays on, and every merged page moves the pinned list forward.
         if !Decoy.isActive("pin-keeps-auto-merge") { context.automaticallyMergesChangesFromParent = false }
         // Mistake: the context's own token, which is nil while it is not pinned — and nil means "do not pin".
@@ -51,6 +57,7 @@ public final class EpisodeListScreen {
     }
 
     public func importDidFinish() throws {
+        importing = false
         // Mistake: reset() brings the newest data too, but forgets every episode the screen holds.
         if Decoy.isActive("finish-by-reset") {
             context.reset()
@@ -189,6 +196,16 @@ public final class EpisodeListScreen {
             return
         }
         let id = episode.objectID
+        // Mistake: the write is handed to a background task that nobody waits for, and its save's error is dropped:
+        // the call returns before anything is saved, and a failed save reaches nobody.
+        if Decoy.isActive("listened-not-awaited") {
+            container.performBackgroundTask { writer in
+                guard let copy = try? writer.existingObject(with: id) as? Episode else { return }
+                copy.listened = true
+                try? writer.save()
+            }
+            return
+        }
         let writer = container.newBackgroundContext()
         try writer.performAndWait {
             // Mistake: the screen's own object is changed, and the writer context has nothing to save.
@@ -198,6 +215,11 @@ public final class EpisodeListScreen {
             }
             guard let copy = try writer.existingObject(with: id) as? Episode else { return }
             copy.listened = true
+            // Mistake: the save waits its turn, but its error is swallowed, and the caller hears of no failure.
+            if Decoy.isActive("listened-swallows-save-error") {
+                _ = try? writer.save()
+                return
+            }
             try writer.save()
         }
         // Mistake: the screen's own copy is marked too, to show it at once: an unsaved change in the pinned context,

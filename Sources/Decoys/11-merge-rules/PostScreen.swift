@@ -76,9 +76,17 @@ public final class PostScreen {
     public func save() throws {
         guard context.hasChanges else { return }
         let refreshes = fix == .refreshBeforeSaving && !Decoy.isActive("refresh-when-opening")
+            && !Decoy.isActive("refresh-by-policy-for-the-save")
             && !Decoy.isActive("refresh-by-automatic-merging") && !Decoy.isActive("refresh-by-policy")
         if refreshes || (fix == .objectTrump && Decoy.isActive("object-trump-by-refresh")) {
             context.refresh(post, mergeChanges: !Decoy.isActive("refresh-discarding-changes"))
+        }
+        // The mistake: a trumping policy only for this save, put back afterwards; no refresh.
+        if fix == .refreshBeforeSaving && Decoy.isActive("refresh-by-policy-for-the-save") {
+            let kept = context.mergePolicy
+            context.mergePolicy = MergePolicy.mergeByPropertyObjectTrump
+            defer { context.mergePolicy = kept }
+            return try context.save()
         }
         if Decoy.isActive("screen-swallows-conflict") {
             try? context.save()

@@ -17,6 +17,10 @@ public struct PushHandler: Sendable {
             // The mistake: the post is looked up in the viewContext, from the background task's queue.
             let target = Decoy.isActive("push-in-view-context") ? storage.viewContext : context
             let status: SaveStatus
+            // The mistake: a post that cannot be found ends the task quietly, and the completion is never called.
+            if Decoy.isActive("push-deleted-post-returns") {
+                guard (try? target.existingObject(with: postID)) is Post else { return }
+            }
             do {
                 guard let post = try target.existingObject(with: postID) as? Post else { throw NotAPost(postID) }
                 if Decoy.isActive("push-writes-every-field") {

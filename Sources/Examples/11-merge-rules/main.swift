@@ -158,6 +158,8 @@ func syncWhilePlayerSaves(playerRenames: Bool, prepare: (ManagedObjectContext) -
     second.predicate = FetchPredicate(format: "number == 2")
 
     // region: conflict
+    // The katas' collision the other way round: here the main context saves first, and the background save, made
+    // last, is the one that fails.
     let sync = container.newBackgroundContext()        // lives as long as the sync runs
     nonisolated(unsafe) var held: [Episode] = []
     sync.performAndWait {

@@ -14,6 +14,8 @@ public final class EpisodeListScreen {
     public private(set) var episodes: [Episode] = []
     /// Whether the context merged other contexts' saves automatically before the import; restored after it.
     private var mergedAutomatically = false
+    /// Whether an import is under way: between ``importWillStart()`` and ``importDidFinish()``.
+    private var importing = false
 
     public init(container: PersistentContainer) {
         self.container = container
@@ -33,7 +35,9 @@ public final class EpisodeListScreen {
     /// Pins the list to the store as it is now, before the import saves its first page.
     public func importWillStart() throws {
         // A merge moves a pinned context to the newest data, so automatic merging is off while the list is pinned.
-        mergedAutomatically = context.automaticallyMergesChangesFromParent
+        // A second call during the import (another tap on refresh) finds it off: keep what the first call found.
+        if !importing { mergedAutomatically = context.automaticallyMergesChangesFromParent }
+        importing = true
         context.automaticallyMergesChangesFromParent = false
         try context.setQueryGenerationFrom(.current)
         try reload()            // .current takes its snapshot at the first read: read now, not after page 1
@@ -47,6 +51,7 @@ public final class EpisodeListScreen {
         context.refreshAllObjects()         // objects in memory still hold their snapshot values
         try reload()
         context.automaticallyMergesChangesFromParent = mergedAutomatically
+        importing = false
     }
     // endregion: import-did-finish
 
@@ -74,7 +79,8 @@ public final class EpisodeListScreen {
 
     // region: mark-listened
     /// Marks an episode as heard and saves that, without moving the list off its snapshot: the write goes through a
-    /// context of its own, and the list's copy catches up when the import ends.
+    /// context of its own, and the list's copy catches up when the import ends. It returns once the mark is saved
+    /// (performAndWait), and a failed save reaches the caller.
     public func markListened(_ episode: Episode) throws {
         let id = episode.objectID            // only the ID crosses to the other context
         let writer = container.newBackgroundContext()

@@ -27,7 +27,8 @@ public final class EpisodeListScreen {
     }
 
     /// Kata 1 (and 5): pin the list to the store as it is now, before the import saves its first page, so that
-    /// ``reload()`` keeps showing the same episodes until ``importDidFinish()``.
+    /// ``reload()`` keeps showing the same episodes until ``importDidFinish()``. It may be called again before
+    /// ``importDidFinish()`` (a second tap on refresh).
     public func importWillStart() throws {
         throw KataNotDone(lesson: 10)
     }
@@ -51,7 +52,7 @@ public final class EpisodeListScreen {
     }
 
     /// Kata 6: mark an episode as heard and save that to the store — without moving the pinned list to the newest
-    /// data while an import is running.
+    /// data while an import is running. It returns once the mark is saved, and throws when the save fails.
     public func markListened(_ episode: Episode) throws {
         throw KataNotDone(lesson: 10)
     }
