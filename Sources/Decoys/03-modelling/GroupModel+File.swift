@@ -29,7 +29,7 @@ extension GroupModel {
         if !Decoy.isActive("store-on-disk") && !Decoy.isActive("memory-after-load") {
             container.persistentStoreDescriptions = inMemory
         }
-        nonisolated(unsafe) var loadError: (any Error)?
+        var loadError: (any Error)?
         container.loadPersistentStores { _, error in loadError = error }
         // Mistake: the descriptions are changed after loading, when the file store is already open.
         if Decoy.isActive("memory-after-load") { container.persistentStoreDescriptions = inMemory }
