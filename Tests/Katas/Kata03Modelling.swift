@@ -108,6 +108,15 @@ final class Kata03Modelling: KataCase {
             item.title = "Bread"          // a note is optional: none is fine
             try context.save()
 
+            // No note is no note: read back through a context that has never seen the item.
+            let blank = container.newBackgroundContext()
+            let missing = try blank.performAndWait { try blank.fetch(Item.fetchRequest()).first.map { $0.note } }
+            try expect(missing == .some(nil), "an item saved without a note reads back with the note "
+                + "\(missing.map { $0.map { "\"\($0)\"" } ?? "nil" } ?? "(no item at all)") through another context, "
+                + "not nil. Item.note is a String?: nil is how the app knows the user wrote nothing. A default value "
+                + "fills every new item's note, so an empty note and no note look alike, and a screen that shows a "
+                + "note when there is one shows a blank one on every item.")
+
             // A note is kept, as a user writes it: read back through a context that has never seen the item.
             let written = "Zoë's loaf — the crème fraîche one"
             item.note = written
@@ -195,6 +204,23 @@ final class Kata03Modelling: KataCase {
             try context.save()
             let stored = try stored(in: container)["Errands"] ?? []
             try expect(stored == upwards, "after saving, a fresh context reads \(stored), not \(upwards).")
+
+            // Indexes a user's list does not have: a stale row from a screen, an off-by-one destination.
+            for (source, destination, bad) in [(7, 0, 7), (1, 4, 4), (-1, 2, -1)] {
+                var thrown: (any Error)?
+                do { try group.moveItem(at: source, to: destination) } catch { thrown = error }
+                let after = group.itemList.map(\.title)
+                let error = try require(thrown, "moveItem(at: \(source), to: \(destination)) on a list of 4 returned "
+                    + "normally and left \(after): an index outside 0..<4 must throw ItemIndexOutOfRange, as its "
+                    + "documentation says. Clamped or ignored, the user's move lands somewhere else or nowhere, and "
+                    + "nothing tells the screen; unchecked, the array traps and the app stops.")
+                try expect((error as? ItemIndexOutOfRange) == ItemIndexOutOfRange(index: bad, count: 4), "moveItem(at: "
+                    + "\(source), to: \(destination)) on a list of 4 threw \(error); expected "
+                    + "ItemIndexOutOfRange(index: \(bad), count: 4), naming the first index that is outside 0..<4.")
+                try expect(after == upwards && !context.hasChanges, "moveItem(at: \(source), to: \(destination)) "
+                    + "threw, but left the list at \(after)\(context.hasChanges ? " with unsaved changes" : ""): a move "
+                    + "that throws changes nothing.")
+            }
         }
     }
 
@@ -263,6 +289,13 @@ final class Kata03Modelling: KataCase {
                 try expect(names == ["Group", "Item"], "the container's model has the entities \(names); expected "
                     + "[\"Group\", \"Item\"], drawn in Groups.xcdatamodeld. Give PersistentContainer the model's name "
                     + "and the bundle that holds it: GroupModelFile.name and GroupModelFile.bundle.")
+                // The file declares one thing the model in code does not: a fetch index on Item.title.
+                let indexes = container.managedObjectModel.entitiesByName["Item"]?.indexes.map(\.name) ?? []
+                try expect(indexes.contains("byTitle"), "the container's model has the right entities, but its Item "
+                    + "has the indexes \(indexes), not the index byTitle that Groups.xcdatamodeld declares: the model "
+                    + "was not read from the file. A model made in code and handed over beside the file works the same "
+                    + "day, and the next change drawn in the file (an index, an attribute, a new version) never "
+                    + "reaches the app, which opens its store with a model nobody edits any more.")
                 let urls = container.persistentStoreCoordinator.persistentStores.compactMap(\.url?.path)
                 let onDisk = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
                 try expect(urls == ["/dev/null"] && onDisk.isEmpty, "the loaded store is at \(urls), and the default "

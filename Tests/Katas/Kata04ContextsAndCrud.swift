@@ -95,20 +95,27 @@ final class Kata04ContextsAndCrud: KataCase {
             + "uses; objects of another context, or of one that is gone, are of no use to it."
     }
 
-    /// Runs `call` while the caller's view context holds what a screen holds — a plant fetched there, and a plant
-    /// someone began there and has not saved — and says what the call took from the caller, or nil when it took
-    /// nothing. The begun plant is rolled back afterwards.
-    private func callerKeeps(_ function: String, of storage: PlantStorage, _ call: () throws -> Void) throws -> String? {
+    /// Runs `call` while the caller's view context holds what a screen holds — a plant fetched there, a plant
+    /// someone began there and has not saved ("Mint", last watered `mintWateredOn`), and a plant deleted there and
+    /// not saved yet (`unsavedDelete`) — and says what the call took from the caller, or left out of its answer or
+    /// put in it by reading the store alone, or nil when the answer's names are `expected`. Both unsaved changes
+    /// are rolled back afterwards.
+    private func callerKeeps(_ function: String, of storage: PlantStorage, mintWateredOn: Date?,
+                             unsavedDelete: String, expected: [String],
+                             _ call: () throws -> [Plant]) throws -> String? {
         let viewContext = storage.viewContext
         let request: FetchRequest<Plant> = Plant.fetchRequest()
         request.sortDescriptors = [FetchSortDescriptor(keyPath: \Plant.name, ascending: true)]
-        let shown = try require(try viewContext.fetch(request).first, "the kata found no plant to hold while "
-            + "\(function) runs.")
+        let held = try viewContext.fetch(request)
+        let shown = try require(held.first, "the kata found no plant to hold while \(function) runs.")
+        let deleted = try require(held.first { $0.name == unsavedDelete }, "the kata found no plant \"\(unsavedDelete)\" "
+            + "to delete while \(function) runs.")
         let begun = Plant(context: viewContext)
         begun.name = "Mint"
-        begun.wateredOn = today
+        begun.wateredOn = mintWateredOn
+        viewContext.delete(deleted)
         defer { viewContext.rollback() }
-        try call()
+        let answer = try call()
         // A plant whose context is gone is not read: on Apple it is invalid, and touching it is an error.
         if shown.managedObjectContext !== viewContext {
             return "\(function) left the plant the caller holds (fetched into the view context before the call) "
@@ -122,6 +129,26 @@ final class Kata04ContextsAndCrud: KataCase {
                 + "not saved yet (as a screen's half-filled form holds one) is gone from it. rollback() and reset() "
                 + "undo every unsaved change of the context, whoever made it; a storage method leaves the caller's "
                 + "changes alone."
+        }
+        if let problem = foreignPlants(answer, of: storage, from: function) { return problem }
+        let names = answer.map(\.name)
+        if !answer.contains(where: { $0 === begun }) {
+            return "\(function) answered \(names) while the view context held Mint, a plant added there and not "
+                + "saved yet: Mint is missing. A fetch in a context sees that context's unsaved inserts as well as "
+                + "the store; an answer read from the store alone — in another context, or by a request told to "
+                + "skip pending changes — leaves them out. On a device the plant the user has just added on this "
+                + "screen would vanish from the list until something saves."
+        }
+        if answer.contains(where: { $0 === deleted }) {
+            return "\(function) answered \(names) while the view context had deleted \(unsavedDelete) and not saved "
+                + "yet: \(unsavedDelete) is in the answer. A fetch in a context leaves out the objects that context "
+                + "has deleted; an answer read from the store alone still has them, and on a device the plant the "
+                + "user has just deleted would come back on the screen."
+        }
+        guard names == expected else {
+            return "\(function) answered \(names) while the view context held Mint (added, not saved) and had "
+                + "deleted \(unsavedDelete) (not saved); expected \(expected): the context's unsaved changes take "
+                + "their places in the request's order, as the store's rows do."
         }
         return nil
     }
@@ -202,7 +229,10 @@ final class Kata04ContextsAndCrud: KataCase {
             ]) {
                 try expect(false, problem + " A sort descriptor on the name becomes the ORDER BY.")
             }
-            if let problem = try callerKeeps("allPlants()", of: storage, { _ = try storage.allPlants() }) {
+            // What a screen holds while it asks again: a plant it began and has not saved, one it deleted and has
+            // not saved. The list must show the one and not the other, as the user left them.
+            if let problem = try callerKeeps("allPlants()", of: storage, mintWateredOn: nil, unsavedDelete: "Tulip",
+                                             expected: ["Basil", "Fern", "Mint", "Rose"], { try storage.allPlants() }) {
                 try expect(false, problem)
             }
         }
@@ -244,8 +274,10 @@ final class Kata04ContextsAndCrud: KataCase {
             }
             let all = try storage.plants(notWateredSince: today.addingTimeInterval(1)).count
             try expect(all == 6, "plants(notWateredSince:) a second after every watering returned \(all) plants, not 6.")
-            if let problem = try callerKeeps("plants(notWateredSince:)", of: storage, {
-                _ = try storage.plants(notWateredSince: daysAgo(3))
+            // Mint, begun on this screen and not saved, was never watered; Tulip was deleted here and not saved.
+            if let problem = try callerKeeps("plants(notWateredSince:)", of: storage, mintWateredOn: nil,
+                                             unsavedDelete: "Tulip", expected: ["Aloe", "Fern", "Mint"], {
+                try storage.plants(notWateredSince: daysAgo(3))
             }) {
                 try expect(false, problem)
             }

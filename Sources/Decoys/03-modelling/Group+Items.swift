@@ -30,6 +30,23 @@ extension Group {
     }
 
     public func moveItem(at source: Int, to destination: Int) throws {
+        let valid = 0..<items.count
+        if Decoy.isActive("move-clamps-index") {
+            // Mistake: an index outside the list is pulled back into it, "so the move never crashes": a move asked
+            // with a stale index lands on another item, and the caller never hears of it.
+            let clamp = { (index: Int) in min(max(index, 0), self.items.count - 1) }
+            var reordered = items.array
+            reordered.insert(reordered.remove(at: clamp(source)), at: clamp(destination))
+            items = NSOrderedSet(array: reordered)
+            return
+        }
+        // Mistake: an index outside the list makes the move quietly do nothing; the caller is never told.
+        if Decoy.isActive("move-out-of-range-ignored"), !valid.contains(source) || !valid.contains(destination) {
+            return
+        }
+        for index in [source, destination] where !valid.contains(index) {
+            throw ItemIndexOutOfRange(index: index, count: items.count)
+        }
         // Mistake: the list is rebuilt from the titles, in the new order, as new items; the old ones are deleted.
         // The titles read right, but every item a caller holds is gone, and with it each item's note.
         if Decoy.isActive("move-recreates-items"), let context = managedObjectContext {

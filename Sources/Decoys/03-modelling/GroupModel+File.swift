@@ -10,6 +10,13 @@ extension GroupModel {
         if Decoy.isActive("trusts-load-error") {
             // Mistake: the container is made by name and the load handler is trusted to report a missing model.
             container = PersistentContainer(name: modelName, bundle: GroupModelFile.bundle)
+        } else if Decoy.isActive("code-model-beside-file") {
+            // Mistake: the file is looked up, so a wrong name still throws, but the model handed over is the one
+            // written in code: the container works, and whatever is drawn in the file never reaches it.
+            guard GroupModelFile.bundle.url(forResource: modelName, withExtension: "xcdatamodeld") != nil else {
+                throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: "\(modelName).xcdatamodeld"])
+            }
+            container = PersistentContainer(name: modelName, managedObjectModel: try GroupModel.make())
         } else {
             guard let url = GroupModelFile.bundle.url(forResource: modelName, withExtension: "xcdatamodeld"),
                   let model = ManagedObjectModel(contentsOf: url) else {
@@ -22,7 +29,7 @@ extension GroupModel {
         if !Decoy.isActive("store-on-disk") && !Decoy.isActive("memory-after-load") {
             container.persistentStoreDescriptions = inMemory
         }
-        nonisolated(unsafe) var loadError: (any Error)?
+        var loadError: (any Error)?
         container.loadPersistentStores { _, error in loadError = error }
         // Mistake: the descriptions are changed after loading, when the file store is already open.
         if Decoy.isActive("memory-after-load") { container.persistentStoreDescriptions = inMemory }

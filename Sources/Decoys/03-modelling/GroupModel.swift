@@ -44,6 +44,9 @@ public enum GroupModel {
         // Mistake: an empty default title, so the mandatory title is never missing and an untitled item is saved.
         if Decoy.isActive("title-default-empty") { title.defaultValue = "" }
         let note = attribute("note", .stringAttributeType, optional: true)
+        // Mistake: an empty default note, "so the screen never shows nil": every item saved without a note reads ""
+        // back, and an empty note can no longer be told from no note.
+        if Decoy.isActive("note-default-empty") { note.defaultValue = "" }
         // Mistake: the note is marked transient, taken for "may be left empty": it is kept in memory only, and every
         // note is gone once the item is read back from the store.
         if Decoy.isActive("note-transient") { note.isTransient = true }

@@ -77,7 +77,21 @@ public final class PlantStorage {
         if !Decoy.isActive("all-unsorted") {
             request.sortDescriptors = [FetchSortDescriptor(keyPath: \Plant.name, ascending: true)]
         }
+        // Mistake: the request is told to skip the context's unsaved changes, "to read only what is saved": a plant
+        // added on this screen and not saved is missing, and one deleted and not saved is still listed.
+        if Decoy.isActive("all-skips-pending-changes") { request.includesPendingChanges = false }
+        // Mistake: the fetch runs in a background context, "to keep the main queue free", and its objects are
+        // mapped back into the view context by ID: sorted by the store, the view context's objects — and read
+        // from the store alone, without the view context's unsaved inserts and deletes.
+        if Decoy.isActive("all-fetched-elsewhere-mapped-back") { return try fetchedElsewhere(request) }
         return try viewContext.fetch(request)
+    }
+
+    /// `request` run in a new background context, its objects handed back as the view context's by ID.
+    private func fetchedElsewhere(_ request: FetchRequest<Plant>) throws -> [Plant] {
+        let reader = container.newBackgroundContext()
+        let ids = try reader.performAndWait { try reader.fetch(request).map(\.objectID) }
+        return ids.compactMap { viewContext.object(with: $0) as? Plant }
     }
 
     public func plants(notWateredSince date: Date) throws -> [Plant] {
@@ -113,6 +127,10 @@ public final class PlantStorage {
         if Decoy.isActive("watered-on-the-day-counts") { format = "wateredOn == nil OR wateredOn <= %@" }
         request.predicate = FetchPredicate(format: format, date)
         request.sortDescriptors = [FetchSortDescriptor(keyPath: \Plant.name, ascending: true)]
+        // Mistake: as all-skips-pending-changes — the store's answer alone, without this screen's unsaved changes.
+        if Decoy.isActive("not-watered-skips-pending-changes") { request.includesPendingChanges = false }
+        // Mistake: as all-fetched-elsewhere-mapped-back — asked in another context, mapped back by ID.
+        if Decoy.isActive("not-watered-fetched-elsewhere-mapped-back") { return try fetchedElsewhere(request) }
         // Mistake: the predicate is built, but the request that is fetched is another one, without it.
         if Decoy.isActive("predicate-ignored") {
             let all: FetchRequest<Plant> = Plant.fetchRequest()

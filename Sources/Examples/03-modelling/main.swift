@@ -58,7 +58,7 @@ func makeCookbook(orderedPlans: Bool = true) -> ManagedObjectModel {
         made(AttributeDescription()) {
             $0.name = "name"
             $0.attributeType = .stringAttributeType
-            $0.isOptional = false                     // a new attribute is optional
+            $0.isOptional = false                     // said on every attribute: Apple documents no default
         },
         recipes,
     ]
@@ -78,6 +78,7 @@ func makeCookbook(orderedPlans: Bool = true) -> ManagedObjectModel {
         made(AttributeDescription()) {                // optional, no default: nil until someone times it
             $0.name = "minutes"
             $0.attributeType = .integer16AttributeType
+            $0.isOptional = true
         },
         cuisineOfRecipe, plans,
     ]
@@ -214,18 +215,3 @@ let recipeClass = drawnModel.entitiesByName["Recipe"]?.managedObjectClass ?? Man
 print("   entities \(drawnModel.entities.compactMap(\.name)); Recipe's class is \(recipeClass)")
 print("   the same model as the one in code: \(drawnModel.entityVersionHashesByName == cookbook.entityVersionHashesByName)")
 // endregion: model-file
-
-print("")
-print("7. A name with no model file behind it does not stop the program, and the stores still load.")
-// region: model-misspelt
-let misspelt = PersistentContainer(name: "CookBook", bundle: .module)   // logs "CoreData: error: Failed to load …"
-misspelt.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]
-misspelt.loadPersistentStores { _, error in
-    print("   load: \(error.map { "\($0)" } ?? "no error"); entities: \(misspelt.managedObjectModel.entities.count)")
-}
-do {
-    _ = try misspelt.viewContext.fetch(FetchRequest<Recipe>(entityName: "Recipe"))
-} catch let error as NSError {
-    print("   first fetch: error \(error.code), \(error.localizedDescription.prefix(while: { $0 != ":" }))")
-}
-// endregion: model-misspelt

@@ -21,8 +21,12 @@ extension Group {
 
     // region: move
     /// Moves one item to a new position. The ordered set is the order: take its objects, change their order, and
-    /// give them back as a new ordered set.
+    /// give them back as a new ordered set. An index outside the list is the caller's mistake, reported before
+    /// anything changes.
     public func moveItem(at source: Int, to destination: Int) throws {
+        for index in [source, destination] where !(0..<items.count).contains(index) {
+            throw ItemIndexOutOfRange(index: index, count: items.count)
+        }
         var reordered = items.array
         let item = reordered.remove(at: source)
         reordered.insert(item, at: destination)

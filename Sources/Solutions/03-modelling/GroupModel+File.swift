@@ -17,7 +17,7 @@ extension GroupModel {
         let container = PersistentContainer(name: name, managedObjectModel: model)
         // Before loading: the descriptions say where the stores go.
         container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]
-        nonisolated(unsafe) var loadError: (any Error)?
+        var loadError: (any Error)?                  // the handler has run when the call returns (lesson 1)
         container.loadPersistentStores { _, error in loadError = error }
         if let loadError { throw loadError }
         return container

@@ -15,6 +15,9 @@ extension Group {
     /// Moves the item at index `source` so that it ends up at index `destination`; the others keep their order.
     /// Does not save. `[A, B, C, D]`, moving 0 to 2, gives `[B, C, A, D]`.
     ///
+    /// - Throws: ``ItemIndexOutOfRange`` when `source` or `destination` is outside `0..<items.count`, naming the
+    ///   first of the two that is (`source` first), and changes nothing.
+    ///
     /// Lesson 3, kata 5.
     public func moveItem(at source: Int, to destination: Int) throws {
         throw KataNotDone(lesson: 3)
