@@ -141,6 +141,16 @@ final class Kata07ThreadsAndQueues: KataCase {
             + "never saved: the write was done by another context. Make the change in backgroundContext and save it.")
     }
 
+    /// Fails the kata when the caller got another error than the save's own: a validation error (1570, a mandatory
+    /// property missing) that the code replaced with one of its own loses what the save refused, and why.
+    private func expectSavesOwnError(_ code: Int?, _ call: String) throws {
+        guard let code else { return }
+        try expect(code == 1570, "\(call) threw an error with code \(code), not the save's own (1570: a mandatory "
+            + "property is missing): the caller, and the log a crash report carries, learn only that something "
+            + "failed — not which object the store refused, nor why. After the rollback, throw the save's error as "
+            + "it is.")
+    }
+
     /// Fails the kata when `background` still holds changes: the work was done there, but no save of that context
     /// took it to the store.
     private func expectSaved(by background: ManagedObjectContext, _ what: String) throws {
@@ -165,15 +175,30 @@ final class Kata07ThreadsAndQueues: KataCase {
                 + (background.parent === stack.mainContext ? ", the main context" : "") + ": its saves stop in "
                 + "that context, in memory, and reach the store only when the parent saves. In Apple's arrangement "
                 + "the background context sits on the store, beside the view context, and its saves go to disk.")
-            // The main context shows an episode; the background context changes its own copy and saves.
+            // The main context shows an episode; the background context changes its own copy and saves, on its own
+            // queue, while the main thread waits for it (as an app's main thread does in a performAndWait on that
+            // context): whatever the save sets off must not wait for the main queue.
             let pilot = try savedEpisodes("Pilot")[0]
             let id = pilot.objectID
-            try background.performAndWait {
-                let mine = try require(try background.existingObject(with: id) as? Episode,
-                                       "backgroundContext cannot find an episode the store has.")
-                mine.listened = true
-                try background.save()
+            let outcome = Box<Result<Void, any Error>>()
+            let saved = DispatchSemaphore(value: 0)
+            background.perform {
+                outcome.set(Result {
+                    let mine = try background.existingObject(with: id) as? Episode
+                    mine?.listened = true
+                    try background.save()
+                })
+                saved.signal()
             }
+            let savedInTime = saved.wait(timeout: .now() + 2) == .success
+            drainMainQueue()                                // frees a save stuck waiting for the main queue
+            try expect(savedInTime, "the background context's save did not finish while the main thread waited for "
+                + "it (two seconds): something its save set off waits for the main queue — a merge into the view "
+                + "context with performAndWait, or DispatchQueue.main.sync — and the main queue was waiting for the "
+                + "save. On a device both wait for ever. Let the view context merge on its own queue, in its own time.")
+            let deadline = Date() + Self.patience
+            while outcome.value == nil && Date() < deadline { RunLoop.main.run(until: Date() + 0.01) }
+            try require(outcome.value, "the background context's save never finished.").get()
             drainMainQueue()
             let inStore = try stored()
             try expect(inStore == ["Pilot (listened)"], "after backgroundContext saved Pilot as listened, the "
@@ -221,6 +246,7 @@ final class Kata07ThreadsAndQueues: KataCase {
             try expect(failure != nil, "add(title: \"Finale\") returned normally, but the background context's save "
                 + "failed (it also held an episode without its mandatory title): the caller believes Finale is stored, "
                 + "and the store holds \(storedThen). A save that fails must reach the caller as an error.")
+            try expectSavesOwnError(failure, "add(title:)")
             let leftBehind = background.performAndWait { background.hasChanges }
             try expect(!leftBehind, "after its save failed, add(title:) left the failed changes in the background "
                 + "context: every later save of that context fails with the same error (lesson 5), so the app can "
@@ -313,6 +339,7 @@ final class Kata07ThreadsAndQueues: KataCase {
                 + "failed (it also held an episode without its mandatory title): the caller believes Finale is marked, "
                 + "and the store holds \(storedThen). A save that fails must reach the caller as an error — and an "
                 + "error raised in work that runs after markListened(_:) has returned has no caller left to reach.")
+            try expectSavesOwnError(failure, "markListened(_:)")
             let leftBehind = background.performAndWait { background.hasChanges }
             try expect(!leftBehind, "after its save failed, markListened(_:) threw, but left the failed changes in the "
                 + "background context. Every later save of that context fails with the same error until someone "
@@ -342,6 +369,16 @@ final class Kata07ThreadsAndQueues: KataCase {
                     return true
                 }
             }
+            // existingObject(with:) asks the store and registers nothing when the row is gone; object(with:) hands
+            // back a fault without asking, and the first value set on it fires the fault on a row that is gone.
+            let faultOnGoneRow = background.performAndWait { background.registeredObject(for: trailerID) != nil }
+            try expect(!faultOnGoneRow, "markListened(Trailer), for an episode deleted from the store, made the "
+                + "background context hold an object for it: the ID was turned into an object without asking the "
+                + "store whether the episode still exists (object(with:) hands back a fault and never checks), and "
+                + "changing it fired that fault on a row that is gone. Core Data then raises \"could not fulfill a "
+                + "fault\", or, depending on the context's shouldDeleteInaccessibleFaults, treats the object as "
+                + "deleted; either way the caller does not hear \"this episode is gone\" from the lookup. Look the "
+                + "ID up with the call that checks the store and throws when the object no longer exists.")
             try expect(goneFailure, "markListened(Trailer) returned normally for an episode deleted from the store "
                 + "after its ID was handed over: the caller believes it is marked, and nothing was. The lookup's "
                 + "\"no such object\" is news for the caller — the list it came from is out of date — not a reason "
@@ -479,10 +516,24 @@ final class Kata07ThreadsAndQueues: KataCase {
                 + "main queue waited while the store was written — the very wait this arrangement exists to avoid. "
                 + "Save the writer on its own queue with the call that returns at once, and report from there.")
 
+            // A save the UI context itself refuses: the user left an episode without its mandatory title (1570).
+            _ = Episode(context: main)
+            let refused = try saveThroughWriter(stack)
+            try expect(refused.count == 1, "the completion ran \(refused.count) times for one save the main context "
+                + "refused; call it once.")
+            guard case .failure = refused[0].result else {
+                try expect(false, "the main context's save failed (an episode without its mandatory title), but "
+                    + "save(completion:) reported success: nothing reached the writer, the writer saved nothing, and "
+                    + "the user is told the edit is stored. Either save's error is the caller's to hear.")
+                return
+            }
+            main.rollback()                                 // the user gives the edit up
+
             // A store write that fails: other code left an episode without its mandatory title in the writer, so
             // the writer's next save fails (1570).
             try writer.performAndWait { _ = Episode(context: writer) }
-            Episode(context: main).title = "Finale"
+            let finale = Episode(context: main)
+            finale.title = "Finale"
             let failed = try saveThroughWriter(stack)
             try expect(failed.count == 1, "the completion ran \(failed.count) times for one failed save; call it "
                 + "once, after the writer's save, whatever its outcome.")
@@ -497,6 +548,11 @@ final class Kata07ThreadsAndQueues: KataCase {
                 + "still holds the failed changes (hasChanges is true): the episode without a title stays in it, and "
                 + "every later save of the app fails with the same error, however valid its own work. A failed "
                 + "save must leave the writer clean, as kata 1 of lesson 5 does for any context.")
+            try expect(finale.managedObjectContext !== main, "the writer's save failed and was rolled back, which "
+                + "dropped the Finale the main context had handed it — but the main context still holds Finale as "
+                + "saved (hasChanges is \(main.hasChanges)): the screen shows an episode that is in neither the writer "
+                + "nor the store, and no later save will write it. Before the failure is reported, bring the main "
+                + "context back to what its parent holds, on the main queue, so the screen fetches again.")
         }
     }
 
@@ -511,7 +567,9 @@ final class Kata07ThreadsAndQueues: KataCase {
             try calls[0].result.get()
             let ids = [pilot.objectID, finale.objectID]
             try expect(!ids.contains(where: \.isTemporaryID), "after save(completion:) the main context's new "
-                + "episodes still have temporary IDs, which no other context can look up. The main context is a "
+                + "episodes still have temporary IDs. Apple documents only that a temporary ID is replaced when the "
+                + "object is saved to a store; that another context cannot look an object up by it is reported "
+                + "behaviour, and Persistence refuses such a lookup. The main context is a "
                 + "child: its save hands the objects to the writer, and the writer's save gives the writer's copies "
                 + "their permanent IDs, not the main context's. Get permanent IDs for the new objects before the "
                 + "main context saves.")
@@ -545,7 +603,8 @@ final class Kata07ThreadsAndQueues: KataCase {
                 + "not [\"Finale\", \"Pilot\"]: save the background task's context.")
             try expect(ids.count == 2, "importEpisodes reported \(ids.count) IDs for two episodes.")
             try expect(!ids.contains(where: \.isTemporaryID), "importEpisodes reported temporary IDs: an object "
-                + "gets its permanent ID when it is saved, and only that one can be found by other contexts. "
+                + "gets its permanent ID when it is saved, and only that one is reliably found by other contexts (a lookup "
+                + "by a temporary ID is reported to fail on Apple, and fails here). "
                 + "Collect the IDs after the save.")
             let titles = try ids.map { id in
                 try require(try context.existingObject(with: id) as? Episode, "an ID importEpisodes reported is "
@@ -560,6 +619,24 @@ final class Kata07ThreadsAndQueues: KataCase {
                 + "long-lived context, the one importForDisplay works in: two imports sharing a context share its "
                 + "queue, its unsaved changes and its failures. importEpisodes is to work in a context made for this "
                 + "one task, which the container hands out and lets go afterwards.")
+
+            // A feed with nothing new: no titles. The caller still waits for its one report.
+            let emptyReports = Recorder<Result<[ManagedObjectID], any Error>>()
+            let emptyDone = XCTestExpectation(description: "importEpisodes([])")
+            importer.importEpisodes([]) { outcome in
+                emptyReports.append(outcome)
+                if emptyReports.values.count == 1 { emptyDone.fulfill() }
+            }
+            let emptyWaited = XCTWaiter().wait(for: [emptyDone], timeout: 2)
+            try expect(emptyWaited == .completed, "importEpisodes([]) — a feed with nothing new — never called its "
+                + "completion (waited two seconds): the caller waits for ever. An import of nothing is a success "
+                + "with no IDs.")
+            _ = XCTWaiter().wait(for: [XCTestExpectation(description: "a moment")], timeout: 0.3)
+            let emptyOutcomes = emptyReports.values
+            if case .failure(let notDone as KataNotDone)? = emptyOutcomes.first { throw notDone }
+            let emptyIDs = try emptyOutcomes[0].get()
+            try expect(emptyIDs.isEmpty && emptyOutcomes.count == 1, "importEpisodes([]) reported "
+                + "\(emptyIDs.count) IDs in \(emptyOutcomes.count) calls of its completion, not one call with none.")
 
             // An import whose save fails: the container's store has gone (removed from its coordinator, as an app
             // does before replacing the file), so nothing can be written.
@@ -603,6 +680,10 @@ final class Kata07ThreadsAndQueues: KataCase {
     func test09_importerHandsResultsToTheMainQueueWithoutWaiting() {
         kata(9, in: "EpisodeImporter.swift", "importForDisplay(_:completion:)") {
             let importer = EpisodeImporter(container: container)
+            // An episode called Pilot is already stored — another show's, or last season's — and on screen.
+            let olderPilot = try savedEpisodes("Pilot")[0]
+            olderPilot.listened = true
+            try context.save()
             let outcome = Box<(result: Result<[Episode], any Error>, onMain: Bool)>()
             let done = expectation(description: "importForDisplay(_:completion:)")
             // The importer's queue is busy for a moment with earlier work (at most two seconds): a call that waits
@@ -650,10 +731,31 @@ final class Kata07ThreadsAndQueues: KataCase {
                 + "their objectIDs and look them up in the viewContext.")
             try expect(episodes.map(\.title) == ["Pilot", "Finale"], "the completion got \(episodes.map(\.title)), "
                 + "not [\"Pilot\", \"Finale\"].")
+            try expect(!episodes.contains { $0 === olderPilot }, "the completion got the Pilot that was stored before "
+                + "the import (listened to), not the one just imported: the episodes were found again by title, and "
+                + "a title names no episode for sure. Only the object ID names the very episode the import saved.")
             try expect(!callerWaited, "importForDisplay(_:completion:) kept its caller — here the main thread — "
                 + "waiting until the importer's queue was free and the import done: on a device the UI freezes for "
                 + "the whole import. Queue the import on the importer's "
                 + "context and return at once; the completion brings the result.")
+
+            // A refresh that brings nothing new: no titles. The screen still waits for its one report.
+            let emptyCalls = Recorder<(result: Result<[Episode], any Error>, onMain: Bool)>()
+            let emptyDone = XCTestExpectation(description: "importForDisplay([])")
+            importer.importForDisplay([]) { result in
+                emptyCalls.append((result, Thread.isMainThread))
+                if emptyCalls.values.count == 1 { emptyDone.fulfill() }
+            }
+            let emptyWaited = XCTWaiter().wait(for: [emptyDone], timeout: Self.patience)
+            try expect(emptyWaited == .completed, "importForDisplay([]) — nothing new to show — never called its "
+                + "completion (waited \(Int(Self.patience)) s): the screen's spinner turns for ever. An import of "
+                + "nothing is a success with no episodes, reported like any other.")
+            _ = XCTWaiter().wait(for: [XCTestExpectation(description: "a moment")], timeout: 0.3)
+            let empty = emptyCalls.values
+            let emptyEpisodes = try empty[0].result.get()
+            try expect(emptyEpisodes.isEmpty && empty.count == 1 && empty[0].onMain, "importForDisplay([]) reported "
+                + "\(emptyEpisodes.count) episodes in \(empty.count) calls of its completion"
+                + (empty[0].onMain ? "" : ", off the main queue") + ": one call, on the main queue, with none.")
 
             // A second import whose save fails: other code left an episode without its mandatory title in the
             // importer's context (1570).

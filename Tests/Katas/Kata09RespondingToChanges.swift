@@ -86,7 +86,9 @@ final class Kata09RespondingToChanges: KataCase {
             try log.start()
             defer { log.stop() }
             let watered = self.watered
-            let (fern, rose) = try inBackground(background, "three saves") { () -> (ManagedObjectID, ManagedObjectID) in
+            // The main thread waits for the saves, as it does in an app that calls performAndWait on a background
+            // context: an observer whose block waits for the main queue holds each save up until it is free.
+            let saved = try whileMainWaits(background, "three saves") { () -> (ManagedObjectID, ManagedObjectID) in
                 let fern = Plant(context: background)
                 fern.name = "Fern"
                 let rose = Plant(context: background)
@@ -98,10 +100,24 @@ final class Kata09RespondingToChanges: KataCase {
                 try background.save()
                 return (fern.objectID, rose.objectID)
             }
+            guard let ids = saved else {
+                return try expect(false, "the background context's saves did not finish while the main thread waited "
+                    + "for them (three seconds): the log's observer runs its block on the main queue (or waits for "
+                    + "it), and the main queue was waiting for the saves. On a device neither moves again. Let the "
+                    + "block run right where the notification is posted (queue: nil); the lock makes that safe.")
+            }
+            let (fern, rose) = ids
+            let countedDuringSaves = log.saves
             try expect(eventually { log.saves >= 3 }, "the background context saved three times and the log counted "
                 + "\(log.saves) saves. Observe ManagedObjectContext.didSaveObjectsNotification of the context the log "
                 + "was given, and count each one.")
             try expect(log.saves == 3, "the background context saved three times and the log counted \(log.saves).")
+            try expect(countedDuringSaves == 3, "when the last of the three saves returned, the log had counted "
+                + "\(countedDuringSaves) of them; the rest came later, handed to another queue. A did-save observer "
+                + "registered with queue: nil runs during the save, on the saving context's queue; one given a queue "
+                + "(the main queue, say) runs only when that queue is free — and on Apple platforms the post is "
+                + "reported to wait for it, so a main thread waiting for the save never gets there. Observe with "
+                + "queue: nil.")
             if log.inserted.isEmpty && log.updated.isEmpty && log.deleted.isEmpty {
                 try expect(false, "the log counted three saves but collected no object IDs. The user info is keyed by "
                     + "strings: look the objects up under NotificationKey.insertedObjects.rawValue (\"inserted\"), "
@@ -127,6 +143,7 @@ final class Kata09RespondingToChanges: KataCase {
             let other = container.newBackgroundContext()
             let log = SaveLog(observing: background)
             try log.start()
+            try log.start()                                 // a second screen starts the same log again
             defer { log.stop() }
             _ = try viewPlants("Fern")
             try inBackground(other, "a save in another context") {
@@ -141,8 +158,12 @@ final class Kata09RespondingToChanges: KataCase {
                 Plant(context: background).name = "Basil"
                 try background.save()
             }
-            try expect(eventually { log.saves == 1 }, "the observed context saved and the log counted \(log.saves) "
-                + "saves instead of 1.")
+            try expect(eventually { log.saves >= 1 }, "the observed context saved and the log counted no save.")
+            settle()
+            try expect(log.saves == 1, "the observed context saved once and the log counted \(log.saves) saves: "
+                + "start() was called twice, and each call registered an observer of its own. The first token was "
+                + "overwritten, so stop() can never remove that observer. Starting a log that runs already must not "
+                + "register a second observer.")
             log.stop()
             try inBackground(background, "a save after stop()") {
                 Plant(context: background).name = "Tulip"
@@ -152,6 +173,24 @@ final class Kata09RespondingToChanges: KataCase {
             try expect(log.saves == 1, "after stop() the log still collects saves (\(log.saves) counted): a block "
                 + "observer stays registered until its token is removed. Keep what addObserver returns in `observer`; "
                 + "stop() hands it back to the notification center.")
+
+            // A log whose owner — a screen that closed — lets it go without calling stop().
+            weak var forgotten: SaveLog?
+            do {
+                let screenLog = SaveLog(observing: background)
+                try screenLog.start()
+                forgotten = screenLog
+            }
+            try inBackground(background, "a save after the log's owner let it go") {
+                Plant(context: background).name = "Yarrow"
+                try background.save()
+            }
+            settle()
+            try expect(forgotten == nil, "a log nobody holds any more is still alive, and still counting "
+                + "(\(forgotten?.saves ?? 0) save(s) since): its observer block holds the log strongly, and the "
+                + "notification center holds the block for as long as the observer is registered — which is for "
+                + "ever, since the log's deinit, where stop() would remove it, never runs. Let the block hold the "
+                + "log weakly.")
         }
     }
 
@@ -194,7 +233,14 @@ final class Kata09RespondingToChanges: KataCase {
             let background = container.newBackgroundContext()
             let merger = ViewContextMerger(container: container)
             try merger.mergeSaves(of: background)
+            try merger.mergeSaves(of: background)           // set up twice, as an app that sets up per screen does
             defer { merger.stop() }
+            // How many merges the view context reports (Core Data's did-merge notification, posted after each).
+            let merges = LockedBox(0)
+            let merging = NotificationCenter.default.addObserver(
+                forName: ManagedObjectContext.didMergeChangesObjectIDsNotification, object: context, queue: nil
+            ) { _ in merges.value += 1 }
+            defer { NotificationCenter.default.removeObserver(merging) }
             // A context of another store saves too: its objects mean nothing in this one.
             let elsewhere = try Self.makeInMemoryContainer(model: try Self.makeModel())
             let stranger = elsewhere.newBackgroundContext()
@@ -226,6 +272,11 @@ final class Kata09RespondingToChanges: KataCase {
                     + "another's save by itself: observe the background context's did-save notification and hand it "
                     + "to viewContext.mergeChanges(fromContextDidSave:), on the view context's queue (perform).")
             }
+            settle()
+            try expect(merges.value == 1, "one background save was merged into the view context \(merges.value) "
+                + "times: mergeSaves(of:) was called twice and registered an observer each time, so every save is "
+                + "merged twice — and the first token was overwritten, so stop() can never remove that observer. "
+                + "Setting up the merging again must not register a second observer.")
             let tulip = Plant(context: context)
             tulip.name = "Tulip"
             do {
@@ -248,6 +299,27 @@ final class Kata09RespondingToChanges: KataCase {
                 + "context's saves (Fern reads the date saved after stop()): the observer is still registered, and "
                 + "a block observer stays so until its token is removed. Keep what addObserver returns in "
                 + "`observer`, which stop() hands back to the notification center.")
+
+            // A merger whose owner lets it go without calling stop(): its deinit is what ends the merging.
+            weak var forgotten: ViewContextMerger?
+            do {
+                let screenMerger = ViewContextMerger(container: container)
+                try screenMerger.mergeSaves(of: background)
+                forgotten = screenMerger
+            }
+            let evenLater = later.addingTimeInterval(86_400)
+            try inBackground(background, "water Fern again, after the merger was let go") {
+                for plant in try background.fetch(Plant.fetchRequest()) where plant.name == "Fern" {
+                    plant.wateredOn = evenLater
+                }
+                try background.save()
+            }
+            settle(0.5)
+            try expect(forgotten == nil && fern.wateredOn == watered, "a merger nobody holds any more "
+                + (forgotten == nil ? "" : "is still alive and ") + "still merges the background context's saves "
+                + "(Fern reads the date saved after it was let go): its observer block holds the merger, so its "
+                + "deinit — which removes the observer — never runs. Let the block capture what the merge needs (the "
+                + "view context), not the merger.")
         }
     }
 
@@ -355,6 +427,12 @@ final class Kata09RespondingToChanges: KataCase {
                 + "before the second import, and it does after it: the import switched automatic merging on, where "
                 + "it should have put back what it found. Remember the setting before the import and restore that "
                 + "value.")
+            // Nothing to import — a sync that found no new plants: the import still ends, once, as any other does.
+            view.automaticallyMergesChangesFromParent = true
+            let empty = try runImport([], pageSize: 50, timeout: 3)
+            try expect(empty.onMainThread && empty.merging == true, "an import of no names ended "
+                + (empty.onMainThread ? "with automatic merging still off" : "off the main queue")
+                + ": it ends like any other, on the view context's queue, with the setting put back.")
             // A page the store refuses: the kata slips a plant without a name (mandatory) into the import's second
             // save, which fails with a validation error, as a save on a device can.
             view.automaticallyMergesChangesFromParent = true
@@ -391,6 +469,8 @@ final class Kata09RespondingToChanges: KataCase {
         var pageSavesOnMain = 0
         /// Whether the import reported an error.
         var failed = false
+        /// How many times the completion ran (the first call is the one described here).
+        var calls = 0
         /// Read only when the completion ran on the main thread, the view context's queue.
         var held: Int?
         var merging: Bool?
@@ -398,12 +478,14 @@ final class Kata09RespondingToChanges: KataCase {
 
     /// Runs lesson 9's import and waits for its completion (ten seconds at most); fails when it reports an error,
     /// unless a failing save is what the kata arranged.
-    private func runImport(_ names: [String], pageSize: Int, failing: Bool = false) throws -> ImportCompletionState {
+    private func runImport(_ names: [String], pageSize: Int, failing: Bool = false,
+                           timeout: TimeInterval = 10) throws -> ImportCompletionState {
         let view = context
         let coordinator = container.persistentStoreCoordinator
         let outcome = LockedBox<(any Error)??>(nil)
         let state = LockedBox(ImportCompletionState())
         let returned = LockedBox(false)
+        let calls = LockedBox(0)
         // A page saved on the main thread was saved while the main queue waited for it: performAndWait from there
         // may run the background context's block on the waiting thread itself.
         let savesOnMain = LockedBox(0)
@@ -416,6 +498,8 @@ final class Kata09RespondingToChanges: KataCase {
         }
         defer { NotificationCenter.default.removeObserver(saved) }
         PlantImporter(container: container).importPlants(named: names, pageSize: pageSize) { error in
+            calls.value += 1
+            guard calls.value == 1 else { return }
             var seen = ImportCompletionState(onMainThread: Thread.isMainThread, beforeReturn: !returned.value)
             if seen.onMainThread {
                 seen.held = view.registeredObjects.count
@@ -425,8 +509,11 @@ final class Kata09RespondingToChanges: KataCase {
             outcome.value = .some(error)
         }
         returned.value = true
-        try expect(eventually(10) { outcome.value != nil }, "importPlants(named:pageSize:completion:) never called "
-            + "its completion (waited ten seconds): call it once, at the end, from the view context's perform.")
+        try expect(eventually(timeout) { outcome.value != nil }, "importPlants(named:pageSize:completion:) never called "
+            + "its completion for \(names.isEmpty ? "no names at all" : "\(names.count) names") (waited "
+            + "\(Int(timeout)) seconds): call it once, at the end, from the view context's perform — also when "
+            + "there was nothing to import, and also when a page failed.")
+        settle(0.3)                                     // a second call comes within moments, if it comes
         if let error = outcome.value! {
             if error is KataNotDone { throw error }
             if !failing { try expect(false, "the import reported an error: \(error)") }
@@ -434,6 +521,11 @@ final class Kata09RespondingToChanges: KataCase {
         var seen = state.value
         seen.failed = outcome.value! != nil
         seen.pageSavesOnMain = savesOnMain.value
+        seen.calls = calls.value
+        try expect(seen.calls == 1, "importPlants(named:pageSize:completion:) called its completion \(seen.calls) "
+            + "times for one import" + (seen.failed ? ", which failed" : "") + ": the caller fetches again, or "
+            + "shows an error, on each call, and code that resumes a continuation from it crashes on the second. "
+            + "Call it once, when everything is over.")
         return seen
     }
 
@@ -501,8 +593,9 @@ final class Kata09RespondingToChanges: KataCase {
             }
             try expect(rose.name == "Climbing rose", "after waterEveryPlant(on:) the view context's Rose is called "
                 + "\"\(rose.name)\" again: the user's unsaved rename was thrown away (refreshing an object without "
-                + "merging its changes, or rolling the context back, discards them). A merge keeps the context's own "
-                + "unsaved changes on top of what it brings in.")
+                + "merging its changes, or rolling the context back, discards them). A merge is reported to keep the "
+                + "context's own unsaved changes on top of what it brings in (Apple's page says only that it "
+                + "refreshes the updated objects), and Persistence does.")
             try expect(context.insertedObjects.isEmpty && context.deletedObjects.isEmpty
                 && context.updatedObjects == [rose], "waterEveryPlant(on:) left unsaved changes of its own in the view "
                 + "context (\(context.updatedObjects.count) changed object(s), the user's Rose included): the batch "

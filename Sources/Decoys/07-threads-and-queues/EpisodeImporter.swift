@@ -19,6 +19,8 @@ public final class EpisodeImporter: Sendable {
     /// queue with the saved episodes' IDs — permanent ones, which any context can look up — or with the error.
     public func importEpisodes(_ titles: [String],
                                completion: @escaping @Sendable (Result<[ManagedObjectID], any Error>) -> Void) {
+        // Mistake: nothing to import is taken as nothing to report; the caller waits for ever.
+        if Decoy.isActive("import-empty-never-completes") && titles.isEmpty { return }
         if Decoy.isActive("import-on-the-view-context") {
             // Works with the main-queue context on a background thread.
             let context = container.viewContext
@@ -104,6 +106,8 @@ public final class EpisodeImporter: Sendable {
                                  completion: @escaping @Sendable (Result<[Episode], any Error>) -> Void) {
         let context = self.context
         let viewContext = container.viewContext
+        // Mistake: nothing to import is taken as nothing to report; the screen waits for ever.
+        if Decoy.isActive("import-for-display-empty-never-completes") && titles.isEmpty { return }
         if Decoy.isActive("import-for-display-waits-for-the-import") {
             // Hands over with perform, but imports with performAndWait: the caller — the main thread — waits for the
             // whole import.
@@ -195,6 +199,19 @@ public final class EpisodeImporter: Sendable {
             if Decoy.isActive("completion-on-the-background-queue") {
                 // Looks the objects up in the viewContext, but on this queue, and calls the completion here.
                 completion(Result { try ids.compactMap { try viewContext.existingObject(with: $0) as? Episode } })
+                return
+            }
+            if Decoy.isActive("hands-over-by-title") {
+                // Hands over nothing but the titles and finds the episodes again in the view context by title,
+                // ordered in Swift: any older episode with the same title is as good a match.
+                viewContext.perform {
+                    completion(Result {
+                        let request = FetchRequest<Episode>(entityName: "Episode")
+                        request.predicate = FetchPredicate(format: "title IN %@", titles)
+                        let found = try viewContext.fetch(request)
+                        return titles.compactMap { title in found.first { $0.title == title } }
+                    })
+                }
                 return
             }
             viewContext.perform {

@@ -55,6 +55,17 @@ public final class EpisodeManager: Sendable {
                 episode.title = title
                 try? background.save()
             }
+        } else if Decoy.isActive("add-episode-replaces-the-error") {
+            // Rolls back, but throws an error of its own: the save's validation error (1570 and its details) is lost.
+            do {
+                try background.performAndWait {
+                    let episode = Episode(context: background)
+                    episode.title = title
+                    try Self.saveOrRollback(background)
+                }
+            } catch {
+                throw CocoaError(.fileWriteUnknown)
+            }
         } else if Decoy.isActive("add-episode-without-rollback") {
             // Throws a failed save on, but leaves its changes behind: every later save fails with them.
             try background.performAndWait {
@@ -113,6 +124,10 @@ public final class EpisodeManager: Sendable {
             if Decoy.isActive("mark-listened-on-callers-object") {
                 // Looks the ID up in the main context and changes that object on the background queue.
                 (try main.existingObject(with: episodeID) as? Episode)?.listened = true
+            } else if Decoy.isActive("mark-listened-object-with") {
+                // Mistake: object(with:) hands back a fault without asking the store; setting a value fires it on a
+                // row that may be gone. The save afterwards fails, is rolled back and thrown: the caller hears an error.
+                (background.object(with: episodeID) as? Episode)?.listened = true
             } else if Decoy.isActive("mark-listened-gone-ignored") {
                 // Mistake: a lookup that fails is taken as "nothing to do", so for an episode deleted meanwhile the
                 // call returns as if it had marked it.
@@ -131,6 +146,11 @@ public final class EpisodeManager: Sendable {
             }
             if Decoy.isActive("mark-listened-without-rollback") {
                 try background.save()                // thrown on, but the failed changes stay in the context
+                return
+            }
+            if Decoy.isActive("mark-listened-replaces-the-error") {
+                // Rolls back, but the caller gets an error of the manager's own, not the save's.
+                do { try Self.saveOrRollback(background) } catch { throw CocoaError(.fileWriteUnknown) }
                 return
             }
             try Self.saveOrRollback(background)

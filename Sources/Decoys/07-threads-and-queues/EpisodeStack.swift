@@ -9,11 +9,14 @@ public final class EpisodeStack {
     public let mainContext: ManagedObjectContext
     /// A private-queue context on the store (no parent): creates, updates, deletes.
     public let backgroundContext: ManagedObjectContext
+    /// The hand-made merger of "merges-by-hand-waiting-for-the-main-queue".
+    private var observer: (any NSObjectProtocol)?
 
     /// Takes a loaded container (the app's, or a test's in-memory one) and sets up its two contexts.
     public init(container: PersistentContainer) throws {
         mainContext = container.viewContext
-        if !Decoy.isActive("merging-not-switched-on") && !Decoy.isActive("merging-switched-on-the-background-context") {
+        if !Decoy.isActive("merging-not-switched-on") && !Decoy.isActive("merging-switched-on-the-background-context")
+            && !Decoy.isActive("merges-by-hand-waiting-for-the-main-queue") {
             mainContext.automaticallyMergesChangesFromParent = true
         }
         if Decoy.isActive("background-child-of-the-view-context") {
@@ -30,5 +33,20 @@ public final class EpisodeStack {
             backgroundContext.automaticallyMergesChangesFromParent = true
         }
         backgroundContext.name = "background"
+        if Decoy.isActive("merges-by-hand-waiting-for-the-main-queue") {
+            // Instead of the switch, a did-save observer that merges into the view context with performAndWait from
+            // the saving context's queue: that queue now waits for the main one.
+            let main = mainContext
+            observer = NotificationCenter.default.addObserver(
+                forName: ManagedObjectContext.didSaveObjectsNotification, object: backgroundContext, queue: nil
+            ) { note in
+                nonisolated(unsafe) let note = note
+                main.performAndWait { main.mergeChanges(fromContextDidSave: note) }
+            }
+        }
+    }
+
+    deinit {
+        if let observer { NotificationCenter.default.removeObserver(observer) }
     }
 }

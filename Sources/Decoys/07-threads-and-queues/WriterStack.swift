@@ -33,7 +33,9 @@ public final class WriterStack: Sendable {
             if !Decoy.isActive("main-keeps-temporary-ids") && !Decoy.isActive("permanent-ids-after-the-save") {
                 try main.obtainPermanentIDs(for: Array(main.insertedObjects))
             }
-            if !Decoy.isActive("main-context-never-saves") {
+            if Decoy.isActive("main-save-failure-dropped") {
+                try? main.save()                        // a refused UI save goes unnoticed; the writer saves nothing
+            } else if !Decoy.isActive("main-context-never-saves") {
                 try main.save()
             }
             if Decoy.isActive("permanent-ids-after-the-save") {
@@ -88,7 +90,15 @@ public final class WriterStack: Sendable {
                 completion(.success(()))
             } catch {
                 writer.rollback()
-                completion(.failure(error))
+                if Decoy.isActive("writer-failure-leaves-the-ui-context") {
+                    // Rolled back and reported, but the UI context still shows what failed, as if it were saved.
+                    completion(.failure(error))
+                    return
+                }
+                main.perform {
+                    main.reset()
+                    completion(.failure(error))
+                }
             }
         }
     }

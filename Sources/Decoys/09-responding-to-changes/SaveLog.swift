@@ -24,8 +24,20 @@ public final class SaveLog: @unchecked Sendable {
             : ManagedObjectContext.didSaveObjectsNotification
         // Mistake: nil observes every context that saves.
         let sender: ManagedObjectContext? = Decoy.isActive("log-observes-every-context") ? nil : context
-        let token = NotificationCenter.default.addObserver(forName: name, object: sender, queue: nil) { [weak self] note in
-            self?.record(note)
+        // Mistake: the block runs on the main queue, so the save that posts it waits for — or never sees — it.
+        let queue: OperationQueue? = Decoy.isActive("log-observes-on-main-queue") ? .main : nil
+        // Mistake: a log that starts again keeps its first observer registered, and its token is lost.
+        if !Decoy.isActive("log-starts-twice") { stop() }
+        let token: any NSObjectProtocol
+        if Decoy.isActive("log-keeps-itself-alive") {
+            // Mistake: the block holds the log strongly, so the log never goes and its deinit never stops it.
+            token = NotificationCenter.default.addObserver(forName: name, object: sender, queue: queue) { note in
+                self.record(note)
+            }
+        } else {
+            token = NotificationCenter.default.addObserver(forName: name, object: sender, queue: queue) { [weak self] note in
+                self?.record(note)
+            }
         }
         // Mistake: the token is dropped, so stop() has nothing to remove.
         if !Decoy.isActive("log-drops-observer-token") { observer = token }

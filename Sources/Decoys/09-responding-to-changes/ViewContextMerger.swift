@@ -13,6 +13,21 @@ public final class ViewContextMerger {
     }
 
     public func mergeSaves(of other: ManagedObjectContext) throws {
+        // Mistake: set up again, the merger registers a second observer and loses the first one's token.
+        if !Decoy.isActive("merge-registers-twice") { stop() }
+        if Decoy.isActive("merge-block-keeps-the-merger") {
+            // Mistake: the block reaches the view context through the merger, so it holds the merger: never freed,
+            // its deinit never removes the observer, and it merges for ever.
+            nonisolated(unsafe) let merger = self
+            observer = NotificationCenter.default.addObserver(
+                forName: ManagedObjectContext.didSaveObjectsNotification, object: other, queue: nil
+            ) { note in
+                nonisolated(unsafe) let note = note
+                let viewContext = merger.viewContext
+                viewContext.perform { viewContext.mergeChanges(fromContextDidSave: note) }
+            }
+            return
+        }
         let viewContext = self.viewContext
         // Mistake: nil hears every context that saves, of every store.
         var sender: ManagedObjectContext? = Decoy.isActive("merge-every-context") ? nil : other

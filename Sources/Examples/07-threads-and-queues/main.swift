@@ -248,17 +248,21 @@ let writer = container.newBackgroundContext()   // a private-queue context on th
 // The context the UI uses, made with the initializer older code writes (`.mainQueue` since iOS 15).
 let screen = ManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
 screen.parent = writer
-_ = Reading(9.5, at: "Airport", in: screen)
+_ = Reading(9.5, at: "Airport", in: screen)     // the user types in a reading
 try screen.saveIfChanged()                      // on the main queue, but only into the writer, in memory
 print("   after the UI context's save: the store has \(try storeCount()) readings")
-writer.perform {                                // the disk write, on the writer's queue
-    print("   the writer saves on the main thread: \(Thread.isMainThread)")
+// The airport's logger uploads its night. The writer adds those readings itself, on its own queue, and its save
+// writes to disk everything it holds: the logger's readings, and the one the UI context handed it.
+writer.perform {
+    for (hoursAgo, celsius) in [(3.0, 7.0), (2.0, 7.5), (1.0, 8.0)] {
+        _ = Reading(celsius, at: "Airport", minutesAgo: hoursAgo * 60, in: writer)
+    }
     Thread.sleep(forTimeInterval: 0.5)          // a slow disk: the write takes half a second
     do {
         try writer.saveIfChanged()
     } catch {
         writer.rollback()                       // else every later write fails the same way
-        print("   the disk write failed: \(error)")
+        print("   the logger's upload failed: \(error)")
     }
     wroteToDisk.raise()
 }

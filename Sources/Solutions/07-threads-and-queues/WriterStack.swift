@@ -23,7 +23,9 @@ public final class WriterStack: Sendable {
     }
 
     /// Call on the main queue. Gives the main context's new objects permanent IDs, saves the main context into the
-    /// writer, then saves the writer on its own queue and calls `completion` there, once, with the outcome.
+    /// writer, then saves the writer on its own queue and calls `completion` there, once, with the outcome. When the
+    /// writer's save fails, the writer is rolled back — which drops what the main context handed it — and the main
+    /// context, which believes those changes saved, is reset on its queue; the failure is reported from there.
     public func save(completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
         let main = mainContext
         let writer = writerContext
@@ -41,7 +43,8 @@ public final class WriterStack: Sendable {
                 completion(.success(()))
             } catch {
                 writer.rollback()
-                completion(.failure(error))
+                // The main context's objects would claim a save that reached neither the writer nor the store.
+                main.perform { main.reset(); completion(.failure(error)) }
             }
         }
     }

@@ -24,13 +24,14 @@ public final class SaveLog: @unchecked Sendable {
     public var saves: Int { lock.withLock { collected.saves } }
 
     // region: start
-    /// Starts collecting the saves of ``context`` — of that context only.
+    /// Starts collecting the saves of ``context`` — of that context only. Starting again replaces the observer.
     public func start() throws {
+        stop()                                // a second observer would count every save twice
         observer = NotificationCenter.default.addObserver(
             forName: ManagedObjectContext.didSaveObjectsNotification,
             object: context,                  // nil would mean: every context that saves, of any store
             queue: nil                        // run the block at once, on the saving context's queue
-        ) { [weak self] note in
+        ) { [weak self] note in               // weak: the log may go, and its deinit removes this observer
             self?.record(note)
         }
     }

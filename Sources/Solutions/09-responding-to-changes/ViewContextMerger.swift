@@ -15,7 +15,8 @@ public final class ViewContextMerger {
     // region: merge-by-hand
     /// From now on, merges every save of `other` into the view context, on the view context's queue.
     public func mergeSaves(of other: ManagedObjectContext) throws {
-        let viewContext = self.viewContext
+        stop()                                // one observer, or every save is merged twice
+        let viewContext = self.viewContext    // the block holds the view context, never the merger
         observer = NotificationCenter.default.addObserver(
             forName: ManagedObjectContext.didSaveObjectsNotification, object: other, queue: nil
         ) { note in

@@ -19,8 +19,9 @@ public final class WriterStack: Sendable {
 
     /// Call on the main queue. Saves what the main context holds all the way to the store, without making the main
     /// queue wait while the store is written, and calls `completion` once with the outcome, after that write — a
-    /// failed write as a failure. The
-    /// main context's new objects come out of it with IDs that any context can look up.
+    /// failed save, of either context, as a failure. When the store write fails, the main context no longer holds
+    /// what failed by the time the failure is reported. The main context's new objects come out of it with IDs that
+    /// any context can look up.
     public func save(completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
         completion(.failure(KataNotDone(lesson: 7)))
     }

@@ -14,7 +14,8 @@ public final class PlantImporter {
 
     /// Inserts a plant for each name, saving every `pageSize` plants in a background context. While it runs the
     /// view context merges nothing; at the end it is reset once, its automatic merging is restored, and
-    /// `completion` is called on the main queue. Call it on the main queue.
+    /// `completion` is called on the main queue — exactly once, also for no names and after a failed page. Call it
+    /// on the main queue.
     public func importPlants(named names: [String], pageSize: Int, completion: @escaping ImportCompletion) {
         completion(KataNotDone(lesson: 9))
     }

@@ -27,8 +27,9 @@ public final class SaveLog: @unchecked Sendable {
     public var saves: Int { lock.withLock { collected.saves } }
 
     /// Starts collecting the saves of ``context`` — of that context only: each did-save notification adds its
-    /// inserted, updated and deleted IDs to the sets (under the lock) and counts one save. Keep the observer's
-    /// token in `observer`.
+    /// inserted, updated and deleted IDs to the sets (under the lock) and counts one save, by the time the save
+    /// returns. Keep the observer's token in `observer`. Starting a log that runs already must not count twice,
+    /// and a log its owner lets go must stop counting.
     public func start() throws {
         throw KataNotDone(lesson: 9)
     }

@@ -16,7 +16,8 @@ public final class ViewContextMerger {
     }
 
     /// From now on, merges every save of `other` — and of no other context — into the view context, on the view
-    /// context's queue. Keep the observer's token in `observer`.
+    /// context's queue. Keep the observer's token in `observer`. Called again, it must not merge each save twice;
+    /// a merger its owner lets go must stop merging.
     public func mergeSaves(of other: ManagedObjectContext) throws {
         throw KataNotDone(lesson: 9)
     }
