@@ -141,6 +141,15 @@ final class Kata12BatchRequests: KataCase {
     func test01_restartDeckMovesItsCardsToBoxOne() {
         kata(1, in: "FlashcardLibrary.swift", "restartDeck(named:)") {
             try saveDecks()
+            // Another user's deck, named the same but for its capital.
+            let lower = FlashcardDeck(context: context)
+            lower.code = "es-lower"
+            lower.name = "spanish"
+            let adios = Flashcard(context: context)
+            adios.front = "adiós"
+            adios.box = 3
+            adios.deck = lower
+            try context.save()
             let library = FlashcardLibrary(container: container)
             let ((count, saves), writes) = try StoreWrites.capture(["UPDATE ZFLASHCARD "]) {
                 try countingSaves { try library.restartDeck(named: "Spanish") }
@@ -158,6 +167,9 @@ final class Kata12BatchRequests: KataCase {
             try expect(boxes["hablar"] == 5, "restartDeck(named: \"Spanish\") also moved hablar, a card of the deck "
                 + "\"Spanish verbs\", to box \(boxes["hablar"].map(String.init) ?? "nil"). Only the cards whose deck "
                 + "is named exactly \"Spanish\" may move: compare deck.name with ==, not BEGINSWITH or CONTAINS.")
+            try expect(boxes["adiós"] == 3, "restartDeck(named: \"Spanish\") also moved adiós, a card of the deck "
+                + "\"spanish\", to box \(boxes["adiós"].map(String.init) ?? "nil"). A deck name is matched as the "
+                + "user wrote it: a comparison that ignores case ([c]) restarts a deck the user never named.")
             try expect(writes.onMainQueue.isEmpty, "restartDeck(named:) ran its batch update as main-queue work, in "
                 + "the view context: the screen cannot draw or take a tap until the store has written every card, and "
                 + "a deck of thousands freezes it on a device. Execute the request in a new background context, on "

@@ -33,6 +33,8 @@ public final class FlashcardLibrary {
             let request = BatchUpdateRequest(entityName: "Flashcard")
             if Decoy.isActive("restart-beginswith") {
                 request.predicate = FetchPredicate(format: "deck.name BEGINSWITH %@", name)
+            } else if Decoy.isActive("restart-case-insensitive-name") {
+                request.predicate = FetchPredicate(format: "deck.name ==[c] %@", name)
             } else if Decoy.isActive("restart-name-in-format") {
                 // The name pasted into the format: fine for "Spanish", unparsable for "Mom's words".
                 request.predicate = FetchPredicate(format: "deck.name == '\(name)'")
