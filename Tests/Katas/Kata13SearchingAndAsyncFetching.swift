@@ -14,7 +14,8 @@ import Workbook
 /// Lesson 13 — Searching and asynchronous fetching. Katas 1–3: a search field's words become a predicate that
 /// ignores case and accents (1), wants every word, in any order (2), and takes `%`, `_` and quotes literally (3).
 /// Katas 4–6: the search runs as an asynchronous fetch with a progress (4), a new search or closing the screen
-/// cancels the running one (5), and a search in a background context hands its results to the main queue (6).
+/// cancels the running one (5), and a search in a background context hands only IDs to the main queue, with the same
+/// progress and cancelling (6).
 ///
 /// Completions run on the context's queue; for the view context that is the main queue, which runs while a kata
 /// waits. Every wait here has a time limit.
@@ -292,6 +293,19 @@ final class Kata13SearchingAndAsyncFetching: KataCase {
             let screen = makeScreen(calls)
             let (progress, log) = try SQLLog.capture { () throws -> Progress in
                 let progress = try screen.searchInBackground("tart")
+                // Keep the main queue busy, as in kata 4: the rows are read elsewhere meanwhile, and the progress
+                // that was current while the fetch started moves with them.
+                let busyUntil = Date(timeIntervalSinceNow: 5)
+                while progress.fractionCompleted < 1, !progress.isCancelled, Date() < busyUntil {
+                    Thread.sleep(forTimeInterval: 0.01)
+                }
+                try expect(progress.fractionCompleted == 1 && calls.made == 0, "the main queue was kept busy after "
+                    + "searchInBackground(_:) returned, and the progress it returned stayed at "
+                    + "\(Int(progress.fractionCompleted * 100)) % for 5 seconds: it does not follow the rows the "
+                    + "background fetch reads. A progress completed by hand when the results reach the screen says "
+                    + "nothing while the rows are read, and cancelling it cannot stop the read. Make the progress "
+                    + "you return the parent of the fetch's own, as in kata 4, on the queue where the request is "
+                    + "executed.")
                 try expect(eventually { calls.made > 0 }, "no results within 5 seconds: resultsDidChange never ran. "
                     + "A fetch completes on its context's queue only while that context exists: keep the background "
                     + "context (a property of the screen), or the fetch is dropped with it.")
@@ -326,6 +340,26 @@ final class Kata13SearchingAndAsyncFetching: KataCase {
                 + "searchInBackground(_:) returned is at \(Int(progress.fractionCompleted * 100)) %: the fetch's "
                 + "progress is not its child. Make your progress current on the background context's queue (inside "
                 + "performAndWait), where execute runs.")
+
+            // The user types on: "c" has read all its rows (its results not yet shown) when "crème b" starts.
+            let shownBefore = calls.made
+            let first = try screen.searchInBackground("c")
+            try expect(readAll(first), "the progress of a background search for \"c\" did not reach 100 % within "
+                + "five seconds, though its fetch reads a handful of dishes.")
+            let second = try screen.searchInBackground("crème b")
+            try expect(eventually { calls.made > shownBefore && second.fractionCompleted >= 1 }, "no results within "
+                + "5 seconds after two background searches: resultsDidChange never ran.")
+            drainMainQueue()
+            try expect(first.isCancelled && !second.isCancelled, "two background searches were started one after "
+                + "the other, and the first one's progress was \(first.isCancelled ? "" : "not ")cancelled, the "
+                + "second one's \(second.isCancelled ? "" : "not"): like search(_:), a new search cancels the one "
+                + "before it, and only that one. Otherwise a slower, older answer can replace the newest one.")
+            let shown = screen.results.map(\.name)
+            try expect(calls.made == shownBefore + 1 && shown == ["Crème Brûlée"], "after background searches for "
+                + "\"c\" and then \"crème b\" the screen shows \(shown) (resultsDidChange ran "
+                + "\(calls.made - shownBefore) times for them). The first search was cancelled after its fetch had "
+                + "read its rows: its IDs still reach the main queue, and only your own progress can say the answer "
+                + "is no longer wanted — ask it there, before touching results (kata 5).")
         }
     }
 }

@@ -33,6 +33,8 @@ public final class FlashcardLibrary {
             let request = BatchUpdateRequest(entityName: "Flashcard")
             if Decoy.isActive("restart-beginswith") {
                 request.predicate = FetchPredicate(format: "deck.name BEGINSWITH %@", name)
+            } else if Decoy.isActive("restart-case-insensitive-name") {
+                request.predicate = FetchPredicate(format: "deck.name ==[c] %@", name)
             } else if Decoy.isActive("restart-name-in-format") {
                 // The name pasted into the format: fine for "Spanish", unparsable for "Mom's words".
                 request.predicate = FetchPredicate(format: "deck.name == '\(name)'")
@@ -77,9 +79,29 @@ public final class FlashcardLibrary {
                 return count
             }
         }
+        // Mistake: the archived decks' IDs, fetched first, are what the batch delete deletes and what the view context
+        // merges: the cards the cascade takes with them are named nowhere, and stay in the view context.
+        if Decoy.isActive("delete-merges-fetched-deck-ids") {
+            let ids = try background.performAndWait {
+                let decks = FetchRequest<ManagedObjectID>(entityName: "FlashcardDeck")
+                decks.resultType = .managedObjectIDResultType
+                decks.predicate = FetchPredicate(format: "archived == YES")
+                let ids = try background.fetch(decks)
+                _ = try background.execute(BatchDeleteRequest(objectIDs: ids))
+                return ids
+            }
+            ManagedObjectContext.mergeChanges(fromRemoteContextSave: [deletedKey: ids], into: [container.viewContext])
+            return ids.count
+        }
         // Mistake: the batch delete runs in the view context, on the main queue, and is merged into it.
         let runner = Decoy.isActive("delete-on-view-context") ? container.viewContext : background
         let deleted = try runner.performAndWait {
+            // The cards' IDs, read before the delete: whether its result lists the rows the cascade deletes is
+            // undocumented on Apple's platforms.
+            let cards = FetchRequest<ManagedObjectID>(entityName: "Flashcard")
+            cards.resultType = .managedObjectIDResultType
+            cards.predicate = FetchPredicate(format: "deck.archived == YES")
+            let cardIDs = try runner.fetch(cards)
             let archived = FetchRequest<FetchRequestResult>(entityName: "FlashcardDeck")
             if !Decoy.isActive("delete-without-predicate") {
                 archived.predicate = FetchPredicate(format: "archived == YES")
@@ -92,7 +114,8 @@ public final class FlashcardLibrary {
             }
             request.resultType = .resultTypeObjectIDs
             let result = try runner.execute(request) as? BatchDeleteResult
-            let ids = result?.result as? [ManagedObjectID] ?? []
+            let listed = result?.result as? [ManagedObjectID] ?? []
+            let ids = listed + cardIDs.filter { !Set(listed).contains($0) }
             return (ids, ids.count)
         }
         // Mistake: the view context forgets every object it holds instead of merging the deleted IDs: the deleted

@@ -114,7 +114,8 @@ public final class DishSearchScreen: @unchecked Sendable {
     public func searchInBackground(_ text: String) throws -> Progress {
         // Mistake: the search runs in the view context after all, which materialises every dish on the main queue.
         if Decoy.isActive("background-search-on-view-context") { return try search(text) }
-        running?.cancel()
+        // Mistake: the search still running goes on, and its late answer replaces the newer one.
+        if !Decoy.isActive("background-keeps-previous") { running?.cancel() }
         let dishes = try DishSearch.fetchRequest(matching: text)
         let ids = FetchRequest<ManagedObjectID>(entityName: "Dish")
         ids.resultType = .managedObjectIDResultType
@@ -122,6 +123,25 @@ public final class DishSearchScreen: @unchecked Sendable {
         ids.sortDescriptors = dishes.sortDescriptors
 
         let background = searchContext
+        // Mistake: an ordinary fetch of the IDs on the background queue, and a progress of the screen's own that is
+        // completed by hand when the results reach the main queue: it says nothing while the rows are read, and
+        // cancelling it cannot stop the read.
+        if Decoy.isActive("background-sync-fetch-progress-by-hand") {
+            let own = Progress(totalUnitCount: 1)
+            nonisolated(unsafe) let request = ids
+            nonisolated(unsafe) let reader = background
+            background.perform { [weak self] in
+                guard let self, let found = try? reader.fetch(request) else { return }
+                self.context.perform {
+                    guard !own.isCancelled else { return }
+                    own.completedUnitCount = 1
+                    self.results = found.compactMap { self.context.object(with: $0) as? Dish }
+                    self.resultsDidChange?()
+                }
+            }
+            running = own
+            return own
+        }
         // Mistake: the background context's objects are fetched and handed to the main queue as they are.
         if Decoy.isActive("background-objects-to-main") {
             return try background.performAndWait {
@@ -137,6 +157,7 @@ public final class DishSearchScreen: @unchecked Sendable {
                 return result?.progress ?? Progress(totalUnitCount: 1)
             }
         }
+        let progress = Progress(totalUnitCount: 1)
         let request = AsynchronousFetchRequest(fetchRequest: ids) { [weak self] result in
             guard let self, let found = result.finalResult else { return }
             // Mistake: the results are set on the background context's queue, not on the main queue.
@@ -146,6 +167,10 @@ public final class DishSearchScreen: @unchecked Sendable {
                 return
             }
             self.context.perform {
+                // Mistake: the main-queue block does not ask whether its search was cancelled meanwhile.
+                if !Decoy.isActive("background-ignores-own-cancel") {
+                    guard !progress.isCancelled else { return }
+                }
                 // Mistake: each ID is checked against the store on the main queue — a fetch per dish — instead of
                 // becoming a fault the screen fills when it shows the dish.
                 if Decoy.isActive("background-existing-object-per-id") {
@@ -163,7 +188,6 @@ public final class DishSearchScreen: @unchecked Sendable {
             running = progress
             return progress
         }
-        let progress = Progress(totalUnitCount: 1)
         try background.performAndWait {
             progress.becomeCurrent(withPendingUnitCount: 1)
             defer { progress.resignCurrent() }

@@ -40,13 +40,21 @@ public final class FlashcardLibrary {
     public func deleteArchivedDecks() throws -> Int {
         let background = container.newBackgroundContext()
         let deleted = try background.performAndWait {
+            // Whether the result lists the rows the cascade deletes is undocumented on Apple's platforms: the cards'
+            // IDs are read first, so that they leave the view context either way.
+            let cards = FetchRequest<ManagedObjectID>(entityName: "Flashcard")
+            cards.resultType = .managedObjectIDResultType
+            cards.predicate = FetchPredicate(format: "deck.archived == YES")
+            let cardIDs = try background.fetch(cards)
             // Untyped, as the batch delete takes it: a FetchRequest<FlashcardDeck> does not convert.
             let archived = FetchRequest<FetchRequestResult>(entityName: "FlashcardDeck")
             archived.predicate = FetchPredicate(format: "archived == YES")
             let request = BatchDeleteRequest(fetchRequest: archived)
-            request.resultType = .resultTypeObjectIDs      // the decks' IDs and their cards'
+            request.resultType = .resultTypeObjectIDs
             let result = try background.execute(request) as? BatchDeleteResult
-            return result?.result as? [ManagedObjectID] ?? []
+            let ids = result?.result as? [ManagedObjectID] ?? []
+            let listed = Set(ids)
+            return ids + cardIDs.filter { !listed.contains($0) }
         }
         ManagedObjectContext.mergeChanges(
             fromRemoteContextSave: [ManagedObjectContext.NotificationKey.deletedObjects.rawValue: deleted],
