@@ -37,6 +37,15 @@ final class Kata01Testing: KataCase {
             try expect(stored == ["Dune"], "after createBook(title:author:) the injected store holds \(stored), not "
                 + "[\"Dune\"]: the book went to another store.")
 
+            // A second copy of a title (another edition, a book given twice) is a book of its own.
+            let copy = try manager.createBook(title: "Dune", author: "Frank Herbert")
+            let copies = try storedValues(\Book.title)
+            try expect(copy !== book && copies == ["Dune", "Dune"], "createBook(title: \"Dune\") called a second time "
+                + (copy === book ? "handed back the book already on the shelf" : "left \(copies) in the store")
+                + ", where the shelf should now hold two books called \"Dune\". The method creates: a shelf may hold "
+                + "two copies or two editions of one title, and a manager that finds instead of creating loses the "
+                + "second one without a word.")
+
             // A save that fails: a save writes every change of the context, and another book in it has no title.
             let untitled = Book(context: context)
             defer { context.rollback() }
@@ -112,19 +121,32 @@ final class Kata01Testing: KataCase {
                 + "a lookup must leave the caller's context as it found it.")
             context.rollback()
 
+            // A book the caller has deleted, not saved yet, is gone as far as this context is concerned.
+            let doomed = try XCTUnwrap(dune, "book(titled: \"Dune\") found nothing above")
+            context.delete(doomed)
+            let deleted = try manager.book(titled: "Dune")
+            try expect(deleted == nil, "book(titled: \"Dune\"), asked after the caller deleted that book in the "
+                + "context (not saved yet), returned " + (deleted === doomed ? "the deleted book" : "\"\(deleted?.title ?? "")\"")
+                + ". A fetch leaves out what the context has deleted; a search of the objects the context has "
+                + "registered does not. On a device the screen would open a book the user has just removed.")
+            context.rollback()
+
             // The fetch, not Swift, must pick the book: a context that has seen nothing yet and keeps every object
             // it registers (retainsRegisteredObjects; by default a context lets go of unchanged objects nobody holds)
             // holds afterwards exactly what the fetch brought back.
-            let fresh = ManagedObjectContext(.mainQueue)
-            fresh.persistentStoreCoordinator = container.persistentStoreCoordinator
-            fresh.retainsRegisteredObjects = true
-            let found = try BookManager(context: fresh).book(titled: "Emma")
-            let registered = fresh.registeredObjects.count
-            try expect(found?.title == "Emma" && registered <= 1, "book(titled: \"Emma\") in a new context "
-                + "returned \(found.map { "\"\($0.title)\"" } ?? "nil") and left \(registered) books registered in "
-                + "that context, where the one it returns is all a fetch needs to bring back. The store should "
-                + "filter: put the condition in the fetch request's predicate (and a fetch limit), instead of "
-                + "fetching every book and searching the array in Swift.")
+            // "Dune" has a near-namesake on the shelf ("Dune Messiah"), which a loose match would bring back too.
+            for title in ["Emma", "Dune"] {
+                let fresh = ManagedObjectContext(.mainQueue)
+                fresh.persistentStoreCoordinator = container.persistentStoreCoordinator
+                fresh.retainsRegisteredObjects = true
+                let found = try BookManager(context: fresh).book(titled: title)
+                let registered = fresh.registeredObjects.compactMap { ($0 as? Book)?.title }.sorted()
+                try expect(found?.title == title && registered.count <= 1, "book(titled: \"\(title)\") in a new "
+                    + "context returned \(found.map { "\"\($0.title)\"" } ?? "nil") and left \(registered) registered "
+                    + "in that context, where the one it returns is all a fetch needs to bring back. The store should "
+                    + "do the whole choosing: an exact comparison in the fetch request's predicate (and a fetch limit), "
+                    + "not every book, or every book whose title merely resembles it, searched again in Swift.")
+            }
         }
     }
 

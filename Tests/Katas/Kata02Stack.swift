@@ -80,6 +80,13 @@ final class Kata02Stack: KataCase {
                 + "and load it before returning.")
             try savePlant("Fern", in: container.viewContext)
             try expect(try plantNames(in: container) == ["Fern"], "a plant saved in the loaded container is not in its store.")
+
+            // The same model under another name: an app with a second store of its own, or the tests' copy of it.
+            let other = try PersistentContainer.load(name: "Allotment", model: model, url: devNull)
+            try expect(other.name == "Allotment", "load(name: \"Allotment\", model:url:) returned a container named "
+                + "\"\(other.name)\": the helper drops an argument its caller passed. On Apple platforms a container's "
+                + "name is also what it calls its store by default; a helper that gives every container one name "
+                + "hides which container, and which store, a log line or a crash report is about.")
         }
     }
 
@@ -269,6 +276,23 @@ final class Kata02Stack: KataCase {
             let bookshelf = try StorageProvider.model(named: "Bookshelf")
             try expect(bookshelf !== once && bookshelf.entitiesByName["Book"] != nil,
                        "model(named: \"Bookshelf\") must give the Bookshelf model, not the Garden one.")
+
+            // A model the app added later, asked for twice: no other kata names it.
+            let orchardReads = ModelBundle.reads(of: OrchardModel.name)
+            let added: ManagedObjectModel
+            do { added = try StorageProvider.model(named: OrchardModel.name) } catch {
+                return try expect(false, "model(named: \"\(OrchardModel.name)\") threw \(error), yet the bundle has that "
+                    + "model (\(ModelBundle.main.modelNames)). It works for the names it was written for only: an app "
+                    + "that adds a model to its bundle could not use it. Find the model by the name you are asked for.")
+            }
+            let again = try StorageProvider.model(named: OrchardModel.name)
+            let orchardRead = ModelBundle.reads(of: OrchardModel.name) - orchardReads
+            try expect(added === again && added.entitiesByName["Tree"] != nil && orchardRead <= 1,
+                       "model(named: \"\(OrchardModel.name)\"), asked twice, "
+                        + (added === again ? "" : "gave two different instances, ")
+                        + "read the bundle \(orchardRead) times"
+                        + (added.entitiesByName["Tree"] == nil ? " and did not give the Orchard model" : "")
+                        + ": one read, one instance, for any model the bundle has, however often it is asked for.")
         }
     }
 }

@@ -47,6 +47,14 @@ public struct BookManager {
             if let failure { throw failure }
             return made!
         }
+        // Mistake: "find or create" — a book with that title already on the shelf is handed back instead of a new
+        // one, so a second copy (another edition, another author) can never be added.
+        if Decoy.isActive("create-finds-existing") {
+            let request: FetchRequest<Book> = Book.fetchRequest()
+            request.predicate = FetchPredicate(format: "title == %@", title)
+            request.fetchLimit = 1
+            if let existing = try context.fetch(request).first { return existing }
+        }
         let book = Book(context: context)
         book.title = title
         book.author = author
@@ -77,6 +85,23 @@ public struct BookManager {
         // Mistake: every book is fetched and Swift picks the one with the title; the store never filters.
         if Decoy.isActive("find-in-swift") {
             return try workingContext.fetch(Book.fetchRequest()).first { $0.title == title }
+        }
+        // Mistake: a loose match in the fetch (contains, any case or accent), finished by an exact comparison in
+        // Swift — the right book, but the store returns every near-namesake and the context registers them all.
+        if Decoy.isActive("find-loose-then-exact-in-swift") {
+            let request: FetchRequest<Book> = Book.fetchRequest()
+            request.predicate = FetchPredicate(format: "title CONTAINS[cd] %@", title)
+            return try workingContext.fetch(request).first { $0.title == title }
+        }
+        // Mistake: the context's registered objects are searched first, "to save a trip to the store", and the fetch
+        // only runs when none matches — a book the caller deleted (not saved yet) is still registered, and comes back.
+        if Decoy.isActive("find-registered-first") {
+            let known = workingContext.registeredObjects.compactMap { $0 as? Book }.first { $0.title == title }
+            if let known { return known }
+            let request: FetchRequest<Book> = Book.fetchRequest()
+            request.predicate = FetchPredicate(format: "title == %@", title)
+            request.fetchLimit = 1
+            return try workingContext.fetch(request).first
         }
         // Mistake: the argument is trimmed "to be helpful", so "Dune " finds "Dune" — a title the user did not type.
         let title = Decoy.isActive("find-trims-title") ? title.trimmingCharacters(in: .whitespaces) : title

@@ -8,10 +8,11 @@ import Persistence
 /// and giving each copy its own container is what makes Core Data warn "Multiple NSEntityDescriptions claim the
 /// NSManagedObject subclass"; lesson 2 shows how to load each model once.
 public struct ModelBundle: Sendable {
-    /// The app's bundle: the `Garden` and `Bookshelf` models.
+    /// The app's bundle: the `Garden`, `Bookshelf` and `Orchard` models.
     public static let main = ModelBundle(models: [
         GardenModel.name: GardenModel.make,
         BookshelfModel.name: BookshelfModel.make,
+        OrchardModel.name: OrchardModel.make,
     ])
 
     private let models: [String: @Sendable () throws -> ManagedObjectModel]

@@ -13,7 +13,7 @@ public struct BookManager {
     }
 
     // region: create
-    /// Inserts a book and saves it.
+    /// Inserts a new book and saves it; a title already on the shelf makes a second book.
     @discardableResult
     public func createBook(title: String, author: String? = nil) throws -> Book {
         let book = Book(context: context)

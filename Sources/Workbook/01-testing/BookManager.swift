@@ -13,7 +13,8 @@ public struct BookManager {
         self.context = context
     }
 
-    /// Inserts a book with this title and author into `context`, saves, and returns the book.
+    /// Inserts a new book with this title and author into `context` (a title already on the shelf makes a second
+    /// book), saves, and returns the book.
     @discardableResult
     public func createBook(title: String, author: String? = nil) throws -> Book {
         throw KataNotDone(lesson: 1)
