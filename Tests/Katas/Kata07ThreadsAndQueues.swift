@@ -233,7 +233,7 @@ final class Kata07ThreadsAndQueues: KataCase {
 
             // A save that fails: other code left an episode without its mandatory title in the background context,
             // so the next save of that context fails (1570), whoever calls it.
-            try background.performAndWait { _ = Episode(context: background) }
+            background.performAndWait { _ = Episode(context: background) }
             let failure = try onAnotherThread("add(title:) did not return within \(Int(Self.patience)) s.") { () -> Int? in
                 do {
                     try manager.add(title: "Finale")
@@ -323,7 +323,7 @@ final class Kata07ThreadsAndQueues: KataCase {
             // so the next save of that context fails (1570), whoever calls it.
             let finale = episodes[1]
             let finaleID = finale.objectID
-            try background.performAndWait { _ = Episode(context: background) }
+            background.performAndWait { _ = Episode(context: background) }
             let failure = try onAnotherThread("markListened(_:) did not return within \(Int(Self.patience)) s.") {
                 () -> Int? in
                 do {
@@ -531,7 +531,7 @@ final class Kata07ThreadsAndQueues: KataCase {
 
             // A store write that fails: other code left an episode without its mandatory title in the writer, so
             // the writer's next save fails (1570).
-            try writer.performAndWait { _ = Episode(context: writer) }
+            writer.performAndWait { _ = Episode(context: writer) }
             let finale = Episode(context: main)
             finale.title = "Finale"
             let failed = try saveThroughWriter(stack)

@@ -28,8 +28,7 @@ public final class BlogStorage: Sendable {
         // block runs on a queue that is not the context's own.
         if Decoy.isActive("background-task-on-global-queue") {
             let context = container.newBackgroundContext()
-            nonisolated(unsafe) let unchecked = context
-            DispatchQueue.global().async { block(unchecked) }
+            DispatchQueue.global().async { block(context) }
             return
         }
         // Mistake: the block goes onto the context's queue with performAndWait, which waits — and, called from the

@@ -129,7 +129,7 @@ public final class DishSearchScreen: @unchecked Sendable {
         if Decoy.isActive("background-sync-fetch-progress-by-hand") {
             let own = Progress(totalUnitCount: 1)
             nonisolated(unsafe) let request = ids
-            nonisolated(unsafe) let reader = background
+            let reader = background
             background.perform { [weak self] in
                 guard let self, let found = try? reader.fetch(request) else { return }
                 self.context.perform {
