@@ -161,6 +161,42 @@ final class Kata05SavingSafely: KataCase {
             let stored = try storedValues(\Plant.name)
             try expect(stored == ["Basil", "Lavande", "Rose"], "after the rollback, saving a valid plant should store "
                 + "[\"Basil\", \"Lavande\", \"Rose\"]; the store holds \(listed(stored)).")
+            // Not every failed save is a validation error: a sync on its own context waters Basil and saves, so
+            // this context's copy is out of date and saving a change to it is a conflict (133020).
+            let sync = container.newBackgroundContext()
+            let basilID = basil.objectID
+            let watered = Date(timeIntervalSinceReferenceDate: 800_000_000)
+            try sync.performAndWait {
+                (try sync.existingObject(with: basilID) as? Plant)?.wateredOn = watered
+                try sync.save()
+            }
+            basil.name = "Basilic"
+            let conflict = try expectError(CocoaError.self, "saveOrRollback() must throw the save's error when "
+                + "another context changed the plant after this one read it.") { try context.saveOrRollback() }
+            try expect(conflict.code == .managedObjectMerge, "saveOrRollback() threw error \(conflict.code.rawValue) "
+                + "for a conflict; the save's own error is 133020 (could not merge changes). Throw that one.")
+            try expect(!context.hasChanges, "after a save that failed with a conflict (133020), not a validation "
+                + "error, the context still has unsaved changes: a save fails for more reasons than an invalid value "
+                + "— another context's change, a full disk — and each leaves the failed work behind the same way. "
+                + "Clean up after every failed save, not only after the errors you expect.")
+            try expect(basil.managedObjectContext === context, "after the conflict the caller's plant no longer "
+                + "belongs to the context: reset() forgets every object of the context.")
+            basil.name = "Basilic"                              // the user makes the change again
+            do {
+                try context.saveOrRollback()
+            } catch let again as CocoaError {
+                try expect(false, "after the conflict was cleaned up, the same change made again failed again "
+                    + "(\(again.code.rawValue)): rollback() brings back the values the context last read and does "
+                    + "not read the store, so the context still compares its save with the row as it was before the "
+                    + "other context's save — every later save of that plant conflicts, for good. After a conflict "
+                    + "the context must read the plant again, from the store.")
+            }
+            let names = try storedValues(\Plant.name)
+            let dates = try storedValues(\Plant.wateredOn)
+            try expect(names.contains("Basilic") && dates.contains(watered), "after the conflict and a second save "
+                + "the store holds \(listed(names)), watered on \(dates.map { $0.map { "\($0)" } ?? "none" }): "
+                + "it should hold \"Basilic\", with the watering the other context saved (\(watered)). A save that "
+                + "overwrites what another context stored loses that work without an error.")
         }
     }
 
@@ -235,12 +271,36 @@ final class Kata05SavingSafely: KataCase {
             try expect(failed.code == .managedObjectMerge, "the editor's failed save threw error "
                 + "\(failed.code.rawValue); the save's own error is 133020 (a conflict). Throw that one.")
             try expect(!editor.context.hasChanges, "the editor's save() failed and threw, but left the failed edit in "
-                + "the editor's context (hasChanges is still true): every later Save on that screen would try the "
-                + "same stale edit again and fail again. Save the way kata 1 does — a failed save leaves the "
-                + "context clean.")
+                + "the editor's context (hasChanges is still true): every later Save on that screen would carry it "
+                + "again. A failed save leaves the context clean, as kata 1's does.")
             try expect(editor.plant.name == "Grandma's maidenhair", "after the failed save the editor's plant is "
                 + "called \"\(editor.plant.name)\"; rolled back, it has the name it last saved, "
                 + "\"Grandma's maidenhair\".")
+            // The screen shows the error; the user types the new name again and taps Save once more.
+            editor.rename(to: "Capillaire de Montpellier")
+            do {
+                try editor.save()
+            } catch let again as CocoaError {
+                try expect(false, "the second Save after the conflict failed too (\(again.code.rawValue)): the "
+                    + "editor's copy still carries the row as it was before the other context's save — rollback() "
+                    + "does not read the store — so every Save on that screen conflicts again, and the user can "
+                    + "never store the edit. After a conflict, the editor's context must read the plant again.")
+            }
+            let retried = try storedValues(\Plant.name)
+            try expect(retried.contains("Capillaire de Montpellier"), "after the conflict and a second Save the store "
+                + "holds \(listed(retried)), without \"Capillaire de Montpellier\".")
+            try expect(try storedValues(\Plant.wateredOn).contains { $0 != nil }, "the second Save stored the new name "
+                + "but lost the watering the other context had saved: it wrote the editor's stale copy over the "
+                + "store's row. Store the new name over the plant as it now is.")
+            // The screen takes another cutting and taps Save without renaming: the plant itself is unchanged.
+            let secondCutting = Plant(context: editor.context)
+            secondCutting.name = "Second cutting of Fougère"
+            try editor.save()
+            let withCutting = try storedValues(\Plant.name)
+            try expect(withCutting.contains("Second cutting of Fougère"), "a Save whose only change is a new plant "
+                + "(a cutting, the plant itself unchanged) stored nothing: the store holds \(listed(withCutting)). "
+                + "Whether there is anything to save is a question about the editor's whole context, not about one "
+                + "object in it — the cutting would be lost without a word.")
             // A stale screen opens a plant that was deleted and saved meanwhile: there is nothing to edit.
             let ivy = try savedPlant("Ivy")
             context.delete(ivy)
@@ -395,7 +455,19 @@ final class Kata05SavingSafely: KataCase {
             try expect(kept == [true], "after the failed delete, the plant a screen shows from the store's context "
                 + "no longer belongs to it: reset() forgets every object of the context (Apple's documentation says "
                 + "only that they are invalid afterwards; here they belong to no context). rollback() keeps them, "
-                + "undeleted, with the values the context last read.")
+                + "undeleted.")
+            // The user sees the error and taps Delete All again; the screen still shows the plant.
+            let retry = try withExtendedLifetime(shown) {
+                try completion(of: "deleteAll(completion:)", store: store) { store.deleteAll(completion: $0) }
+            }
+            try expect(retry == nil, "a second deleteAll(completion:) after the conflict failed too "
+                + "(\(retry.map { "\($0)" } ?? "")): rolled back, the store's context holds the plant with the values "
+                + "it last read — rollback() does not read the store, and a fetch leaves an object the context "
+                + "already holds as it is — so it still compares its save with the row as it was before the other "
+                + "context's save. The store is stuck: every later delete conflicts. After a conflict, the context "
+                + "must read the plants again.")
+            let left = try storedValues(\Plant.name)
+            try expect(left.isEmpty, "after the second deleteAll(completion:) the store still holds \(listed(left)).")
         }
     }
 }

@@ -8,6 +8,16 @@ extension ManagedObjectContext {
             if (try? save()) == nil { rollback() }
             return
         }
+        // Mistake: only validation errors are rolled back; any other failure (a conflict) stays in the context.
+        if Decoy.isActive("rollback-only-validation-errors") {
+            do {
+                try save()
+            } catch let error as CocoaError where (1550...1680).contains(error.code.rawValue) {
+                rollback()
+                throw error
+            }
+            return
+        }
         do {
             try save()
         } catch {
@@ -22,6 +32,11 @@ extension ManagedObjectContext {
                 for object in updatedObjects { refresh(object, mergeChanges: false) }
             } else if !Decoy.isActive("save-without-rollback") {
                 rollback()
+                // Mistake "rollback-without-refresh": after a conflict the stale copy stays, and every later save of
+                // it conflicts again.
+                if !Decoy.isActive("rollback-without-refresh"), (error as? CocoaError)?.code == .managedObjectMerge {
+                    refreshAllObjects()
+                }
             }
             throw error
         }

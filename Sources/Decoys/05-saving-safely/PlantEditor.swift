@@ -59,6 +59,20 @@ public final class PlantEditor {
     public func save() throws {
         // Mistake: the editor's save throws its error but leaves the failed edit in the editor's context.
         if Decoy.isActive("editor-save-without-rollback") { return try context.save() }
+        // Mistake: only the plant is asked whether anything changed, so a Save whose only change is a new plant
+        // (a cutting) stores nothing.
+        if Decoy.isActive("editor-save-checks-plant-only"), !plant.hasChanges { return }
+        // Mistake: the failed save is rolled back and nothing more: after a conflict the editor keeps its stale
+        // copy of the plant, and every later Save conflicts again.
+        if Decoy.isActive("editor-rollback-without-refresh") {
+            do {
+                try context.save()
+            } catch {
+                context.rollback()
+                throw error
+            }
+            return
+        }
         try context.saveOrRollback()
         if Decoy.isActive("editor-child-saves-parent") { try callersContext?.save() }
     }

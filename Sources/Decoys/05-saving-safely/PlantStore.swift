@@ -80,6 +80,12 @@ public final class PlantStore {
                     context.reset()
                 } else if !Decoy.isActive("delete-without-rollback") {
                     context.rollback()
+                    // Mistake "delete-rollback-without-refresh": only rolled back, the store's context keeps the
+                    // stale copy the conflict was about, and every later deleteAll conflicts again.
+                    if !Decoy.isActive("delete-rollback-without-refresh"),
+                       (error as? CocoaError)?.code == .managedObjectMerge {
+                        context.refreshAllObjects()
+                    }
                 }
                 // Mistake: the failure is rolled back but reported as success.
                 completion(Decoy.isActive("delete-error-swallowed") ? nil : error)

@@ -22,6 +22,12 @@ public final class PlantEditSession {
         if Decoy.isActive("open-saves-parent") && plant.objectID.isTemporaryID {
             try parent.save()
         }
+        // Mistake "open-keeps-temporary-id": the plant the parent has only inserted is looked up under its temporary
+        // ID; the child's copy is an update, which commit's permanent IDs skip, so it keeps that ID after the
+        // parent's save and the next commit pushes an ID the parent no longer has.
+        if !Decoy.isActive("open-keeps-temporary-id"), plant.objectID.isTemporaryID {
+            try parent.obtainPermanentIDs(for: [plant])
+        }
         // Mistake: object(with:) never fails — for a plant that no longer exists it hands back a fault, and the
         // screen opens on a plant whose row is gone (it reads as empty and counts as deleted).
         if Decoy.isActive("open-with-object-with"), let copy = context.object(with: plant.objectID) as? Plant {

@@ -42,6 +42,11 @@ public final class PlantStager {
             if Decoy.isActive("stage-saves-parent"), let parent = context.parent {
                 try parent.performAndWait { try parent.save() }
             }
+            // Mistake: the common nested-save idiom — the child saved, then the parent saved "on its own queue"
+            // a moment later — which writes the plants to the store as soon as the main queue runs.
+            if Decoy.isActive("stage-saves-parent-later"), let parent = context.parent {
+                parent.perform { try? parent.save() }
+            }
             return plants.map(\.objectID)
         }
     }

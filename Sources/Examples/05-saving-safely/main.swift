@@ -3,8 +3,9 @@ import KataSupport
 import Persistence
 
 // Lesson 5's runnable example: one invalid object poisons a context — every later save fails, however valid the new
-// work — until rollback() clears it. Then what rollback and reset each throw away, and a podcast import on a private
-// queue that keeps every episode it can save. `swift run lessons run 5`.
+// work — until rollback() clears it. Then what rollback and reset each throw away, a podcast import on a private
+// queue that keeps every episode it can save, and a conflict that a rollback alone cannot clear.
+// `swift run lessons run 5`.
 
 extension Plant {
     /// A new plant called `name` in `context`, not saved yet.
@@ -166,3 +167,34 @@ let stored = try reader.performAndWait {
     return try reader.fetch(request).map { "\($0.number) \($0.title)" }
 }
 print("   the podcast store holds: " + stored.joined(separator: "; "))
+
+print("")
+print("6. A conflict: rollback() keeps the stale copy, a refresh reads the store again")
+// The imported feed on screen: the view context shows episode 1 while a sync, on its own context, marks it played.
+let desk = podcasts.viewContext
+let byNumber: FetchRequest<Episode> = Episode.fetchRequest()
+byNumber.sortDescriptors = [FetchSortDescriptor(keyPath: \Episode.number, ascending: true)]
+let pilot = try desk.fetch(byNumber)[0]
+let pilotID = pilot.objectID
+let sync = podcasts.newBackgroundContext()
+try sync.performAndWait {
+    (try sync.existingObject(with: pilotID) as? Episode)?.listened = true
+    try sync.save()
+}
+/// Renames episode 1 in the view context and saves, rolling back when that fails, and says what happened.
+@MainActor func retitlePilot(_ label: String) {
+    pilot.title = "Pilot: l'été"
+    do {
+        try desk.save()
+        print("   \(label): saved; played? \(pilot.listened)")
+    } catch let error as NSError {
+        desk.rollback()
+        print("   \(label): failed, error \(error.code); rolled back, played? \(pilot.listened)")
+    }
+}
+// region: conflict
+retitlePilot("first try")                         // the view context's snapshot predates the sync's save
+retitlePilot("after rollback()")                  // rollback() restored that same snapshot: the same conflict
+desk.refresh(pilot, mergeChanges: false)          // a fault now; its next read is the store's row
+retitlePilot("after refresh")
+// endregion: conflict

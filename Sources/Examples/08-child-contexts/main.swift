@@ -5,7 +5,8 @@ import Persistence
 // Lesson 8's runnable example: a blog's post editor, with sheets nested inside it — contexts three levels deep. Each
 // save goes one level up; a sheet reads through the editor and the view context; a new author keeps a temporary ID
 // in the sheet unless it asks for a permanent one; a publish that fails in the view context, and how the app opens
-// the post again; a private-queue child tidying titles next to a background context on the store.
+// the post again; a private-queue child that tidies titles and reports what it changed, next to a background context
+// on the store.
 // `swift run lessons run 8`.
 
 let container = PersistentContainer(name: BlogModel.name, managedObjectModel: try BlogModel.make())
@@ -206,17 +207,22 @@ print("6. Document 004's set-up: a private-queue child of the view context")
 // region: private-child
 let tidier = ManagedObjectContext(.privateQueue)
 tidier.parent = viewContext
-let tidied = try tidier.performAndWait {                     // the child's own queue, as always
-    let all = try tidier.fetch(Post.fetchRequest())          // read through the view context
-    for entry in all where entry.title != entry.title.capitalized {
+// The block is queued on the child's own queue; the main thread awaits its report instead of blocking.
+let report: [String] = try await tidier.perform {
+    let request: FetchRequest<Post> = Post.fetchRequest()
+    request.sortDescriptors = [FetchSortDescriptor(keyPath: \Post.title, ascending: true)]
+    var retitled: [String] = []
+    for entry in try tidier.fetch(request) where entry.title != entry.title.capitalized {   // through viewContext
+        retitled.append("\"\(entry.title)\" → \"\(entry.title.capitalized)\"")
         entry.title = entry.title.capitalized
     }
-    try tidier.save()                                        // into viewContext, which is on the main queue
-    return all.count
+    if tidier.hasChanges { try tidier.save() }               // into viewContext, which is on the main queue
+    return retitled
 }
 // endregion: private-child
-print("   the tidier looked at \(tidied) posts; the view context holds \(viewContext.updatedObjects.count) changed "
-    + "titles, unsaved; the store holds \(try storedTitles())")
+print("   the tidier reports " + report.joined(separator: ", "))
+print("   the view context holds \(viewContext.updatedObjects.count) changed titles, unsaved; the store holds "
+    + "\(try storedTitles())")
 try viewContext.save()
 print("   after the view context's save: the store holds \(try storedTitles())")
 // region: sibling

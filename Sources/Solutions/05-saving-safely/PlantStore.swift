@@ -40,7 +40,10 @@ public final class PlantStore {
                 try context.save()
                 completion(nil)
             } catch {
-                context.rollback()        // the plants come back in the context, as they still are in the store
+                context.rollback()        // the plants come back in the context, with the values it last read
+                // After a conflict those values are stale, and the next deleteAll would conflict again: read the
+                // objects again from the store.
+                if (error as? CocoaError)?.code == .managedObjectMerge { context.refreshAllObjects() }
                 completion(error)
             }
         }

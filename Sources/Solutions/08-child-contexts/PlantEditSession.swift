@@ -24,6 +24,10 @@ public final class PlantEditSession {
         self.parent = parent
         context = ManagedObjectContext(.mainQueue)
         context.parent = parent
+        // A plant the parent has only inserted is an update in the child, not an insert, so commit's permanent IDs
+        // never reach it, and after the parent's save the child's copy would keep an ID no row has. The parent
+        // still holds it as an insert: it can give the plant its permanent ID now, without saving anything.
+        if plant.objectID.isTemporaryID { try parent.obtainPermanentIDs(for: [plant]) }
         guard let copy = try context.existingObject(with: plant.objectID) as? Plant else {
             throw CocoaError(.managedObjectReferentialIntegrity, userInfo: [NSLocalizedDescriptionKey: "\(plant.objectID) is not a plant"])
         }

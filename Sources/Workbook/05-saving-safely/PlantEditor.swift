@@ -21,8 +21,8 @@ public final class PlantEditor {
         plant.name = name
     }
 
-    /// Saves the edit; when that fails, the editor's context is back to its last saved state and the error is
-    /// thrown.
+    /// Saves the edit — everything the editor's context holds; when that fails, the editor's context is back to its
+    /// last saved state and the error is thrown, and a later Save of the same edit can still succeed.
     public func save() throws {
         throw KataNotDone(lesson: 5)
     }

@@ -21,7 +21,7 @@ public final class PlantStore {
     }
 
     /// Deletes every plant and saves, on the context's queue. Calls `completion` with nil when that was saved;
-    /// otherwise rolls the context back and calls it with the error.
+    /// otherwise rolls the context back and calls it with the error, leaving the store able to delete next time.
     public func deleteAll(completion: @escaping StoreCompletion) {
         completion(KataNotDone(lesson: 5))
     }

@@ -16,7 +16,8 @@ public final class PlantEditSession {
 
     /// Makes the session's child context of `parent` and looks up the session's own copy of `plant` — an object of
     /// `parent`, saved or not — there. Throws when the plant exists neither in `parent` nor in the store (deleted
-    /// meanwhile, say): a session on it could neither read nor save it.
+    /// meanwhile, say): a session on it could neither read nor save it. The session can commit more than once, also
+    /// for a plant the parent had not saved when it opened.
     public init(editing plant: Plant, in parent: ManagedObjectContext) throws {
         throw KataNotDone(lesson: 8)
     }
