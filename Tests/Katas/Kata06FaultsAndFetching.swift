@@ -169,6 +169,21 @@ final class Kata06FaultsAndFetching: KataCase {
                 + "has an apostrophe must be found like any other. A name written into the format string itself ends "
                 + "its quoted string at the apostrophe (on a device, a malformed format stops the app); a value passed "
                 + "as an argument of the format is never read as part of it.")
+            // Two more stations in the period: a second sensor whose name was typed in lower case, and a provisional
+            // one marked with an asterisk. Each is a station of its own.
+            try save([Sample(station: "harbour", hour: 11, celsius: 30),
+                      Sample(station: "Harbour*", hour: 15, celsius: 31)])
+            let harbour = try statistics.readings(of: "Harbour", from: hour(10), before: hour(20))
+            let strays = Set(harbour.map(\.station)).subtracting(["Harbour"]).sorted()
+            try expect(strays.isEmpty, "readings(of: \"Harbour\", …) also returned the readings of \(strays): the "
+                + "station's name was matched loosely — ignoring case, or as the start of a name. \"harbour\" is "
+                + "another sensor, not the harbour's: a station is the one whose name is exactly the name asked for.")
+            let starred = try statistics.readings(of: "Harbour*", from: hour(10), before: hour(20))
+            let starredStations = Set(starred.map(\.station)).sorted()
+            try expect(starredStations == ["Harbour*"] && starred.count == 1, "readings(of: \"Harbour*\", …) returned "
+                + "\(starred.count) readings of \(starredStations) instead of the one reading of \"Harbour*\": the name "
+                + "was read as a pattern, where * stands for any characters. A name a user typed is matched as it is "
+                + "written, whatever characters it holds.")
         }
     }
 
@@ -264,6 +279,17 @@ final class Kata06FaultsAndFetching: KataCase {
                 + "station whose name has an apostrophe must be counted like any other. A name written into the "
                 + "format string itself ends its quoted string at the apostrophe (on a device, a malformed format "
                 + "stops the app); a value passed as an argument of the format is never read as part of it.")
+            // A second sensor typed in lower case, and a provisional one marked with an asterisk: stations of their own.
+            try save([Sample(station: "harbour", hour: 72, celsius: -5),
+                      Sample(station: "Harbour*", hour: 72, celsius: -6)])
+            let exact = try statistics.count(of: "Harbour", below: 0)
+            try expect(exact == expected + 1, "once a station named \"harbour\" had a frost too, count(of: \"Harbour\", "
+                + "below: 0) returned \(exact) instead of \(expected + 1): the name was matched ignoring its case. "
+                + "\"harbour\" is another sensor; a station is the one whose name is exactly the name asked for.")
+            let starred = try statistics.count(of: "Harbour*", below: 0)
+            try expect(starred == 1, "count(of: \"Harbour*\", below: 0) returned \(starred) instead of 1: the name was "
+                + "read as a pattern, where * stands for any characters, and counted the harbour's frosts with it. A "
+                + "name a user typed is matched as it is written, whatever characters it holds.")
         }
     }
 
@@ -344,6 +370,32 @@ final class Kata06FaultsAndFetching: KataCase {
                 + "touch what the caller holds: refreshing an object without merging, to force a store read, throws "
                 + "its changes away. "
                 + "The lookup that reads the store hands back the context's own object when it has one.")
+
+            // An ID handed over before its reading was ever saved: the reading exists only in another context, as a
+            // temporary object. No store has a row for it — for this context it does not exist.
+            let elsewhere = container.newBackgroundContext()
+            let unsavedID = elsewhere.performAndWait {
+                let draft = Reading(context: elsewhere)
+                draft.station = "Harbour"
+                draft.takenAt = hour(4)
+                draft.celsius = 8
+                return draft.objectID
+            }
+            let unsavedAnswer: Reading?
+            do {
+                unsavedAnswer = try context.reading(with: unsavedID)
+            } catch {
+                try expect(false, "reading(with:) threw for the ID of a reading another context made and never saved "
+                    + "(\(error)): for this context no such reading exists — the \"no such object\" case, which its "
+                    + "documentation promises to answer with nil.")
+                return
+            }
+            if let draft = unsavedAnswer {
+                let shape = draft.isFault ? "a fault" : "reading \(draft.celsius) °C"
+                try expect(false, "reading(with:) returned an object (\(shape)) for the ID of a reading another "
+                    + "context made and never saved: nothing in the store backs it, and this context cannot see the "
+                    + "other context's object. Its documentation promises nil for a reading that was never saved.")
+            }
 
             // A store that cannot be read: the lookup fails with another error than "no such object".
             let (unreadable, savedThere) = try unreadableStore()
@@ -466,6 +518,19 @@ final class Kata06FaultsAndFetching: KataCase {
                 + "other. A name written into the format string itself ends its quoted string at the apostrophe (on a "
                 + "device, a malformed format stops the app); a value passed as an argument of the format is never "
                 + "read as part of it.")
+            // A second sensor typed in lower case, and a provisional one marked with an asterisk: stations of their own.
+            try save([Sample(station: "harbour", hour: 6, celsius: 2), Sample(station: "Harbour*", hour: 7, celsius: 3)])
+            let again = ReadingDataSource(container: container, station: "Harbour")
+            try fetchBlockingMain(again)
+            try expect(again.readingIDs.count == harbour.count, "once stations named \"harbour\" and \"Harbour*\" had "
+                + "readings too, the data source for \"Harbour\" holds \(again.readingIDs.count) IDs instead of "
+                + "\(harbour.count): the name was matched loosely (ignoring case?). Those are other sensors; a station "
+                + "is the one whose name is exactly the name asked for.")
+            let starred = ReadingDataSource(container: container, station: "Harbour*")
+            try fetchBlockingMain(starred)
+            try expect(starred.readingIDs.count == 1, "the data source for the station \"Harbour*\" holds "
+                + "\(starred.readingIDs.count) IDs instead of its one reading: the name was read as a pattern, where * "
+                + "stands for any characters. A name a user typed is matched as it is written.")
         }
     }
 

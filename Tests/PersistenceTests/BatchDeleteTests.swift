@@ -75,7 +75,7 @@ final class BatchDeleteTests: PersistenceTestCase {
         // An untyped fetch request (Core Data's NSFetchRequest<NSFetchRequestResult>), its entity set, not named.
         let fetch = FetchRequest<FetchRequestResult>()
         fetch.entity = try XCTUnwrap(container.managedObjectModel.entitiesByName["Movie"])
-        fetch.predicate = FetchPredicate(format: "year < %@", 2000)
+        fetch.predicate = FetchPredicate(format: "year < %d", 2000)
         let request = BatchDeleteRequest(fetchRequest: fetch)
         request.resultType = .resultTypeObjectIDs
         // The one public execute(_:) returns the base class: cast it, then cast its result.

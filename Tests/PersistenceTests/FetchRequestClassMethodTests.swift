@@ -33,7 +33,7 @@ final class FetchRequestClassMethodTests: PersistenceTestCase {
     func testTheTypedRequestIsTheClassMethodTheClassDeclares() throws {
         try makeFilms()
         let request: FetchRequest<Movie> = Movie.fetchRequest()
-        request.predicate = FetchPredicate(format: "year > %@", 1990)
+        request.predicate = FetchPredicate(format: "year > %d", 1990)
         XCTAssertEqual(try context.fetch(request).map(\.title), ["Heat"])
     }
 

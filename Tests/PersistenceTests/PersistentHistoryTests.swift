@@ -238,7 +238,7 @@ final class PersistentHistoryTests: HistoryTestCase {
         XCTAssertEqual(try view.execute(PersistentHistoryChangeRequest.fetchHistory(withFetch: recentByName)).transactions?
             .map(\.transactionNumber), [all[2].transactionNumber])
         let newestFirst = try XCTUnwrap(PersistentHistoryTransaction.fetchRequest)
-        newestFirst.predicate = FetchPredicate(format: "transactionNumber > %@", all[0].transactionNumber)
+        newestFirst.predicate = FetchPredicate(format: "transactionNumber > %@", NSNumber(value: all[0].transactionNumber))
         newestFirst.sortDescriptors = [FetchSortDescriptor(key: "timestamp", ascending: false)]
         newestFirst.fetchLimit = 1
         XCTAssertEqual(try view.execute(PersistentHistoryChangeRequest.fetchHistory(withFetch: newestFirst)).transactions?

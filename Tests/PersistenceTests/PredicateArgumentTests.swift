@@ -4,10 +4,11 @@ import XCTest
 
 /// Placeholders and substitution variables: what each argument becomes, and the errors for bad ones.
 final class PredicateArgumentTests: XCTestCase {
-    /// The right side of `value == %@` (or another operator and placeholder) with one argument.
+    /// The right side of `value == %@` (or another operator and placeholder) with one argument, given in an array
+    /// (where a Swift number may stand for `%@`, as it does bridged to `NSNumber` on Apple).
     private func converted(_ argument: Any?, placeholder: String = "%@",
                            operator: String = "==") throws -> PredicateOperand {
-        let predicate = try FetchPredicate(parsing: "value \(`operator`) \(placeholder)", argument)
+        let predicate = try FetchPredicate(parsing: "value \(`operator`) \(placeholder)", argumentArray: [argument])
         guard case .comparison(let comparison) = predicate.expression else {
             throw FetchPredicateError(.syntax, "not a comparison")
         }
@@ -197,6 +198,46 @@ final class PredicateArgumentTests: XCTestCase {
         assertArgumentError("a IN {1, %@}", [[1, 2]], index: 0, offset: 9, "a list may hold only constants")
         assertArgumentError("a BEGINSWITH %@", [3], index: 0, offset: 13, "BEGINSWITH needs a string")
         assertArgumentError("a IN %@", [3], index: 0, offset: 5, "IN needs a list")
+    }
+
+    /// Core Data's variadic `NSPredicate(format:_:)` passes a Swift number or Bool as a C vararg, and `%@` reads it
+    /// as an object pointer: a crash. Given one by one, such a value is refused for `%@`; an NSNumber, a number in an
+    /// array, and the same number for `%d` or `%f` are what to write instead, and are accepted.
+    func testASwiftNumberOrBoolGivenOneByOneForAnObjectPlaceholderIsRefused() throws {
+        let maybe: Int? = 4
+        let refused: [(value: Any?, type: String, instead: String)] = [
+            (1, "Int", "NSNumber(value: 1)"), (Int16(3), "Int16", "%d"), (UInt8(2), "UInt8", "%d"),
+            (maybe, "Int", "NSNumber(value: 4)"), (2.5, "Double", "%f"), (Float(0.5), "Float", "NSNumber(value: 0.5)"),
+            (CGFloat(1.5), "CGFloat", "%f"), (true, "Bool", "NSNumber(value: true)"), (false, "Bool", "NSNumber(value: false)"),
+        ]
+        for (value, type, instead) in refused {
+            XCTAssertThrowsError(try FetchPredicate(parsing: "name == 'x' AND box == %@", value), type) { error in
+                let failure = error as? FetchPredicateError
+                XCTAssertEqual(failure?.kind, .argument, "\(error)")
+                XCTAssertEqual(failure?.argumentIndex, 0, "\(error)")
+                XCTAssertEqual(failure?.offset, 23, "\(error)")
+                let message = failure?.message ?? ""
+                XCTAssertTrue(message.contains("a Swift \(type) ("), message)
+                XCTAssertTrue(message.contains("object pointer") && message.contains(instead), message)
+            }
+        }
+        // The second argument is the culprit: the first, a string, is an object on Apple too.
+        XCTAssertThrowsError(try FetchPredicate(parsing: "name == %@ AND box == %@", "Ann", 7)) { error in
+            XCTAssertEqual((error as? FetchPredicateError)?.argumentIndex, 1, "\(error)")
+        }
+        // What to write instead.
+        let box = try FetchPredicate(parsing: "box == 1")
+        XCTAssertEqual(try FetchPredicate(parsing: "box == %@", NSNumber(value: 1)), box)
+        XCTAssertEqual(try FetchPredicate(parsing: "box == %d", 1), box)
+        XCTAssertEqual(try FetchPredicate(parsing: "box == %@", argumentArray: [1]), box)
+        XCTAssertEqual(FetchPredicate(format: "box == %@", argumentArray: [1]), box)
+        XCTAssertEqual(try FetchPredicate(parsing: "done == %@", NSNumber(value: true)).predicateFormat, "done == TRUE")
+        XCTAssertEqual(try FetchPredicate(parsing: "celsius < %f", -0.5).predicateFormat, "celsius < -0.5")
+        XCTAssertEqual(try FetchPredicate(parsing: "box IN %@", [1, 2]).predicateFormat, "box IN {1, 2}")
+        XCTAssertEqual(try FetchPredicate(parsing: "price == %@", Decimal(2)).predicateFormat,
+                       try FetchPredicate(parsing: "price == %@", NSDecimalNumber(value: 2)).predicateFormat)
+        // Variables are given in a dictionary, which bridges on Apple as an array does.
+        XCTAssertEqual(try FetchPredicate(parsing: "box == $BOX").withSubstitutionVariables(checking: ["BOX": 1]), box)
     }
 
     func testArgumentErrorDescriptionShowsThePlaceholder() {

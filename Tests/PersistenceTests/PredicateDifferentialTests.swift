@@ -113,7 +113,8 @@ final class PredicateDifferentialTests: PersistenceTestCase {
             for op in ["==", "!=", "<", "<=", ">", ">="] {
                 for modifier in Self.modifiers {
                     for value in values {
-                        if let predicate = try? FetchPredicate(parsing: "\(modifier)\(path) \(op) %@", value) {
+                        // In an array, as on Apple where it bridges: a bare Swift number is refused for %@.
+                        if let predicate = try? FetchPredicate(parsing: "\(modifier)\(path) \(op) %@", argumentArray: [value]) {
                             predicates += [predicate, .not(predicate)]
                         }
                     }
@@ -196,8 +197,8 @@ final class PredicateDifferentialTests: PersistenceTestCase {
         for collection in ["actors.movies", "director.movies", "actors.movies.director.movies", "scenes.movie.actors.movies"] {
             for op in ["@sum", "@avg", "@min", "@max"] {
                 for value in [-2.0, 0, 1.5, 3, .infinity] {
-                    predicates += [try FetchPredicate(parsing: "\(collection).\(op).rating >= %@", value),
-                                   try FetchPredicate(parsing: "\(collection).\(op).rating < %@", value)]
+                    predicates += [try FetchPredicate(parsing: "\(collection).\(op).rating >= %f", value),
+                                   try FetchPredicate(parsing: "\(collection).\(op).rating < %f", value)]
                 }
                 predicates.append(try FetchPredicate(parsing: "\(collection).\(op).rating == nil"))
             }

@@ -67,10 +67,10 @@ final class PredicateEvaluationTests: XCTestCase {
     func testNaNIsUnorderedAndEqualToNothing() throws {
         let nan = PredicateTestObject("Sample", ["value": Double.nan, "values": [PredicateTestObject]()])
         for format in ["value == %@", "value < %@", "value <= %@", "value > %@", "value >= %@", "value IN {%@}"] {
-            XCTAssertFalse(try FetchPredicate(parsing: format, Double.nan).evaluate(checking: nan), format)
-            XCTAssertFalse(try FetchPredicate(parsing: format, 1).evaluate(checking: nan), format)
+            XCTAssertFalse(try FetchPredicate(parsing: format, NSNumber(value: Double.nan)).evaluate(checking: nan), format)
+            XCTAssertFalse(try FetchPredicate(parsing: format, NSNumber(value: 1)).evaluate(checking: nan), format)
         }
-        XCTAssertTrue(try FetchPredicate(parsing: "value != %@", Double.nan).evaluate(checking: nan))
+        XCTAssertTrue(try FetchPredicate(parsing: "value != %@", NSNumber(value: Double.nan)).evaluate(checking: nan))
     }
 
     func testOrdering() throws {

@@ -54,7 +54,7 @@ final class PredicateFormatTests: XCTestCase {
         let predicate = FetchPredicate(
             format: "d == %@ AND u == %@ AND url == %@ AND b == %@ AND p == %@ AND SELF == %@ AND n == %@",
             date, uuid, URL(string: "https://example.com/a")!, Data([0, 1, 2]), Decimal(string: "12.75")!, id,
-            Double.infinity)
+            NSNumber(value: Double.infinity))
         XCTAssertEqual(predicate.predicateFormat, """
             d == CAST(123.5, "NSDate") AND u == CAST("E621E1F8-C36C-495A-93FC-0C247A3E6E5F", "NSUUID") \
             AND url == CAST("https://example.com/a", "NSURL") AND b == CAST("AAEC", "NSData") \

@@ -151,7 +151,7 @@ final class PredicateNegationOverNilTests: PersistenceTestCase {
     func testTheSQLLogShowsTheNOT() throws {
         try saveFilms()
         let request: FetchRequest<Movie> = Movie.fetchRequest()
-        request.predicate = FetchPredicate(format: "NOT (rating >= %@) OR rating == nil", 5)
+        request.predicate = FetchPredicate(format: "NOT (rating >= %d) OR rating == nil", 5)
         let (films, lines) = try PersistenceDebugLog.capture { try context.fetch(request) }
         XCTAssertEqual(Set(films.map(\.title)), ["Brazil", "Casablanca", "Dune"])
         let sql = try XCTUnwrap(lines.first { $0.hasPrefix("CoreData: sql: SELECT ") })

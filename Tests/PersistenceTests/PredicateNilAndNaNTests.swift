@@ -77,7 +77,7 @@ final class PredicateNilAndNaNTests: PersistenceTestCase {
         var predicates: [FetchPredicate] = []
         for format in formats {
             for argument in arguments {
-                if let predicate = try? FetchPredicate(parsing: format, argument) { predicates.append(predicate) }
+                if let predicate = try? FetchPredicate(parsing: format, argumentArray: [argument]) { predicates.append(predicate) }
             }
         }
         XCTAssertGreaterThan(predicates.count, 20)
@@ -87,13 +87,13 @@ final class PredicateNilAndNaNTests: PersistenceTestCase {
 
     func testAPredicateHoldingNaNEqualsItself() throws {
         for format in ["rating == %@", "rating IN %@", "rating BETWEEN %@"] {
-            let argument: Any = format.hasSuffix("== %@") ? Double.nan : [Double.nan, 1.0]
+            let argument: Any = format.hasSuffix("== %@") ? NSNumber(value: Double.nan) : [Double.nan, 1.0]
             let predicate = try FetchPredicate(parsing: format, argument)
             XCTAssertEqual(predicate, predicate, format)
             XCTAssertEqual(predicate, try FetchPredicate(parsing: format, argument), format)
             XCTAssertEqual(Set([predicate, predicate, try FetchPredicate(parsing: format, argument)]).count, 1, format)
             XCTAssertEqual(try FetchPredicate(parsing: predicate.predicateFormat), predicate, "reparsed \(predicate)")
         }
-        XCTAssertNotEqual(try FetchPredicate(parsing: "rating == %@", Double.nan), try FetchPredicate(parsing: "rating == %@", 1.0))
+        XCTAssertNotEqual(try FetchPredicate(parsing: "rating == %@", NSNumber(value: Double.nan)), try FetchPredicate(parsing: "rating == %@", NSNumber(value: 1.0)))
     }
 }

@@ -52,6 +52,25 @@ final class PredicateProgrammingErrorTests: PersistenceTestCase {
         XCTAssertEqual(reported.errors.count, 2, "a fetch throws it rather than reporting it")
     }
 
+    func testASwiftNumberForAnObjectPlaceholderIsAProgrammingError() throws {
+        let reported = ReportedErrors()
+        FetchPredicate.programmingErrorHandling = .report { reported.append($0) }
+        let box = FetchPredicate(format: "year == %@", 1995)
+        XCTAssertEqual(reported.errors.map(\.kind), [.argument])
+        XCTAssertTrue(reported.errors.first?.message.contains("NSNumber(value: 1995)") == true,
+                      reported.errors.first?.message ?? "")
+        XCTAssertTrue(box.predicateFormat.hasPrefix("<malformed format:"), box.predicateFormat)
+        // The same value given in an array is an NSNumber on Apple: accepted.
+        makeMovie("Heat", year: 1995)
+        try context.save()
+        let request: FetchRequest<Movie> = Movie.fetchRequest()
+        request.predicate = FetchPredicate(format: "year == %@", argumentArray: [1995])
+        XCTAssertEqual(try context.count(for: request), 1)
+        request.predicate = box
+        XCTAssertThrowsError(try context.fetch(request))
+        XCTAssertEqual(reported.errors.count, 1)
+    }
+
     func testAMissingSubstitutionVariableIsAProgrammingError() throws {
         let template = FetchPredicate(format: "title == $TITLE AND year > $YEAR")
         XCTAssertThrowsError(try template.withSubstitutionVariables(checking: ["TITLE": "Heat"])) { error in

@@ -26,7 +26,7 @@ final class SQLDebugLogTests: MigrationTestCase {
     /// Films made since 1970, by title: the fetch most tests log.
     private func recentFilms() -> FetchRequest<Movie> {
         let request: FetchRequest<Movie> = Movie.fetchRequest()
-        request.predicate = FetchPredicate(format: "year >= %@", 1970)
+        request.predicate = FetchPredicate(format: "year >= %d", 1970)
         request.sortDescriptors = [FetchSortDescriptor(keyPath: \Movie.title, ascending: true)]
         return request
     }
@@ -126,7 +126,7 @@ final class SQLDebugLogTests: MigrationTestCase {
     func testACountShowsTheCountAndNoRows() throws {
         try threeFilms()
         let request: FetchRequest<Movie> = Movie.fetchRequest()
-        request.predicate = FetchPredicate(format: "year < %@", 1980)
+        request.predicate = FetchPredicate(format: "year < %d", 1980)
         let (count, lines) = try PersistenceDebugLog.capture { try context.count(for: request) }
         XCTAssertEqual(count, 2)
         XCTAssertTrue(lines.first?.hasPrefix("CoreData: sql: SELECT COUNT(*) FROM (SELECT t0.Z_PK FROM ZMOVIE t0 WHERE ") ?? false, "\(lines)")
@@ -235,7 +235,7 @@ final class SQLDebugLogTests: MigrationTestCase {
                 let reader = container.newBackgroundContext()
                 reader.performAndWait {
                     let request: FetchRequest<Movie> = Movie.fetchRequest()
-                    request.predicate = FetchPredicate(format: "year >= %@", 1970)
+                    request.predicate = FetchPredicate(format: "year >= %d", 1970)
                     _ = try? reader.fetch(request)
                 }
             }
@@ -252,7 +252,7 @@ final class SQLDebugLogTests: MigrationTestCase {
         let container: PersistentContainer = self.container
         @Sendable func fetchRecent(in reader: ManagedObjectContext) {
             let request: FetchRequest<Movie> = Movie.fetchRequest()
-            request.predicate = FetchPredicate(format: "year >= %@", 1970)
+            request.predicate = FetchPredicate(format: "year >= %d", 1970)
             _ = try? reader.fetch(request)
         }
         let (_, kept) = PersistenceDebugLog.capture {

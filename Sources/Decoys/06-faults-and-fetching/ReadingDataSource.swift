@@ -78,9 +78,15 @@ public final class ReadingDataSource: @unchecked Sendable {
                 }
                 let request = FetchRequest<ManagedObjectID>(entityName: "Reading")
                 request.resultType = .managedObjectIDResultType
-                request.predicate = Decoy.isActive("ids-station-in-format")
-                    ? FetchPredicate(format: "station == '\(station)'")   // an apostrophe ends the quoted string
-                    : FetchPredicate(format: "station == %@", station)
+                if Decoy.isActive("ids-station-in-format") {
+                    request.predicate = FetchPredicate(format: "station == '\(station)'")   // an apostrophe ends it
+                } else if Decoy.isActive("ids-station-ignoring-case") {
+                    request.predicate = FetchPredicate(format: "station ==[c] %@", station)
+                } else if Decoy.isActive("ids-station-like") {
+                    request.predicate = FetchPredicate(format: "station LIKE %@", station)
+                } else {
+                    request.predicate = FetchPredicate(format: "station == %@", station)
+                }
                 if !Decoy.isActive("ids-unsorted") {
                     request.sortDescriptors = [FetchSortDescriptor(key: "takenAt", ascending: true)]
                 }

@@ -19,6 +19,14 @@ public final class ReadingStatistics {
             request.predicate = FetchPredicate(format: "station == %@", station)
         } else if Decoy.isActive("station-ignored") {
             request.predicate = FetchPredicate(format: "takenAt >= %@ AND takenAt < %@", start, end)
+        } else if Decoy.isActive("readings-station-ignoring-case") {
+            // Mistake: "be forgiving about case": another station whose name differs only in case is mixed in.
+            request.predicate = FetchPredicate(format: "station ==[c] %@ AND takenAt >= %@ AND takenAt < %@",
+                                               station, start, end)
+        } else if Decoy.isActive("readings-station-like") {
+            // Mistake: LIKE reads the name as a pattern, so a * in it matches other stations' names.
+            request.predicate = FetchPredicate(format: "station LIKE %@ AND takenAt >= %@ AND takenAt < %@",
+                                               station, start, end)
         } else if Decoy.isActive("readings-station-in-format") {
             // Mistake: the station's name pasted into the format; an apostrophe ends the quoted string.
             request.predicate = FetchPredicate(format: "station == '\(station)' AND takenAt >= %@ AND takenAt < %@",
@@ -71,12 +79,20 @@ public final class ReadingStatistics {
     public func count(of station: String, below celsius: Double) throws -> Int {
         let request: FetchRequest<Reading> = Reading.fetchRequest()
         let comparison = Decoy.isActive("freezing-point-counted") ? "<=" : "<"
-        request.predicate = FetchPredicate(format: "station == %@ AND celsius \(comparison) %@", station, celsius)
-        // Mistakes: the station's name pasted into the format (an apostrophe ends the quoted string); a prefix match.
+        let limit = NSNumber(value: celsius)
+        request.predicate = FetchPredicate(format: "station == %@ AND celsius \(comparison) %@", station, limit)
+        // Mistakes: the station's name pasted into the format (an apostrophe ends the quoted string); a prefix match;
+        // a match that ignores case; a pattern match; the Double itself given for %@.
         if Decoy.isActive("count-station-in-format") {
-            request.predicate = FetchPredicate(format: "station == '\(station)' AND celsius < %@", celsius)
+            request.predicate = FetchPredicate(format: "station == '\(station)' AND celsius < %@", limit)
         } else if Decoy.isActive("count-station-prefix") {
-            request.predicate = FetchPredicate(format: "station BEGINSWITH %@ AND celsius < %@", station, celsius)
+            request.predicate = FetchPredicate(format: "station BEGINSWITH %@ AND celsius < %@", station, limit)
+        } else if Decoy.isActive("count-station-ignoring-case") {
+            request.predicate = FetchPredicate(format: "station ==[c] %@ AND celsius < %@", station, limit)
+        } else if Decoy.isActive("count-station-like") {
+            request.predicate = FetchPredicate(format: "station LIKE %@ AND celsius < %@", station, limit)
+        } else if Decoy.isActive("count-double-for-object") {
+            request.predicate = FetchPredicate(format: "station == %@ AND celsius < %@", station, celsius)
         }
         if Decoy.isActive("count-by-fetching") {
             return try context.fetch(request).count

@@ -166,7 +166,7 @@ public final class EpisodeManager: Sendable {
         if Decoy.isActive("titles-fetched-off-queue") {
             // Document 000's "BAD" example: the main context fetched on whatever thread runs this task.
             let request: FetchRequest<Episode> = Episode.fetchRequest()
-            request.predicate = FetchPredicate(format: "listened == %@", false)
+            request.predicate = FetchPredicate(format: "listened == %@", NSNumber(value: false))
             request.sortDescriptors = [FetchSortDescriptor(keyPath: \Episode.title, ascending: true)]
             return try main.fetch(request).map(\.title)
         }
@@ -175,7 +175,7 @@ public final class EpisodeManager: Sendable {
             // thread (document 000's BAD example, where the block's caller uses what it returns).
             let episodes = try main.performAndWait {
                 let request: FetchRequest<Episode> = Episode.fetchRequest()
-                request.predicate = FetchPredicate(format: "listened == %@", false)
+                request.predicate = FetchPredicate(format: "listened == %@", NSNumber(value: false))
                 request.sortDescriptors = [FetchSortDescriptor(keyPath: \Episode.title, ascending: true)]
                 return try main.fetch(request)
             }
@@ -187,7 +187,7 @@ public final class EpisodeManager: Sendable {
             let background = backgroundContext
             return try await background.perform {
                 let request: FetchRequest<Episode> = Episode.fetchRequest()
-                request.predicate = FetchPredicate(format: "listened == %@", false)
+                request.predicate = FetchPredicate(format: "listened == %@", NSNumber(value: false))
                 request.sortDescriptors = [FetchSortDescriptor(keyPath: \Episode.title, ascending: true)]
                 return try background.fetch(request).map(\.title)
             }
@@ -200,11 +200,11 @@ public final class EpisodeManager: Sendable {
             }
             // Mistake: the predicate is there, the order is not: Swift sorts the titles the store returned.
             if Decoy.isActive("titles-sorted-in-swift") {
-                request.predicate = FetchPredicate(format: "listened == %@", false)
+                request.predicate = FetchPredicate(format: "listened == %@", NSNumber(value: false))
                 return try main.fetch(request).map(\.title).sorted()
             }
             if !Decoy.isActive("listened-ignored") {
-                request.predicate = FetchPredicate(format: "listened == %@", false)
+                request.predicate = FetchPredicate(format: "listened == %@", NSNumber(value: false))
             }
             request.sortDescriptors = [FetchSortDescriptor(keyPath: \Episode.title, ascending: true)]
             return try main.fetch(request).map(\.title)

@@ -95,7 +95,7 @@ print("2. Counting: fetch and count the array, or let the store count")
 // region: count
 // The badge on the "Review" tab: how many cards wait in box 1.
 let boxOne: FetchRequest<Flashcard> = Flashcard.fetchRequest()
-boxOne.predicate = FetchPredicate(format: "box == %@", 1)
+boxOne.predicate = FetchPredicate(format: "box == %d", 1)      // %d for a Swift Int; %@ would want NSNumber(value: 1)
 let (fetched, fetchSeconds) = try timed { try context.fetch(boxOne) }
 print("   fetch(_:).count = \(fetched.count) in \(ms(fetchSeconds)); objects in the context while the array lives: "
     + "\(cardsInMemory)")

@@ -282,7 +282,7 @@ do {
     try pass.performFetch()
     // region: new-fetch
     // It is 19:16: the display hides the tickets that went out already.
-    pass.fetchRequest.predicate = FetchPredicate(format: "due >= %@", 1156)
+    pass.fetchRequest.predicate = FetchPredicate(format: "due >= %d", 1156)
     print("   predicate set:      the controller holds \(dishes(pass.fetchedObjects ?? []))")
     try pass.performFetch()
     print("   after performFetch: the controller holds \(dishes(pass.fetchedObjects ?? []))")

@@ -14,7 +14,7 @@ public enum BatchUpdateRequestResultType: Sendable, Hashable {
 ///
 /// ```swift
 /// let request = BatchUpdateRequest(entityName: "Movie")
-/// request.predicate = FetchPredicate(format: "year < %@", 1980)
+/// request.predicate = FetchPredicate(format: "year < %d", 1980)
 /// request.propertiesToUpdate = ["rating": 5.0, "year": BatchUpdateExpression.key("year") + 1]
 /// request.resultType = .updatedObjectIDsResultType
 /// let ids = try context.execute(request).objectIDs

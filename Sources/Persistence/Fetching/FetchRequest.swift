@@ -41,7 +41,7 @@ extension FetchRequestResultType: CustomStringConvertible {
 ///
 /// ```swift
 /// let request = FetchRequest<Movie>(entityName: "Movie")
-/// request.predicate = FetchPredicate(format: "year >= %@", 1990)
+/// request.predicate = FetchPredicate(format: "year >= %d", 1990)
 /// request.sortDescriptors = [FetchSortDescriptor(key: "title", ascending: true)]
 /// let movies = try context.fetch(request)
 /// ```

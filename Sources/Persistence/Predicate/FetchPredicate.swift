@@ -35,22 +35,33 @@ public struct FetchPredicate: Sendable, Hashable, CustomStringConvertible {
     /// Placeholders: `%@` (a value, an object or a collection), `%K` (a key path, given as a string such as
     /// `"director.name"`; also after a dot, `%K.%K`), `%d %i %u %x %o` with length modifiers (`%ld %lld %lu`…: an
     /// integer), `%f %e %g %a` with length modifiers (`%lf %la`…: a floating-point number), `%s` (a string).
-    /// `%@` accepts nil and `NSNull`, `String`, every integer type, `Double`, `Float`, `Bool`, `NSNumber`, `Date`,
-    /// `UUID`, `URL`, `Data`, `Decimal`, ``PersistentValue``, ``ManagedObjectID``, a managed
-    /// object (kept as its ID), and arrays or sets of those.
+    /// `%@` accepts nil and `NSNull`, `String`, `NSNumber`, `Date`, `UUID`, `URL`, `Data`, `Decimal`,
+    /// ``PersistentValue``, ``ManagedObjectID``, a managed object (kept as its ID), and arrays or sets of those and of
+    /// Swift numbers and Booleans.
+    ///
+    /// A Swift integer, floating-point number or `Bool` given on its own for `%@` is a mistake, as in Core Data:
+    /// `NSPredicate(format:_:)` passes its arguments as C varargs, and `%@` reads such a value as an object pointer
+    /// (a crash on a device). Here it is refused as a malformed format. Pass an `NSNumber` (`NSNumber(value: 3)`,
+    /// `NSNumber(value: true)`), or write `%d` or `%f` in its place. Inside an array (for `IN`), and in
+    /// ``init(format:argumentArray:)``, numbers are accepted: on Apple the array bridges them to `NSNumber`s.
     ///
     /// A malformed format — a syntax error, too few or too many arguments, one of an unsupported type — is handled
     /// as ``programmingErrorHandling`` says: by default the program stops with the parser's message, as Core Data
     /// raises. Use ``init(parsing:_:)`` to get the error instead.
     public init(format: String, _ arguments: Any?...) {
-        self.init(format: format, argumentArray: arguments)
+        self.init(format: format, arguments: arguments, variadic: true)
     }
 
     /// Parses a predicate format string, replacing its placeholders with the elements of `argumentArray` in order.
-    /// See ``init(format:_:)``.
+    /// See ``init(format:_:)``. The array's numbers and Booleans may stand for `%@`: on Apple,
+    /// `NSPredicate(format:argumentArray:)` receives them bridged to `NSNumber`.
     public init(format: String, argumentArray: [Any?]) {
+        self.init(format: format, arguments: argumentArray, variadic: false)
+    }
+
+    private init(format: String, arguments: [Any?], variadic: Bool) {
         do {
-            self.expression = try PredicateParser.parse(format: format, arguments: argumentArray)
+            self.expression = try PredicateParser.parse(format: format, arguments: arguments, variadic: variadic)
         } catch let error as FetchPredicateError {
             self.expression = Self.handleMalformedFormat(error)
         } catch {
@@ -63,9 +74,10 @@ public struct FetchPredicate: Sendable, Hashable, CustomStringConvertible {
     /// `PredicateParsing` SPI group: `@_spi(PredicateParsing) import Persistence`.
     ///
     /// - Throws: ``FetchPredicateError`` — `.syntax` for a malformed format, `.argument` for too few or too many
-    ///   arguments or one of an unsupported type — with the offending position.
+    ///   arguments, one of an unsupported type, or a Swift number or `Bool` for `%@` (see ``init(format:_:)``) — with
+    ///   the offending position.
     @_spi(PredicateParsing) public init(parsing format: String, _ arguments: Any?...) throws {
-        try self.init(parsing: format, argumentArray: arguments)
+        self.expression = try PredicateParser.parse(format: format, arguments: arguments, variadic: true)
     }
 
     /// Parses a format that may be malformed, with its arguments in an array. See ``init(parsing:_:)``.

@@ -70,6 +70,29 @@ enum PredicateArgumentConverter {
         }
     }
 
+    /// Why `argument` cannot stand for `%@` when it is given one by one, as a C vararg is on Apple: a Swift integer,
+    /// floating-point number or Bool. Core Data's `NSPredicate(format:_:)` passes such a value as a number, and `%@`
+    /// ("a var arg substitution for an object value", Apple's "Predicate Format String Syntax") reads it as an object
+    /// pointer — on a device the app crashes. Nil for any other value: an `NSNumber` is an object. The dynamic type is
+    /// tested exactly, since on Linux an `Int` in an `Any` also casts to `NSNumber`.
+    static func objectPlaceholderRefusal(for argument: Any?) -> String? {
+        guard let value = unwrapped(argument) else { return nil }
+        let type = type(of: value)
+        let instead: String
+        if let bool = value as? Bool, type == Bool.self {
+            instead = "pass NSNumber(value: \(bool)) for %@"
+        } else if type is any BinaryInteger.Type {
+            instead = "pass NSNumber(value: \(value)) for %@, or write %d (%ld for a 64-bit Int) in its place"
+        } else if type is any BinaryFloatingPoint.Type {
+            instead = "pass NSNumber(value: \(value)) for %@, or write %f in its place"
+        } else {
+            return nil
+        }
+        return "a Swift \(typeName(value)) (\(value)) for %@, which stands for an object. Core Data's "
+            + "NSPredicate(format:) takes its arguments as C varargs and reads a number or Bool given for %@ as an "
+            + "object pointer: on a device the app crashes. Instead, \(instead)"
+    }
+
     /// The name of the argument's type, for messages.
     static func typeName(_ argument: Any?) -> String {
         guard let value = unwrapped(argument) else { return "nil" }

@@ -30,6 +30,9 @@ struct PredicateParser {
     private let tokens: [PredicateToken]
     private var position = 0
     private let arguments: [Any?]
+    /// Whether the arguments were given one by one, as C varargs are on Apple (``FetchPredicate/init(format:_:)``),
+    /// rather than in an array: then `%@` refuses a Swift number or Bool, which Core Data would read as an object.
+    private let variadic: Bool
     private var nextArgument = 0
     /// How many parentheses, NOTs, lists and CASTs enclose the current position; bounded by
     /// ``PredicateNode/maximumDepth`` so that hostile input cannot exhaust the stack of a thread.
@@ -38,11 +41,16 @@ struct PredicateParser {
     /// The iteration variables of the SUBQUERYs around the current position, innermost last.
     private var iterationVariables: [String] = []
 
-    /// The predicate written in `format`, taking placeholders' values from `arguments` in order.
+    /// The predicate written in `format`, taking placeholders' values from `arguments` in order. With `variadic`,
+    /// the arguments came one by one (``FetchPredicate/init(format:_:)``), and `%@` refuses a Swift integer,
+    /// floating-point number or Bool: Core Data's `NSPredicate(format:_:)` passes those as C varargs, and its `%@`
+    /// reads one as an object pointer. An array's elements are objects on Apple (`[1]` bridges to an `NSNumber`), so
+    /// `variadic` is false for it.
     /// - Throws: ``FetchPredicateError``: `.syntax` for malformed text, `.argument` for missing, surplus or unsupported
     ///   arguments; each with the offset of the offending token.
-    static func parse(format: String, arguments: [Any?]) throws -> PredicateNode {
-        var parser = PredicateParser(format: format, tokens: try PredicateLexer.tokenize(format), arguments: arguments)
+    static func parse(format: String, arguments: [Any?], variadic: Bool = false) throws -> PredicateNode {
+        var parser = PredicateParser(format: format, tokens: try PredicateLexer.tokenize(format), arguments: arguments,
+                                     variadic: variadic)
         let expression = try parser.parseFormat()
         // ANDs and ORs without parentheses add a level or two to what the parser counts.
         let depth = expression.depth
@@ -52,11 +60,12 @@ struct PredicateParser {
         return expression
     }
 
-    private init(format: String, tokens: [PredicateToken], arguments: [Any?]) {
+    private init(format: String, tokens: [PredicateToken], arguments: [Any?], variadic: Bool) {
         self.format = format
         self.characters = Array(format)
         self.tokens = tokens
         self.arguments = arguments
+        self.variadic = variadic
     }
 
     // MARK: Predicates
@@ -513,6 +522,9 @@ struct PredicateParser {
         do {
             switch placeholder {
             case .object:
+                if variadic, let refusal = PredicateArgumentConverter.objectPlaceholderRefusal(for: argument) {
+                    throw argumentError(refusal, token: token, index: index)
+                }
                 operand = try PredicateArgumentConverter.operand(for: argument)
             case .integer:
                 operand = .constant(try PredicateArgumentConverter.integer(for: argument))

@@ -38,7 +38,8 @@ public final class ReadingStatistics {
     /// How many readings of `station` were strictly below `celsius`, counted by the store: no object is made.
     public func count(of station: String, below celsius: Double) throws -> Int {
         let request: FetchRequest<Reading> = Reading.fetchRequest()
-        request.predicate = FetchPredicate(format: "station == %@ AND celsius < %@", station, celsius)
+        // %@ stands for an object: the Double goes in as an NSNumber (on Apple a bare Double there crashes).
+        request.predicate = FetchPredicate(format: "station == %@ AND celsius < %@", station, NSNumber(value: celsius))
         return try context.count(for: request)
     }
     // endregion: count

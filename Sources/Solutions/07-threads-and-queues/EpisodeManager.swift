@@ -42,7 +42,7 @@ public final class EpisodeManager: Sendable {
         let main = mainContext
         return try await main.perform {
             let request: FetchRequest<Episode> = Episode.fetchRequest()
-            request.predicate = FetchPredicate(format: "listened == %@", false)
+            request.predicate = FetchPredicate(format: "listened == %@", NSNumber(value: false))
             request.sortDescriptors = [FetchSortDescriptor(keyPath: \Episode.title, ascending: true)]
             return try main.fetch(request).map(\.title)    // values leave the block, never the objects
         }
