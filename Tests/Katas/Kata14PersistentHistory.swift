@@ -117,6 +117,19 @@ final class Kata14PersistentHistory: KataCase {
         return try require(id, "the kata's widget could not add \(title).")
     }
 
+    /// The widget adds an item to `container`'s store from any thread; returns its ID.
+    private static func add(_ title: String, asWidgetTo container: PersistentContainer) throws -> ManagedObjectID {
+        let widget = container.newBackgroundContext()
+        widget.name = "widget"
+        widget.transactionAuthor = TodoAuthor.widget
+        return try widget.performAndWait {
+            let item = TodoItem(context: widget)
+            item.title = title
+            try widget.save()
+            return item.objectID
+        }
+    }
+
     /// The widget ticks off the item titled `title`.
     private func widgetTicksOff(_ title: String) throws {
         try widget { context in
@@ -199,9 +212,26 @@ final class Kata14PersistentHistory: KataCase {
 
     func test01_theStackRecordsHistoryFromItsFirstSave() {
         kata(1, in: "TodoStack.swift", "makeContainer(storeURL:)") {
-            let stack = try TodoStack.makeContainer(storeURL: URL(fileURLWithPath: "/dev/null"))
-            try expect(!stack.persistentStoreCoordinator.persistentStores.isEmpty, "makeContainer(storeURL:) returned "
+            // A file of the kata's own, as the app and its widget share one in their app group.
+            let storeURL = folder.appendingPathComponent("Todo.sqlite")
+            let stack = try TodoStack.makeContainer(storeURL: storeURL)
+            let opened = stack.persistentStoreCoordinator.persistentStores.first?.url
+            defer {
+                // A stack that opened another file leaves it behind: remove it, or the next run finds its history.
+                if let opened, opened.standardizedFileURL != storeURL.standardizedFileURL,
+                   let store = stack.persistentStoreCoordinator.persistentStores.first {
+                    try? stack.persistentStoreCoordinator.remove(store)
+                    for suffix in ["", "-wal", "-shm"] {
+                        try? FileManager.default.removeItem(atPath: opened.path + suffix)
+                    }
+                }
+            }
+            try expect(opened != nil, "makeContainer(storeURL:) returned "
                 + "a container whose store is not loaded: call loadPersistentStores and pass its error on.")
+            try expect(opened?.standardizedFileURL == storeURL.standardizedFileURL, "makeContainer(storeURL:) was "
+                + "asked for the store at \(storeURL.lastPathComponent) in the kata's folder and opened "
+                + "\(opened?.path ?? "nothing") instead. The app, its widget and its import must open one file (the "
+                + "app group's) or none of them sees the others' history: describe the store at the URL you are given.")
             let remoteChanges = NotificationLog(.NSPersistentStoreRemoteChange, from: stack.persistentStoreCoordinator)
             let item = TodoItem(context: stack.viewContext)
             item.title = "Buy milk"
@@ -578,6 +608,16 @@ final class Kata14PersistentHistory: KataCase {
             try janitor.performAndWait {
                 _ = try janitor.execute(PersistentHistoryChangeRequest.deleteHistory(before: nil as PersistentHistoryToken?))
             }
+            // While the reader re-reads what the view context holds, the widget adds an item: written after the
+            // reader learned its token had expired, so its next catch-up must bring it.
+            let tea = LockedBox<ManagedObjectID?>(nil)
+            let beforeTea = LockedBox<PersistentHistoryToken?>(nil)
+            let container = store!
+            TodoItem.onNextRefresh(in: view) {
+                beforeTea.value = container.persistentStoreCoordinator.currentPersistentHistoryToken(fromStores: nil)
+                tea.value = try? Self.add("Buy tea", asWidgetTo: container)
+            }
+            defer { TodoItem.onNextRefresh(in: nil, nil) }
             let result: HistoryCatchUp
             do {
                 result = try catchUpInBackground(reader)
@@ -591,7 +631,14 @@ final class Kata14PersistentHistory: KataCase {
             }
             try expect(result == .startedOver, "the reader's token had expired, and catchUp() returned \(result), not "
                 + ".startedOver: the app's lists must fetch again, since nothing can tell what changed.")
-            let newest = newestToken()
+            // The newest when the reader started over: before the widget's write during the re-read, if it came.
+            let newest = tea.value == nil ? newestToken() : beforeTea.value
+            if reader.token != newest, tea.value != nil, reader.token == newestToken() {
+                try expect(false, "while the reader re-read the view context, the widget added Buy tea, and the "
+                    + "reader's new token is already past it: it was taken after the re-read, so the next catch-up "
+                    + "never reads that write — on a device the widget's item is lost for good. Take the store's "
+                    + "newest token before re-reading anything.")
+            }
             try expect(reader.token == newest, "after starting over the reader's token is \(describe(reader.token)), "
                 + "not the store's newest (\(describe(newest))): the next catch-up runs into 134301 again.")
             let kept = archivedToken(at: appTokenURL)
@@ -603,6 +650,16 @@ final class Kata14PersistentHistory: KataCase {
             try expect(milk.done, "after starting over the view context still shows Buy milk not done, as the widget "
                 + "left it in the purged history. Nothing can say what changed, so re-read everything the view "
                 + "context holds (refreshAllObjects() on its queue).")
+            if let tea = tea.value {
+                let teaMerges = MergeLog(view)
+                let first = try catchUpInBackground(reader)
+                _ = eventually { teaMerges.all.contains(tea) }
+                settle()
+                try expect(teaMerges.all.contains(tea), "while the reader re-read the view context, the widget added "
+                    + "Buy tea, and the next catch-up (which returned \(first)) never brought it: the reader's new "
+                    + "token was taken after the re-read, past a write that happened during it. On a device the "
+                    + "widget's item is lost for good. Take the store's newest token before re-reading anything.")
+            }
             let merges = MergeLog(view)
             let bread = try widgetAdds("Buy bread")
             let next = try catchUpInBackground(reader)

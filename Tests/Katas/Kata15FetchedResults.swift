@@ -389,6 +389,20 @@ final class Kata15FetchedResults: KataCase {
                 + "\"inbox\" to the top and deleted \"Lunch on Friday\"", hint: hint)
             try expectDrew(drawnAgain, atMost: 1, "after a batch that moved one message and deleted another")
             try expectReadNoResults(watched, "after a batch that moved one message and deleted another")
+
+            // One batch snoozes "Minutes of Monday" to the top and marks it read: one move, and its row reads
+            // differently now. Core Data sends no update with a move.
+            let minutes = try message("Minutes of Monday", in: messages)
+            minutes.received = 120
+            minutes.unread = false
+            let (_, drawnThird) = drawing { context.processPendingChanges() }
+            try expectShowsAFreshFetch(screen, try fresh(), "after one batch snoozed \"Minutes of Monday\" to the top "
+                + "of \"inbox\" and marked it read", hint: "A move is the only word the controller says of that "
+                    + "message in the batch — Apple: an update is assumed, and no separate update is sent. A row "
+                    + "carried to its new place as it was drawn still shows the message as it was: draw the moved "
+                    + "message anew where it goes.")
+            try expectDrew(drawnThird, atMost: 1, "after a batch that moved one message and marked it read")
+            try expectReadNoResults(watched, "after a batch that moved one message and marked it read")
         }
     }
 
@@ -778,6 +792,7 @@ final class Kata15FetchedResults: KataCase {
             try context.save()
             let (screen, controller) = try shownScreen()
             screen.followContacts(of: controller)
+            let offMainBefore = InboxRow.drawnOffMain
             let hint = "A row shows its contact's name, and the controller follows messages only: a contact that "
                 + "changed changes no message, so no callback comes. Watch the controller's context for changed "
                 + "contacts (its did-change notification) and draw again the rows of their messages, where the "
@@ -794,22 +809,35 @@ final class Kata15FetchedResults: KataCase {
             try expectDrew(drawn, atMost: 2, "after a contact with two messages was renamed")
             try context.save()
 
-            // The sync renames Grace on another device; its save is merged into the view context.
+            // The sync renames Grace on another device, on its own queue; its save is merged into the view context.
             let sync = container.newBackgroundContext()
-            let note: Notification? = try sync.performAndWait {
-                for contact in try sync.fetch(FetchRequest<MailContact>(entityName: "MailContact"))
-                where contact.name == "Grace Hopper" {
-                    contact.name = "Rear Admiral Hopper"
+            let synced = LockedBox<Result<Notification?, any Error>?>(nil)
+            DispatchQueue.global().async {
+                synced.value = Result {
+                    try sync.performAndWait {
+                        for contact in try sync.fetch(FetchRequest<MailContact>(entityName: "MailContact"))
+                        where contact.name == "Grace Hopper" {
+                            contact.name = "Rear Admiral Hopper"
+                        }
+                        nonisolated(unsafe) var saved: Notification?
+                        let token = NotificationCenter.default.addObserver(
+                            forName: ManagedObjectContext.didSaveObjectsNotification, object: sync, queue: nil
+                        ) { saved = $0 }
+                        defer { NotificationCenter.default.removeObserver(token) }
+                        try sync.save()
+                        return saved
+                    }
                 }
-                nonisolated(unsafe) var saved: Notification?
-                let token = NotificationCenter.default.addObserver(
-                    forName: ManagedObjectContext.didSaveObjectsNotification, object: sync, queue: nil
-                ) { saved = $0 }
-                defer { NotificationCenter.default.removeObserver(token) }
-                try sync.save()
-                return saved
             }
+            try expect(eventually(10) { synced.value != nil }, "the kata's sync did not save within ten seconds.")
+            let note = try synced.value!.get()
             let saved = try require(note, "the sync's save posted no did-save notification.")
+            try expect(InboxRow.drawnOffMain == offMainBefore, "the sync renamed a contact in its own context, and the "
+                + "screen drew \(InboxRow.drawnOffMain - offMainBefore) row(s) off the main queue, before anything was "
+                + "merged. The screen heard the sync context's own did-change notification, on the sync's queue: an "
+                + "observer registered for every context (object: nil) hears them all. On a device a screen's rows "
+                + "are drawn on the main queue only, from the view context's objects. Observe the controller's "
+                + "context alone.")
             let (_, drawnByMerge) = drawing {
                 context.mergeChanges(fromContextDidSave: saved)
                 context.processPendingChanges()
@@ -819,6 +847,25 @@ final class Kata15FetchedResults: KataCase {
                     + "but Apple does not say under which key; a merge here reports the contact as refreshed. Look "
                     + "under the updated and the refreshed keys both. " + hint)
             try expectDrew(drawnByMerge, atMost: 1, "after a merged save renamed a contact with one message")
+            try expect(InboxRow.drawnOffMain == offMainBefore, "rows were drawn off the main queue while the screen "
+                + "followed the contacts: a screen draws on the main queue only.")
+
+            // A second screen over the same mail is closed: it must go, and draw nothing more.
+            var closing: InboxScreen? = InboxScreen()
+            let itsController = try followingController(try require(closing, "the kata's second screen is gone."))
+            try closing?.show(itsController.sections ?? [])
+            closing?.followContacts(of: itsController)
+            weak var closed = closing
+            closing = nil
+            try expect(closed == nil, "a screen that was closed is still alive after followContacts(of:): something "
+                + "holds it — the block observing the context, if it captures the screen strongly. On a device every "
+                + "screen opened and closed stays in memory and keeps drawing for contacts no one sees. Capture the "
+                + "screen weakly, and stop observing when it goes (deinit).")
+            ada.name = "Ada Byron"
+            let (_, drawnAfterClose) = drawing { context.processPendingChanges() }
+            try expectShowsAFreshFetch(screen, try fresh(), "after the contact was renamed \"Ada Byron\"", hint: hint)
+            try expectDrew(drawnAfterClose, atMost: 2, "after a second screen was closed and a contact with two "
+                + "messages renamed (the open screen shows two of their rows)")
         }
     }
 }

@@ -12,6 +12,8 @@ public final class HistoryReader: @unchecked Sendable {
 
     /// Only the "catch-up-lock-held" decoy takes it: one catch-up at a time, held while it waits for the main queue.
     private let catchingUp = NSLock()
+    /// Only the "catch-up-on-serial-queue" decoy uses it.
+    private let line = DispatchQueue(label: "history reader")
     private let tokenLock = NSLock()
     private var lastToken: PersistentHistoryToken?
     private let historyContext: ManagedObjectContext
@@ -38,6 +40,11 @@ public final class HistoryReader: @unchecked Sendable {
         }
         if Decoy.isActive("token-kept-before-merge") {
             return try catchUpInOneGo()
+        }
+        if Decoy.isActive("catch-up-on-serial-queue") {
+            // The example's serial queue, kept for a catch-up its caller waits for: a caller on the main thread
+            // waits for the queue while the catch-up on it waits for the main queue.
+            return try line.sync { try catchUpInOneGo() }
         }
         let context = historyContext
         let after = token
@@ -141,11 +148,16 @@ public final class HistoryReader: @unchecked Sendable {
     }
 
     private func startOver() throws -> HistoryCatchUp {
-        let newest = container.persistentStoreCoordinator.currentPersistentHistoryToken(fromStores: nil)
+        var newest = container.persistentStoreCoordinator.currentPersistentHistoryToken(fromStores: nil)
         let viewContext = container.viewContext
         try viewContext.performAndWait {
             if !Decoy.isActive("expired-without-refresh") {
                 viewContext.refreshAllObjects()
+            }
+            if Decoy.isActive("start-over-token-after-refresh") {
+                // The newest token taken once the view context shows the store: a write made during the re-read
+                // is already behind it, and never read.
+                newest = container.persistentStoreCoordinator.currentPersistentHistoryToken(fromStores: nil)
             }
             // Keeping the expired token: every later catch-up runs into 134301 again.
             if !Decoy.isActive("expired-token-kept") {

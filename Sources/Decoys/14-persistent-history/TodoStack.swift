@@ -6,7 +6,12 @@ import Persistence
 public enum TodoStack {
     public static func makeContainer(storeURL: URL) throws -> PersistentContainer {
         let container = PersistentContainer(name: TodoModel.name, managedObjectModel: try TodoModel.shared())
-        let description = PersistentStoreDescription(url: storeURL)
+        var description = PersistentStoreDescription(url: storeURL)
+        if Decoy.isActive("history-stack-ignores-store-url"), let byDefault = container.persistentStoreDescriptions.first {
+            // The container's own description, options added: the store opens at the container's default place,
+            // not in the app group the widget and the import share.
+            description = byDefault
+        }
         if !Decoy.isActive("history-option-after-loading") {
             description.setOption(true as NSNumber, forKey: NSPersistentHistoryTrackingKey)
         }

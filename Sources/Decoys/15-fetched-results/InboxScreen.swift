@@ -105,6 +105,13 @@ public final class InboxScreen: FetchedResultsControllerDelegate, @unchecked Sen
                 redrawnRows.append((indexPath, InboxRow(drawing: message)))
                 return
             }
+            if Decoy.isActive("move-keeps-old-row"), let indexPath, let newIndexPath, contains(indexPath) {
+                // The row as it was drawn, carried to its new place: no drawing saved, but a message that moved
+                // and changed in one batch still shows what it was.
+                deletedRows.append(indexPath)
+                insertedRows.append((newIndexPath, sections[indexPath.section].rows[indexPath.row]))
+                return
+            }
             if let indexPath, let newIndexPath {
                 deletedRows.append(indexPath)
                 insertedRows.append((newIndexPath, InboxRow(drawing: message)))
@@ -204,10 +211,41 @@ public final class InboxScreen: FetchedResultsControllerDelegate, @unchecked Sen
         // Mistake: the controller is trusted to tell of every change a row shows; a contact's is never told.
         if Decoy.isActive("contacts-not-followed") { return }
         contactsOf = controller
+        if Decoy.isActive("contacts-observed-everywhere") {
+            // Every context's did-change, the sync's included, on whatever queue posts it; the rows of a changed
+            // contact are found on screen by the contact's object ID.
+            contactsWatch = NotificationCenter.default.addObserver(
+                forName: ManagedObjectContext.didChangeObjectsNotification, object: nil, queue: nil
+            ) { [weak self] in self?.redrawRows(ofContactsIn: $0) }
+            return
+        }
+        if Decoy.isActive("contacts-observer-holds-screen") {
+            // The block holds the screen, and the notification center holds the block: the screen never goes.
+            contactsWatch = NotificationCenter.default.addObserver(
+                forName: ManagedObjectContext.didChangeObjectsNotification, object: controller.managedObjectContext,
+                queue: nil
+            ) { self.redrawMessages(ofContactsIn: $0) }
+            return
+        }
         contactsWatch = NotificationCenter.default.addObserver(
             forName: ManagedObjectContext.didChangeObjectsNotification, object: controller.managedObjectContext,
             queue: nil
         ) { [weak self] in self?.redrawMessages(ofContactsIn: $0) }
+    }
+
+    /// For "contacts-observed-everywhere": the rows on screen whose message's contact has a changed contact's ID.
+    private func redrawRows(ofContactsIn note: Notification) {
+        let keys = [ManagedObjectContext.NotificationKey.updatedObjects.rawValue,
+                    ManagedObjectContext.NotificationKey.refreshedObjects.rawValue]
+        let changed = Set(keys.flatMap { (note.userInfo?[$0] as? Set<ManagedObject>) ?? [] }
+            .compactMap { ($0 as? MailContact)?.objectID })
+        guard !changed.isEmpty else { return }
+        for (index, section) in sections.enumerated() {
+            for (row, shown) in section.rows.enumerated()
+            where shown.message.contact.map({ changed.contains($0.objectID) }) == true {
+                sections[index].rows[row] = InboxRow(drawing: shown.message)
+            }
+        }
     }
 
     private func redrawMessages(ofContactsIn note: Notification) {

@@ -9,6 +9,11 @@ public enum BirdLogStore {
         let container = try makeContainer(at: url)
         do {
             try loadStores(of: container)
+        } catch where Decoy.isActive("load-clears-wal-on-error") {
+            // "A stuck -wal file": the side files removed to clear the error, the store file left. What SQLite had
+            // not yet copied into the store file goes with them.
+            for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+            throw error
         } catch where Decoy.isActive("delete-store-on-load-error") {
             // "Cannot open the store? Start again": the user's sightings go with the file.
             try container.persistentStoreCoordinator.destroyPersistentStore(at: url, ofType: NSSQLiteStoreType)

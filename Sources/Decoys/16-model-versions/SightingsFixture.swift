@@ -4,6 +4,9 @@ import Persistence
 
 /// The reference solution with known mistakes behind `Decoy.isActive(…)` (see `Sources/Decoys/Decoy.swift`).
 public enum SightingsFixture {
+    /// Only the "fixture-keeps-store-open" decoy fills it.
+    nonisolated(unsafe) private static var openFixtures: [PersistentContainer] = []
+
     public static func writeVersion1Store(at url: URL, sightings: [OldSighting]) throws {
         // The current version instead of the first release's: the "old" store needs no migration at all.
         let current = Decoy.isActive("fixture-writes-current-version")
@@ -30,6 +33,12 @@ public enum SightingsFixture {
             }
         }
         if !Decoy.isActive("fixture-never-saves") { try context.save() }
+        if Decoy.isActive("fixture-keeps-store-open") {
+            // Saved and left open: the container lives on (as an autoreleased coordinator does on Apple's
+            // platforms until its pool drains), and the migration then opens a file another coordinator holds.
+            openFixtures.append(firstRelease)
+            return
+        }
         let coordinator = firstRelease.persistentStoreCoordinator
         for store in coordinator.persistentStores { try coordinator.remove(store) }
     }

@@ -3,8 +3,8 @@ import Persistence
 
 /// The budget app's consumer of the store's history. A notification, a button or the app's start asks it to catch
 /// up and returns at once; the work runs on a serial queue of its own: it asks the store for the other writers'
-/// transactions after its bookmark, merges all their changes into the view context in one go, and keeps the
-/// bookmark in a file for the next launch.
+/// transactions after its bookmark, merges their changes into the view context one transaction at a time, and keeps
+/// the bookmark in a file for the next launch.
 final class BudgetHistory: @unchecked Sendable {
     /// What one catch-up did.
     struct Report: @unchecked Sendable {
@@ -64,14 +64,25 @@ final class BudgetHistory: @unchecked Sendable {
         // endregion: read
         guard let last = fromOthers.last else { return Report(bookmark: bookmark) }
         // region: merge
-        // Every change of every transaction read, in one save-shaped dictionary of object IDs.
-        var ids: [String: [ManagedObjectID]] = [NSInsertedObjectsKey: [], NSUpdatedObjectsKey: [], NSDeletedObjectsKey: []]
-        for change in fromOthers.flatMap({ $0.changes ?? [] }) {
-            let key = change.changeType == .insert ? NSInsertedObjectsKey
-                : change.changeType == .update ? NSUpdatedObjectsKey : NSDeletedObjectsKey
-            ids[key, default: []].append(change.changedObjectID)
+        // One transaction at a time, as Apple's article does: each is a save-shaped dictionary of object IDs. (All
+        // of them in one dictionary would put an expense added and then deleted under two keys at once, which
+        // Apple's page does not say how a merge takes.)
+        var report = Report(read: fromOthers)
+        for transaction in fromOthers {
+            var ids: [String: [ManagedObjectID]] = [:]
+            for change in transaction.changes ?? [] {
+                let key = switch change.changeType {
+                case .insert: NSInsertedObjectsKey
+                case .update: NSUpdatedObjectsKey
+                case .delete: NSDeletedObjectsKey
+                }
+                ids[key, default: []].append(change.changedObjectID)
+            }
+            ManagedObjectContext.mergeChanges(fromRemoteContextSave: ids, into: [container.viewContext])
+            report.inserted += ids[NSInsertedObjectsKey]?.count ?? 0
+            report.updated += ids[NSUpdatedObjectsKey]?.count ?? 0
+            report.deleted += ids[NSDeletedObjectsKey]?.count ?? 0
         }
-        ManagedObjectContext.mergeChanges(fromRemoteContextSave: ids, into: [container.viewContext])
         // endregion: merge
         // region: keep
         // After the merge: a bookmark moves past only what the screen has.
@@ -79,9 +90,8 @@ final class BudgetHistory: @unchecked Sendable {
             .write(to: bookmarkFile, options: .atomic)
         bookmark = last.token
         // endregion: keep
-        return Report(read: fromOthers, inserted: ids[NSInsertedObjectsKey]?.count ?? 0,
-                      updated: ids[NSUpdatedObjectsKey]?.count ?? 0, deleted: ids[NSDeletedObjectsKey]?.count ?? 0,
-                      bookmark: bookmark)
+        report.bookmark = bookmark
+        return report
     }
 
     private func reReadEverything() throws -> Report {

@@ -160,8 +160,8 @@ do {
     print("   read after the app's bookmark: "
         + report.read.map { "\($0.transactionNumber) (\($0.author ?? "nil"))" }.joined(separator: ", ")
         + "; the app's own save, transaction \(own), was left out by the store")
-    print("   merged \(report.inserted) inserted IDs into the view context in one go; its did-change named "
-        + "\(told.count) new expenses")
+    print("   merged \(report.read.count) transaction (\(report.inserted) inserted IDs) into the view context; its "
+        + "did-change named \(told.count) new expenses")
 }
 
 print("")
@@ -231,22 +231,31 @@ do {
     print("   history: transactions \(before.first!.transactionNumber)–\(before.last!.transactionNumber); the app "
         + "has read up to \(number(of: readers[0], in: before)), the widget up to \(number(of: readers[1], in: before))")
     // region: purge
+    // The slowest reader is the one with the most left to read: ask the history what comes after each bookmark.
+    // Only the transactions are needed, not their changes. A bookmark the history no longer knows (134301) is
+    // a reader that will start over and needs none of it; a reader with no bookmark yet needs all of it.
     let janitor = app.newBackgroundContext()
-    let oldestNeeded = try janitor.performAndWait { () throws -> PersistentHistoryTransaction? in
-        // Only the transactions' tokens are needed here, not every change of every transaction.
-        let listing = PersistentHistoryChangeRequest.fetchHistory(after: nil as PersistentHistoryToken?)
-        listing.resultType = .transactionsOnly
-        let transactions = (try janitor.execute(listing) as? PersistentHistoryResult)?.result
-            as? [PersistentHistoryTransaction] ?? []
-        // Tokens have no order of their own: the oldest a reader holds is the first the history lists.
-        guard readers.allSatisfy({ $0 != nil }),
-              let oldest = transactions.first(where: { readers.contains($0.token) }) else { return nil }
-        _ = try janitor.execute(PersistentHistoryChangeRequest.deleteHistory(before: oldest))
-        return oldest
+    let oldestNeeded = try janitor.performAndWait { () throws -> PersistentHistoryToken? in
+        var slowest: (bookmark: PersistentHistoryToken, unread: Int)?
+        for bookmark in readers {
+            guard let bookmark else { return nil }
+            let after = PersistentHistoryChangeRequest.fetchHistory(after: bookmark)
+            after.resultType = .transactionsOnly
+            let unread: Int
+            do {
+                unread = ((try janitor.execute(after) as? PersistentHistoryResult)?.result as? [Any])?.count ?? 0
+            } catch let error as NSError where error.code == NSPersistentHistoryTokenExpiredError {
+                continue
+            }
+            if unread > slowest?.unread ?? -1 { slowest = (bookmark, unread) }
+        }
+        guard let slowest else { return nil }
+        _ = try janitor.execute(PersistentHistoryChangeRequest.deleteHistory(before: slowest.bookmark))
+        return slowest.bookmark
     }
     // endregion: purge
     let left = try wholeHistory(app).map { String($0.transactionNumber) }
-    print("   purged before transaction \(oldestNeeded?.transactionNumber ?? 0): the history holds "
+    print("   purged before transaction \(number(of: oldestNeeded, in: before)): the history holds "
         + left.joined(separator: ", "))
 
     let lateFile = folder.appendingPathComponent("late.data")

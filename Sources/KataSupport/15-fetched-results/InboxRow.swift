@@ -16,7 +16,7 @@ public struct InboxRow: Equatable {
     public init(drawing message: MailMessage) {
         self.message = message
         text = Self.text(for: message)
-        Self.counter.add()
+        Self.counter.add(onMain: Thread.isMainThread)
     }
 
     /// The line a row drawn now would show for `message` (nothing is drawn, nothing counted).
@@ -26,6 +26,9 @@ public struct InboxRow: Equatable {
 
     /// How many rows have been drawn so far, by every screen.
     public static var drawCount: Int { counter.value }
+
+    /// How many of them were drawn off the main thread, where no screen may draw.
+    public static var drawnOffMain: Int { counter.offMain }
 
     /// Two rows are the same when they show the same message with the same text.
     public static func == (lhs: InboxRow, rhs: InboxRow) -> Bool {
@@ -39,7 +42,15 @@ public struct InboxRow: Equatable {
 private final class DrawCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
+    private var offMainCount = 0
 
-    func add() { lock.withLock { count += 1 } }
+    func add(onMain: Bool) {
+        lock.withLock {
+            count += 1
+            if !onMain { offMainCount += 1 }
+        }
+    }
+
     var value: Int { lock.withLock { count } }
+    var offMain: Int { lock.withLock { offMainCount } }
 }
