@@ -855,7 +855,7 @@ final class Kata15FetchedResults: KataCase {
             let itsController = try followingController(try require(closing, "the kata's second screen is gone."))
             try closing?.show(itsController.sections ?? [])
             closing?.followContacts(of: itsController)
-            weak var closed = closing
+            weak let closed = closing
             closing = nil
             try expect(closed == nil, "a screen that was closed is still alive after followContacts(of:): something "
                 + "holds it — the block observing the context, if it captures the screen strongly. On a device every "
