@@ -855,7 +855,8 @@ final class Kata15FetchedResults: KataCase {
             let itsController = try followingController(try require(closing, "the kata's second screen is gone."))
             try closing?.show(itsController.sections ?? [])
             closing?.followContacts(of: itsController)
-            weak let closed = closing
+            weak var closed: InboxScreen?
+            closed = closing
             closing = nil
             try expect(closed == nil, "a screen that was closed is still alive after followContacts(of:): something "
                 + "holds it — the block observing the context, if it captures the screen strongly. On a device every "
