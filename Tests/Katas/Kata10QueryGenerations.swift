@@ -417,12 +417,7 @@ private final class SaveTiming: @unchecked Sendable {
     private let callingThread = Thread.current
 
     init(container: PersistentContainer, screen: ManagedObjectContext) {
-        let coordinator = container.persistentStoreCoordinator
-        observer = NotificationCenter.default.addObserver(
-            forName: ManagedObjectContext.willSaveObjectsNotification, object: nil, queue: nil
-        ) { [unowned self] note in
-            guard let saver = note.object as? ManagedObjectContext, saver !== screen,
-                  saver.persistentStoreCoordinator === coordinator else { return }
+        observer = observeSaves(besides: screen, in: container) { [unowned self] _ in
             if Thread.current !== self.callingThread {
                 let deadline = Date(timeIntervalSinceNow: 2)
                 while !self.lock.withLock({ self.returned }) && Date() < deadline {
@@ -447,12 +442,7 @@ private final class FailingSave: @unchecked Sendable {
     private var observer: (any NSObjectProtocol)?
 
     init(container: PersistentContainer, screen: ManagedObjectContext) {
-        let coordinator = container.persistentStoreCoordinator
-        observer = NotificationCenter.default.addObserver(
-            forName: ManagedObjectContext.willSaveObjectsNotification, object: nil, queue: nil
-        ) { [unowned self] note in
-            guard let saver = note.object as? ManagedObjectContext, saver !== screen,
-                  saver.persistentStoreCoordinator === coordinator else { return }
+        observer = observeSaves(besides: screen, in: container) { [unowned self] saver in
             _ = Episode(context: saver)          // posted on the saver's queue: no title, so the save fails
             self.lock.withLock { self.count += 1 }
         }
@@ -460,6 +450,20 @@ private final class FailingSave: @unchecked Sendable {
 
     var failedSaves: Int { lock.withLock { count } }
     func stop() { if let observer { NotificationCenter.default.removeObserver(observer) }; observer = nil }
+}
+
+/// Calls `body` with each context of `container`'s coordinator other than `screen` as it is about to save, on that
+/// context's queue; the token is for `removeObserver`.
+private func observeSaves(besides screen: ManagedObjectContext, in container: PersistentContainer,
+                          _ body: @escaping @Sendable (ManagedObjectContext) -> Void) -> any NSObjectProtocol {
+    let coordinator = container.persistentStoreCoordinator
+    return NotificationCenter.default.addObserver(
+        forName: ManagedObjectContext.willSaveObjectsNotification, object: nil, queue: nil
+    ) { note in
+        guard let saver = note.object as? ManagedObjectContext, saver !== screen,
+              saver.persistentStoreCoordinator === coordinator else { return }
+        body(saver)
+    }
 }
 
 private extension ManagedObjectContext {
